@@ -1,0 +1,37 @@
+# `make run`  : create .venv, install, start the app on http://127.0.0.1:8501
+# `make test` : create .venv, install everything (Python packages, Debian's chromium), run every test
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test test-fast bench install system-deps clean
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e '.[app,test]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+# Debian packages the browser tests need; skipped when already present.
+system-deps:
+	@./scripts/system-deps.sh
+
+run: install
+	$(BIN)/streamlit run app.py --server.address 127.0.0.1 --server.port 8501
+
+test: install system-deps
+	$(BIN)/python -m pytest -q
+
+test-fast: install
+	$(BIN)/python -m pytest -q -m "not e2e and not postgres"
+
+bench: install
+	$(BIN)/python benchmarks/bench_check.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,133 @@
+"""``check``: read a document, pair, run every rule, and give each finding the target's words."""
+
+from __future__ import annotations
+
+from .containers import Document, Transcript
+from .dialects import detect, get
+from .errors import InputError
+from .explain import hint, sentence
+from .links import Pairing, pair
+from .model import Finding, Issue, Msg, Report
+from .rules import RULES, sequence_issues
+from .targets import DEFAULT_TARGET, PROVIDER_NAME, check_target, provider_error, severity
+
+
+class Analysis:
+    """Everything known about one transcript: the neutral messages, the pairing and the issues."""
+
+    __slots__ = ("transcript", "msgs", "pairing", "issues")
+
+    def __init__(self, transcript: Transcript, msgs: list[Msg], pairing: Pairing, issues: list[Issue]):
+        self.transcript = transcript
+        self.msgs = msgs
+        self.pairing = pairing
+        self.issues = issues
+
+
+def assign_dialect(doc: Document, dialect: str | None = None) -> str:
+    """Set each transcript's dialect (the override, or detection) and return the first one."""
+    for t in doc.transcripts:
+        if dialect:
+            get(dialect)
+            t.dialect = dialect
+        elif not t.dialect:
+            t.dialect = detect(t.items).NAME
+    return doc.transcripts[0].dialect if doc.transcripts else (dialect or "openai-chat")
+
+
+def analyse(t: Transcript, target: str) -> Analysis:
+    mod = get(t.dialect)
+    issues: list[Issue] = []
+    msgs = mod.normalize(t.items, t.path, issues)
+    pairing = pair(msgs, mod.BLOCK)
+    issues.extend(pairing.issues)
+    issues.extend(sequence_issues(msgs, pairing, target, t.dialect))
+    if hasattr(mod, "dialect_issues"):
+        issues.extend(mod.dialect_issues(msgs, pairing, target))
+    return Analysis(t, msgs, pairing, issues)
+
+
+def default_target(dialect: str) -> str:
+    return DEFAULT_TARGET.get(dialect, "openai")
+
+
+def findings_for(a: Analysis, target: str, transcript_no: int = 0) -> list[Finding]:
+    """Give each issue of ``a`` its severity, sentence, provider text and hint for ``target``."""
+    out: list[Finding] = []
+    msgs = a.msgs
+    # TC001's provider text lists every unanswered id of the message, as the provider does.
+    missing_ids: dict[int, list[str]] = {}
+    for iss in a.issues:
+        if iss.code in ("TC001",):
+            missing_ids.setdefault(iss.index, []).append(iss.call_id or "(no id)")
+    for iss in a.issues:
+        sev = severity(iss.code, target)
+        if sev is None:
+            continue
+        f = Finding(
+            code=iss.code,
+            rule=RULES[iss.code],
+            severity=sev,
+            message_index=iss.index,
+            tool_call_id=iss.call_id,
+            other_index=iss.other,
+            text=sentence(iss, msgs),
+            hint=hint(iss, msgs),
+            transcript=transcript_no,
+        )
+        if sev == "error":
+            d = iss.data
+            fields = {
+                "i": iss.index,
+                "j": d.get("pos", 0),
+                "id": iss.call_id or "",
+                "ids": ", ".join(missing_ids.get(iss.index, [iss.call_id or ""])),
+                "n": d.get("length", len(iss.call_id or "")),
+                "name": d.get("name"),
+                "role": d.get("role"),
+                "prev": d.get("prev"),
+                "first": d.get("first"),
+                "field": "tool_calls[%d].id" % d.get("pos", 0) if d.get("side") == "call" else "tool_call_id",
+                "got": d.get("got"),
+                "next": iss.index + 1,
+            }
+            f.provider_error = provider_error(iss, target, fields)
+        out.append(f)
+    out.sort(key=lambda f: (f.transcript, f.message_index, f.code))
+    return out
+
+
+def verdict(report: Report) -> str:
+    """One sentence: would the target accept this request, and if not, the first reason."""
+    who = PROVIDER_NAME.get(report.target, report.target)
+    c = report.counts()
+    if c["error"]:
+        first = next(f for f in report.findings if f.severity == "error")
+        s = "s" if c["error"] > 1 else ""
+        return f"{who[0].upper() + who[1:]} would reject this request: {c['error']} error{s}. First: {first.text}"
+    extra = f" ({c['warning']} warnings, {c['info']} notes)" if c["warning"] or c["info"] else ""
+    return f"{who[0].upper() + who[1:]} would accept these tool calls{extra}."
+
+
+def check_document(doc: Document, target: str | None = None, dialect: str | None = None) -> tuple[Report, list[Analysis]]:
+    first_dialect = assign_dialect(doc, dialect)
+    target = check_target(target or default_target(first_dialect))
+    for t in doc.transcripts:
+        fits = get(t.dialect).TARGETS
+        if target not in fits:
+            raise InputError(
+                f"target {target!r} does not fit the {t.dialect} dialect (it fits: {', '.join(fits)})"
+            )
+    analyses = [analyse(t, target) for t in doc.transcripts]
+    findings: list[Finding] = []
+    for n, a in enumerate(analyses):
+        findings.extend(findings_for(a, target, n))
+    report = Report(
+        dialect=first_dialect,
+        target=target,
+        transcripts=len(doc.transcripts),
+        message_count=sum(len(t.items) for t in doc.transcripts),
+        findings=findings,
+        transcript_labels=[t.label for t in doc.transcripts],
+    )
+    return report, analyses

@@ -1,0 +1,196 @@
+"""Find the conversation(s) inside whatever file a user has.
+
+A *container* is the wrapper around a message list: a bare array, a request body, JSON Lines, an
+eval log with several samples, a benchmark trajectory. ``find_transcripts`` returns one
+``Transcript`` per message list, each with the JSON path it was found at so that repair can write
+the list back in place and leave everything around it untouched.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from .errors import InputError
+
+Path = tuple[Any, ...]
+
+
+@dataclass
+class Transcript:
+    """One message list found in a document."""
+
+    items: list  # the raw list, as parsed (never modified by checking)
+    path: Path  # where the list sits in the document root
+    container: str  # a few words saying what wrapped it ("request body", "tau-bench record", ...)
+    dialect: str = ""  # filled in by detection (or the user's override)
+    extra: dict = field(default_factory=dict)  # dialect-specific context (a separate system prompt, ...)
+
+    @property
+    def label(self) -> str:
+        return path_text(self.path)
+
+
+@dataclass
+class Document:
+    """A parsed input: the root value, its text format, and the transcripts found in it."""
+
+    root: Any
+    format: str  # "json" or "jsonl"
+    transcripts: list[Transcript]
+    source: str = "<input>"
+
+
+def path_text(path: Path) -> str:
+    """``("samples", 0, "messages")`` → ``$.samples[0].messages``."""
+    out = "$"
+    for p in path:
+        out += f"[{p}]" if isinstance(p, int) else f".{p}"
+    return out
+
+
+def get_path(root: Any, path: Path) -> Any:
+    for p in path:
+        root = root[p]
+    return root
+
+
+def set_path(root: Any, path: Path, value: Any) -> Any:
+    """Return ``root`` with the value at ``path`` replaced (the root itself when path is empty)."""
+    if not path:
+        return value
+    parent = get_path(root, path[:-1])
+    parent[path[-1]] = value
+    return root
+
+
+# --- recognising message-like values -----------------------------------------------------------
+
+MESSAGE_KEYS = ("role", "type", "parts", "lc")
+
+
+def looks_like_message(x: Any) -> bool:
+    return type(x) is dict and any(k in x for k in MESSAGE_KEYS)
+
+
+def looks_like_messages(x: Any) -> bool:
+    """A non-empty list whose first few entries are message-like dicts."""
+    if type(x) is not list or not x:
+        return False
+    head = x[:5]
+    return sum(1 for m in head if looks_like_message(m)) >= max(1, (len(head) + 1) // 2)
+
+
+# --- container recognisers, most specific first --------------------------------------------------
+# Each takes the root and returns [(path, container description)] or [] when it does not apply.
+# Dialect packages may add recognisers with ``register`` (Claude Code logs, Letta files, ...).
+
+Recogniser = Callable[[Any, str], list[tuple[Path, str]]]
+_RECOGNISERS: list[Recogniser] = []
+
+
+def register(fn: Recogniser) -> Recogniser:
+    """Add a container recogniser; later registrations are tried first."""
+    _RECOGNISERS.insert(0, fn)
+    return fn
+
+
+def _bare_list(root: Any, fmt: str) -> list[tuple[Path, str]]:
+    if looks_like_messages(root):
+        return [((), "JSON Lines messages" if fmt == "jsonl" else "message array")]
+    return []
+
+
+LIST_KEYS = ("messages", "input", "contents", "traj", "history")
+
+
+def _request_body(root: Any, fmt: str) -> list[tuple[Path, str]]:
+    if type(root) is not dict:
+        return []
+    for key in LIST_KEYS:
+        v = root.get(key)
+        if type(v) is list and (not v or looks_like_messages(v)):
+            what = {
+                "messages": "request body" if "model" in root else "object with messages",
+                "input": "Responses request body",
+                "contents": "Gemini request body",
+                "traj": "tau-bench record",
+                "history": "SWE-agent trajectory",
+            }[key]
+            return [((key,), what)]
+    return []
+
+
+def _inspect_log(root: Any, fmt: str) -> list[tuple[Path, str]]:
+    if type(root) is not dict or type(root.get("samples")) is not list or "eval" not in root:
+        return []
+    out = []
+    for i, s in enumerate(root["samples"]):
+        if type(s) is dict and type(s.get("messages")) is list:
+            out.append((("samples", i, "messages"), "Inspect AI eval log sample"))
+    return out
+
+
+def _toolbench(root: Any, fmt: str) -> list[tuple[Path, str]]:
+    ag = root.get("answer_generation") if type(root) is dict else None
+    chains = ag.get("train_messages") if type(ag) is dict else None
+    if type(chains) is not list or not chains:
+        return []
+    # Each chain repeats the one before it and grows; the last one is the whole conversation.
+    last = len(chains) - 1
+    if looks_like_messages(chains[last]):
+        return [(("answer_generation", "train_messages", last), "ToolBench answer (last chain)")]
+    return []
+
+
+def _list_of_records(root: Any, fmt: str) -> list[tuple[Path, str]]:
+    """A list of records each holding a message list (tau-bench results, JSONL of requests)."""
+    if type(root) is not list or not root:
+        return []
+    out = []
+    for i, rec in enumerate(root):
+        for path, what in _request_body(rec, fmt):
+            out.append(((i, *path), what))
+    return out if len(out) == sum(1 for r in root if type(r) is dict) and out else []
+
+
+for _fn in (_list_of_records, _bare_list, _request_body, _toolbench, _inspect_log):
+    register(_fn)
+
+
+def _search(root: Any, max_depth: int = 6) -> list[tuple[Path, str]]:
+    """Breadth-first search for the first message list anywhere in the document."""
+    queue: list[tuple[Path, Any]] = [((), root)]
+    seen = 0
+    while queue and seen < 20000:
+        path, v = queue.pop(0)
+        seen += 1
+        if looks_like_messages(v) and path:
+            return [(path, "message list found at " + path_text(path))]
+        if len(path) >= max_depth:
+            continue
+        if type(v) is dict:
+            queue.extend(((*path, k), x) for k, x in v.items() if type(x) in (dict, list))
+        elif type(v) is list:
+            queue.extend(((*path, i), x) for i, x in enumerate(v[:200]) if type(x) in (dict, list))
+    return []
+
+
+def find_transcripts(root: Any, fmt: str = "json") -> list[Transcript]:
+    """Every message list in the document, or ``InputError`` saying what was looked for."""
+    for fn in _RECOGNISERS:
+        found = fn(root, fmt)
+        if found:
+            break
+    else:
+        found = _search(root)
+    if not found:
+        if type(root) is list and not root:
+            return [Transcript(items=root, path=(), container="empty message array")]
+        kind = {dict: "an object", list: "an array"}.get(type(root), f"a {type(root).__name__}")
+        raise InputError(
+            f"no conversation found: the input is {kind}, and no message list was found in it "
+            "(looked for an array of messages, a request body with 'messages', 'input' or 'contents', "
+            "JSON Lines of messages, eval logs and agent trajectories)"
+        )
+    return [Transcript(items=get_path(root, p), path=p, container=what) for p, what in found]

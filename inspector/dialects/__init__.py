@@ -1,0 +1,49 @@
+"""Wire formats. Each dialect module reads its own shape into the neutral ``Msg`` view.
+
+A dialect module provides:
+
+- ``NAME``: the dialect's name (``openai-chat``), ``TARGETS``: the targets it fits, default first;
+- ``BLOCK``: how a call block gathers its results: ``"run"`` (the unbroken run of result
+  messages after the call message, openai-chat) or ``"next"`` (only the next message, anthropic);
+- ``detect(items) -> int``: how sure it is that ``items`` is in this dialect (0 = not at all);
+- ``normalize(items, where, issues) -> list[Msg]``: the neutral view, appending shape ``Issue``s
+  (TC007, TC008, TC010, ...) as it goes. Structural breaks raise ``InputError`` with a JSON path.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+from ..errors import InputError
+from . import openai_chat
+
+_DIALECTS: dict[str, ModuleType] = {}
+
+
+def register(module: ModuleType) -> ModuleType:
+    _DIALECTS[module.NAME] = module
+    return module
+
+
+register(openai_chat)
+
+
+def names() -> list[str]:
+    return list(_DIALECTS)
+
+
+def get(name: str) -> ModuleType:
+    try:
+        return _DIALECTS[name]
+    except KeyError:
+        raise InputError(f"unknown dialect {name!r}; known: {', '.join(_DIALECTS)}") from None
+
+
+def detect(items: list) -> ModuleType:
+    """The dialect that recognises ``items`` best; openai-chat when nothing is sure."""
+    best, score = openai_chat, 0
+    for mod in _DIALECTS.values():
+        s = mod.detect(items)
+        if s > score:
+            best, score = mod, s
+    return best

@@ -1,0 +1,17 @@
+"""The one error a user ever sees for unreadable input.
+
+Every structural problem (not JSON, no message list, a message that is not an object) becomes an
+``InputError`` whose ``str()`` is a single line saying what and where: ``line 3 column 17: ...``
+or ``$.messages[4]: expected an object``. The CLI prints it and exits 2; the UI shows it.
+"""
+
+from __future__ import annotations
+
+
+class InputError(ValueError):
+    """Input that cannot be read as a transcript. ``where`` is a line/column or a JSON path."""
+
+    def __init__(self, what: str, where: str | None = None):
+        self.what = what
+        self.where = where
+        super().__init__(f"{where}: {what}" if where else what)

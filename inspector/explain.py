@@ -1,0 +1,117 @@
+"""Turn an ``Issue`` into the sentence a person reads, and a hint where a likely cause is known."""
+
+from __future__ import annotations
+
+from .model import Issue, Msg
+
+
+def _tool(name) -> str:
+    return f"'{name}'" if isinstance(name, str) and name else "(unnamed tool)"
+
+
+def _cid(cid) -> str:
+    return cid if cid else "(no id)"
+
+
+def sentence(issue: Issue, msgs: list[Msg]) -> str:
+    i, cid, o, d = issue.index, issue.call_id, issue.other, issue.data
+    name = _tool(d.get("name"))
+    code = issue.code
+    if code == "TC001":
+        return f"Message #{i} calls tool {name} (id {_cid(cid)}), but no result for that call follows it anywhere."
+    if code == "TC002":
+        return f"Message #{i} is a result for tool call {_cid(cid)}, but no message has a call with that id."
+    if code == "TC003":
+        return (f"Message #{i} answers tool call {cid} ({name}) from message #{o}, but other messages stand between "
+                f"them; the result must come right after the call.")
+    if code == "TC004":
+        return f"Message #{i} answers tool call {cid} ({name}) before it is made in message #{o}."
+    if code == "TC005":
+        return f"Message #{i} is a second result for tool call {cid} ({name}); message #{d.get('first')} already answered it."
+    if code == "TC006":
+        return f"Message #{i} has two calls with the same id {cid} (the second is {name})."
+    if code == "TC007":
+        return f"Message #{i} has an empty 'tool_calls' array."
+    if code == "TC008":
+        if d.get("side") == "call":
+            return f"Message #{i} calls tool {name} (call {d.get('pos', 0)}) without an id."
+        return f"Message #{i} is a tool result without a tool call id."
+    if code == "TC009":
+        return f"Message #{i}: tool call id {cid} ({d.get('length')} characters) does not fit the target's id format."
+    if code == "TC010":
+        return f"Message #{i}: the arguments of tool {name} (call {_cid(cid)}) are {d.get('got')}, not a JSON string."
+    if code == "TC011":
+        return f"Message #{i}: the arguments of tool {name} (call {_cid(cid)}) are not valid JSON."
+    if code == "TC012":
+        if d.get("missing"):
+            return f"Message #{i}: tool call {d.get('pos', 0)} has no function name."
+        return f"Message #{i}: the tool name {d.get('name')!r} is empty or uses characters outside a-z, A-Z, 0-9, _ and -."
+    if code == "TC013":
+        return (f"Message #{i} answers call {_cid(cid)} of tool {name} from message #{o}, "
+                f"but names itself {_tool(d.get('result_name'))}.")
+    if code == "TC014":
+        return f"The results after message #{o} come in another order than its calls (first out of order: message #{i})."
+    if code == "TC015":
+        return f"Message #{i} holds results for the calls of message #{o}, which belong in a single message right after it."
+    if code == "TC016":
+        return f"Message #{i} has text or images before its tool results; tool results must come first."
+    if code == "TC017":
+        if d.get("name") is None:
+            return f"Message #{i} is a legacy 'function' result without a 'name'."
+        return f"Message #{i} is a legacy 'function' result for {name}, but no unanswered function_call of that name precedes it."
+    if code == "TC018":
+        return f"Message #{i} ({d.get('role')}) has no content (null or missing)."
+    if code == "TC019":
+        return f"Message #{i} ({d.get('role')}) directly follows a {d.get('prev')} message, an order some targets refuse."
+    if code == "TC020":
+        return (f"Message #{i} is a user message that looks like the output of tool {name} (call {_cid(cid)}) "
+                f"from message #{o}, which has no tool result.")
+    if code == "TC021":
+        if d.get("kind") == "missing_reasoning":
+            return f"Message #{i} made tool calls without the 'reasoning_content' that thinking mode wants sent back."
+        return f"Message #{i} carries 'reasoning_content' ({d.get('count', 1)} assistant messages do)."
+    if code == "TC022":
+        return f"Message #{i} calls tool {name} (id {_cid(cid)}) and the transcript ends before its result: a pending call."
+    if code == "TC023":
+        return f"Message #{i} reuses tool call id {cid}, already used by a call in message #{o}."
+    if code == "TC024":
+        return f"Message #{i} has role {d.get('role')!r}, which this format does not have."
+    return f"Message #{i}: {code}."
+
+
+def hint(issue: Issue, msgs: list[Msg]) -> str | None:
+    code, i = issue.code, issue.index
+    if code == "TC002":
+        prev = msgs[i - 1] if i > 0 else None
+        if prev is not None and prev.role == "assistant" and not prev.calls:
+            return "The assistant message before it has no 'tool_calls': was 'tool_calls' dropped when the assistant message was saved?"
+        if prev is None or prev.role in ("user", "system"):
+            return "Was the assistant message with the call cut off when the history was trimmed?"
+        return "Was the call's id rewritten, or was the call trimmed from the history?"
+    if code == "TC003":
+        between = [m.role for m in msgs[issue.other + 1 : i] if not m.results] if issue.other is not None else []
+        if "system" in between:
+            return "A system message was inserted between the call and its result: an agent framework's notice?"
+        return "Did the agent loop add messages before the tool returned?"
+    if code == "TC004":
+        return "Were messages reordered, or was the history sorted by time with the tool's timestamp earlier?"
+    if code == "TC005":
+        return "A retry may have written a second reply for the same call."
+    if code == "TC001":
+        nxt = i + 1
+        while nxt < len(msgs) and msgs[nxt].results:
+            nxt += 1
+        if nxt < len(msgs) and msgs[nxt].role == "user":
+            return "A user message follows the call: was the tool's result sent as user text, or did the run stop before the tool returned?"
+        return "Was the result trimmed from the history, or did the tool fail without a reply being written?"
+    if code == "TC007":
+        return "Some SDKs return 'tool_calls: []' when the model made no call; drop the field."
+    if code == "TC010":
+        return "Serialise the arguments with json.dumps before sending them back."
+    if code == "TC011":
+        return "A streamed response may have been cut off mid-arguments."
+    if code == "TC022":
+        return "The log ended while the tool was running; a request must answer it before it is sent."
+    if code == "TC023":
+        return "Some models restart ids every round; pairing here is per call block, so this is only a problem for strict targets."
+    return None

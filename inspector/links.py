@@ -1,0 +1,220 @@
+"""Block-scoped pairing of calls and results (rules.md §2), shared by the rules, repair and the UI.
+
+Pairing never uses one global set of ids: some models restart ids every round
+(``search_web:0``), so a result is first matched against the calls of *its own* call block, and
+only a result that finds no call there is looked up in a global index, which then tells a
+displaced result (TC003) from an early one (TC004), an orphan (TC002) and a duplicate (TC005).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .model import Call, Issue, Msg, Result
+
+# Link status values, also used by the timeline to colour the connector.
+OK, DISPLACED, EARLY, DUPLICATE, OUT_OF_ORDER = "ok", "displaced", "early", "duplicate", "out_of_order"
+
+
+@dataclass
+class Link:
+    """A call and the result that answers it (or a duplicate extra result pointing at a call)."""
+
+    call: Call
+    result: Result
+    status: str
+
+
+@dataclass
+class Block:
+    """A message with calls and the messages holding the results found inside its block."""
+
+    index: int  # the message holding the calls
+    calls: list[Call]
+    result_msgs: list[int] = field(default_factory=list)
+    ends: int = 0  # index of the last message of the block
+
+
+@dataclass
+class Pairing:
+    links: list[Link]
+    blocks: list[Block]
+    missing: list[Call]  # calls with no result anywhere (TC001), pending ones included
+    pending: list[Call]  # the subset that is a pending trailing call (TC022)
+    orphans: list[Result]  # results with no call anywhere (TC002)
+    issues: list[Issue]
+
+
+def pair(msgs: list[Msg], block_mode: str = "run") -> Pairing:
+    """Pair every result with its call and record pairing issues (TC001-TC005, TC013-TC015, TC017, TC022)."""
+    by_id: dict[str, list[Call]] = {}
+    for m in msgs:
+        for c in m.calls:
+            if c.id is not None:
+                lst = by_id.get(c.id)
+                if lst is None:
+                    by_id[c.id] = [c]
+                else:
+                    lst.append(c)
+
+    answered: dict[int, Result] = {}  # id(call) -> first result that answers it
+    links: list[Link] = []
+    blocks: list[Block] = []
+    orphans: list[Result] = []
+    issues: list[Issue] = []
+    note = issues.append
+    block: Block | None = None  # the open call block, while results may still join it
+    prev_block: Block | None = None  # the block just closed (for TC015 in "next" dialects)
+    run_mode = block_mode == "run"
+
+    for m in msgs:
+        if m.results:
+            if block is not None:
+                _match_block(m, block, answered, links, by_id, orphans, note)
+                block.result_msgs.append(m.index)
+                block.ends = m.index
+                if not run_mode or m.has_other:
+                    prev_block, block = block, None
+            else:
+                split = prev_block if (not run_mode and prev_block is not None) else None
+                for r in m.results:
+                    if split is not None and _answer_split(r, split, answered, links):
+                        note(Issue("TC015", m.index, r.id, split.index))
+                        continue
+                    _lookup(r, by_id, answered, links, orphans, note)
+                if split is not None:
+                    split.result_msgs.append(m.index)
+        else:
+            prev_block = block = None
+        if m.calls:
+            block = Block(m.index, m.calls, ends=m.index)
+            blocks.append(block)
+
+    # Calls never answered: TC001, or TC022 for the last block when nothing follows it.
+    missing = [c for b in blocks for c in b.calls if id(c) not in answered]
+    pending: list[Call] = []
+    if missing and blocks:
+        last = blocks[-1]
+        if last.ends == len(msgs) - 1:
+            pending = [c for c in last.calls if id(c) not in answered]
+    pending_ids = {id(c) for c in pending}
+    for c in missing:
+        if id(c) in pending_ids:
+            note(Issue("TC022", c.msg, c.id, None, name=c.name, pos=c.pos))
+        else:
+            note(Issue("TC001", c.msg, c.id, None, name=c.name, pos=c.pos))
+
+    # Results all present in their own block but in another order than the calls.
+    for b in blocks:
+        if len(b.calls) > 1:
+            _order(b, answered, note)
+    return Pairing(links, blocks, missing, pending, orphans, issues)
+
+
+def _match_block(m: Msg, block: Block, answered: dict, links: list, by_id: dict, orphans: list, note) -> None:
+    for r in m.results:
+        if r.id is None:
+            c = _match_idless(r, block, answered)
+            if c is not None:
+                answered[id(c)] = r
+                links.append(Link(c, r, OK))
+                if r.name is not None and c.name is not None and r.name != c.name:
+                    note(Issue("TC013", r.msg, c.id, c.msg, name=c.name, result_name=r.name))
+                continue
+            if r.legacy:
+                note(Issue("TC017", r.msg, None, block.index, name=r.name))
+                orphans.append(r)
+                continue
+            _lookup(r, by_id, answered, links, orphans, note)
+            continue
+        seen = None
+        for c in block.calls:
+            if c.id == r.id:
+                if id(c) not in answered:
+                    answered[id(c)] = r
+                    links.append(Link(c, r, OK))
+                    if r.name is not None and c.name is not None and r.name != c.name:
+                        note(Issue("TC013", r.msg, c.id, c.msg, name=c.name, result_name=r.name))
+                    break
+                seen = c
+        else:
+            if seen is not None:
+                first = answered[id(seen)]
+                links.append(Link(seen, r, DUPLICATE))
+                note(Issue("TC005", r.msg, r.id, first.msg, name=seen.name, first=first.msg))
+            else:
+                _lookup(r, by_id, answered, links, orphans, note)
+
+
+def _match_idless(r: Result, block: Block, answered: dict) -> Call | None:
+    """Id-less pairing: by position within the block, preferring a call of the same name."""
+    free = [c for c in block.calls if id(c) not in answered and (c.id is None or not r.legacy)]
+    if r.legacy:
+        free = [c for c in free if c.id is None]
+        same = [c for c in free if c.name == r.name]
+        if r.name is None or not same:
+            return None  # TC017: no unanswered function_call of that name
+        return same[0]
+    if not free:
+        return None
+    same = [c for c in free if c.name == r.name]
+    return same[0] if same else free[0]
+
+
+def _answer_split(r: Result, block: Block, answered: dict, links: list) -> bool:
+    for c in block.calls:
+        if c.id == r.id and r.id is not None and id(c) not in answered:
+            answered[id(c)] = r
+            links.append(Link(c, r, OK))
+            return True
+    return False
+
+
+def _lookup(r: Result, by_id: dict, answered: dict, links: list, orphans: list, note) -> None:
+    """A result outside its call's block: displaced (TC003), early (TC004), duplicate or orphan."""
+    if r.legacy:
+        note(Issue("TC017", r.msg, None, None, name=r.name))
+        orphans.append(r)
+        return
+    cands = by_id.get(r.id) if r.id is not None else None
+    if not cands:
+        orphans.append(r)
+        note(Issue("TC002", r.msg, r.id, None, name=r.name))
+        return
+    earlier = [c for c in cands if c.msg < r.msg]
+    if earlier:
+        free = [c for c in earlier if id(c) not in answered]
+        if free:
+            c = free[-1]
+            answered[id(c)] = r
+            links.append(Link(c, r, DISPLACED))
+            note(Issue("TC003", r.msg, r.id, c.msg, name=c.name))
+        else:
+            c = earlier[-1]
+            first = answered[id(c)]
+            links.append(Link(c, r, DUPLICATE))
+            note(Issue("TC005", r.msg, r.id, first.msg, name=c.name, first=first.msg))
+        return
+    c = cands[0]
+    if id(c) not in answered:
+        answered[id(c)] = r
+        links.append(Link(c, r, EARLY))
+    else:
+        links.append(Link(c, r, DUPLICATE))
+    note(Issue("TC004", r.msg, r.id, c.msg, name=c.name))
+
+
+def _order(b: Block, answered: dict, note) -> None:
+    res = [answered.get(id(c)) for c in b.calls]
+    if any(r is None for r in res):
+        return
+    keys = [(r.msg, r.pos) for r in res]
+    if keys == sorted(keys):
+        return
+    # The first result (in transcript order) that answers a later call than the one after it.
+    order = sorted(range(len(res)), key=lambda k: keys[k])
+    for a, bpos in zip(order, order[1:]):
+        if a > bpos:
+            first = res[a]
+            note(Issue("TC014", first.msg, first.id, b.index))
+            return

@@ -1,0 +1,147 @@
+"""Per-target severities and each provider's own error text (rules.md §3).
+
+``SEVERITY[code][target]`` is ``error`` (the target rejects the request), ``warning``,
+``info``, or None (the rule does not apply). ``provider_error`` fills in the target's text with
+the real index and ids, exactly as the provider spells it ("preceeding" included).
+"""
+
+from __future__ import annotations
+
+from .model import Issue
+
+TARGETS = ("openai", "deepseek", "mistral", "anthropic", "bedrock", "gemini", "responses")
+DEFAULT_TARGET = {
+    "openai-chat": "openai",
+    "anthropic": "anthropic",
+    "openai-responses": "responses",
+    "gemini": "gemini",
+    "bedrock": "bedrock",
+    "langchain": "openai",
+}
+PROVIDER_NAME = {
+    "openai": "OpenAI",
+    "deepseek": "DeepSeek",
+    "mistral": "Mistral",
+    "anthropic": "Anthropic",
+    "bedrock": "Bedrock",
+    "gemini": "Gemini",
+    "responses": "the OpenAI Responses API",
+}
+
+E, W, I, N = "error", "warning", "info", None
+_COLS = TARGETS
+_TABLE = {
+    "TC001": (E, E, E, E, E, E, E),
+    "TC002": (E, E, E, E, E, E, E),
+    "TC003": (E, E, E, E, E, E, W),
+    "TC004": (E, E, E, E, E, E, E),
+    "TC005": (E, E, E, E, E, W, E),
+    "TC006": (E, E, E, E, E, W, E),
+    "TC007": (E, E, W, N, N, N, N),
+    "TC008": (E, E, E, E, E, I, E),
+    "TC009": (W, I, E, E, E, N, E),
+    "TC010": (E, E, E, N, N, N, E),
+    "TC011": (W, W, W, N, N, N, W),
+    "TC012": (E, E, E, E, E, E, E),
+    "TC013": (W, W, W, N, N, W, N),
+    "TC014": (I, I, I, I, I, W, I),
+    "TC015": (N, N, N, E, E, W, N),
+    "TC016": (N, N, N, E, E, N, N),
+    "TC017": (W, E, E, N, N, N, N),
+    "TC018": (E, E, E, E, E, W, N),
+    "TC019": (I, I, E, E, E, E, I),
+    "TC020": (W, W, W, W, W, W, W),
+    "TC021": (I, W, I, W, I, W, W),
+    "TC022": (W, W, W, W, W, W, W),
+    "TC023": (I, I, W, E, E, I, E),
+    "TC024": (E, E, E, E, E, E, E),
+}
+SEVERITY: dict[str, dict[str, str | None]] = {
+    code: dict(zip(_COLS, row)) for code, row in _TABLE.items()
+}
+
+
+def severity(code: str, target: str) -> str | None:
+    return SEVERITY[code][target]
+
+
+def check_target(target: str) -> str:
+    from .errors import InputError
+
+    if target not in TARGETS:
+        raise InputError(f"unknown target {target!r}; choose one of: {', '.join(TARGETS)}")
+    return target
+
+
+# --- provider texts ------------------------------------------------------------------------------
+# Keyed by (code, target). Fields: i (message index), j (position in the message), id, ids, n,
+# name, role, prev, first (index of the first of two duplicates).
+
+_T = {
+    ("TC001", "openai"): "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: {ids}",
+    ("TC001", "deepseek"): "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. (insufficient tool messages following tool_calls message)",
+    ("TC001", "anthropic"): "messages.{i}: `tool_use` ids were found without `tool_result` blocks immediately after: {ids}. Each `tool_use` block must have a corresponding `tool_result` block in the next message.",
+    ("TC001", "responses"): "No tool output found for function call {id}.",
+    ("TC001", "gemini"): "Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.",
+    ("TC001", "bedrock"): "Expected toolResult blocks at messages.{next}.content for the following Ids: {ids}",
+    ("TC001", "mistral"): "Not the same number of function calls and responses",
+    ("TC002", "openai"): "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.",
+    ("TC002", "deepseek"): "Messages with role 'tool' must be a response to a preceding message with 'tool_calls'",
+    ("TC002", "anthropic"): "messages.{i}.content.{j}: unexpected `tool_use_id` found in `tool_result` blocks: {id}. Each `tool_result` block must have a corresponding `tool_use` block in the previous message.",
+    ("TC002", "responses"): "No tool call found for function call output with call_id {id}.",
+    ("TC002", "bedrock"): "The number of toolResult blocks at messages.{i}.content exceeds the number of toolUse blocks of previous turn.",
+    ("TC002", "mistral"): "Unexpected tool call id {id} in tool results",
+    ("TC002", "gemini"): "Please ensure that function response turn comes immediately after a function call turn.",
+    ("TC005", "openai"): "Invalid parameter: Duplicate value for 'tool_call_id' of '{id}', in messages[{first}] and messages[{i}].",
+    ("TC005", "anthropic"): "each tool_use must have a single result. Found multiple tool_result blocks with id {id}",
+    ("TC005", "mistral"): "Duplicate tool call id {id} in tool results",
+    ("TC005", "responses"): "Duplicate item found with id {id}. Remove duplicate items from your input and try again.",
+    ("TC006", "anthropic"): "messages.{i}.content.{j}: `tool_use` ids must be unique",
+    ("TC006", "bedrock"): "messages.{i}.content.{j}: `tool_use` ids must be unique",
+    ("TC006", "mistral"): "Duplicate tool call id {id} in assistant message",
+    ("TC006", "responses"): "Duplicate item found with id {id}. Remove duplicate items from your input and try again.",
+    ("TC007", "openai"): "Invalid 'messages[{i}].tool_calls': empty array. Expected an array with minimum length 1, but got an empty array instead.",
+    ("TC008", "mistral"): "Tool call id has to be defined.",
+    ("TC009", "openai"): "Invalid 'messages[{i}].tool_calls[{j}].id': string too long. Expected a string with maximum length 40, but got a string with length {n} instead.",
+    ("TC009", "mistral"): "Tool call id was {id} but must be a-z, A-Z, 0-9, with a length of 9.",
+    ("TC009", "anthropic"): "messages.{i}.content.{j}.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'",
+    ("TC009", "bedrock"): "messages.{i}.content.{j}.toolUse.toolUseId: String should match pattern '^[a-zA-Z0-9_-]+$'",
+    ("TC009", "responses"): "Invalid 'input[{i}].call_id': string too long. Expected a string with maximum length 64, but got a string with length {n} instead.",
+    ("TC010", "openai"): "Invalid type for 'messages[{i}].tool_calls[{j}].function.arguments': expected a string, but got {got} instead.",
+    ("TC012", "openai"): "Invalid 'messages[{i}].tool_calls[{j}].function.name': empty string. Expected a string with minimum length 1, but got an empty string instead.",
+    ("TC012", "mistral"): "Function name was {name} but must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64.",
+    ("TC017", "openai"): "Missing parameter 'name': messages with role 'function' must have a 'name'.",
+    ("TC017", "deepseek"): "Missing parameter 'name': messages with role 'function' must have a 'name'.",
+    ("TC018", "openai"): "Invalid value for 'content': expected a string, got null.",
+    ("TC018", "deepseek"): "Invalid value for 'content': expected a string, got null.",
+    ("TC019", "mistral"): "Unexpected role '{role}' after role '{prev}'",
+    ("TC019", "gemini"): "Please ensure that function call turn comes immediately after a user turn or after a function response turn.",
+    ("TC021", "deepseek"): "The reasoning_content is an intermediate result for display purposes only and will not be included in the context for inference. Please remove the reasoning_content from your message to reduce network traffic.",
+    ("TC023", "anthropic"): "messages.{i}.content.{j}: `tool_use` ids must be unique",
+    ("TC023", "bedrock"): "messages.{i}.content.{j}: `tool_use` ids must be unique",
+    ("TC023", "responses"): "Duplicate item found with id {id}. Remove duplicate items from your input and try again.",
+}
+# Only texts seen in the wild are here (protocol-research.md); an error without a known text
+# gets provider_error None rather than an invented sentence.
+# TC003/TC004 are answered with TC002's words on the result side (the call side gets TC001's).
+_RESULT_SIDE_AS_ORPHAN = ("TC003", "TC004")
+_MISSING_DEEPSEEK_RC = "Missing `reasoning_content` field in the assistant message at message index {i}. For more information, please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls"
+
+
+class _Fields(dict):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def provider_error(issue: Issue, target: str, fields: dict) -> str | None:
+    """The target's own error text for ``issue``, or None when none is known."""
+    code = issue.code
+    if code in _RESULT_SIDE_AS_ORPHAN:
+        code = "TC002"
+    if issue.code == "TC021" and issue.data.get("kind") == "missing_reasoning":
+        tmpl = _MISSING_DEEPSEEK_RC
+    else:
+        tmpl = _T.get((code, target))
+    if tmpl is None:
+        return None
+    return tmpl.format_map(_Fields(fields))

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Install the Debian packages the test suite drives for real: chromium (browser tests)
+# and postgresql (the shared store's PostgreSQL tests). Nothing is done when they are present.
+set -euo pipefail
+need=()
+[ -x /usr/lib/chromium/chromium ] || need+=(chromium)
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
+[ ${#need[@]} -eq 0 ] && exit 0
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+echo "installing Debian packages: ${need[*]}" >&2
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
