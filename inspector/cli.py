@@ -128,3 +128,8 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_OK
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:  # the last line of defence: a user never sees a traceback
+        if os.environ.get("INSPECTOR_DEBUG"):
+            raise
+        sys.stderr.write(f"inspector: could not process this input ({type(exc).__name__}: {exc}); please report it\n")
+        return EXIT_INPUT

@@ -28,7 +28,7 @@ _JSONError = orjson.JSONDecodeError
 
 def detect(items: list) -> int:
     for m in items[:50]:
-        if type(m) is dict and (m.get("role") in ROLES or "tool_calls" in m):
+        if type(m) is dict and ((type(m.get("role")) is str and m["role"] in ROLES) or "tool_calls" in m):
             return 1
     return 0
 
