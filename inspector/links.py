@@ -45,8 +45,18 @@ class Pairing:
     issues: list[Issue]
 
 
+# Roles (of items-mode dialects) that neither answer nor end a call block that has no results yet.
+TRANSPARENT = frozenset({"reasoning", "hosted", "approval"})
+
+
 def pair(msgs: list[Msg], block_mode: str = "run") -> Pairing:
-    """Pair every result with its call and record pairing issues (TC001-TC005, TC013-TC015, TC017, TC022)."""
+    """Pair every result with its call and record pairing issues (TC001-TC005, TC013-TC015, TC017, TC022).
+
+    ``block_mode``: ``"run"`` (openai-chat: the unbroken run of result messages after the call
+    message), ``"next"`` (anthropic, bedrock, gemini: only the next message; results for the same
+    block in the messages after it are TC015), ``"items"`` (Responses: a run of call items is one
+    block, and the outputs that follow it answer it).
+    """
     by_id: dict[str, list[Call]] = {}
     for m in msgs:
         for c in m.calls:
@@ -65,9 +75,17 @@ def pair(msgs: list[Msg], block_mode: str = "run") -> Pairing:
     note = issues.append
     block: Block | None = None  # the open call block, while results may still join it
     prev_block: Block | None = None  # the block just closed (for TC015 in "next" dialects)
-    run_mode = block_mode == "run"
+    run_mode = block_mode != "next"
+    items_mode = block_mode == "items"
 
     for m in msgs:
+        if items_mode and block is not None and not block.result_msgs and not m.results:
+            # Responses input: a run of call items is one block; reasoning and hosted-tool items
+            # between them (and approval markers) stay inside it.
+            if m.calls or m.role in TRANSPARENT:
+                block.calls.extend(m.calls)
+                block.ends = m.index
+                continue
         if m.results:
             if block is not None:
                 _match_block(m, block, answered, links, by_id, orphans, note)
@@ -87,7 +105,7 @@ def pair(msgs: list[Msg], block_mode: str = "run") -> Pairing:
         else:
             prev_block = block = None
         if m.calls:
-            block = Block(m.index, m.calls, ends=m.index)
+            block = Block(m.index, list(m.calls) if items_mode else m.calls, ends=m.index)
             blocks.append(block)
 
     # Calls never answered: TC001, or TC022 for the last block when nothing follows it.
@@ -141,7 +159,7 @@ def _match_block(m: Msg, block: Block, answered: dict, links: list, by_id: dict,
             if seen is not None:
                 first = answered[id(seen)]
                 links.append(Link(seen, r, DUPLICATE))
-                note(Issue("TC005", r.msg, r.id, first.msg, name=seen.name, first=first.msg))
+                note(Issue("TC005", r.msg, r.id, first.msg, name=seen.name, first=first.msg, pos=r.pos))
             else:
                 _lookup(r, by_id, answered, links, orphans, note)
 
@@ -179,7 +197,7 @@ def _lookup(r: Result, by_id: dict, answered: dict, links: list, orphans: list, 
     cands = by_id.get(r.id) if r.id is not None else None
     if not cands:
         orphans.append(r)
-        note(Issue("TC002", r.msg, r.id, None, name=r.name))
+        note(Issue("TC002", r.msg, r.id, None, name=r.name, pos=r.pos))
         return
     earlier = [c for c in cands if c.msg < r.msg]
     if earlier:
@@ -188,12 +206,12 @@ def _lookup(r: Result, by_id: dict, answered: dict, links: list, orphans: list, 
             c = free[-1]
             answered[id(c)] = r
             links.append(Link(c, r, DISPLACED))
-            note(Issue("TC003", r.msg, r.id, c.msg, name=c.name))
+            note(Issue("TC003", r.msg, r.id, c.msg, name=c.name, pos=r.pos))
         else:
             c = earlier[-1]
             first = answered[id(c)]
             links.append(Link(c, r, DUPLICATE))
-            note(Issue("TC005", r.msg, r.id, first.msg, name=c.name, first=first.msg))
+            note(Issue("TC005", r.msg, r.id, first.msg, name=c.name, first=first.msg, pos=r.pos))
         return
     c = cands[0]
     if id(c) not in answered:
@@ -201,7 +219,7 @@ def _lookup(r: Result, by_id: dict, answered: dict, links: list, orphans: list, 
         links.append(Link(c, r, EARLY))
     else:
         links.append(Link(c, r, DUPLICATE))
-    note(Issue("TC004", r.msg, r.id, c.msg, name=c.name))
+    note(Issue("TC004", r.msg, r.id, c.msg, name=c.name, pos=r.pos))
 
 
 def _order(b: Block, answered: dict, note) -> None:
