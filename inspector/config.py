@@ -1,0 +1,108 @@
+"""Settings for hosting and sharing, read from the environment.
+
+One place reads ``INSPECTOR_*`` variables so the app, the CLI and the tests agree on defaults.
+A bad value is a ``ConfigError`` whose message names the variable and says what is wrong; it
+is never silently replaced by a default.
+
+==============================  =====================================================  ===========
+variable                        meaning                                                 default
+==============================  =====================================================  ===========
+``INSPECTOR_STORE_URL``         any SQLAlchemy URL (``postgresql://user:pw@host/db``)   SQLite file
+``INSPECTOR_STORE_PATH``        the SQLite file used when no URL is set                  see below
+``INSPECTOR_BASE_URL``          where users reach the app; share links start with it    ``http://127.0.0.1:8501``
+``INSPECTOR_SHARE_TTL_DAYS``    how long a share lives                                  30
+``INSPECTOR_SHARE_MAX_BYTES``   the largest transcript that can be shared               50 MB
+``INSPECTOR_REDACT_PATTERNS``   extra secret patterns: a JSON list, or one per line      none
+``INSPECTOR_REDACT_PATTERNS_FILE``  a file with one extra pattern per line (``#`` comments)  none
+==============================  =====================================================  ===========
+
+The SQLite file defaults to ``$XDG_DATA_HOME/tool-call-inspector/shares.sqlite3``
+(``~/.local/share/...`` when ``XDG_DATA_HOME`` is unset).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Mapping
+
+DEFAULT_BASE_URL = "http://127.0.0.1:8501"
+DEFAULT_TTL_DAYS = 30.0
+DEFAULT_MAX_BYTES = 50_000_000
+
+
+class ConfigError(ValueError):
+    """A setting in the environment that cannot be used; the message names the variable."""
+
+
+def default_store_path(env: Mapping[str, str] = os.environ) -> Path:
+    """Where the SQLite store lives when nothing is configured (XDG data directory)."""
+    base = env.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(base) / "tool-call-inspector" / "shares.sqlite3"
+
+
+def _number(env: Mapping[str, str], name: str, default: float, kind=float) -> float:
+    raw = env.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = kind(raw)
+    except ValueError:
+        raise ConfigError(f"{name}={raw!r} is not a number") from None
+    if value <= 0:
+        raise ConfigError(f"{name}={raw!r} must be greater than zero")
+    return value
+
+
+def _patterns(env: Mapping[str, str]) -> tuple[str, ...]:
+    """Extra redaction patterns from ``INSPECTOR_REDACT_PATTERNS`` and ``..._FILE``."""
+    found: list[str] = []
+    raw = env.get("INSPECTOR_REDACT_PATTERNS", "").strip()
+    if raw.startswith("["):
+        try:
+            items = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise ConfigError(f"INSPECTOR_REDACT_PATTERNS is not a valid JSON list: {exc.msg}") from None
+        if not all(isinstance(p, str) for p in items):
+            raise ConfigError("INSPECTOR_REDACT_PATTERNS must be a JSON list of strings")
+        found += items
+    elif raw:
+        found += [line.strip() for line in raw.splitlines() if line.strip()]
+    path = env.get("INSPECTOR_REDACT_PATTERNS_FILE", "").strip()
+    if path:
+        try:
+            text = Path(path).expanduser().read_text(encoding="utf-8")
+        except OSError as exc:
+            raise ConfigError(f"INSPECTOR_REDACT_PATTERNS_FILE={path}: {exc.strerror or exc}") from None
+        found += [s for line in text.splitlines() if (s := line.strip()) and not s.startswith("#")]
+    return tuple(found)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything sharing needs to know; build it with ``Settings.from_env()``."""
+
+    store_url: str
+    base_url: str = DEFAULT_BASE_URL
+    share_ttl_days: float = DEFAULT_TTL_DAYS
+    share_max_bytes: int = DEFAULT_MAX_BYTES
+    redact_patterns: tuple[str, ...] = ()
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] = os.environ) -> "Settings":
+        url = env.get("INSPECTOR_STORE_URL", "").strip()
+        if not url:
+            path = env.get("INSPECTOR_STORE_PATH", "").strip()
+            url = "sqlite:///" + str(Path(path).expanduser() if path else default_store_path(env))
+        base = (env.get("INSPECTOR_BASE_URL", "").strip() or DEFAULT_BASE_URL).rstrip("/")
+        if not base.startswith(("http://", "https://")):
+            raise ConfigError(f"INSPECTOR_BASE_URL={base!r} must start with http:// or https://")
+        return cls(
+            store_url=url,
+            base_url=base,
+            share_ttl_days=_number(env, "INSPECTOR_SHARE_TTL_DAYS", DEFAULT_TTL_DAYS),
+            share_max_bytes=int(_number(env, "INSPECTOR_SHARE_MAX_BYTES", DEFAULT_MAX_BYTES, int)),
+            redact_patterns=_patterns(env),
+        )
