@@ -1,0 +1,188 @@
+"""Read a provider's 400 error text and say which messages and rules it is about.
+
+A developer whose agent broke usually has one thing in hand: the error the provider sent back.
+Those texts name message indexes in several spellings (``messages.[3].role``,
+``messages[7] and messages[8]``, ``messages.22:``, ``input[95].call_id``, ``message index 5``)
+and often the tool call ids involved. ``parse_error`` pulls both out and maps the wording to
+the rules behind it (protocol-research.md §10.1); ``locate`` turns that into the messages of a
+checked transcript to look at, with the reason for each. Pure functions: no UI here.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .model import Finding, Msg
+
+# Key phrase (lower case, regex) -> (rule codes, provider that words it that way or None).
+# Order matters only for the provider guess: the first phrase that matches names it.
+PHRASES: list[tuple[str, tuple[str, ...], str | None]] = [
+    (r"must be a response to a prece", ("TC002", "TC003", "TC004"), "openai"),
+    (r"did not have response messages", ("TC001", "TC003", "TC020"), "openai"),
+    (r"insufficient tool messages", ("TC001", "TC003", "TC020"), "deepseek"),
+    (r"ids were found without", ("TC001", "TC003", "TC015", "TC020"), "anthropic"),
+    (r"did not find \d+ tool_result", ("TC001", "TC003", "TC015", "TC016"), "anthropic"),
+    (r"no tool output found", ("TC001", "TC003"), "responses"),
+    (r"expected toolresult blocks", ("TC001", "TC003", "TC015"), "bedrock"),
+    (r"number of function response parts", ("TC001", "TC003"), "gemini"),
+    (r"not the same number of function calls", ("TC001", "TC003"), "mistral"),
+    (r"tool result\(?s\)? (?:is|are)? ?missing", ("TC001", "TC003"), None),
+    (r"unexpected `?tool_use_id`?", ("TC002", "TC003", "TC004"), "anthropic"),
+    (r"no tool call found for function call output", ("TC002", "TC003", "TC004"), "responses"),
+    (r"exceeds the number of tooluse blocks", ("TC002", "TC003", "TC004"), "bedrock"),
+    (r"unexpected tool call id", ("TC002", "TC003", "TC004"), "mistral"),
+    (r"function response turn comes immediately after", ("TC002", "TC003", "TC004"), "gemini"),
+    (r"duplicate value for 'tool_call_id'", ("TC005",), "openai"),
+    (r"single result", ("TC005",), "anthropic"),
+    (r"duplicate tool call id \S+ in tool results", ("TC005",), "mistral"),
+    (r"ids must be unique", ("TC006", "TC023"), "anthropic"),
+    (r"duplicate tool call id \S+ in assistant message", ("TC006", "TC023"), "mistral"),
+    (r"duplicate item found", ("TC006", "TC023"), "responses"),
+    (r"duplicate 'call_id'", ("TC006", "TC023"), None),
+    (r"tool_calls'?: empty array|empty tool_calls", ("TC007",), "openai"),
+    (r"tool call id has to be defined|must be a non-empty string other than 'null'", ("TC008",), "mistral"),
+    (r"with a length of 9|alphanumeric strings with length 9", ("TC009",), "mistral"),
+    (r"(?:\.id|call_id)'?: string too long", ("TC009",), "openai"),
+    (r"should match pattern", ("TC009", "TC008"), "anthropic"),
+    (r"function\.arguments'?: expected a string", ("TC010",), "openai"),
+    (r"function\.name'?: empty string", ("TC012",), "openai"),
+    (r"function name was", ("TC012",), "mistral"),
+    (r"unexpected role", ("TC019",), "mistral"),
+    (r"roles must alternate|roles should be alternating", ("TC019",), "anthropic"),
+    (r"function call turn comes immediately after a user turn", ("TC019",), "gemini"),
+    (r"reasoning_content|thought_signature|required 'reasoning' item|expected `thinking`", ("TC021",), None),
+    (r"role 'function' must have a 'name'|unknown variant `function`", ("TC017",), "openai"),
+    (r"expected a string, got null|either content or tool_calls", ("TC018",), "openai"),
+]
+_PHRASES = [(re.compile(p, re.I), codes, who) for p, codes, who in PHRASES]
+
+# Every way a provider names a message index. The number is the dialect's own 0-based index.
+_INDEX_RES = [
+    re.compile(r"\b(?:messages?|input|contents)\s*\.\s*\[\s*(\d+)\s*\]", re.I),  # messages.[3]
+    re.compile(r"\b(?:messages?|input|contents)\s*\[\s*(\d+)\s*\]", re.I),  # messages[7], input[95]
+    re.compile(r"\b(?:messages|contents)\s*\.\s*(\d+)\b", re.I),  # messages.22: / messages.48.content.1
+    re.compile(r"\bmessage (?:at )?index (\d+)", re.I),  # deepseek / moonshot
+]
+
+# Ids with a provider prefix, found anywhere in the text.
+_PREFIXED_ID = re.compile(r"\b(?:call|toolu|srvtoolu|tooluse|fc|rs)_[A-Za-z0-9_\-]+")
+# Phrases followed by one id, or by a comma-separated list of ids.
+_ID_AFTER = [
+    re.compile(r"did not have response messages:\s*(.+?)(?:$|\n|\"|')", re.I),
+    re.compile(r"immediately after:\s*(.+?)(?:\.\s|\.$|$|\n)", re.I),
+    re.compile(r"for the following ids:\s*(.+?)(?:\.\s|\.$|$|\n|\")", re.I),
+    re.compile(r"found in `?\w+`? blocks:\s*(\S+?)\.?(?:\s|$)", re.I),
+    re.compile(r"function call output with call_id\s+(\S+?)\.?(?:\s|$|\")", re.I),
+    re.compile(r"no tool output found for function call\s+(\S+?)\.?(?:\s|$|\")", re.I),
+    re.compile(r"duplicate value for 'tool_call_id' of '([^']+)'", re.I),
+    re.compile(r"(?:duplicate|unexpected) tool call id\s+(\S+)\s+in", re.I),
+    re.compile(r"tool call id was\s+(\S+)\s+but", re.I),
+    re.compile(r"duplicate item found with id\s+(\S+?)\.?(?:\s|$|\")", re.I),
+    re.compile(r"multiple tool_result blocks with id\s+(\S+?)\.?(?:\s|$|\")", re.I),
+]
+_FIELD_WORDS = {"call_id", "call_ids", "fc_id"}  # field names that look like prefixed ids
+_ID_TOKEN = re.compile(r"[A-Za-z0-9_\-:.]+")
+
+
+@dataclass
+class PastedError:
+    """What a provider's error text says: message indexes, tool call ids and the rules behind it."""
+
+    indexes: list[int] = field(default_factory=list)
+    ids: list[str] = field(default_factory=list)
+    rules: list[str] = field(default_factory=list)
+    provider: str | None = None  # the provider whose wording matched, when it is distinctive
+
+    @property
+    def empty(self) -> bool:
+        return not (self.indexes or self.ids or self.rules)
+
+
+def _unique(xs):
+    seen: dict = {}
+    for x in xs:
+        seen.setdefault(x, None)
+    return list(seen)
+
+
+def _ids_in(text: str) -> list[str]:
+    out: list[str] = []
+    for rx in _ID_AFTER:
+        for m in rx.finditer(text):
+            for tok in re.split(r"[,\s]+", m.group(1)):
+                tok = tok.strip("`'\"[]().;")
+                if tok and _ID_TOKEN.fullmatch(tok) and not tok.lower().startswith("message"):
+                    out.append(tok.rstrip(".:"))
+    out.extend(m.group(0).rstrip(".") for m in _PREFIXED_ID.finditer(text))
+    return _unique(i for i in out if i and i.lower() not in _FIELD_WORDS)
+
+
+def parse_error(text: str) -> PastedError:
+    """Message indexes, tool call ids and rule codes named by a provider's error text."""
+    text = text or ""
+    indexes: list[tuple[int, int]] = []  # (position in text, index) so they come out in text order
+    for rx in _INDEX_RES:
+        for m in rx.finditer(text):
+            indexes.append((m.start(), int(m.group(1))))
+    rules: list[str] = []
+    provider = None
+    for rx, codes, who in _PHRASES:
+        if rx.search(text):
+            rules.extend(codes)
+            if provider is None:
+                provider = who
+    return PastedError(
+        indexes=_unique(i for _, i in sorted(indexes)),
+        ids=_ids_in(text),
+        rules=_unique(rules),
+        provider=provider,
+    )
+
+
+@dataclass
+class Hit:
+    """A message the pasted error points at, and why."""
+
+    index: int
+    reasons: list[str]
+    findings: list[Finding]
+
+
+def locate(err: PastedError, msgs: list[Msg], findings: list[Finding]) -> list[Hit]:
+    """The messages of a checked transcript that ``err`` points at, in transcript order.
+
+    A message is pointed at when the text names its index, when it holds a call or result with
+    a named id, or when it has a finding of a rule the wording maps to (only when the text names
+    neither an index nor an id that exists, so that a vague text still leads somewhere).
+    """
+    n = len(msgs)
+    reasons: dict[int, list[str]] = {}
+
+    def add(i: int, why: str) -> None:
+        lst = reasons.setdefault(i, [])
+        if why not in lst:
+            lst.append(why)
+
+    for i in err.indexes:
+        if 0 <= i < n:
+            add(i, f"the error names message {i}")
+    wanted = set(err.ids)
+    if wanted:
+        for m in msgs:
+            for c in m.calls:
+                if c.id in wanted:
+                    add(m.index, f"calls {c.id}")
+            for r in m.results:
+                if r.id in wanted:
+                    add(m.index, f"answers {r.id}")
+    rules = set(err.rules)
+    if not reasons and rules:
+        for f in findings:
+            if f.code in rules:
+                add(f.message_index, f"has a {f.code} finding")
+    by_msg: dict[int, list[Finding]] = {}
+    for f in findings:
+        if f.message_index in reasons and (not rules or f.code in rules):
+            by_msg.setdefault(f.message_index, []).append(f)
+    return [Hit(i, reasons[i], by_msg.get(i, [])) for i in sorted(reasons)]

@@ -1,0 +1,252 @@
+"""Shape a checked transcript into pages of cards and connectors for the timeline component.
+
+The browser gets one page of messages at a time (a few hundred cards, whatever the transcript's
+length), so ``TimelineModel`` does the whole-transcript work once (which finding sits on which
+message, which call links to which result, where results are missing, an overview of where the
+problems are) and ``page()`` then cuts a page out of it in time proportional to the page.
+
+Everything here is dialect-neutral: it reads the ``Msg`` view and the ``Pairing`` of
+``inspector.check``, never a provider's field names. Text from the transcript is passed through
+as plain strings; the component puts it into the page with ``textContent`` only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..links import Pairing
+from ..model import Finding, Msg
+
+PAGE_SIZE = 300
+OVERVIEW_BUCKETS = 160
+PREVIEW_CHARS = 280
+NAME_CHARS = 64
+SEV_RANK = {"error": 3, "warning": 2, "info": 1}
+SEV_NAME = {3: "error", 2: "warning", 1: "info", 0: ""}
+TEXT_KEYS = ("content", "text", "output", "parts", "data", "message", "input", "response", "result")
+
+
+def _collect(x: Any, out: list[str], budget: list[int], depth: int) -> None:
+    """Gather readable text from a message's content, whatever the dialect calls it."""
+    if budget[0] <= 0 or depth > 4:
+        return
+    if isinstance(x, str):
+        if x:
+            out.append(x[: budget[0]])
+            budget[0] -= len(out[-1])
+    elif isinstance(x, list):
+        for v in x[:20]:
+            _collect(v, out, budget, depth + 1)
+    elif isinstance(x, dict):
+        found = False
+        for k in TEXT_KEYS:
+            if k in x:
+                found = True
+                _collect(x[k], out, budget, depth + 1)
+        if not found and depth > 0:
+            kind = x.get("type")
+            if isinstance(kind, str) and kind not in ("text",):
+                out.append(f"[{kind}]")
+                budget[0] -= len(kind) + 2
+
+
+def preview_text(raw: Any, limit: int = PREVIEW_CHARS) -> str:
+    """A one-glance preview of a message's text (any dialect), at most ``limit`` characters."""
+    out: list[str] = []
+    if isinstance(raw, dict):
+        _collect({k: raw[k] for k in TEXT_KEYS if k in raw}, out, [limit + 1], 0)
+    else:
+        _collect(raw, out, [limit + 1], 1)
+    text = " ".join(" ".join(s.split()) for s in out if s.strip())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _short(x: Any, n: int = NAME_CHARS) -> str:
+    s = x if isinstance(x, str) else ("" if x is None else str(x))
+    return s if len(s) <= n else s[: n - 1] + "…"
+
+
+def assign_lanes(spans: list[tuple[int, int]]) -> list[int]:
+    """Greedy interval colouring: a lane per span so that spans sharing rows never share a lane.
+
+    Spans are (first row, last row). Shorter spans starting at the same row get the inner lanes,
+    so parallel calls fan out from the cards. A lane is free again once its span has ended.
+    """
+    order = sorted(range(len(spans)), key=lambda k: (spans[k][0], spans[k][1]))
+    lane_end: list[int] = []
+    out = [0] * len(spans)
+    for k in order:
+        a, b = spans[k]
+        for lane, end in enumerate(lane_end):
+            if end < a:
+                lane_end[lane] = b
+                out[k] = lane
+                break
+        else:
+            out[k] = len(lane_end)
+            lane_end.append(b)
+    return out
+
+
+class TimelineModel:
+    """Whole-transcript facts the timeline needs, computed once per checked transcript."""
+
+    def __init__(self, msgs: list[Msg], pairing: Pairing, findings: list[Finding], page_size: int = PAGE_SIZE):
+        self.msgs = msgs
+        self.n = len(msgs)
+        self.page_size = max(1, page_size)
+        self.marks: dict[int, list[tuple[str, str]]] = {}
+        self.worst: dict[int, int] = {}
+        for f in findings:
+            self.marks.setdefault(f.message_index, []).append((f.code, f.severity))
+            r = SEV_RANK[f.severity]
+            if r > self.worst.get(f.message_index, 0):
+                self.worst[f.message_index] = r
+        self.orphans = {(r.msg, r.pos) for r in pairing.orphans}
+        # Links: (id, call msg, call pos, result msg, result pos, status). Ghosts stand where a
+        # missing result should have been: after the last message of the call's block.
+        self.links: list[tuple] = [
+            (l.call.id, l.call.msg, l.call.pos, l.result.msg, l.result.pos, l.status) for l in pairing.links
+        ]
+        block_end = {b.index: b.ends for b in pairing.blocks}
+        pending = {id(c) for c in pairing.pending}
+        self.ghosts: list[tuple] = []  # (id, name, call msg, call pos, anchor msg, status)
+        for c in pairing.missing:
+            anchor = block_end.get(c.msg, c.msg)
+            self.ghosts.append((c.id, c.name, c.msg, c.pos, anchor, "pending" if id(c) in pending else "missing"))
+        self._overviews: dict[int, list] = {}
+        self.by_msg: dict[int, list[int]] = {}
+        for k, (_, cm, _, rm, _, _) in enumerate(self.links):
+            self.by_msg.setdefault(cm, []).append(k)
+            if rm != cm:
+                self.by_msg.setdefault(rm, []).append(k)
+        self.ghosts_at: dict[int, list[int]] = {}  # anchor msg -> ghost numbers
+        self.ghosts_from: dict[int, list[int]] = {}  # call msg -> ghost numbers
+        for g, gh in enumerate(self.ghosts):
+            self.ghosts_at.setdefault(gh[4], []).append(g)
+            self.ghosts_from.setdefault(gh[2], []).append(g)
+
+    @property
+    def pages(self) -> int:
+        return max(1, -(-self.n // self.page_size))
+
+    def page_of(self, index: int) -> int:
+        """0-based page holding message ``index``."""
+        return min(max(0, index), max(0, self.n - 1)) // self.page_size
+
+    def overview(self, buckets: int = OVERVIEW_BUCKETS) -> list[list[int]]:
+        """``[first, last, worst severity rank, findings, jump target]`` per slice of the transcript."""
+        cached = self._overviews.get(buckets)
+        if cached is None:
+            cached = self._overviews[buckets] = self._overview(buckets)
+        return cached
+
+    def _overview(self, buckets: int) -> list[list[int]]:
+        if not self.n:
+            return []
+        k = min(buckets, self.n)
+        out = []
+        for b in range(k):
+            a, z = b * self.n // k, (b + 1) * self.n // k - 1
+            worst, count, target = 0, 0, a
+            for i in range(a, z + 1):
+                m = self.marks.get(i)
+                if m:
+                    count += len(m)
+                    w = self.worst[i]
+                    if w > worst:
+                        worst, target = w, i
+            out.append([a, z, worst, count, target])
+        return out
+
+    def _card(self, i: int) -> dict:
+        m = self.msgs[i]
+        return {
+            "i": i,
+            "role": _short(m.role, 40),
+            "text": preview_text(m.raw),
+            "calls": [[_short(c.id) if c.id is not None else "", _short(c.name), c.pos] for c in m.calls],
+            "results": [
+                [_short(r.id) if r.id is not None else "", _short(r.name), r.pos, int((i, r.pos) in self.orphans)]
+                for r in m.results
+            ],
+            "marks": [[code, sev] for code, sev in self.marks.get(i, [])],
+            "sev": SEV_NAME[self.worst.get(i, 0)],
+        }
+
+    def page(self, p: int, selected: int | None = None, focus: int = 0) -> dict:
+        """The data of page ``p`` (0-based): cards, ghosts, connectors with lanes, stubs, overview."""
+        p = min(max(0, p), self.pages - 1)
+        start = p * self.page_size
+        end = min(self.n, start + self.page_size)  # exclusive
+        rows: dict[Any, int] = {}  # message index or ("g", ghost no) -> row
+        items: list[dict] = []
+        for i in range(start, end):
+            rows[i] = len(items)
+            items.append(self._card(i))
+            for g in self.ghosts_at.get(i, ()):
+                gid, name, cm, cpos, anchor, status = self.ghosts[g]
+                rows[("g", g)] = len(items)
+                items.append({"ghost": g, "id": _short(gid) if gid is not None else "", "name": _short(name),
+                              "call": cm, "after": anchor, "status": status})
+        last_row = len(items)
+        link_ids: dict[int, None] = {}
+        ghost_ids: dict[int, None] = {}
+        for i in range(start, end):
+            for k in self.by_msg.get(i, ()):
+                link_ids[k] = None
+            for g in self.ghosts_from.get(i, ()):
+                ghost_ids[g] = None
+            for g in self.ghosts_at.get(i, ()):
+                ghost_ids[g] = None
+        links: list[dict] = []
+        spans: list[tuple[int, int]] = []
+        for k in link_ids:
+            cid, cm, cpos, rm, rpos, status = self.links[k]
+            d = {"k": k, "id": _short(cid) if cid is not None else "", "from": cm, "fp": cpos, "to": rm, "tp": rpos,
+                 "st": status}
+            a = rows.get(cm)
+            b = rows.get(rm)
+            self._stub(d, a, b, cm, rm)
+            spans.append(_span(a, b, d, last_row))
+            links.append(d)
+        for g in ghost_ids:
+            gid, name, cm, cpos, anchor, status = self.ghosts[g]
+            d = {"k": f"g{g}", "id": _short(gid) if gid is not None else "", "from": cm, "fp": cpos, "to": anchor,
+                 "ghost": g, "st": status}
+            a = rows.get(cm)
+            b = rows.get(("g", g))
+            self._stub(d, a, b, cm, anchor)
+            spans.append(_span(a, b, d, last_row))
+            links.append(d)
+        lanes = assign_lanes(spans)
+        for d, lane in zip(links, lanes):
+            d["lane"] = lane
+        return {
+            "page": p,
+            "pages": self.pages,
+            "start": start,
+            "end": end,
+            "total": self.n,
+            "items": items,
+            "links": links,
+            "lanes": (max(lanes) + 1) if lanes else 0,
+            "selected": selected,
+            "focus": focus,
+            "overview": self.overview(),
+        }
+
+    def _stub(self, d: dict, a: int | None, b: int | None, cm: int, rm: int) -> None:
+        """Mark a link whose other end is on another page: where it goes and the page to open."""
+        if a is None:
+            d["stub"] = {"end": "from", "dir": "up" if cm < rm else "down", "other": cm, "page": self.page_of(cm) + 1}
+        elif b is None:
+            d["stub"] = {"end": "to", "dir": "down" if rm > cm else "up", "other": rm, "page": self.page_of(rm) + 1}
+
+
+def _span(a: int | None, b: int | None, d: dict, last_row: int) -> tuple[int, int]:
+    """Rows a connector occupies; an end on another page is the top (-1) or the bottom (last_row)."""
+    edge = -1 if d.get("stub", {}).get("dir") == "up" else last_row
+    a = edge if a is None else a
+    b = edge if b is None else b
+    return (min(a, b), max(a, b))
