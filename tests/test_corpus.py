@@ -19,8 +19,9 @@ import inspector
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 EXPECTED = CORPUS / "expected.json"
 PAIRING = ("TC001", "TC002", "TC003", "TC004", "TC005", "TC006", "TC008", "TC024")
-# Dialects this engine reads so far; entries of other families are added with their dialects.
-READ_FAMILIES = {"openai", "inspect", "letta", "swe"}
+# Every family of expected.json is read now (openai-chat and its log containers, anthropic and
+# Claude Code logs, Responses, Gemini); a new family would need its dialect first.
+READ_FAMILIES = {"openai", "inspect", "letta", "swe", "anthropic", "claude", "responses", "gemini"}
 
 
 def _entries():
@@ -45,6 +46,8 @@ def test_corpus_file_is_judged_as_expected(name, spec):
         assert proc.returncode in (0, 1, 2), proc.stderr
         if proc.returncode == 2:
             assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
+        else:
+            assert any(word in json.loads(proc.stdout)["dialect"] for word in spec["family"]), proc.stdout[:300]
         return
     report = inspector.check(path, target=spec.get("target"))
     assert any(word in report.dialect for word in spec["family"]), report.dialect

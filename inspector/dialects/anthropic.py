@@ -1,0 +1,166 @@
+"""Anthropic Messages ``messages``: ``tool_use`` blocks in assistant messages, ``tool_result``
+blocks in the next user message.
+
+The system prompt lives outside the list (a request body's ``system``), so a ``system`` role inside
+it is TC024. A call block is the assistant message and the *next* message only (``BLOCK = "next"``):
+results spread over later user messages are TC015, text before a ``tool_result`` is TC016, and two
+messages of one role in a row are TC019. Thinking blocks are checked for what the API needs sent
+back (TC021). One pass reads the list, as in ``openai_chat``.
+"""
+
+from __future__ import annotations
+
+from ..containers import path_text
+from ..errors import InputError
+from ..model import Call, Issue, Msg, Result
+from .openai_chat import NAME_RE, _bad_id, _type
+from .shared_rules import objects, unknown_role, user_as_result
+
+NAME = "anthropic"
+TARGETS = ("anthropic",)
+BLOCK = "next"
+ROLES = ("user", "assistant")
+THINKING = ("thinking", "redacted_thinking")
+# Block types only this dialect has (openai-chat content parts are text / image_url / input_audio / file).
+OWN_BLOCKS = frozenset({"tool_use", "tool_result", "thinking", "redacted_thinking", "server_tool_use",
+                        "web_search_tool_result", "document", "search_result"})
+
+
+def detect(items: list) -> int:
+    for m in items[:50]:
+        if type(m) is dict and type(m.get("content")) is list and "tool_calls" not in m:
+            for b in m["content"]:
+                if type(b) is dict:
+                    t = b.get("type")
+                    if t in OWN_BLOCKS or (t == "image" and "source" in b):
+                        return 3
+    return 0
+
+
+def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
+    """The neutral view of ``items``; shape issues are appended to ``issues``."""
+    out: list[Msg] = []
+    add = out.append
+    note = issues.append
+    last = len(items) - 1
+    for i, m in objects(items, where):
+        role = m.get("role")
+        content = m.get("content")
+        if role not in ROLES:
+            add(unknown_role(i, role, m, note))
+            continue
+        if type(content) is str:
+            # An empty final assistant message is a prefill the API accepts; any other is not.
+            if not content and not (role == "assistant" and i == last):
+                note(Issue("TC018", i, None, role=role, say="has an empty content string; the API needs non-empty content."))
+            add(Msg(i, role, (), (), m))
+            continue
+        if type(content) is not list:
+            if content is None:
+                note(Issue("TC018", i, None, role=role))
+                add(Msg(i, role, (), (), m))
+                continue
+            raise InputError(f"'content' must be a string or an array, got {_type(content)}", f"{path_text(where)}[{i}].content")
+        calls, results, other = read_blocks(content, i, role, where, note)
+        if not content and not (role == "assistant" and i == last):
+            note(Issue("TC018", i, None, role=role, say="has an empty content array; the API needs non-empty content."))
+        add(Msg(i, role, calls, results, m, other))
+    return out
+
+
+def read_blocks(content: list, i: int, role: str, where: tuple, note) -> tuple[list, list, bool]:
+    """Calls, results and whether anything else is there, for one message's content blocks."""
+    calls: list[Call] = []
+    results: list[Result] = []
+    other = misplaced = empty_text = False
+    for j, b in enumerate(content):
+        if type(b) is not dict:
+            raise InputError(f"expected a content block object, got {_type(b)}", f"{path_text(where)}[{i}].content[{j}]")
+        t = b.get("type")
+        if t == "tool_use" and role == "assistant":
+            cid = b.get("id")
+            name = b.get("name")
+            if _bad_id(cid):
+                note(Issue("TC008", i, None, side="call", pos=j, value=cid, name=name))
+                cid = None
+            if type(name) is not str or not NAME_RE.fullmatch(name):
+                note(Issue("TC012", i, cid, pos=j, name=name, missing=name is None))
+            calls.append(Call(cid, name, b.get("input"), j, i))
+        elif t == "tool_result":
+            tid = b.get("tool_use_id")
+            if _bad_id(tid):
+                note(Issue("TC008", i, None, side="result", pos=j, value=tid))
+                tid = None
+            if other and not misplaced:
+                misplaced = True  # one TC016 per message
+                note(Issue("TC016", i, tid, pos=j))
+            results.append(Result(tid, None, j, i))
+        else:
+            other = True
+            if t == "text" and not b.get("text"):
+                empty_text = True
+    if empty_text:
+        note(Issue("TC018", i, None, role=role, say="has an empty text block; the API rejects empty text blocks."))
+    return calls, results, other
+
+
+def first_block_type(raw: dict) -> str | None:
+    c = raw.get("content")
+    if type(c) is list and c and type(c[0]) is dict:
+        return c[0].get("type")
+    return None
+
+
+def dialect_issues(msgs: list[Msg], pairing, target: str) -> list[Issue]:
+    """Role alternation (TC019), tool output sent as user text (TC020) and thinking blocks (TC021)."""
+    issues: list[Issue] = []
+    note = issues.append
+    same_role(msgs, note)
+    user_as_result(msgs, pairing, note)
+    thinking(msgs, note)
+    return issues
+
+
+def same_role(msgs: list[Msg], note) -> None:
+    """Two messages of one role in a row (anthropic and bedrock want user and assistant to alternate)."""
+    prev = None
+    for m in msgs:
+        if m.role in ROLES:
+            if m.role == prev:
+                note(Issue("TC019", m.index, None, m.index - 1, role=m.role, prev=prev))
+            prev = m.role
+        else:
+            prev = None
+
+
+def thinking(msgs: list[Msg], note) -> None:
+    """Thinking blocks sent back: signed, first in their message, and present in the open tool loop."""
+    used = False
+    for m in msgs:
+        if m.role != "assistant" or type(m.raw.get("content")) is not list:
+            continue
+        blocks = m.raw["content"]
+        for j, b in enumerate(blocks):
+            if type(b) is dict and b.get("type") in THINKING:
+                used = True
+                if b.get("type") == "thinking" and not b.get("signature"):
+                    note(Issue("TC021", m.index, None, pos=j, kind="thinking_signature",
+                               say=f"has a thinking block (content {j}) without its 'signature'; "
+                                   "the API only takes thinking blocks back with the signature it gave them."))
+                    break
+                if j and m.calls:
+                    note(Issue("TC021", m.index, None, pos=j, kind="thinking_order",
+                               say=f"has its thinking block at content {j}; with thinking on, it must come first."))
+                    break
+    if not used:
+        return
+    # The final assistant message of an open tool loop must start with its thinking block.
+    for m in reversed(msgs):
+        if m.role == "assistant":
+            if m.calls and first_block_type(m.raw) not in THINKING and all(
+                x.results and not x.has_other for x in msgs[m.index + 1 :]
+            ):
+                note(Issue("TC021", m.index, None, kind="thinking_missing",
+                           say="is the last assistant turn of an open tool loop and does not start with a thinking "
+                               "block, which the API requires when thinking is on."))
+            return

@@ -1,0 +1,89 @@
+"""AWS Bedrock Converse ``messages``: ``toolUse`` blocks in assistant messages, ``toolResult``
+blocks in the next user message.
+
+Converse content blocks are keyed by kind (``{"text": ...}``, ``{"toolUse": {...}}``), not by a
+``type`` field. The pairing and order rules are Anthropic's (the next message holds the results,
+results first, roles alternate), so the rules are shared with ``anthropic``.
+"""
+
+from __future__ import annotations
+
+from ..containers import path_text
+from ..errors import InputError
+from ..model import Call, Issue, Msg, Result
+from .anthropic import ROLES, dialect_issues  # noqa: F401  (the same order rules; Converse has no thinking blocks)
+from .openai_chat import NAME_RE, _bad_id, _type
+from .shared_rules import objects, unknown_role
+
+NAME = "bedrock"
+TARGETS = ("bedrock",)
+BLOCK = "next"
+
+
+def detect(items: list) -> int:
+    for m in items[:50]:
+        if type(m) is dict and type(m.get("content")) is list:
+            for b in m["content"]:
+                if type(b) is dict and ("toolUse" in b or "toolResult" in b or "reasoningContent" in b):
+                    return 3
+                if type(b) is dict and "type" not in b and ("text" in b or "image" in b or "document" in b):
+                    return 2
+    return 0
+
+
+def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
+    """The neutral view of ``items``; shape issues are appended to ``issues``."""
+    out: list[Msg] = []
+    add = out.append
+    note = issues.append
+    for i, m in objects(items, where):
+        role = m.get("role")
+        content = m.get("content")
+        if role not in ROLES:
+            add(unknown_role(i, role, m, note))
+            continue
+        if not content:
+            if content is None or type(content) is list:
+                note(Issue("TC018", i, None, role=role, say=f"({role}) has no content blocks."))
+                add(Msg(i, role, (), (), m))
+                continue
+        if type(content) is not list:
+            raise InputError(f"'content' must be an array of blocks, got {_type(content)}", f"{path_text(where)}[{i}].content")
+        calls: list[Call] = []
+        results: list[Result] = []
+        other = misplaced = empty_text = False
+        for j, b in enumerate(content):
+            if type(b) is not dict:
+                raise InputError(f"expected a content block object, got {_type(b)}", f"{path_text(where)}[{i}].content[{j}]")
+            tu = b.get("toolUse")
+            if type(tu) is dict and role == "assistant":
+                cid = tu.get("toolUseId")
+                name = tu.get("name")
+                if _bad_id(cid):
+                    note(Issue("TC008", i, None, side="call", pos=j, value=cid, name=name))
+                    cid = None
+                if type(name) is not str or not NAME_RE.fullmatch(name):
+                    note(Issue("TC012", i, cid, pos=j, name=name, missing=name is None))
+                calls.append(Call(cid, name, tu.get("input"), j, i))
+                continue
+            tr = b.get("toolResult")
+            if type(tr) is dict:
+                tid = tr.get("toolUseId")
+                if _bad_id(tid):
+                    note(Issue("TC008", i, None, side="result", pos=j, value=tid))
+                    tid = None
+                if other and not misplaced:
+                    misplaced = True
+                    note(Issue("TC016", i, tid, pos=j))
+                results.append(Result(tid, None, j, i))
+                continue
+            if "cachePoint" in b:  # a marker, not content
+                continue
+            other = True
+            if "text" in b and not b["text"]:
+                empty_text = True
+        if empty_text:
+            note(Issue("TC018", i, None, role=role, say="has an empty text block; Bedrock rejects empty text blocks."))
+        add(Msg(i, role, calls, results, m, other))
+    return out
+

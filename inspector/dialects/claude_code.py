@@ -1,0 +1,104 @@
+"""Claude Code session logs: one JSON Lines entry per event, Anthropic messages inside.
+
+Claude Code writes each content block of a streamed assistant reply as its own entry (same
+``message.id``), and each ``tool_result`` as its own user entry, sometimes interleaved
+(``tool_use A, result A, tool_use B, result B`` for one reply). Read entry by entry, parallel calls
+would look unanswered. So the entries are first grouped into the messages Claude Code sends to the
+API: entries of one assistant message id are one message, consecutive user entries are one user
+message. Entries without a message (summaries, snapshots) and sidechain entries are left out. The
+message indices are then the API's own (``messages.22`` in Claude Code's error texts), and
+``groups`` maps each message back to the entries it came from.
+"""
+
+from __future__ import annotations
+
+from ..containers import path_text
+from ..errors import InputError
+from ..model import Issue, Msg
+from . import anthropic
+from .openai_chat import _type
+
+NAME = "claude-code"
+TARGETS = ("anthropic",)
+BLOCK = "next"
+ENTRY_KEYS = ("sessionId", "uuid", "parentUuid", "timestamp")
+
+
+def is_entry(e) -> bool:
+    return (
+        type(e) is dict
+        and e.get("type") in ("user", "assistant")
+        and type(e.get("message")) is dict
+        and any(k in e for k in ENTRY_KEYS)
+    )
+
+
+def detect(items: list) -> int:
+    return 4 if any(is_entry(e) for e in items[:50]) else 0
+
+
+def _blocks(content) -> list:
+    if type(content) is list:
+        return content
+    if type(content) is str and content:
+        return [{"type": "text", "text": content}]
+    return []
+
+
+def groups(items: list, where: tuple = ()) -> tuple[list[dict], list[list[int]]]:
+    """The API messages of a session log, and for each the indices of the entries it joins."""
+    msgs: list[dict] = []
+    entries: list[list[int]] = []
+    mids: list = []  # assistant message id per message (None for user messages)
+    merged: set[int] = set()  # messages built here (their content list is ours to extend)
+    last_asst = -1
+    for k, e in enumerate(items):
+        if type(e) is not dict:
+            raise InputError(f"expected a log entry object, got {_type(e)}", f"{path_text(where)}[{k}]")
+        m = e.get("message")
+        if type(m) is not dict or e.get("isSidechain") is True:
+            continue
+        role = m.get("role") or e.get("type")
+        n = len(msgs)
+        if role == "assistant":
+            mid = m.get("id")
+            # The same reply continues, maybe after the results of its first calls.
+            if mid is not None and last_asst >= 0 and mids[last_asst] == mid and all(
+                _only_results(msgs[x]) for x in range(last_asst + 1, n)
+            ):
+                _extend(msgs, merged, last_asst, m)
+                entries[last_asst].append(k)
+                continue
+            last_asst = n
+            mids.append(mid)
+        elif role == "user" and n and msgs[-1].get("role") == "user":
+            _extend(msgs, merged, n - 1, m)
+            entries[-1].append(k)
+            continue
+        else:
+            mids.append(None)
+        msgs.append(m)
+        entries.append([k])
+    return msgs, entries
+
+
+def _only_results(m: dict) -> bool:
+    c = m.get("content")
+    return m.get("role") == "user" and type(c) is list and all(type(b) is dict and b.get("type") == "tool_result" for b in c)
+
+
+def _extend(msgs: list, merged: set, at: int, m: dict) -> None:
+    if at not in merged:
+        first = msgs[at]
+        msgs[at] = {**first, "content": list(_blocks(first.get("content")))}
+        merged.add(at)
+    msgs[at]["content"].extend(_blocks(m.get("content")))
+
+
+def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
+    msgs, _ = groups(items, where)
+    return anthropic.normalize(msgs, where, issues)
+
+
+def dialect_issues(msgs: list[Msg], pairing, target: str) -> list[Issue]:
+    return anthropic.dialect_issues(msgs, pairing, target)

@@ -1,0 +1,147 @@
+"""Gemini ``contents``: ``functionCall`` parts in a ``model`` turn, ``functionResponse`` parts in
+the next turn.
+
+Ids are optional in Gemini (``functionCall.id`` / ``functionResponse.id``); without them a
+response pairs with a call of its block by name and position (``links`` does this for id-less
+results). A transcript that uses ids on some parts and not on others gets TC008 (info). The REST
+API's camelCase and the Python SDK's snake_case keys are both read. ``thoughtSignature`` is checked
+for the current turn when the model uses signatures at all (TC021).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..containers import path_text
+from ..errors import InputError
+from ..model import Call, Issue, Msg, Result
+from .openai_chat import _type
+from .shared_rules import objects, unknown_role, user_as_result
+
+NAME = "gemini"
+TARGETS = ("gemini",)
+BLOCK = "next"
+# FunctionDeclaration.name: starts with a letter or underscore; letters, digits, _ . : -; at most 64.
+NAME_RE = re.compile(r"[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}")
+ROLES = {"user": "user", "model": "assistant", "function": "user"}
+
+
+def detect(items: list) -> int:
+    for m in items[:50]:
+        if type(m) is dict and type(m.get("parts")) is list:
+            return 3
+    return 0
+
+
+def _get(p: dict, camel: str, snake: str):
+    v = p.get(camel)
+    return p.get(snake) if v is None else v
+
+
+def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
+    """The neutral view of ``items``; shape issues are appended to ``issues``."""
+    out: list[Msg] = []
+    add = out.append
+    note = issues.append
+    idless: list[tuple[int, int, str, object]] = []  # (msg, pos, side, name) of parts without id
+    with_id = False
+    for i, m in objects(items, where, "a content object"):
+        raw_role = m.get("role", "user")  # the API takes a missing role as the user's
+        role = ROLES.get(raw_role)
+        if role is None:
+            add(unknown_role(i, raw_role, m, note))
+            continue
+        parts = m.get("parts")
+        if not parts:
+            if parts is None or type(parts) is list:
+                note(Issue("TC018", i, None, role=raw_role, say=f"({raw_role}) has no parts."))
+                add(Msg(i, role, (), (), m))
+                continue
+        if type(parts) is not list:
+            raise InputError(f"'parts' must be an array, got {_type(parts)}", f"{path_text(where)}[{i}].parts")
+        calls: list[Call] = []
+        results: list[Result] = []
+        other = False
+        for j, p in enumerate(parts):
+            if type(p) is not dict:
+                raise InputError(f"expected a part object, got {_type(p)}", f"{path_text(where)}[{i}].parts[{j}]")
+            fc = _get(p, "functionCall", "function_call")
+            if type(fc) is dict:
+                cid = fc.get("id") or None
+                name = fc.get("name")
+                if cid is None:
+                    idless.append((i, j, "call", name))
+                else:
+                    with_id = True
+                if type(name) is not str or not NAME_RE.fullmatch(name):
+                    note(Issue("TC012", i, cid, pos=j, name=name, missing=name is None))
+                calls.append(Call(cid, name, fc.get("args"), j, i))
+                continue
+            fr = _get(p, "functionResponse", "function_response")
+            if type(fr) is dict:
+                cid = fr.get("id") or None
+                if cid is None:
+                    idless.append((i, j, "result", fr.get("name")))
+                else:
+                    with_id = True
+                results.append(Result(cid, fr.get("name"), j, i))
+                continue
+            other = True
+        add(Msg(i, role, calls, results, m, other))
+    if with_id:
+        for i, j, side, name in idless:
+            note(Issue("TC008", i, None, side=side, pos=j, name=name))
+    return out
+
+
+def text_of(raw: dict) -> str:
+    parts = raw.get("parts")
+    if type(parts) is not list:
+        return ""
+    return "\n".join(p["text"] for p in parts if type(p) is dict and type(p.get("text")) is str)
+
+
+def dialect_issues(msgs: list[Msg], pairing, target: str) -> list[Issue]:
+    """Call-turn placement (TC019), tool output sent as user text (TC020), thought signatures (TC021)."""
+    issues: list[Issue] = []
+    note = issues.append
+    prev = None
+    for m in msgs:
+        if m.calls and m.role == "assistant" and (prev is None or prev.role == "assistant"):
+            note(Issue("TC019", m.index, None, None if prev is None else prev.index, role="model",
+                       prev="model" if prev is not None else None,
+                       say="is a function call turn that does not follow a user turn or a function response turn."))
+        prev = m
+    user_as_result(msgs, pairing, note, text_of)
+    signatures(msgs, note)
+    return issues
+
+
+def _signed(p: dict) -> bool:
+    return bool(_get(p, "thoughtSignature", "thought_signature"))
+
+
+def signatures(msgs: list[Msg], note) -> None:
+    """Gemini 3 wants the first ``functionCall`` part of each step of the current turn signed.
+
+    Only checked when some part carries a signature (a model that does not think never sends one),
+    and only for the current turn: the model turns after the last user turn that is not just
+    function responses."""
+    used = False
+    start = 0
+    for m in msgs:
+        parts = m.raw.get("parts")
+        if m.role == "user" and not m.results:
+            start = m.index + 1
+        if not used and type(parts) is list:
+            used = any(type(p) is dict and _signed(p) for p in parts)
+    if not used:
+        return
+    for m in msgs[start:]:
+        if m.calls and m.role == "assistant":
+            first = m.raw["parts"][m.calls[0].pos]
+            if not _signed(first):
+                c = m.calls[0]
+                note(Issue("TC021", m.index, c.id, pos=c.pos, name=c.name, kind="thought_signature",
+                           say=f"has a function call ({c.name}, part {c.pos}) without the thoughtSignature the model "
+                               "gave it; Gemini 3 rejects the current turn's calls without it."))

@@ -1,0 +1,160 @@
+"""OpenAI Responses API ``input`` items: call items and their outputs, linked by ``call_id``.
+
+Every item is one entry of the neutral view: a call item (``function_call``, ``custom_tool_call``,
+``shell_call``, ``computer_call``, ...) carries one call, an output item one result, a message its
+role. A run of call items is one call block (``BLOCK = "items"``), answered by the outputs that
+follow it; ``reasoning`` items and hosted-tool items between the calls stay in the block. Items
+wrapped by the OpenAI Agents SDK (``{"type": "tool_call_item", "raw_item": {...}}``) are read
+through their ``raw_item``. A ``reasoning`` item must be followed by the item it produced (TC021).
+"""
+
+from __future__ import annotations
+
+from ..model import Call, Issue, Msg, Result
+from .openai_chat import NAME_RE, _JSONError, _bad_id, _loads, _type
+from .shared_rules import objects, unknown_role, user_as_result
+
+NAME = "openai-responses"
+TARGETS = ("responses",)
+BLOCK = "items"
+# call item type -> its output item type (openai-agents-python ``_TOOL_CALL_TO_OUTPUT_TYPE``)
+OUTPUT_OF = {
+    "function_call": "function_call_output",
+    "custom_tool_call": "custom_tool_call_output",
+    "shell_call": "shell_call_output",
+    "local_shell_call": "local_shell_call_output",
+    "computer_call": "computer_call_output",
+    "apply_patch_call": "apply_patch_call_output",
+    "tool_search_call": "tool_search_output",
+    "program": "program_output",
+    "mcp_approval_request": "mcp_approval_response",
+}
+OUTPUTS = frozenset(OUTPUT_OF.values())
+# Tools the server runs itself: the item holds its own result.
+HOSTED = frozenset({"web_search_call", "file_search_call", "code_interpreter_call", "image_generation_call",
+                    "mcp_call", "mcp_list_tools"})
+MESSAGE_ROLES = {"user": "user", "assistant": "assistant", "system": "system", "developer": "system"}
+# Agents SDK run items that only mark a state (the call itself is in another item).
+MARKERS = frozenset({"tool_approval_item"})
+OWN_TYPES = OUTPUTS | HOSTED | frozenset(OUTPUT_OF) | {"reasoning", "item_reference"}
+OWN_PARTS = frozenset({"input_text", "output_text", "input_image", "input_file", "refusal"})
+
+
+def detect(items: list) -> int:
+    for m in items[:50]:
+        if type(m) is not dict:
+            continue
+        raw = m.get("raw_item")
+        if type(raw) is dict:
+            m = raw
+        if m.get("type") in OWN_TYPES:
+            return 3
+        c = m.get("content")
+        if type(c) is list and "tool_calls" not in m:
+            for p in c[:5]:
+                if type(p) is dict and p.get("type") in OWN_PARTS:
+                    return 3
+    return 0
+
+
+def _call_id(m: dict, t: str):
+    # mcp approvals link by the request's own id; local shell outputs carry the call's id in "id".
+    if t == "mcp_approval_request":
+        return m.get("id")
+    if t == "mcp_approval_response":
+        return m.get("approval_request_id")
+    if t == "local_shell_call_output":
+        return m.get("id") if m.get("call_id") is None else m.get("call_id")
+    return m.get("call_id")
+
+
+def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
+    """The neutral view of ``items``; shape issues are appended to ``issues``."""
+    out: list[Msg] = []
+    add = out.append
+    note = issues.append
+    for i, m in objects(items, where, "an input item object"):
+        t = m.get("type")
+        if type(m.get("raw_item")) is dict and type(t) is str and t.endswith("_item"):
+            if t in MARKERS:
+                add(Msg(i, "approval", (), (), m, False))
+                continue
+            m = m["raw_item"]
+            t = m.get("type")
+        if t in OUTPUT_OF:
+            cid = _call_id(m, t)
+            if t == "function_call" or t == "custom_tool_call":
+                name = m.get("name")
+                if type(name) is not str or not NAME_RE.fullmatch(name):
+                    note(Issue("TC012", i, cid if type(cid) is str else None, name=name, missing=name is None))
+            else:
+                name = t
+            if _bad_id(cid):
+                note(Issue("TC008", i, None, side="call", value=cid, name=name))
+                cid = None
+            args = m.get("arguments")
+            if t == "function_call":
+                if type(args) is str:
+                    if args:
+                        try:
+                            _loads(args)
+                        except _JSONError:
+                            note(Issue("TC011", i, cid, name=name))
+                elif args is not None:
+                    note(Issue("TC010", i, cid, name=name, got=_type(args)))
+            elif args is None:
+                args = m.get("input", m.get("action"))
+            add(Msg(i, "assistant", [Call(cid, name, args, 0, i)], (), m, False))
+        elif t in OUTPUTS:
+            cid = _call_id(m, t)
+            if _bad_id(cid):
+                note(Issue("TC008", i, None, side="result", value=cid))
+                cid = None
+            add(Msg(i, "tool", (), [Result(cid, m.get("name"), 0, i)], m, False))
+        elif t == "reasoning":
+            add(Msg(i, "reasoning", (), (), m))
+        elif t in HOSTED:
+            add(Msg(i, "hosted", (), (), m))
+        elif t == "message" or (t is None and "role" in m):
+            role = MESSAGE_ROLES.get(m.get("role"))
+            if role is None:
+                add(unknown_role(i, m.get("role"), m, note))
+            else:
+                add(Msg(i, role, (), (), m))
+        elif t == "item_reference":
+            add(Msg(i, "reference", (), (), m))
+        else:
+            add(unknown_role(i, t, m, note, say=f"is an item of type {t!r}, which the Responses API does not have."))
+    return out
+
+
+def dialect_issues(msgs: list[Msg], pairing, target: str) -> list[Issue]:
+    """Tool output sent as user text (TC020) and reasoning items cut off from their item (TC021)."""
+    issues: list[Issue] = []
+    note = issues.append
+    user_as_result(msgs, pairing, note)
+    reasoning(msgs, note)
+    return issues
+
+
+def reasoning(msgs: list[Msg], note) -> None:
+    """A run of reasoning items must be followed by the item the model produced with it: a call
+    item or an assistant message item that carries its ``id`` (a bare ``{"role": "assistant"}``
+    message cannot be tied back to it)."""
+    n = len(msgs)
+    k = 0
+    while k < n:
+        if msgs[k].role != "reasoning":
+            k += 1
+            continue
+        start = k
+        while k < n and msgs[k].role == "reasoning":
+            k += 1
+        nxt = msgs[k] if k < n else None
+        ok = nxt is not None and (nxt.calls or nxt.role == "hosted" or (nxt.role == "assistant" and nxt.raw.get("id")))
+        if not ok:
+            rid = msgs[start].raw.get("id")
+            what = "the end of the input" if nxt is None else f"message #{nxt.index} ({nxt.role})"
+            note(Issue("TC021", start, None, k if nxt is not None else None, kind="reasoning_item", item=rid,
+                       say=f"is a reasoning item ({rid or 'no id'}) followed by {what}, not by the call or "
+                           "message it produced; OpenAI rejects a reasoning item without its required following item."))
