@@ -17,6 +17,7 @@ DEFAULT_TARGET = {
     "gemini": "gemini",
     "bedrock": "bedrock",
     "langchain": "openai",
+    "claude-code": "anthropic",
 }
 PROVIDER_NAME = {
     "openai": "OpenAI",
@@ -115,6 +116,7 @@ _T = {
     ("TC018", "openai"): "Invalid value for 'content': expected a string, got null.",
     ("TC018", "deepseek"): "Invalid value for 'content': expected a string, got null.",
     ("TC019", "mistral"): "Unexpected role '{role}' after role '{prev}'",
+    ("TC019", "anthropic"): 'messages: roles must alternate between "user" and "assistant", but found multiple "{role}" roles in a row',
     ("TC019", "gemini"): "Please ensure that function call turn comes immediately after a user turn or after a function response turn.",
     ("TC021", "deepseek"): "The reasoning_content is an intermediate result for display purposes only and will not be included in the context for inference. Please remove the reasoning_content from your message to reduce network traffic.",
     ("TC023", "anthropic"): "messages.{i}.content.{j}: `tool_use` ids must be unique",

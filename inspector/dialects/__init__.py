@@ -27,6 +27,14 @@ def register(module: ModuleType) -> ModuleType:
 
 register(openai_chat)
 
+# The other dialects, and the recognisers of the log files they come in (``inspector.logs``).
+from . import anthropic, bedrock, claude_code, gemini, langchain, responses  # noqa: E402
+
+for _mod in (anthropic, responses, gemini, bedrock, langchain, claude_code):
+    register(_mod)
+
+from .. import logs  # noqa: E402,F401  (registers container recognisers)
+
 
 def names() -> list[str]:
     return list(_DIALECTS)
