@@ -16,7 +16,6 @@ from .check import check_document, verdict
 from .containers import Document, Transcript
 from .errors import InputError
 from .loading import load
-from .model import Finding, Report
 from .rules import RULES
 from .targets import TARGETS
 
@@ -26,16 +25,34 @@ __all__ = [
     "InputError",
     "RULES",
     "Report",
+    "RepairOptions",
+    "RepairReport",
+    "RepairResult",
     "TARGETS",
     "Transcript",
     "check",
     "load",
+    "repair",
     "verdict",
 ]
 __version__ = "0.1.0"
 
 
-def check(source: Any, target: str | None = None, *, dialect: str | None = None) -> Report:
+def __getattr__(name: str) -> Any:
+    # The pydantic types load on first use: the CLI's hot path never needs them.
+    if name in ("Finding", "Report"):
+        from . import report
+
+        return getattr(report, name)
+    if name in ("repair", "RepairOptions", "RepairReport", "RepairResult"):
+        import importlib
+
+        mod = importlib.import_module(".repair", __name__)  # a callable module: inspector.repair(...) repairs
+        return mod if name == "repair" else getattr(mod, name)
+    raise AttributeError(f"module 'inspector' has no attribute {name!r}")
+
+
+def check(source: Any, target: str | None = None, *, dialect: str | None = None) -> "Report":
     """Check a transcript (messages, a request body, JSON text, bytes, a path or ``-``).
 
     ``target`` is the provider whose rules apply (default: the dialect's own); ``dialect``

@@ -15,6 +15,10 @@ from .errors import InputError
 
 EXIT_OK, EXIT_FINDINGS, EXIT_INPUT = 0, 1, 2
 
+# What a command read stays referenced until ``entry`` ends the process with ``os._exit``:
+# freeing a 35 MB parsed document object by object costs more than checking it.
+_keep_until_exit: list = []
+
 # Subcommands: name -> (add arguments, run). Modules add theirs with ``command``.
 _COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]] = {}
 
@@ -50,35 +54,38 @@ def _add_check_args(p: argparse.ArgumentParser) -> None:
 
 def run_check(args: argparse.Namespace) -> int:
     from . import load
-    from .check import check_document, verdict
+    from .check import check_plain, counts, verdict
     from .jsonio import dumps
 
     doc = load(args.path)
-    report, _ = check_document(doc, args.target, args.dialect)
+    report, analyses = check_plain(doc, args.target, args.dialect)
+    _keep_until_exit.append((doc, analyses))
     if args.format == "json":
-        sys.stdout.buffer.write(dumps(report.model_dump(mode="json")))
+        sys.stdout.buffer.write(dumps(report))
     else:
         paint = _colour(sys.stdout.isatty() and not os.environ.get("NO_COLOR"))
         label = doc.source
-        many = report.transcripts > 1
+        many = report["transcripts"] > 1
+        labels = report["transcript_labels"]
         lines = []
-        for f in report.findings:
-            where = f"{label}:{report.transcript_labels[f.transcript]}:{f.message_index}" if many else f"{label}:{f.message_index}"
-            lines.append(f"{where}: {f.code} {paint(f.severity, f.severity)} {f.rule}: {f.text}")
-            if f.provider_error:
-                lines.append(f"    {report.target} says: {f.provider_error}")
-            if f.hint:
-                lines.append(f"    hint: {f.hint}")
-        c = report.counts()
+        for f in report["findings"]:
+            at = f"{label}:{labels[f['transcript']]}:{f['message_index']}" if many else f"{label}:{f['message_index']}"
+            lines.append(f"{at}: {f['code']} {paint(f['severity'], f['severity'])} {f['rule']}: {f['text']}")
+            if f["provider_error"]:
+                lines.append(f"    {report['target']} says: {f['provider_error']}")
+            if f["hint"]:
+                lines.append(f"    hint: {f['hint']}")
+        c = counts(report["findings"])
         lines.append(
             paint(
-                f"{report.message_count} messages in {report.transcripts} transcript(s), dialect {report.dialect}, "
-                f"target {report.target}: {c['error']} errors, {c['warning']} warnings, {c['info']} notes. {verdict(report)}",
+                f"{report['message_count']} messages in {report['transcripts']} transcript(s), "
+                f"dialect {report['dialect']}, target {report['target']}: {c['error']} errors, "
+                f"{c['warning']} warnings, {c['info']} notes. {verdict(report)}",
                 "bold",
             )
         )
         sys.stdout.write("\n".join(lines) + "\n")
-    return EXIT_FINDINGS if not report.ok else EXIT_OK
+    return EXIT_FINDINGS if counts(report["findings"])["error"] else EXIT_OK
 
 
 run_check.arguments = _add_check_args
@@ -108,6 +115,17 @@ def build_parser() -> argparse.ArgumentParser:
         add(p)
         p.set_defaults(run=run)
     return parser
+
+
+def entry() -> None:
+    """Console entry point: run, flush, and leave without tearing down what was read."""
+    code = main()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BrokenPipeError:
+        pass
+    os._exit(code)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -16,7 +16,7 @@ from .model import Call, Issue, Msg, Result
 OK, DISPLACED, EARLY, DUPLICATE, OUT_OF_ORDER = "ok", "displaced", "early", "duplicate", "out_of_order"
 
 
-@dataclass
+@dataclass(slots=True)
 class Link:
     """A call and the result that answers it (or a duplicate extra result pointing at a call)."""
 
@@ -25,7 +25,7 @@ class Link:
     status: str
 
 
-@dataclass
+@dataclass(slots=True)
 class Block:
     """A message with calls and the messages holding the results found inside its block."""
 
@@ -33,6 +33,8 @@ class Block:
     calls: list[Call]
     result_msgs: list[int] = field(default_factory=list)
     ends: int = 0  # index of the last message of the block
+    last_pos: int = -1  # position of the last call answered inside the block
+    disordered: bool = False  # a result inside the block answered an earlier call than the one before it
 
 
 @dataclass
@@ -57,16 +59,7 @@ def pair(msgs: list[Msg], block_mode: str = "run") -> Pairing:
     block in the messages after it are TC015), ``"items"`` (Responses: a run of call items is one
     block, and the outputs that follow it answer it).
     """
-    by_id: dict[str, list[Call]] = {}
-    for m in msgs:
-        for c in m.calls:
-            if c.id is not None:
-                lst = by_id.get(c.id)
-                if lst is None:
-                    by_id[c.id] = [c]
-                else:
-                    lst.append(c)
-
+    by_id = _CallIndex(msgs)
     answered: dict[int, Result] = {}  # id(call) -> first result that answers it
     links: list[Link] = []
     blocks: list[Block] = []
@@ -124,12 +117,32 @@ def pair(msgs: list[Msg], block_mode: str = "run") -> Pairing:
 
     # Results all present in their own block but in another order than the calls.
     for b in blocks:
-        if len(b.calls) > 1:
+        if b.disordered:
             _order(b, answered, note)
     return Pairing(links, blocks, missing, pending, orphans, issues)
 
 
-def _match_block(m: Msg, block: Block, answered: dict, links: list, by_id: dict, orphans: list, note) -> None:
+class _CallIndex:
+    """Every call by id, built on first use: only results outside their block need it."""
+
+    __slots__ = ("msgs", "index")
+
+    def __init__(self, msgs: list[Msg]):
+        self.msgs = msgs
+        self.index: dict[str, list[Call]] | None = None
+
+    def get(self, cid: str) -> list[Call] | None:
+        if self.index is None:
+            index: dict[str, list[Call]] = {}
+            for m in self.msgs:
+                for c in m.calls:
+                    if c.id is not None:
+                        index.setdefault(c.id, []).append(c)
+            self.index = index
+        return self.index.get(cid)
+
+
+def _match_block(m: Msg, block: Block, answered: dict, links: list, by_id: _CallIndex, orphans: list, note) -> None:
     for r in m.results:
         if r.id is None:
             c = _match_idless(r, block, answered)
@@ -146,11 +159,16 @@ def _match_block(m: Msg, block: Block, answered: dict, links: list, by_id: dict,
             _lookup(r, by_id, answered, links, orphans, note)
             continue
         seen = None
+        rid = r.id
         for c in block.calls:
-            if c.id == r.id:
-                if id(c) not in answered:
-                    answered[id(c)] = r
+            if c.id == rid:
+                key = id(c)
+                if key not in answered:
+                    answered[key] = r
                     links.append(Link(c, r, OK))
+                    if c.pos < block.last_pos:
+                        block.disordered = True
+                    block.last_pos = c.pos
                     if r.name is not None and c.name is not None and r.name != c.name:
                         note(Issue("TC013", r.msg, c.id, c.msg, name=c.name, result_name=r.name))
                     break
@@ -188,7 +206,7 @@ def _answer_split(r: Result, block: Block, answered: dict, links: list) -> bool:
     return False
 
 
-def _lookup(r: Result, by_id: dict, answered: dict, links: list, orphans: list, note) -> None:
+def _lookup(r: Result, by_id: _CallIndex, answered: dict, links: list, orphans: list, note) -> None:
     """A result outside its call's block: displaced (TC003), early (TC004), duplicate or orphan."""
     if r.legacy:
         note(Issue("TC017", r.msg, None, None, name=r.name))

@@ -54,5 +54,8 @@ def load(source: Any, *, name: str | None = None) -> Document:
             data, label = read_source(source)
         else:
             raise InputError(f"cannot read a transcript from a {type(source).__name__}")
-        root, fmt = parse(data)
+        from .check import gc_paused
+
+        with gc_paused():
+            root, fmt = parse(data)
     return Document(root=root, format=fmt, transcripts=find_transcripts(root, fmt), source=label)

@@ -1,57 +1,15 @@
-"""Value types: the public report (pydantic) and the light internal view of a transcript.
+"""Value types: the light internal view of a transcript, and (lazily) the public report.
 
-The public types (``Finding``, ``Report``) are the JSON contract of ``inspector check --format
-json``. The internal types (``Msg``, ``Call``, ``Result``) are plain slotted classes because a
+The internal types (``Msg``, ``Call``, ``Result``, ``Issue``) are plain slotted classes because a
 100,000-message transcript builds hundreds of thousands of them; each keeps a reference to the raw
-dict it came from, and nothing in the raw data is ever changed by checking.
+dict it came from, and nothing in the raw data is ever changed by checking. The public pydantic
+types (``Finding``, ``Report``) live in ``inspector.report`` and are importable from here too;
+they are loaded on first use so that the CLI does not pay for importing pydantic.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
-
-from pydantic import BaseModel, Field
-
-Severity = Literal["error", "warning", "info"]
-
-
-class Finding(BaseModel):
-    """One rule break, located in the transcript and explained for a person."""
-
-    code: str = Field(description="stable rule code, e.g. TC002")
-    rule: str = Field(description="rule name, e.g. orphan_tool_result")
-    severity: Severity = Field(description="per target: error = the target rejects the request")
-    message_index: int = Field(description="0-based index in the dialect's own message list")
-    tool_call_id: str | None = Field(default=None, description="the call id involved, when there is one")
-    other_index: int | None = Field(default=None, description="index of the other end (call or result)")
-    text: str = Field(description="a plain sentence naming the tool and the messages")
-    provider_error: str | None = Field(default=None, description="the target's own error text (errors only)")
-    hint: str | None = Field(default=None, description="a likely cause, when one is known")
-    transcript: int = Field(default=0, description="which transcript of the file (0-based)")
-
-
-class Report(BaseModel):
-    """The result of ``check``: what was read and every finding, in message order."""
-
-    dialect: str
-    target: str
-    transcripts: int
-    message_count: int
-    findings: list[Finding]
-    transcript_labels: list[str] = Field(default_factory=list, description="where each transcript was found")
-
-    def counts(self) -> dict[str, int]:
-        """Number of findings per severity (all three keys always present)."""
-        out = {"error": 0, "warning": 0, "info": 0}
-        for f in self.findings:
-            out[f.severity] += 1
-        return out
-
-    @property
-    def ok(self) -> bool:
-        """True when no finding has error severity (the target would accept the request)."""
-        return not any(f.severity == "error" for f in self.findings)
-
+from typing import Any
 
 class Call:
     """One tool call inside a message. ``id`` is None when absent (id-less dialects, or TC008)."""
@@ -109,3 +67,11 @@ class Issue:
 
     def __repr__(self) -> str:  # pragma: no cover - debugging aid
         return f"Issue({self.code}, #{self.index}, {self.call_id!r}, other={self.other}, {self.data})"
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("Finding", "Report", "Severity"):
+        from . import report
+
+        return getattr(report, name)
+    raise AttributeError(name)

@@ -44,34 +44,86 @@ def _type(x: Any) -> str:
 
 
 def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
-    """The neutral view of ``items``; shape issues are appended to ``issues``."""
+    """The neutral view of ``items``; shape issues are appended to ``issues``.
+
+    The common shapes (a tool reply with a string id, a message without calls) take a short
+    path; everything unusual goes through the careful helpers below.
+    """
     out: list[Msg] = []
     add = out.append
     note = issues.append
+    names_ok: set = set()  # tool names already found valid: names repeat, the regex need not
+    pending_args: list = []  # calls whose arguments strings are validated as JSON in one go
+    # Role order (TC019), as mistral_common and the hosted Mistral API check it: only
+    # user -> tool and tool -> user are refused among the roles openai-chat has.
+    prev: str | None = None
     for i, m in enumerate(items):
         if type(m) is not dict:
             raise InputError(f"expected a message object, got {_type(m)}", f"{path_text(where)}[{i}]")
         role = m.get("role")
         if role == "tool":
-            add(Msg(i, "tool", (), _tool_results(m, i, note), m, False))
+            cid = m.get("tool_call_id")
+            if type(cid) is str and cid and cid != "null":
+                res = (Result(cid, m.get("name"), 0, i),)
+            else:
+                res = _tool_results(m, i, note)
             if m.get("content") is None:
-                note(Issue("TC018", i, m.get("tool_call_id") or None, field="content", role="tool"))
+                note(Issue("TC018", i, cid if type(cid) is str and cid else None, field="content", role="tool"))
+            add(Msg(i, "tool", (), res, m, False))
+            if prev == "user":
+                note(Issue("TC019", i, None, i - 1, role="tool", prev="user"))
+            prev = "tool"
         elif role == "assistant":
-            calls = _assistant_calls(m, i, where, note)
-            if not calls and m.get("content") is None and not m.get("refusal") and "function_call" not in m:
-                note(Issue("TC018", i, None, field="content", role="assistant"))
+            if m.get("tool_calls") is None and "function_call" not in m:
+                calls = ()
+                if m.get("content") is None and not m.get("refusal"):
+                    note(Issue("TC018", i, None, field="content", role="assistant"))
+            else:
+                calls = _assistant_calls(m, i, where, note, names_ok, pending_args)
+                if not calls and m.get("content") is None and not m.get("refusal") and "function_call" not in m:
+                    note(Issue("TC018", i, None, field="content", role="assistant"))
             add(Msg(i, "assistant", calls, (), m))
+            prev = "assistant"  # every role may follow an assistant message
         elif role == "user" or role == "system" or role == "developer":
             if m.get("content") is None:
                 note(Issue("TC018", i, None, field="content", role=role))
-            add(Msg(i, "system" if role == "developer" else role, (), (), m))
+            kind = "system" if role == "developer" else role
+            add(Msg(i, kind, (), (), m))
+            if prev == "tool" and kind == "user":
+                note(Issue("TC019", i, None, i - 1, role="user", prev="tool"))
+            prev = kind
         elif role == "function":
             name = m.get("name")
             add(Msg(i, "function", (), [Result(None, name, 0, i, legacy=True)], m, False))
+            if prev == "user":
+                note(Issue("TC019", i, None, i - 1, role="tool", prev="user"))
+            prev = "tool"
         else:
             note(Issue("TC024", i, None, role=role))
             add(Msg(i, role if type(role) is str else repr(role), (), (), m))
+            prev = None
+    _validate_arguments(pending_args, note)
     return out
+
+
+def _validate_arguments(pending: list, note) -> None:
+    """TC011 for every arguments string that is not JSON.
+
+    One parse of all of them joined into an array is far cheaper than one parse each; only when
+    that fails (or the count differs, as ``1, 2`` would make it) is each string parsed alone.
+    """
+    if not pending:
+        return
+    try:
+        if len(_loads("[" + ",".join([c.args for c in pending]) + "]")) == len(pending):
+            return
+    except _JSONError:
+        pass
+    for c in pending:
+        try:
+            _loads(c.args)
+        except _JSONError:
+            note(Issue("TC011", c.msg, c.id, pos=c.pos, name=c.name))
 
 
 def _tool_results(m: dict, i: int, note) -> list[Result]:
@@ -87,7 +139,7 @@ def _tool_results(m: dict, i: int, note) -> list[Result]:
     return [Result(cid, name, 0, i)]
 
 
-def _assistant_calls(m: dict, i: int, where: tuple, note) -> list[Call]:
+def _assistant_calls(m: dict, i: int, where: tuple, note, names_ok: set, pending_args: list) -> list[Call]:
     calls: list[Call] = []
     tc = m.get("tool_calls")
     if tc is not None:
@@ -113,21 +165,25 @@ def _assistant_calls(m: dict, i: int, where: tuple, note) -> list[Call]:
             else:
                 name, args, wire = None, None, False
                 note(Issue("TC012", i, cid if type(cid) is str else None, pos=j, name=None, missing=True))
-            if _bad_id(cid):
+            if type(cid) is not str or not cid or cid == "null":
                 note(Issue("TC008", i, None, side="call", pos=j, value=cid, name=name))
                 cid = None
-            if name is not None and (type(name) is not str or not NAME_RE.fullmatch(name)):
+            if type(name) is str:
+                if name not in names_ok:
+                    if NAME_RE.fullmatch(name):
+                        names_ok.add(name)
+                    else:
+                        note(Issue("TC012", i, cid, pos=j, name=name))
+            elif name is not None:
                 note(Issue("TC012", i, cid, pos=j, name=name))
+            call = Call(cid, name, args, j, i)
+            calls.append(call)
             if wire:
                 if type(args) is str:
                     if args:
-                        try:
-                            _loads(args)
-                        except _JSONError:
-                            note(Issue("TC011", i, cid, pos=j, name=name))
+                        pending_args.append(call)
                 elif args is not None:
                     note(Issue("TC010", i, cid, pos=j, name=name, got=_type(args)))
-            calls.append(Call(cid, name, args, j, i))
     fc = m.get("function_call")
     if fc is not None and type(fc) is dict:
         calls.append(Call(None, fc.get("name"), fc.get("arguments"), len(calls), i))

@@ -1,5 +1,6 @@
-"""Rules over the whole sequence: id uniqueness and format, role order, tool output sent as
-user text, and reasoning state. They run after pairing because some need its answer."""
+"""Rules over the whole sequence: id uniqueness and format, tool output sent as user text, and
+reasoning state. They run after pairing because some need its answer. (openai-chat's role
+order, TC019, is checked while the messages are read: it needs only the previous role.)"""
 
 from __future__ import annotations
 
@@ -14,15 +15,6 @@ from ..model import Issue, Msg
 MISTRAL_ID = re.compile(r"[a-zA-Z0-9]{9}")
 ANTHROPIC_ID = re.compile(r"[a-zA-Z0-9_-]{1,64}")
 ID_LIMITS = {"openai": 40, "deepseek": 40, "responses": 64}
-
-# Role transitions a strict target accepts (mistral_common's validator, plus the hosted API's
-# refusal of user-after-tool). Keys are the previous role.
-MISTRAL_NEXT = {
-    "system": {"user", "assistant", "system"},
-    "user": {"assistant", "system", "user"},
-    "assistant": {"assistant", "user", "tool"},
-    "tool": {"assistant", "tool"},
-}
 
 OUTPUT_PREFIXES = ("observation:", "result:", "tool result", "tool output", "output:", "function result")
 
@@ -40,42 +32,48 @@ def id_format_ok(cid: str, target: str) -> bool:
 def sequence_issues(msgs: list[Msg], pairing: Pairing, target: str, dialect: str) -> list[Issue]:
     issues: list[Issue] = []
     note = issues.append
-    first_msg_of: dict[str, int] = {}
-    check_format = target in ("mistral", "anthropic", "bedrock") or target in ID_LIMITS
-    for m in msgs:
-        if not m.calls:
-            continue
-        seen: set[str] = set()
-        reused_here: set[str] = set()
-        for c in m.calls:
+    first_msg_of: dict[str, int] = {}  # id -> first message with a call of that id
+    last_msg_of: dict[str, int] = {}  # id -> last message with a call of that id
+    limit = ID_LIMITS.get(target)
+    pattern = MISTRAL_ID if target == "mistral" else ANTHROPIC_ID if target in ("anthropic", "bedrock") else None
+    for b in pairing.blocks:
+        for c in b.calls:
             cid = c.id
             if cid is None:
                 continue
-            if cid in seen:
-                note(Issue("TC006", m.index, cid, None, name=c.name, pos=c.pos))
-            seen.add(cid)
-            first = first_msg_of.get(cid)
-            if first is None:
-                first_msg_of[cid] = m.index
-            elif first != m.index and cid not in reused_here:
-                reused_here.add(cid)
-                note(Issue("TC023", m.index, cid, first, name=c.name))
-            if check_format and not id_format_ok(cid, target):
-                note(Issue("TC009", m.index, cid, None, name=c.name, pos=c.pos, length=len(cid)))
+            last = last_msg_of.get(cid)
+            if last is None:
+                first_msg_of[cid] = c.msg
+            elif last == c.msg:
+                note(Issue("TC006", c.msg, cid, None, name=c.name, pos=c.pos))
+            else:
+                note(Issue("TC023", c.msg, cid, first_msg_of[cid], name=c.name, pos=c.pos))
+            last_msg_of[cid] = c.msg
+            if (limit is not None and len(cid) > limit) or (pattern is not None and not pattern.fullmatch(cid)):
+                note(Issue("TC009", c.msg, cid, None, name=c.name, pos=c.pos, length=len(cid)))
     if dialect == "openai-chat":
-        _role_order(msgs, note)
         _user_as_result(msgs, pairing, note)
         _reasoning(msgs, target, note)
     return issues
 
 
+# Role transitions mistral_common accepts (keys: the previous role); the hosted API also
+# refuses user after tool. openai-chat checks this inline while reading (see openai_chat.py);
+# dialects that read into openai-chat roles (langchain) use ``_role_order``.
+MISTRAL_NEXT = {
+    "system": {"user", "assistant", "system"},
+    "user": {"assistant", "system", "user"},
+    "assistant": {"assistant", "user", "tool"},
+    "tool": {"assistant", "tool"},
+}
+_BAD_PAIRS = frozenset((a, b) for a in MISTRAL_NEXT for b in MISTRAL_NEXT if b not in MISTRAL_NEXT[a])
+
+
 def _role_order(msgs: list[Msg], note) -> None:
-    prev = None
-    for m in msgs:
-        role = "tool" if m.role == "function" else m.role
-        if prev is not None and prev in MISTRAL_NEXT and role in MISTRAL_NEXT and role not in MISTRAL_NEXT[prev]:
-            note(Issue("TC019", m.index, None, m.index - 1, role=role, prev=prev))
-        prev = role
+    roles = ["tool" if m.role == "function" else m.role for m in msgs]
+    for k, pair in enumerate(zip(roles, roles[1:]), 1):
+        if pair in _BAD_PAIRS:
+            note(Issue("TC019", k, None, k - 1, role=pair[1], prev=pair[0]))
 
 
 def text_of(raw: dict) -> str:

@@ -1,0 +1,47 @@
+"""The public report: the JSON contract of ``inspector check --format json`` as pydantic types."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+Severity = Literal["error", "warning", "info"]
+
+
+class Finding(BaseModel):
+    """One rule break, located in the transcript and explained for a person."""
+
+    code: str = Field(description="stable rule code, e.g. TC002")
+    rule: str = Field(description="rule name, e.g. orphan_tool_result")
+    severity: Severity = Field(description="per target: error = the target rejects the request")
+    message_index: int = Field(description="0-based index in the dialect's own message list")
+    tool_call_id: str | None = Field(default=None, description="the call id involved, when there is one")
+    other_index: int | None = Field(default=None, description="index of the other end (call or result)")
+    text: str = Field(description="a plain sentence naming the tool and the messages")
+    provider_error: str | None = Field(default=None, description="the target's own error text (errors only)")
+    hint: str | None = Field(default=None, description="a likely cause, when one is known")
+    transcript: int = Field(default=0, description="which transcript of the file (0-based)")
+
+
+class Report(BaseModel):
+    """The result of ``check``: what was read and every finding, in message order."""
+
+    dialect: str
+    target: str
+    transcripts: int
+    message_count: int
+    findings: list[Finding]
+    transcript_labels: list[str] = Field(default_factory=list, description="where each transcript was found")
+
+    def counts(self) -> dict[str, int]:
+        """Number of findings per severity (all three keys always present)."""
+        out = {"error": 0, "warning": 0, "info": 0}
+        for f in self.findings:
+            out[f.severity] += 1
+        return out
+
+    @property
+    def ok(self) -> bool:
+        """True when no finding has error severity (the target would accept the request)."""
+        return not any(f.severity == "error" for f in self.findings)
