@@ -1,0 +1,301 @@
+"""``repair``: turn a broken transcript into one the target accepts, losing nothing.
+
+    >>> import inspector
+    >>> msgs = [{"role": "user", "content": "hi"},
+    ...         {"role": "assistant", "content": None, "tool_calls": [
+    ...             {"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]},
+    ...         {"role": "user", "content": "and?"}]
+    >>> fixed = inspector.repair(msgs)
+    >>> [m["role"] for m in fixed.data], [c.action for c in fixed.report.changes]
+    (['user', 'assistant', 'tool', 'user'], ['insert_placeholder'])
+
+Invariants (tested with hypothesis): ``check(repair(x).output, target)`` has no error finding
+unless the report's ``unfixed`` says why; ``repair`` of its own output changes nothing; the
+same input always gives the same bytes; every message or call taken out is in ``quarantine``
+whole, with its input index; and an input without error or warning findings comes back as it
+was (the very same bytes when bytes came in). The output keeps the input's dialect, wrapper,
+format (JSON or JSON Lines), unknown fields and key order.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import sys
+import types
+from typing import Any, Iterator, Literal
+
+from pydantic import BaseModel, Field, field_validator
+
+from .check import check_document
+from .containers import Document, Transcript
+from .editors import editor_for
+from .errors import InputError
+from .fixes.plan import Plan
+from .jsonio import dumps
+from .loading import load, read_source
+
+DEFAULT_PLACEHOLDER = "No result was recorded for tool call {id} ({name}); its outcome is unknown."
+DEFAULT_BRIDGE = "[no assistant reply was recorded here]"
+DEFAULT_NOTE = "[A tool result for call {id} ({name}) that answers no call in this transcript; its content follows.]"
+
+
+class _Fields(dict):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def _fill(template: str, cid: Any, name: Any) -> str:
+    try:
+        return template.format_map(_Fields(id=cid or "(no id)", name=name if isinstance(name, str) and name else "unnamed tool"))
+    except (ValueError, IndexError, AttributeError) as exc:
+        raise InputError(f"the text template {template!r} is not valid ({exc}); use {{id}} and {{name}}") from None
+
+
+class RepairOptions(BaseModel):
+    """What repair does where rules.md §4 offers a choice. The defaults are the safe ones."""
+
+    missing: Literal["placeholder", "remove_call"] = Field(
+        "placeholder", description="TC001: insert a placeholder result, or remove the unanswered call (to quarantine)")
+    orphan: Literal["quarantine", "note", "keep"] = Field(
+        "quarantine", description="TC002: take an orphan result out, turn it into a user note quoting it, or keep it")
+    duplicate: Literal["real", "first", "last"] = Field(
+        "real", description="TC005: keep the real-looking result (else the last), the first, or the last")
+    pending: Literal["leave", "close"] = Field(
+        "leave", description="TC022: leave a pending trailing call, or close it like a missing result")
+    rename_ids: bool = Field(True, description="TC006/TC009: rename duplicate ids and ids the target's format refuses")
+    user_as_result: bool = Field(False, description="TC020: make tool output sent as a user message the call's result")
+    unknown_role: Literal["quarantine", "keep"] = Field("quarantine", description="TC024: take the message out, or keep it")
+    placeholder: str = Field(DEFAULT_PLACEHOLDER, description="text of a placeholder result; {id} and {name} are filled in")
+    bridge: str = Field(DEFAULT_BRIDGE, description="text of a synthesized assistant message bridging a role order")
+    note: str = Field(DEFAULT_NOTE, description="first line of a note that quotes an orphan result")
+
+    model_config = {"extra": "forbid"}
+
+    @field_validator("placeholder", "note")
+    @classmethod
+    def _template_ok(cls, v: str) -> str:
+        _fill(v, "x", "y")
+        return v
+
+    def placeholder_text(self, cid: Any, name: Any) -> str:
+        return _fill(self.placeholder, cid, name)
+
+    def note_text(self, cid: Any, name: Any) -> str:
+        return _fill(self.note, cid, name)
+
+
+# ``--set RULE=ACTION``: a rule code or an option name, and the action.
+SET_KEYS = {
+    "TC001": "missing", "TC002": "orphan", "TC017": "orphan", "TC005": "duplicate", "TC022": "pending",
+    "TC006": "rename_ids", "TC009": "rename_ids", "TC020": "user_as_result", "TC024": "unknown_role",
+}
+_BOOL_WORDS = {"true": True, "yes": True, "on": True, "1": True, "rename": True, "convert": True,
+               "false": False, "no": False, "off": False, "0": False, "keep": False, "leave": False}
+
+
+def options_from_settings(pairs: list[str], base: dict | None = None) -> RepairOptions:
+    """``["TC001=remove_call", "orphan=note"]`` → ``RepairOptions``; ``InputError`` for a bad pair."""
+    values = dict(base or {})
+    fields = RepairOptions.model_fields
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        key, value = key.strip(), value.strip()
+        name = SET_KEYS.get(key.upper(), key)
+        if not sep or name not in fields:
+            known = ", ".join(sorted(set(SET_KEYS) | set(fields)))
+            raise InputError(f"--set {pair!r}: expected RULE=ACTION with RULE one of {known}")
+        if fields[name].annotation is bool:
+            if value.lower() not in _BOOL_WORDS:
+                raise InputError(f"--set {pair!r}: {name} takes true or false")
+            values[name] = _BOOL_WORDS[value.lower()]
+        else:
+            values[name] = value
+    try:
+        return RepairOptions(**values)
+    except Exception as exc:  # pydantic's ValidationError: say which value is wrong, on one line
+        errors = getattr(exc, "errors", lambda: [])()
+        what = "; ".join(f"{'.'.join(map(str, e.get('loc', ())))}: {e.get('msg')}" for e in errors) or str(exc)
+        raise InputError(f"invalid repair option: {what}") from None
+
+
+class Change(BaseModel):
+    """One change repair made, in the words a person reads."""
+
+    action: str = Field(description="e.g. insert_placeholder, move_result, quarantine_orphan, rename_id")
+    code: str = Field(description="the rule code the change answers")
+    tool_call_id: str | None = None
+    index_before: int | None = Field(None, description="index in the input list (None for a new message)")
+    index_after: int | None = Field(None, description="index in the output list (None when taken out)")
+    text: str
+    new_id: str | None = Field(None, description="the id given, for renames and new ids")
+    transcript: int = 0
+
+
+class Quarantined(BaseModel):
+    """Something repair took out of the transcript, whole, with where it was."""
+
+    index: int = Field(description="index of the message in the input list")
+    transcript: int = 0
+    code: str
+    reason: str
+    content: Any = Field(description="the message (or the call object) exactly as it was")
+
+
+class RepairReport(BaseModel):
+    """What repair did and what it could not do. ``ok``: the target accepts the output."""
+
+    target: str
+    dialect: str
+    changes: list[Change] = Field(default_factory=list)
+    quarantine: list[Quarantined] = Field(default_factory=list)
+    id_map: dict[str, str] = Field(default_factory=dict, description="old id -> new id (format renames)")
+    findings_before: dict[str, int]
+    findings_after: dict[str, int]
+    unfixed: list[str] = Field(default_factory=list, description="what could not be fixed safely, and why")
+    ok: bool = True
+
+
+class RepairResult:
+    """The repaired file (``output`` bytes, ``data`` value, ``document``) and its ``report``.
+
+    Unpacks as ``data, report = inspector.repair(messages)``.
+    """
+
+    __slots__ = ("output", "document", "report", "check_report")
+
+    def __init__(self, output: bytes, document: Document, report: RepairReport, check_report: Any):
+        self.output = output
+        self.document = document
+        self.report = report
+        self.check_report = check_report  # ``check`` of the output, for callers that want the findings
+
+    @property
+    def data(self) -> Any:
+        """The repaired value: the message list, or the whole wrapper it sits in."""
+        return self.document.root
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter((self.data, self.report))
+
+
+def _source_bytes(source: Any) -> bytes | None:
+    """The input's bytes when it came as bytes, text or a path (to give back an unchanged file)."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return bytes(source)
+    if isinstance(source, str) and (source.lstrip("\ufeff \t\r\n")[:1] in ("[", "{") or "\n" in source):
+        return source.encode("utf-8", "surrogatepass")
+    return None
+
+
+def _replace(root: Any, path: tuple, value: Any) -> Any:
+    """``root`` with ``value`` at ``path``, copying only the containers along the path."""
+    if not path:
+        return value
+    head, rest = path[0], path[1:]
+    copy = dict(root) if type(root) is dict else list(root)
+    copy[head] = _replace(root[head], rest, value)
+    return copy
+
+
+def _serialise(root: Any, fmt: str, pretty: bool) -> bytes:
+    if fmt == "jsonl" and type(root) is list:
+        return b"".join(dumps(v, indent=False) for v in root)
+    return dumps(root, indent=pretty)
+
+
+def repair(source: Any, target: str | None = None, options: RepairOptions | dict | None = None, *,
+           dialect: str | None = None) -> RepairResult:
+    """Repair a transcript (messages, a request body, JSON text, bytes, a path or ``-``) for ``target``.
+
+    ``options`` is a ``RepairOptions`` or a dict of its fields. Raises ``InputError`` when the
+    input cannot be read or its dialect cannot be repaired yet.
+    """
+    if isinstance(options, dict):
+        options = RepairOptions(**options)
+    options = options or RepairOptions()
+    original = _source_bytes(source)
+    if original is None and isinstance(source, (str, os.PathLike)) and not isinstance(source, Document):
+        original, name = read_source(source)
+        doc = load(original, name=name)
+    else:
+        doc = load(source)
+    enabled = gc.isenabled()
+    gc.disable()  # a big transcript allocates many small objects; collection cycles only cost time
+    try:
+        return _repair_document(doc, target, options, dialect, original)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _repair_document(doc: Document, target: str | None, options: RepairOptions, dialect: str | None,
+                     original: bytes | None) -> RepairResult:
+    before, analyses = check_document(doc, target, dialect)
+    target = before.target
+    editors = [editor_for(a.transcript.dialect) for a in analyses]
+    report = RepairReport(target=target, dialect=before.dialect, findings_before=_counts(before),
+                          findings_after=_counts(before))
+    root = doc.root
+    new_transcripts: list[Transcript] = []
+    changed = False
+    for n, (a, ed) in enumerate(zip(analyses, editors)):
+        plan = Plan(a, target, options, ed)
+        items = plan.run()
+        t = a.transcript
+        new_transcripts.append(Transcript(items=items, path=t.path, container=t.container, dialect=t.dialect,
+                                          extra=t.extra))
+        if plan.recs:
+            changed = True
+            root = _replace(root, t.path, items)
+        _collect(report, plan, n)
+    if not changed:
+        new_doc = Document(root=doc.root, format=doc.format, transcripts=new_transcripts, source=doc.source)
+        output = original if original is not None else _serialise(doc.root, doc.format, True)
+        after = before
+    else:
+        new_doc = Document(root=root, format=doc.format, transcripts=new_transcripts, source=doc.source)
+        pretty = original is None or b"\n" in original.strip()
+        output = _serialise(root, doc.format, pretty)
+        after, _ = check_document(new_doc, target, dialect)
+        report.findings_after = _counts(after)
+    errors = [f for f in after.findings if f.severity == "error"]
+    if errors:
+        f = errors[0]
+        report.unfixed.append(
+            f"after repair the target would still refuse this request: {len(errors)} error(s), first {f.code} "
+            f"at message #{f.message_index}: {f.text}")
+    report.ok = not report.unfixed
+    return RepairResult(output, new_doc, report, after)
+
+
+def _collect(report: RepairReport, plan: Plan, n: int) -> None:
+    """Turn the plan's records into report entries, now that output positions are known."""
+    pos = {id(s): k for k, s in enumerate(plan.resolved)}
+    for r in plan.recs:
+        after = pos.get(id(r.slot)) if r.slot is not None else None
+        report.changes.append(Change(action=r.action, code=r.code, tool_call_id=r.call_id, index_before=r.before,
+                                     index_after=after, text=r.text, new_id=r.new_id, transcript=n))
+    for index, code, reason, content in plan.quarantine:
+        report.quarantine.append(Quarantined(index=index, transcript=n, code=code, reason=reason, content=content))
+    report.id_map.update(plan.id_map)
+    prefix = f"transcript {n}: " if n else ""
+    report.unfixed.extend(prefix + u for u in plan.unfixed)
+
+
+def _counts(check_report: Any) -> dict[str, int]:
+    out = {"error": 0, "warning": 0, "info": 0}
+    for f in check_report.findings:
+        out[f.severity] += 1
+    return out
+
+
+class _CallableModule(types.ModuleType):
+    """``inspector.repair`` is both this module and the function: importing the module binds its
+    name on the package, so the module itself must answer ``inspector.repair(...)``."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> RepairResult:
+        return repair(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule
