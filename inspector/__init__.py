@@ -28,27 +28,14 @@ __all__ = [
     "RepairOptions",
     "RepairReport",
     "RepairResult",
-    "RepairOptions",
-    "RepairReport",
-    "RepairResult",
     "TARGETS",
     "Transcript",
     "check",
     "load",
     "repair",
-    "repair",
     "verdict",
 ]
 __version__ = "0.1.0"
-
-
-def __getattr__(name: str) -> Any:
-    if name in ("repair", "RepairOptions", "RepairReport", "RepairResult"):
-        import importlib
-
-        mod = importlib.import_module(".repair", __name__)  # a callable module: inspector.repair(...) repairs
-        return mod if name == "repair" else getattr(mod, name)
-    raise AttributeError(f"module 'inspector' has no attribute {name!r}")
 
 
 def __getattr__(name: str) -> Any:
