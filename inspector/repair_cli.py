@@ -1,0 +1,71 @@
+"""``inspector repair``: write the repaired file, the report and a Markdown transcript.
+
+Exit codes: 0 the output checks clean for the target, 1 something could not be fixed safely
+(the report's ``unfixed`` and stderr say what and why), 2 the input cannot be read or an
+option is wrong (one line on stderr).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .cli import EXIT_FINDINGS, EXIT_OK, command
+from .errors import InputError
+
+
+def _arguments(p: argparse.ArgumentParser) -> None:
+    from .dialects import names
+    from .targets import TARGETS
+
+    p.add_argument("path", help="transcript file (JSON, JSON Lines, request body, log) or - for stdin")
+    p.add_argument("-o", "--output", default="-", help="where to write the repaired file (- for stdout, the default)")
+    p.add_argument("--target", choices=TARGETS, help="provider the output must satisfy (default: the dialect's own)")
+    p.add_argument("--from", dest="dialect", choices=names(), help="read as this dialect instead of detecting it")
+    p.add_argument("--report", help="write the repair report (JSON) to this file")
+    p.add_argument("--markdown", help="write a readable Markdown transcript of the repaired file here")
+    p.add_argument("--set", dest="settings", action="append", default=[], metavar="RULE=ACTION",
+                   help="choose an action, e.g. TC001=remove_call, TC002=note, TC005=first, TC022=close, "
+                        "TC009=keep, TC020=convert, TC024=keep (option names work too: orphan=note)")
+    p.add_argument("--placeholder", help="text of placeholder results ({id} and {name} are filled in)")
+    p.add_argument("--bridge", help="text of a synthesized assistant message that bridges a role order")
+
+
+def _write(target: str, data: bytes) -> None:
+    if target == "-":
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        return
+    try:
+        Path(target).write_bytes(data)
+    except OSError as exc:
+        raise InputError(f"cannot write the file ({exc.strerror or exc})", target) from None
+
+
+def run_repair(args: argparse.Namespace) -> int:
+    from .export import to_markdown
+    from .repair import options_from_settings, repair
+
+    base = {k: v for k, v in (("placeholder", args.placeholder), ("bridge", args.bridge)) if v is not None}
+    options = options_from_settings(args.settings, base)
+    outs = [x for x in (args.output, args.report, args.markdown) if x == "-"]
+    if len(outs) > 1:
+        raise InputError("only one of --output, --report and --markdown can be - (stdout)")
+    result = repair(args.path, args.target, options, dialect=args.dialect)
+    rep = result.report
+    _write(args.output, result.output)
+    if args.report:
+        _write(args.report, rep.model_dump_json(indent=2).encode() + b"\n")
+    if args.markdown:
+        _write(args.markdown, to_markdown(result.document, rep).encode())
+    fb, fa = rep.findings_before, rep.findings_after
+    lines = [f"inspector: {len(rep.changes)} changes, {len(rep.quarantine)} taken out into the report's quarantine; "
+             f"target {rep.target}: {fb['error']} errors before, {fa['error']} after."]
+    lines += [f"inspector: not fixed: {u}" for u in rep.unfixed]
+    sys.stderr.write("\n".join(lines) + "\n")
+    return EXIT_OK if rep.ok else EXIT_FINDINGS
+
+
+run_repair.arguments = _arguments
+command("repair", "repair a transcript for a target, losing nothing, with a report of every change")(run_repair)
