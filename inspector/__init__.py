@@ -10,9 +10,10 @@ This package never imports streamlit or pandas; the web app lives in ``inspector
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any as _Any
 
-from .check import check_document, verdict
+from .check import check_document as _check_document
+from .check import verdict
 from .containers import Document, Transcript
 from .errors import InputError
 from .loading import load
@@ -38,7 +39,7 @@ __all__ = [
 __version__ = "0.1.0"
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> _Any:
     # The pydantic types load on first use: the CLI's hot path never needs them.
     if name in ("Finding", "Report"):
         from . import report
@@ -52,11 +53,11 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'inspector' has no attribute {name!r}")
 
 
-def check(source: Any, target: str | None = None, *, dialect: str | None = None) -> "Report":
+def check(source: _Any, target: str | None = None, *, dialect: str | None = None) -> "Report":
     """Check a transcript (messages, a request body, JSON text, bytes, a path or ``-``).
 
     ``target`` is the provider whose rules apply (default: the dialect's own); ``dialect``
     overrides detection. Raises ``InputError`` when the input cannot be read.
     """
-    report, _ = check_document(load(source), target, dialect)
+    report, _ = _check_document(load(source), target, dialect)
     return report
