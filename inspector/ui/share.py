@@ -116,9 +116,12 @@ def _preview_table(data: bytes, found) -> None:
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", key="share_secrets")
 
 
-@st.fragment
 def share_panel(data: bytes, name: str, view: dict) -> None:
-    """Share button, redaction preview, link (container ``share_url``) and delete."""
+    """Share button, redaction preview, link (container ``share_url``) and delete.
+
+    Not a fragment on purpose: pressing Share must rerun the page so that ``view`` holds the
+    message selected a moment ago (a fragment would rerun with the arguments of the last full run).
+    """
     got = _settings_and_store()
     if got is None:
         return
@@ -126,13 +129,14 @@ def share_panel(data: bytes, name: str, view: dict) -> None:
     digest = _digest(data)
     held = _held()
 
-    extra_text = st.text_area(
-        "Extra secret patterns (regular expressions, one a line)",
-        key="share_patterns",
-        help="Added to the built-in ones (API keys such as sk-…, AKIA…, bearer tokens, private keys) "
-        "and to INSPECTOR_REDACT_PATTERNS. A group named 'secret' masks only that group.",
-        height=68,
-    )
+    with st.expander("More patterns to mask"):
+        extra_text = st.text_area(
+            "Regular expressions, one a line",
+            key="share_patterns",
+            help="Added to the built-in ones (API keys such as sk-…, AKIA…, bearer tokens, private keys) "
+            "and to INSPECTOR_REDACT_PATTERNS. A group named 'secret' masks only that group.",
+            height=68,
+        )
     extra = tuple(p.strip() for p in extra_text.splitlines() if p.strip())
     try:
         redactor = Redactor.build((*settings.redact_patterns, *extra))
@@ -154,6 +158,8 @@ def share_panel(data: bytes, name: str, view: dict) -> None:
         min_value=0.01,
         max_value=float(settings.share_ttl_days),
         value=float(settings.share_ttl_days),
+        step=1.0,
+        format="%g",
         key="share_ttl",
     )
     if len(data) > settings.share_max_bytes:

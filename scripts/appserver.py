@@ -1,0 +1,77 @@
+"""Start the app as a real ``streamlit run app.py`` process on a free port, for tests and benchmarks.
+
+Several replicas are several calls with the same ``INSPECTOR_STORE_URL`` (and the same cookie
+secret), which is how the scale-out is proven on one machine. ``start`` waits until
+``/_stcore/health`` answers ``ok``; if the process dies or 60 s pass it raises with the output.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class App:
+    url: str
+    proc: subprocess.Popen
+    log: Path
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")[-4000:]
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.log.unlink(missing_ok=True)
+
+
+def start(env: dict[str, str] | None = None, *, timeout: float = 60) -> App:
+    """Run ``streamlit run app.py`` with ``env`` added to the environment; return once healthy."""
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    fd, log_name = tempfile.mkstemp(prefix="inspector-app-", suffix=".log")
+    log = Path(log_name)
+    full_env = {**os.environ, "INSPECTOR_BASE_URL": url, **(env or {})}
+    with os.fdopen(fd, "wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.port", str(port),
+             "--server.address", "127.0.0.1", "--server.headless", "true",
+             "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
+            cwd=ROOT, env=full_env, stdout=out, stderr=subprocess.STDOUT,
+        )
+    app = App(url, proc, log)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"the app exited with {proc.returncode}:\n{app.output()}")
+        try:
+            with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
+                if r.status == 200 and r.read().strip() == b"ok":
+                    return app
+        except OSError:
+            pass
+        time.sleep(0.2)
+    app.stop()
+    raise RuntimeError(f"the app did not become healthy in {timeout:.0f} s:\n{app.output()}")
