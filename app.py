@@ -2,6 +2,8 @@
 
 import streamlit as st
 
-st.set_page_config(page_title="Tool-call transcript inspector", layout="wide")
-st.title("Tool-call transcript inspector")
-st.text("The web interface is being built; use the CLI meanwhile: inspector check FILE")
+st.set_page_config(page_title="Tool-call transcript inspector", page_icon=":material/timeline:", layout="wide")
+
+from inspector.ui import main  # noqa: E402 - page config must come first
+
+main()

@@ -103,6 +103,8 @@ class TimelineModel:
             if r > self.worst.get(f.message_index, 0):
                 self.worst[f.message_index] = r
         self.orphans = {(r.msg, r.pos) for r in pairing.orphans}
+        # A result without a name of its own (openai-chat tool messages) shows its call's name.
+        self.call_name = {(l.result.msg, l.result.pos): l.call.name for l in pairing.links}
         # Links: (id, call msg, call pos, result msg, result pos, status). Ghosts stand where a
         # missing result should have been: after the last message of the call's block.
         self.links: list[tuple] = [
@@ -167,7 +169,8 @@ class TimelineModel:
             "text": preview_text(m.raw),
             "calls": [[_short(c.id) if c.id is not None else "", _short(c.name), c.pos] for c in m.calls],
             "results": [
-                [_short(r.id) if r.id is not None else "", _short(r.name), r.pos, int((i, r.pos) in self.orphans)]
+                [_short(r.id) if r.id is not None else "", _short(r.name if r.name is not None else self.call_name.get((i, r.pos))),
+                 r.pos, int((i, r.pos) in self.orphans)]
                 for r in m.results
             ],
             "marks": [[code, sev] for code, sev in self.marks.get(i, [])],

@@ -113,7 +113,7 @@ function roundedPath(x0, y1, lx, y2, x1) {
 export default function (component) {
   const { data, parentElement, setTriggerValue } = component;
   if (!data || !parentElement) return;
-  const state = parentElement.__tl || (parentElement.__tl = { focus: null, scroll: 0, clicked: null });
+  const state = parentElement.__tl || (parentElement.__tl = { focus: null, scroll: 0, clicked: null, page: null });
   const old = parentElement.querySelector(".tl");
   if (old) old.remove();
 
@@ -221,7 +221,7 @@ export default function (component) {
   const defs = svg("defs", {});
   for (const st of Object.keys(STATUS_TEXT)) {
     const m = svg("marker", {
-      id: "tl-arrow-" + st, viewBox: "0 0 8 8", refX: 7, refY: 4, markerWidth: 7, markerHeight: 7,
+      id: "tl-arrow-" + st, viewBox: "0 0 8 8", refX: 7, refY: 4, markerWidth: 5, markerHeight: 5,
       orient: "auto-start-reverse", class: "arrow st-" + st,
     });
     m.appendChild(svg("path", { d: "M0 0 L8 4 L0 8 z" }));
@@ -306,9 +306,13 @@ export default function (component) {
   const target = cards.get(data.selected);
   if (data.focus !== state.focus && target) {
     scroller.scrollTop = Math.max(0, target.offsetTop - scroller.clientHeight / 3);
+  } else if (data.page !== state.page) {
+    scroller.scrollTop = 0;
   } else {
     scroller.scrollTop = state.scroll;
   }
   state.focus = data.focus;
+  state.page = data.page;
+  state.scroll = scroller.scrollTop;
   return () => ro.disconnect();
 }

@@ -1,0 +1,16 @@
+"""The web app (Streamlit). The only package that imports streamlit; ``app.py`` calls ``main``.
+
+Modules: ``state`` (what the session remembers), ``analysis`` (cached parse and check, keyed by
+the file's sha256), ``loading`` (upload, paste, samples, shared links), ``summary``,
+``timeline`` (the components-v2 timeline and the detail pane, in one fragment), ``findings``,
+``pasted_error``, ``repair_panel``, and ``app_main`` which lays them out.
+"""
+
+from __future__ import annotations
+
+
+def main() -> None:
+    """Run the app (imported lazily so that ``import inspector.ui`` stays cheap)."""
+    from .app_main import main as run
+
+    run()

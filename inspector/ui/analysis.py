@@ -1,0 +1,75 @@
+"""Parse and check once per file, shared by every rerun: ``st.cache_resource`` keyed by sha256.
+
+``cache_resource`` hands back the same object without copying (a ``cache_data`` hit on a
+20,000-message transcript costs a pickle round trip on every rerun; see streamlit-notes §2), so
+everything returned here is treated as read-only. The bytes are passed as an underscore
+argument: Streamlit does not hash them, the sha256 in the key stands for them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import streamlit as st
+
+from .. import dialects
+from ..check import Analysis, check_document, default_target
+from ..containers import Document, find_transcripts
+from ..jsonio import parse
+from ..model import Finding, Report
+from ..render import TimelineModel
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A checked file: the document, the report and one analysis per transcript."""
+
+    doc: Document
+    report: Report
+    analyses: list[Analysis]
+
+    def findings(self, transcript: int) -> list[Finding]:
+        return [f for f in self.report.findings if f.transcript == transcript]
+
+
+@st.cache_resource(max_entries=8, ttl=3600, show_spinner=False)
+def parsed(sha: str, _data: bytes, name: str) -> Document:
+    """The parsed file (raises ``InputError`` with a line and column when it is not JSON)."""
+    root, fmt = parse(_data)
+    return Document(root=root, format=fmt, transcripts=find_transcripts(root, fmt), source=name)
+
+
+def detected_dialect(doc: Document) -> str:
+    """The dialect detection picks for the first transcript (without changing the document)."""
+    if not doc.transcripts:
+        return "openai-chat"
+    t = doc.transcripts[0]
+    return t.dialect or dialects.detect(t.items).NAME
+
+
+def targets_for(dialect: str) -> tuple[str, ...]:
+    return tuple(dialects.get(dialect).TARGETS)
+
+
+def target_default(dialect: str) -> str:
+    fits = targets_for(dialect)
+    t = default_target(dialect)
+    return t if t in fits else fits[0]
+
+
+@st.cache_resource(max_entries=16, ttl=3600, show_spinner=False)
+def checked(sha: str, _data: bytes, name: str, dialect: str | None, target: str) -> Checked:
+    """Check the file for ``target``, reading it as ``dialect`` (None: detect)."""
+    base = parsed(sha, _data, name)
+    # A fresh Document per (dialect, target): check_document records the dialect on each
+    # transcript, and the cached parse must stay as it was read.
+    doc = Document(root=base.root, format=base.format, transcripts=find_transcripts(base.root, base.format),
+                   source=name)
+    report, analyses = check_document(doc, target, dialect)
+    return Checked(doc, report, analyses)
+
+
+@st.cache_resource(max_entries=16, ttl=3600, show_spinner=False)
+def timeline_model(sha: str, dialect: str | None, target: str, transcript: int, _checked: Checked) -> TimelineModel:
+    a = _checked.analyses[transcript]
+    return TimelineModel(a.msgs, a.pairing, _checked.findings(transcript))

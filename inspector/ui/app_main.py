@@ -1,0 +1,155 @@
+"""The page: load a transcript, see it as a timeline, find the problems, repair and download.
+
+Layout: the sidebar opens files (upload, paste, samples) and shares them; the main area shows
+a toolbar (file, dialect badge and override, Target, Transcript), the summary and verdict, the
+timeline with the detail pane beside it, and below them tabs for the findings table, the pasted
+provider error and the repair. The tabs are filled before the timeline in script order (they
+sit in a container created after it), so that a row picked in the findings table or a pasted
+error moves the timeline in the same run.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from .. import dialects
+from ..errors import InputError
+from . import analysis, loading, state, style
+from .findings import findings_table
+from .pasted_error import pasted_error_panel
+from .repair_panel import OPTIONS_KEY, repair_panel
+from .summary import summary
+from .timeline import timeline_panel
+
+TABS = ["Findings", "Paste the error", "Repair"]
+
+
+def show_input_error(exc: Exception) -> None:
+    """One readable message: what is wrong and where (line and column, or a JSON path)."""
+    with st.container(key="input_error", border=True):
+        st.text("Could not read this input")
+        st.text(str(exc) if isinstance(exc, InputError) else f"{type(exc).__name__}: {exc}")
+
+
+def welcome() -> None:
+    st.subheader("Why did the provider reject my agent's request?")
+    st.text(
+        "Open a transcript (a messages array, a request body, JSON Lines, an eval log or an agent\n"
+        "trajectory) and see every tool call linked to its result, the broken links highlighted\n"
+        "in place with the provider's own error text, and a repaired file to download."
+    )
+    found = loading.samples()
+    if found:
+        st.text("Start with a sample:")
+        with st.container(horizontal=True, key="welcome_samples"):
+            for p in found:
+                st.button(loading.sample_label(p), key=f"wsample:{p.name}", on_click=loading._load_sample,
+                          args=(str(p),), icon=":material/description:")
+
+
+def toolbar(doc, loaded: state.Loaded) -> tuple[str | None, str, int]:
+    """File name, dialect badge and override, Target and Transcript pickers; returns the choices."""
+    detected = analysis.detected_dialect(doc)
+    names = dialects.names()
+    if st.session_state.get(state.DIALECT) not in [state.AUTO, *names]:
+        st.session_state[state.DIALECT] = state.AUTO
+    c0, c1, c2, c3 = st.columns([3, 2, 2, 2], vertical_alignment="bottom")
+    with c1:
+        choice = st.selectbox(
+            "Dialect",
+            [state.AUTO, *names],
+            key=state.DIALECT,
+            format_func=lambda d: f"auto-detect ({detected})" if d == state.AUTO else d,
+            help="How the file is read. Detection picks one; override it when it guessed wrong.",
+        )
+    dialect = None if choice == state.AUTO else choice
+    effective = dialect or detected
+    fits = analysis.targets_for(effective)
+    if st.session_state.get(state.TARGET) not in fits:
+        st.session_state[state.TARGET] = analysis.target_default(effective)
+    with c2:
+        target = st.selectbox("Target", list(fits), key=state.TARGET,
+                              help="The provider whose rules apply: severities and error texts follow it.")
+    transcript = 0
+    with c3:
+        n = len(doc.transcripts)
+        if n > 1:
+            if st.session_state.get(state.TRANSCRIPT, 0) >= n:
+                st.session_state[state.TRANSCRIPT] = 0
+            transcript = st.selectbox(
+                "Transcript", list(range(n)), key=state.TRANSCRIPT,
+                format_func=lambda i: f"{i + 1} of {n}: {doc.transcripts[i].label} ({len(doc.transcripts[i].items)} msgs)",
+            )
+    with c0:
+        with st.container(key="filename"):
+            st.text(loaded.name)
+        with st.container(horizontal=True, gap="small"):
+            st.badge(effective, icon=":material/translate:", color="violet" if dialect else "blue",
+                     help="dialect (overridden)" if dialect else "detected dialect")
+            st.badge(f"{doc.format.upper()}", color="gray")
+            size = len(loaded.data)
+            st.badge(f"{size / 1e6:.1f} MB" if size >= 100_000 else f"{size / 1e3:.1f} kB", color="gray")
+    return dialect, target, transcript
+
+
+def share_sidebar(loaded: state.Loaded, dialect: str | None, effective: str, target: str, transcript: int) -> None:
+    mod = loading.share_module()
+    if mod is None:
+        return
+    view = {
+        "target": target,
+        "dialect": dialect or effective,
+        "options": dict(st.session_state.get(OPTIONS_KEY) or {}),
+        "selected": state.selected(),
+        "transcript": transcript,
+    }
+    st.divider()
+    st.subheader("Share")
+    mod.share_panel(loaded.data, loaded.name, view)
+
+
+def main() -> None:
+    style.inject()
+    loading.load_from_link()
+    with st.sidebar:
+        loading.loading_panel()
+    st.title("Tool-call transcript inspector", anchor=False)
+    loaded = state.loaded()
+    err = state.take_error()
+    if err:
+        show_input_error(InputError(err))
+    if loaded is None:
+        welcome()
+        return
+    try:
+        doc = analysis.parsed(loaded.sha, loaded.data, loaded.name)
+    except Exception as exc:  # noqa: BLE001 - any unreadable input is a message, not a trace
+        st.text(loaded.name)
+        show_input_error(exc)
+        return
+    dialect, target, transcript = toolbar(doc, loaded)
+    try:
+        checked = analysis.checked(loaded.sha, loaded.data, loaded.name, dialect, target)
+    except Exception as exc:  # noqa: BLE001
+        show_input_error(exc)
+        return
+    transcript = min(transcript, len(checked.analyses) - 1)
+    if transcript < 0:
+        st.text("No conversation in this file.")
+        return
+    summary(checked, transcript)
+    timeline_box = st.container()
+    below = st.container()
+    with below:
+        tabs = st.tabs(TABS, key="tabs", on_change="rerun")
+        with tabs[0]:
+            findings_table(checked.findings(transcript))
+        with tabs[1]:
+            pasted_error_panel(checked, transcript)
+        with tabs[2]:
+            if tabs[2].open:
+                repair_panel(checked, loaded, dialect, target, transcript)
+    with timeline_box:
+        timeline_panel(checked, (loaded.sha, dialect, target), transcript)
+    with st.sidebar:
+        share_sidebar(loaded, dialect, checked.report.dialect, target, transcript)

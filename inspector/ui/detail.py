@@ -1,0 +1,83 @@
+"""The detail pane: the whole selected message, its findings and the other ends of its links.
+
+Transcript text is hostile, so it is shown only with ``st.text``, ``st.code`` and ``st.json``;
+widget labels carry numbers only. The raw message is shown as it is in the file (any dialect).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+import streamlit as st
+
+from . import state
+from .analysis import Checked
+
+TEXT_FIELDS = ("content", "text", "output")
+
+
+def _full_text(raw: Any) -> str | None:
+    if isinstance(raw, dict):
+        for k in TEXT_FIELDS:
+            v = raw.get(k)
+            if isinstance(v, str) and v:
+                return v
+    return None
+
+
+def _args_value(args: Any) -> tuple[Any, bool]:
+    """Arguments ready to pretty-print: (value, True) for JSON, (text, False) otherwise."""
+    if isinstance(args, str):
+        try:
+            return orjson.loads(args), True
+        except orjson.JSONDecodeError:
+            return args, False
+    return args, True
+
+
+def _goto(label: str, index: int, key: str) -> None:
+    st.button(label, key=key, on_click=state.jump, args=(index,), type="tertiary", icon=":material/arrow_forward:")
+
+
+def detail_pane(checked: Checked, transcript: int, sel: int | None) -> None:
+    with st.container(key="detail", border=True):
+        a = checked.analyses[transcript]
+        if sel is None or not 0 <= sel < len(a.msgs):
+            st.subheader("Message details")
+            st.text("Click a card in the timeline (or a row of the findings table) to see the whole message here.")
+            return
+        m = a.msgs[sel]
+        st.subheader(f"Message #{sel}")
+        st.text(f"role: {m.role}")
+        for f in (f for f in checked.findings(transcript) if f.message_index == sel):
+            with st.container(border=True):
+                st.text(f"{f.code} · {f.severity} · {f.rule}")
+                st.text(f.text)
+                if f.provider_error:
+                    st.code(f.provider_error, language=None, wrap_lines=True)
+                if f.hint:
+                    st.text("Hint: " + f.hint)
+        ends = [l for l in a.pairing.links if l.call.msg == sel or l.result.msg == sel]
+        missing = {id(c) for c in a.pairing.missing}
+        for c in m.calls:
+            st.text(f"→ calls {c.name!s} (id {c.id if c.id is not None else 'none'})")
+            answers = [l for l in ends if l.call is c]
+            for n, l in enumerate(answers):
+                _goto(f"Result in #{l.result.msg} ({l.status})", l.result.msg, f"go:{sel}:c{c.pos}:{n}")
+            if id(c) in missing:
+                st.text("   no result anywhere in the transcript")
+            value, is_json = _args_value(c.args)
+            if is_json and value is not None:
+                st.json(value, expanded=2)
+            elif value is not None:
+                st.code(str(value), language=None, wrap_lines=True)
+        for r in m.results:
+            st.text(f"↩ result for {r.name!s} (id {r.id if r.id is not None else 'none'})")
+            for n, l in enumerate(l for l in ends if l.result is r):
+                _goto(f"Call in #{l.call.msg} ({l.status})", l.call.msg, f"go:{sel}:r{r.pos}:{n}")
+        text = _full_text(m.raw)
+        if text is not None:
+            st.code(text, language=None, wrap_lines=True, height=360 if text.count("\n") > 15 else "content")
+        st.text("All fields")
+        st.json(m.raw, expanded=2)

@@ -1,0 +1,68 @@
+"""The findings table: every rule break as a row, filterable; selecting a row shows the message.
+
+A dataframe renders its cells as text, so sentences quoting the transcript are safe here.
+Selecting a row is detected by comparing with the last selection handled (not a callback), so
+it works the same in the browser and under AppTest.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from ..model import Finding
+from . import state
+
+SEVERITIES = ["error", "warning", "info"]
+COLUMNS = ["message", "code", "severity", "rule", "tool_call_id", "sentence", "provider_error", "hint"]
+
+
+def findings_frame(findings: list[Finding]) -> pd.DataFrame:
+    rows = [
+        (f.message_index, f.code, f.severity, f.rule, f.tool_call_id or "", f.text, f.provider_error or "", f.hint or "")
+        for f in findings
+    ]
+    return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def findings_table(findings: list[Finding]) -> None:
+    if not findings:
+        st.success("No findings: every tool call has its result, and nothing breaks the target's rules.")
+        return
+    codes = sorted({f.code for f in findings})
+    c1, c2 = st.columns([1, 2])
+    with c1:
+        sev = st.pills("Severity", SEVERITIES, selection_mode="multi", default=SEVERITIES, key="f_sev")
+    with c2:
+        pick = st.multiselect("Rule code", codes, default=[], key="f_code", placeholder="All codes")
+    shown = [f for f in findings if f.severity in (sev or SEVERITIES) and (not pick or f.code in pick)]
+    df = findings_frame(shown)
+    event = st.dataframe(
+        df,
+        key="findings",
+        on_select="rerun",
+        selection_mode="single-row",
+        hide_index=True,
+        width="stretch",
+        height=min(420, 38 + 35 * max(1, len(df))),
+        column_config={
+            "message": st.column_config.NumberColumn("#", help="message index", width="small", format="%d"),
+            "code": st.column_config.TextColumn("code", width="small"),
+            "severity": st.column_config.TextColumn("severity", width="small"),
+            "rule": st.column_config.TextColumn("rule", width="medium"),
+            "tool_call_id": st.column_config.TextColumn("tool call id", width="medium"),
+            "sentence": st.column_config.TextColumn("sentence", width="large"),
+            "provider_error": st.column_config.TextColumn("provider error", width="large"),
+            "hint": st.column_config.TextColumn("hint", width="medium"),
+        },
+    )
+    rows = list(event.selection.rows) if event is not None else []
+    seen_key = (tuple(rows), tuple(sev or ()), tuple(pick))
+    last = st.session_state.get("_fsel_seen")
+    st.session_state["_fsel_seen"] = seen_key
+    filters_same = last is not None and last[1:] == seen_key[1:]
+    if rows and (last is None or filters_same) and (last is None or last[0] != seen_key[0]):
+        row = rows[0]
+        if 0 <= row < len(shown):
+            state.jump(shown[row].message_index)
+    st.caption(f"{len(shown)} of {len(findings)} findings shown. Select a row to show its message in the timeline.")

@@ -1,0 +1,60 @@
+"""Paste the error you got: the provider's 400 text points at the messages and rules behind it.
+
+The parsing is pure (``inspector.provider_errors``); this panel shows what was read out of the
+text, one row per message it points at with a button to show it, and jumps to the first one
+when a new text arrives. Pasted text is shown back only as plain text.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ..provider_errors import locate, parse_error
+from ..rules import RULES
+from . import state
+from .analysis import Checked
+
+KEY = "pasted_error"
+
+
+def pasted_error_panel(checked: Checked, transcript: int) -> None:
+    text = st.text_area(
+        "Paste the error you got",
+        key=KEY,
+        height=110,
+        placeholder="e.g. Invalid parameter: messages with role 'tool' must be a response to a preceeding "
+        "message with 'tool_calls'. (param: messages.[3].role)",
+        help="The provider's 400 response text, as it came. Press Ctrl+Enter or click outside to read it.",
+    )
+    if not text or not text.strip():
+        st.session_state.pop("_pasted_seen", None)
+        return
+    a = checked.analyses[transcript]
+    err = parse_error(text)
+    hits = locate(err, a.msgs, checked.findings(transcript))
+    if st.session_state.get("_pasted_seen") != text:
+        st.session_state["_pasted_seen"] = text
+        if hits:
+            state.jump(hits[0].index)
+    with st.container(key="pasted_read", border=True):
+        said = []
+        if err.provider:
+            said.append(f"worded like {err.provider}")
+        if err.indexes:
+            said.append("names message " + ", ".join(f"#{i}" for i in err.indexes))
+        if err.ids:
+            said.append("names id " + ", ".join(err.ids))
+        st.text("The error " + ("; ".join(said) if said else "names no message or id") + ".")
+        if err.rules:
+            st.text("Rules behind this wording: " + ", ".join(f"{c} {RULES.get(c, '')}" for c in err.rules))
+        else:
+            st.text("This wording is not one the inspector knows; the indexes and ids it names are still used.")
+        if not hits:
+            st.text("No message of this transcript matches it.")
+        for h in hits:
+            c1, c2 = st.columns([1, 4], vertical_alignment="center")
+            with c1:
+                st.button(f"Show #{h.index}", key=f"pe:{h.index}", on_click=state.jump, args=(h.index,))
+            with c2:
+                codes = ", ".join(f"{f.code} ({f.severity})" for f in h.findings)
+                st.text("; ".join(h.reasons) + (f" · findings: {codes}" if codes else ""))

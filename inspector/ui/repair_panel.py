@@ -1,0 +1,153 @@
+"""Repair: the engine's options, exactly the messages that change, and the downloads.
+
+The panel reads the options from ``RepairOptions`` itself (defaults, choices, descriptions), so
+a new option in the engine shows up here without a UI change. Repair runs on the bytes that
+were loaded and is cached per (file, dialect, target, options). The repaired file keeps the
+upload's dialect, wrapper and format; the engine guarantees that, the panel only offers it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import typing
+from pathlib import PurePath
+from typing import Any
+
+import streamlit as st
+
+from . import state
+from .analysis import Checked
+
+OPTIONS_KEY = "repair_options"
+MAX_PAIRS = 60  # before/after pairs shown; the downloads always hold everything
+
+
+def available() -> bool:
+    return importlib.util.find_spec("inspector.repair") is not None
+
+
+def _choices(annotation: Any) -> list | None:
+    args = typing.get_args(annotation)
+    if typing.get_origin(annotation) is typing.Literal:
+        return list(args)
+    return None
+
+
+def option_widgets(defaults_override: dict | None = None) -> dict:
+    """One widget per ``RepairOptions`` field; returns the chosen values (JSON-ready)."""
+    from ..repair import RepairOptions
+
+    values: dict[str, Any] = {}
+    restore = defaults_override or {}
+    fields = RepairOptions.model_fields
+    cols = st.columns(2)
+    for n, (name, info) in enumerate(fields.items()):
+        label = name.replace("_", " ").capitalize()
+        help_text = info.description or None
+        key = f"ro:{name}"
+        default = restore.get(name, info.default)
+        with cols[n % 2]:
+            choices = _choices(info.annotation)
+            if choices:
+                if key not in st.session_state and default in choices:
+                    st.session_state[key] = default
+                values[name] = st.selectbox(label, choices, key=key, help=help_text)
+            elif info.annotation is bool:
+                st.session_state.setdefault(key, bool(default))
+                values[name] = st.toggle(label, key=key, help=help_text)
+            else:
+                st.session_state.setdefault(key, "" if default is None else str(default))
+                values[name] = st.text_input(label, key=key, help=help_text)
+    st.session_state[OPTIONS_KEY] = values
+    return values
+
+
+@st.cache_resource(max_entries=8, ttl=3600, show_spinner="Repairing…")
+def repaired(sha: str, _data: bytes, dialect: str | None, target: str, options_json: str):
+    from .. import repair as repair_mod
+
+    opts = repair_mod.RepairOptions(**json.loads(options_json))
+    return repair_mod.repair(_data, target=target, options=opts, dialect=dialect)
+
+
+def repaired_name(name: str) -> str:
+    p = PurePath(name or "transcript.json")
+    suffix = p.suffix if p.suffix in (".json", ".jsonl") else ".json"
+    return f"{p.stem}.repaired{suffix}"
+
+
+def _side(label: str, items: list, index: int | None, absent: str) -> None:
+    if index is not None and 0 <= index < len(items):
+        st.text(f"{label} #{index}")
+        st.json(items[index], expanded=1)
+    else:
+        st.text(absent)
+
+
+def _before_after(checked: Checked, result: Any, transcript: int) -> None:
+    changes = [c for c in result.report.changes if getattr(c, "transcript", 0) == transcript]
+    if not changes:
+        st.text("Nothing to change in this transcript for this target.")
+        return
+    import pandas as pd
+
+    st.dataframe(
+        pd.DataFrame(
+            [(c.action, c.code, c.tool_call_id or "", c.index_before, c.index_after, c.text) for c in changes],
+            columns=["action", "code", "tool call id", "before #", "after #", "change"],
+        ),
+        hide_index=True,
+        width="stretch",
+        key="repair_changes",
+    )
+    before = checked.doc.transcripts[transcript].items
+    after_doc = result.document
+    after = after_doc.transcripts[transcript].items if transcript < len(after_doc.transcripts) else []
+    pairs: dict[tuple, None] = {}
+    for c in changes:
+        pairs[(c.index_before, c.index_after)] = None
+    st.text(f"{len(pairs)} message(s) change. Before on the left, after on the right.")
+    for b, a in list(pairs)[:MAX_PAIRS]:
+        left, right = st.columns(2)
+        with left:
+            _side("before", before, b, "(new message)")
+        with right:
+            _side("after", after, a, "(removed: kept in the report's quarantine)")
+    if len(pairs) > MAX_PAIRS:
+        st.text(f"… and {len(pairs) - MAX_PAIRS} more: download the repair report for all of them.")
+
+
+def repair_panel(checked: Checked, loaded: state.Loaded, dialect: str | None, target: str, transcript: int) -> None:
+    if not available():
+        st.info("Repair is not part of this build yet.")
+        return
+    from ..export import to_markdown
+
+    restore = st.session_state.pop("repair_options_restore", None)
+    st.text(f"Repair for target {target}: every change is logged, and nothing is dropped silently.")
+    opts = option_widgets(restore)
+    result = repaired(loaded.sha, loaded.data, dialect, target, json.dumps(opts, sort_keys=True))
+    rep = result.report
+    fb, fa = rep.findings_before, rep.findings_after
+    with st.container(horizontal=True, key="repair_counts"):
+        st.metric("Errors before", fb.get("error", 0), border=True)
+        st.metric("Errors after", fa.get("error", 0), border=True)
+        st.metric("Changes", len(rep.changes), border=True)
+        st.metric("Quarantined", len(rep.quarantine), border=True)
+    for line in rep.unfixed:
+        st.text("Not fixed: " + line)
+    with st.container(horizontal=True, key="downloads"):
+        st.download_button("Download repaired JSON", result.output, file_name=repaired_name(loaded.name),
+                           mime="application/json", on_click="ignore", type="primary", key="dl_repaired",
+                           icon=":material/download:")
+        st.download_button("Download repair report", rep.model_dump_json(indent=2).encode(),
+                           file_name=PurePath(repaired_name(loaded.name)).stem + ".report.json",
+                           mime="application/json", on_click="ignore", key="dl_report")
+        st.download_button("Download Markdown transcript", to_markdown(result.document).encode(),
+                           file_name=PurePath(loaded.name or "transcript").stem + ".md",
+                           mime="text/markdown", on_click="ignore", key="dl_markdown")
+    _before_after(checked, result, transcript)
+    if rep.quarantine:
+        st.text("Quarantined (kept in the report, not sent):")
+        st.json([q.model_dump() for q in rep.quarantine if getattr(q, "transcript", 0) == transcript], expanded=1)

@@ -1,0 +1,96 @@
+"""What one browser session remembers, behind small named accessors.
+
+The loaded file is kept as its raw bytes, name and sha256 (so that sharing stores exactly what
+was loaded); everything derived from it lives in ``st.cache_resource`` keyed by the sha256.
+Selection, page and focus drive the timeline: ``jump`` is the one way any part of the app
+(findings table, pasted error, detail pane links, stubs) shows a message.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+import streamlit as st
+
+from ..render import PAGE_SIZE
+
+FILE, SEL, PAGE, FOCUS, ERROR = "file", "sel", "page", "focus", "input_error"
+DIALECT, TARGET, TRANSCRIPT = "dialect_choice", "target", "transcript"
+AUTO = "auto-detect"
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """The file in hand: its bytes, the name shown to the user, and its sha256."""
+
+    data: bytes
+    name: str
+    sha: str
+    origin: str  # upload, paste, sample or share
+
+
+def loaded() -> Loaded | None:
+    return st.session_state.get(FILE)
+
+
+def set_loaded(data: bytes, name: str, origin: str, view: dict | None = None) -> None:
+    """Make ``data`` the current file and reset every view of the previous one."""
+    st.session_state[FILE] = Loaded(data, name, hashlib.sha256(data).hexdigest(), origin)
+    st.session_state[ERROR] = None
+    st.session_state[SEL] = None
+    st.session_state[PAGE] = 0
+    st.session_state[FOCUS] = st.session_state.get(FOCUS, 0) + 1
+    for key in (TARGET, TRANSCRIPT, "findings", "pasted_error", "_pasted_seen", "_fsel_seen"):
+        st.session_state.pop(key, None)
+    st.session_state[DIALECT] = AUTO
+    view = view or {}
+    if view.get("dialect"):
+        st.session_state[DIALECT] = view["dialect"]
+    if view.get("target"):
+        st.session_state[TARGET] = view["target"]
+    if isinstance(view.get("transcript"), int):
+        st.session_state[TRANSCRIPT] = view["transcript"]
+    if isinstance(view.get("options"), dict):
+        st.session_state["repair_options_restore"] = view["options"]
+    if isinstance(view.get("selected"), int):
+        jump(view["selected"])
+
+
+def set_error(message: str) -> None:
+    st.session_state[ERROR] = message
+
+
+def take_error() -> str | None:
+    """The message of input that could not be loaded, shown once."""
+    return st.session_state.pop(ERROR, None)
+
+
+def selected() -> int | None:
+    return st.session_state.get(SEL)
+
+
+def page() -> int:
+    return st.session_state.get(PAGE, 0)
+
+
+def focus() -> int:
+    return st.session_state.get(FOCUS, 0)
+
+
+def select(index: int | None) -> None:
+    """Select a message the user clicked in the timeline (no scrolling: it is in view)."""
+    st.session_state[SEL] = index
+
+
+def jump(index: int, page_size: int = PAGE_SIZE) -> None:
+    """Select message ``index``, open its page and scroll the timeline to it."""
+    index = max(0, int(index))
+    st.session_state[SEL] = index
+    st.session_state[PAGE] = index // page_size
+    st.session_state[FOCUS] = st.session_state.get(FOCUS, 0) + 1
+
+
+def set_page(p: int) -> None:
+    st.session_state[PAGE] = max(0, int(p))
+    st.session_state[FOCUS] = st.session_state.get(FOCUS, 0) + 1

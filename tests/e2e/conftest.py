@@ -1,0 +1,132 @@
+"""Browser tests: one ``streamlit run app.py`` per session, driven by Debian's Chromium.
+
+Fixture names are a contract shared with other test files (``test_share*.py``): ``app_server``
+(the base URL), ``base_url`` (pytest-playwright's, so ``page.goto("/")`` works) and
+``browser_type_launch_args`` (system Chromium via ``executable_path``; streamlit-notes §3.3).
+Every test here is marked ``e2e`` so the fast suite (``-m "not e2e"``) never starts a browser.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+APP = ROOT / "app.py"
+SAMPLES = ROOT / "sample_logs"
+CHROMIUM = os.environ.get("CHROMIUM") or next(
+    (p for p in ("/usr/lib/chromium/chromium", "/usr/bin/chromium") if shutil.which(p) or os.path.exists(p)), None
+)
+CHROMIUM_FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
+]
+IDLE = "() => document.querySelector('[data-testid=stApp]')?.dataset.testScriptState === 'notRunning'"
+
+
+def pytest_collection_modifyitems(items):
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.e2e)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_app(extra_env: dict | None = None) -> tuple[subprocess.Popen, str]:
+    """Start ``streamlit run app.py`` on a free port and wait until it answers its health check."""
+    port = free_port()
+    env = {**os.environ, **(extra_env or {})}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", str(APP), "--server.port", str(port),
+         "--server.address", "127.0.0.1", "--server.headless", "true",
+         "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            out = proc.stdout.read().decode(errors="replace") if proc.stdout else ""
+            raise RuntimeError(f"streamlit exited early:\n{out}")
+        try:
+            with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
+                if r.status == 200:
+                    return proc, url
+        except OSError:
+            time.sleep(0.25)
+    proc.terminate()
+    raise RuntimeError("streamlit did not answer its health check within 60 s")
+
+
+def stop_app(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    if CHROMIUM is None:
+        pytest.skip("no system Chromium (set CHROMIUM=/path/to/chromium)")
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_FLAGS}
+
+
+@pytest.fixture(scope="session")
+def app_server():
+    proc, url = start_app()
+    try:
+        yield url
+    finally:
+        stop_app(proc)
+
+
+@pytest.fixture(scope="session")
+def base_url(app_server):
+    return app_server
+
+
+@pytest.fixture
+def app_page(page, app_server):
+    """A fresh session of the app, loaded and idle."""
+    page.set_viewport_size({"width": 1440, "height": 1000})
+    page.goto(app_server + "/")
+    page.wait_for_function(IDLE)
+    return page
+
+
+def wait_idle(page) -> None:
+    page.wait_for_timeout(160)  # let a rerun start before asking whether it ended
+    page.wait_for_function(IDLE)
+
+
+def upload(page, path: Path | None = None, *, name: str | None = None, data: bytes | None = None) -> None:
+    """Upload a file through the sidebar's uploader and wait for the app to finish with it."""
+    inp = page.get_by_test_id("stFileUploaderDropzoneInput")
+    if path is not None:
+        inp.set_input_files(str(path))
+    else:
+        inp.set_input_files(files=[{"name": name, "mimeType": "application/json", "buffer": data}])
+    wait_idle(page)
+
+
+def open_sample(page, stem: str) -> None:
+    """Click a sample in the sidebar (its label is the file stem with spaces)."""
+    side = page.get_by_test_id("stSidebar")
+    side.get_by_role("button", name=stem.replace("_", " "), exact=True).click()
+    page.locator('[data-testid="timeline"]').wait_for()
+    wait_idle(page)

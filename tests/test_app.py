@@ -1,0 +1,208 @@
+"""The app's wiring under AppTest: loading, Target, findings table, pasted error, safety.
+
+AppTest runs the real script headless. It cannot click inside the timeline component (that is
+in tests/e2e), but it sees the data handed to it, every other widget and the elements shown.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import inspector
+from inspector import dialects
+
+ROOT = Path(__file__).resolve().parents[1]
+APP = str(ROOT / "app.py")
+SAMPLES = ROOT / "sample_logs"
+HOSTILE = "<script>alert(1)</script><img src=x onerror=alert(2)> [x](javascript:alert(3)) ![b](http://127.0.0.1:9/b.png) <style>*{display:none}</style>"
+
+
+def app() -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()
+    assert not at.exception
+    return at
+
+
+def upload(at: AppTest, name: str, data: bytes) -> AppTest:
+    at.file_uploader(key="upload").set_value((name, data, "application/json")).run()
+    assert not at.exception
+    return at
+
+
+def texts(at: AppTest) -> list[str]:
+    return [t.value for t in at.text]
+
+
+def component_data(at: AppTest) -> dict:
+    (el,) = [e for e in at.get("bidi_component")]
+    return json.loads(el.proto.json)
+
+
+def call(cid, name="lookup", args="{}"):
+    return {"id": cid, "type": "function", "function": {"name": name, "arguments": args}}
+
+
+BROKEN = [
+    {"role": "user", "content": "hi"},
+    {"role": "assistant", "content": None, "tool_calls": [call("call_a"), call("call_b", "fetch")]},
+    {"role": "tool", "tool_call_id": "call_a", "content": "ok"},
+    {"role": "user", "content": "and?"},
+    {"role": "tool", "tool_call_id": "call_stray", "content": "late"},
+]
+
+
+def test_first_page_offers_every_sample_in_one_click():
+    at = app()
+    labels = {b.label for b in at.button}
+    for p in SAMPLES.glob("*.json"):
+        assert p.stem.replace("_", " ") in labels
+
+
+def test_a_sample_loads_with_summary_and_verdict():
+    at = app()
+    at.button(key="sample:parallel_half_answered.json").click().run()
+    assert not at.exception
+    assert "parallel_half_answered.json" in texts(at)
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Messages"] == "6" and metrics["Tool calls"] == "3" and metrics["Results"] == "1"
+    assert metrics["Errors"] == "2"
+    assert any(t.startswith("OpenAI would reject this request: 2 errors. First: ") for t in texts(at))
+
+
+def test_upload_shows_findings_table_matching_the_check():
+    at = upload(app(), "broken.json", json.dumps(BROKEN).encode())
+    report = inspector.check(BROKEN)
+    df = at.dataframe[0].value
+    assert list(df["code"]) == [f.code for f in report.findings]
+    assert list(df["message"]) == [f.message_index for f in report.findings]
+    assert set(df.columns) >= {"message", "code", "severity", "tool_call_id", "sentence", "provider_error"}
+
+
+def test_dialect_badge_override_options_and_target_default():
+    at = upload(app(), "broken.json", json.dumps(BROKEN).encode())
+    dialect = at.selectbox(key="dialect_choice")
+    assert dialect.options[1:] == dialects.names()
+    target = at.selectbox(key="target")
+    assert target.label == "Target"
+    assert target.value == "openai"
+    assert target.options == list(dialects.get("openai-chat").TARGETS)
+
+
+def test_target_change_changes_severities_and_provider_texts_at_once():
+    at = upload(app(), "broken.json", json.dumps(BROKEN).encode())
+    before = at.dataframe[0].value
+    at.selectbox(key="target").set_value("mistral").run()
+    assert not at.exception
+    after = at.dataframe[0].value
+    want = inspector.check(BROKEN, target="mistral")
+    assert list(after["severity"]) == [f.severity for f in want.findings]
+    assert list(after["provider_error"]) == [f.provider_error or "" for f in want.findings]
+    assert list(before["provider_error"]) != list(after["provider_error"])
+    assert any(t.startswith("Mistral would reject") for t in texts(at))
+
+
+def test_selecting_a_findings_row_selects_that_message_in_the_timeline():
+    at = upload(app(), "broken.json", json.dumps(BROKEN).encode())
+    df = at.dataframe[0].value
+    row = list(df["code"]).index("TC002")
+    at.session_state["findings"] = {"selection": {"rows": [row], "columns": [], "cells": []}}
+    at.run()
+    assert at.session_state["sel"] == 4
+    data = component_data(at)
+    assert data["selected"] == 4
+    assert "Message #4" in [s.value for s in at.subheader]
+
+
+def test_severity_filter_narrows_the_table():
+    at = upload(app(), "broken.json", json.dumps(BROKEN).encode())
+    n_all = len(at.dataframe[0].value)
+    at.session_state["f_sev"] = ["info"]
+    at.run()
+    df = at.dataframe[0].value
+    assert set(df["severity"]) <= {"info"}
+    assert len(df) < n_all
+
+
+def test_unreadable_input_is_one_readable_message_with_line_and_column():
+    at = upload(app(), "bad.json", b'[{"role": "user", "content": "hi"},\n {"role": }]')
+    assert not at.exception
+    shown = texts(at)
+    assert "Could not read this input" in shown
+    assert any("line 2 column" in t for t in shown)
+
+
+def test_paste_text_area_loads_and_empty_paste_says_so():
+    at = app()
+    at.text_area(key="paste_text").set_value(json.dumps(BROKEN))
+    at.button(key="paste_go").click().run()
+    assert not at.exception
+    assert "pasted.json" in texts(at)
+    at.text_area(key="paste_text").set_value("   ")
+    at.button(key="paste_go").click().run()
+    assert "the pasted text is empty" in texts(at)
+
+
+def test_pasted_provider_error_points_at_the_message():
+    at = upload(app(), "broken.json", json.dumps(BROKEN).encode())
+    text = inspector.check(BROKEN).findings[0].provider_error
+    at.text_area(key="pasted_error").set_value(text).run()
+    assert not at.exception
+    assert at.session_state["sel"] == 1
+    assert component_data(at)["selected"] == 1
+    assert any(t.startswith("calls call_b") for t in texts(at))
+
+
+def test_pasted_openai_param_index():
+    at = upload(app(), "broken.json", json.dumps(BROKEN).encode())
+    at.text_area(key="pasted_error").set_value(
+        "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with "
+        "'tool_calls'. param: messages.[4].role"
+    ).run()
+    assert at.session_state["sel"] == 4
+    assert any("TC002" in t for t in texts(at))
+
+
+def test_timeline_gets_one_page_and_the_pairing():
+    at = upload(app(), "broken.json", json.dumps(BROKEN).encode())
+    data = component_data(at)
+    assert [it["i"] for it in data["items"] if "i" in it] == [0, 1, 2, 3, 4]
+    assert [it["id"] for it in data["items"] if "ghost" in it] == ["call_b"]
+    assert {l["id"] for l in data["links"] if "ghost" not in l} == {"call_a"}
+
+
+def test_multi_transcript_file_offers_a_transcript_picker():
+    log = {"eval": {"task": "t"}, "samples": [{"messages": BROKEN}, {"messages": BROKEN[:3]}]}
+    at = upload(app(), "eval.json", json.dumps(log).encode())
+    pick = at.selectbox(key="transcript")
+    assert pick.label == "Transcript"
+    assert len(pick.options) == 2
+    pick.set_value(1).run()
+    assert not at.exception
+    assert {m.label: m.value for m in at.metric}["Messages"] == "3"
+
+
+def test_hostile_text_never_reaches_markdown_or_html():
+    items = [{"role": "user", "content": HOSTILE},
+             {"role": "assistant", "content": None, "tool_calls": [call(HOSTILE, HOSTILE, HOSTILE)]},
+             {"role": HOSTILE, "content": HOSTILE}]
+    at = upload(app(), "evil.json", json.dumps(items).encode())
+    at.session_state["sel"] = 1
+    at.run()
+    assert not at.exception
+    for el in list(at.markdown) + list(at.caption) + list(at.get("html")) + list(at.subheader) + list(at.title):
+        body = getattr(el, "value", None) or getattr(getattr(el, "proto", None), "body", "")
+        assert "alert(" not in str(body) and "b.png" not in str(body)
+    assert any(HOSTILE in t for t in texts(at))  # shown, as plain text
+
+
+@pytest.mark.parametrize("sample", sorted(p.name for p in SAMPLES.glob("*.json*")))
+def test_every_sample_opens_without_error(sample):
+    at = app()
+    at.button(key=f"sample:{sample}").click().run()
+    assert not at.exception
+    assert component_data(at)["total"] > 0
