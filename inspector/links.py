@@ -149,6 +149,9 @@ def _match_block(m: Msg, block: Block, answered: dict, links: list, by_id: _Call
             if c is not None:
                 answered[id(c)] = r
                 links.append(Link(c, r, OK))
+                if c.pos < block.last_pos:
+                    block.disordered = True
+                block.last_pos = c.pos
                 if r.name is not None and c.name is not None and r.name != c.name:
                     note(Issue("TC013", r.msg, c.id, c.msg, name=c.name, result_name=r.name))
                 continue
@@ -198,6 +201,13 @@ def _match_idless(r: Result, block: Block, answered: dict) -> Call | None:
 
 
 def _answer_split(r: Result, block: Block, answered: dict, links: list) -> bool:
+    if r.id is None and not r.legacy:  # id-less (Gemini): by name and position, as inside the block
+        c = _match_idless(r, block, answered)
+        if c is not None and (c.id is None or c.name == r.name):
+            answered[id(c)] = r
+            links.append(Link(c, r, OK))
+            return True
+        return False
     for c in block.calls:
         if c.id == r.id and r.id is not None and id(c) not in answered:
             answered[id(c)] = r

@@ -104,7 +104,8 @@ def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
                     note(Issue("TC010", i, cid, name=name, got=_type(args)))
             elif args is None:
                 args = m.get("input", m.get("action"))
-            add(Msg(i, "assistant", [Call(cid, name, args, 0, i)], (), m, False))
+            # pos is the item's own index: the calls of one run then compare in input order (TC014).
+            add(Msg(i, "assistant", [Call(cid, name, args, i, i)], (), m, False))
         elif t in OUTPUTS:
             cid = _call_id(m, t)
             if _bad_id(cid):
