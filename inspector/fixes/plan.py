@@ -22,6 +22,7 @@ import orjson
 from ..check import Analysis
 from ..links import DISPLACED, DUPLICATE, EARLY, Link
 from ..model import Call, Issue, Result
+from ..rules.sequence import MISTRAL_NEXT as ROLE_NEXT
 from ..targets import severity
 from .ids import fits, make_id
 
@@ -454,24 +455,54 @@ class Plan:
         return out
 
     def bridges(self, out: list[Slot]) -> list[Slot]:
-        """Mistral refuses user or system right after a tool result: bridge with an assistant message."""
+        """Role order for a target that refuses some transitions (Mistral, rules.md §4.11).
+
+        A system message after an assistant or tool message moves up to just after the last user
+        or system message before it (nothing else can follow there without inventing a turn);
+        a user message right after a tool result gets a synthesized assistant message before it.
+        """
         if not self.acts("TC019") or not out:
             return out
-        role = self.ed.role_of
+        return self._bridge_tool_user(self._move_systems(out))
+
+    def _role(self, s: Slot) -> str:
+        r = self.ed.role_of(s.raw)
+        return "tool" if r == "function" else r
+
+    def _move_systems(self, out: list[Slot]) -> list[Slot]:
+        res: list[Slot] = []
+        prev = None
+        at = None  # where a moved system message goes: after the last user or system message
+        for s in out:
+            r = self._role(s)
+            if r == "system" and prev in ("assistant", "tool") and at is not None:
+                res.insert(at, s)
+                at += 1
+                self.log("move_message", "TC019", None, s.origin, s,
+                         f"Moved system message #{s.origin} up to follow the last user or system message before "
+                         f"it: the target refuses a system message right after a {prev} message.")
+                continue
+            res.append(s)
+            if r in ("user", "system"):
+                at = len(res)
+            prev = r
+        return res
+
+    def _bridge_tool_user(self, out: list[Slot]) -> list[Slot]:
         res: list[Slot] = []
         prev = None
         for s in out:
-            r = role(s.raw)
-            r = "tool" if r == "function" else r
-            if prev == "tool" and r in ("user", "system"):
+            r = self._role(s)
+            if prev == "tool" and r == "user":
                 b = Slot(self.ed.bridge(self.opt.bridge), None)
                 res.append(b)
                 self.log("insert_bridge", "TC019", None, None, b,
-                         f"Inserted an assistant message marked as synthesized between a tool result and a {r} "
+                         "Inserted an assistant message marked as synthesized between a tool result and a user "
                          "message: the target refuses that order.")
-            elif prev in ("user", "system") and r == "tool":
-                self.unfixed.append(f"a tool result directly follows a {prev} message (input #{s.origin}); "
-                                    "no repair can make that order valid")
+            elif prev in ROLE_NEXT and r in ROLE_NEXT and r not in ROLE_NEXT[prev]:
+                where = f"input #{s.origin}" if s.origin is not None else "a new message"
+                self.unfixed.append(f"a {r} message ({where}) directly follows a {prev} message, an order the "
+                                    "target refuses and no repair can make valid without inventing a turn")
             res.append(s)
             prev = r
         return res
