@@ -129,11 +129,15 @@ def strings(value, out=None) -> set:
 
 
 def mistral_request(msgs: list) -> ChatCompletionRequest:
-    """The repaired messages as a Mistral request: only the fields Mistral's message types have."""
-    keep = ("role", "content", "tool_calls", "tool_call_id", "name", "prefix")
+    """The repaired messages as a client would send them to Mistral: the fields Mistral's message
+    types have, content parts as their text. Roles, ids and pairing are passed through untouched."""
+    keep = {"system": ("content",), "user": ("content",), "assistant": ("content", "tool_calls", "prefix"),
+            "tool": ("content", "tool_call_id", "name")}
     clean = []
     for m in msgs:
-        d = {k: v for k, v in m.items() if k in keep}
+        d = {"role": m["role"], **{k: v for k, v in m.items() if k in keep.get(m["role"], ()) and v is not None}}
+        if isinstance(d.get("content"), list):  # log formats' own parts (reasoning, signatures): send the text
+            d["content"] = "\n".join(p["text"] for p in d["content"] if isinstance(p, dict) and p.get("type") == "text")
         if d.get("tool_calls"):
             d["tool_calls"] = [{"id": c["id"], "type": "function",
                                 "function": {"name": c["function"]["name"], "arguments": c["function"]["arguments"]}}
