@@ -34,6 +34,8 @@ for _mod in (anthropic, responses, gemini, bedrock, langchain, claude_code):
     register(_mod)
 
 from .. import logs  # noqa: E402,F401  (registers container recognisers)
+from ..editors import langchain as _langchain_editor  # noqa: E402,F401  (repair editors register themselves)
+from ..editors import responses as _responses_editor  # noqa: E402,F401
 
 
 def names() -> list[str]:

@@ -11,9 +11,9 @@ provider adapters send a run of ToolMessages after the AIMessage, so pairing is 
 
 from __future__ import annotations
 
-from ..model import Call, Issue, Msg, Result
+from ..model import Call, Issue, Msg, Result  # noqa: F401
 from .openai_chat import NAME_RE, _bad_id
-from .shared_rules import objects, unknown_role, user_as_result
+from .shared_rules import TaggedCall, objects, unknown_role, user_as_result
 
 NAME = "langchain"
 TARGETS = ("openai", "deepseek", "mistral", "anthropic", "bedrock", "gemini")
@@ -41,15 +41,34 @@ def detect(items: list) -> int:
     return 0
 
 
+def shape(m: dict) -> str:
+    """``lc`` (a dumpd dump), ``data`` (messages_to_dict) or ``plain`` (model_dump)."""
+    if m.get("lc") == 1 and type(m.get("id")) is list and m["id"]:
+        return "lc"
+    if type(m.get("data")) is dict and "type" in m:
+        return "data"
+    return "plain"
+
+
 def unwrap(m: dict) -> tuple[object, dict]:
     """(kind, fields) of one serialized message, whatever of the three shapes it has."""
-    if m.get("lc") == 1 and type(m.get("id")) is list and m["id"]:
+    s = shape(m)
+    if s == "lc":
         kw = m.get("kwargs")
         return m["id"][-1], kw if type(kw) is dict else {}
-    data = m.get("data")
-    if type(data) is dict and "type" in m:
-        return m["type"], data
+    if s == "data":
+        return m["type"], m["data"]
     return m.get("type"), m
+
+
+def rewrap(m: dict, fields: dict) -> dict:
+    """``m`` with its fields replaced by ``fields``, in the shape ``m`` has."""
+    s = shape(m)
+    if s == "lc":
+        return {**m, "kwargs": fields}
+    if s == "data":
+        return {**m, "data": fields}
+    return fields
 
 
 def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
@@ -68,7 +87,7 @@ def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
         if d.get("content") is None and role != "assistant":
             note(Issue("TC018", i, None, role=role))
         if role == "assistant":
-            calls = _calls(d, i, note)
+            calls = _calls(d, i, note, shape(m))
             if not calls and d.get("content") is None:
                 note(Issue("TC018", i, None, role=role))
             add(Msg(i, "assistant", calls, (), m))
@@ -85,7 +104,7 @@ def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
     return out
 
 
-def _calls(d: dict, i: int, note) -> list[Call]:
+def _calls(d: dict, i: int, note, form: str) -> list[Call]:
     calls: list[Call] = []
     tc = d.get("tool_calls")
     if tc is None:  # older dumps keep the provider's own calls in additional_kwargs
@@ -110,7 +129,7 @@ def _calls(d: dict, i: int, note) -> list[Call]:
             note(Issue("TC012", i, cid, pos=j, name=name))
         if j >= n_valid:
             note(Issue("TC011", i, cid, pos=j, name=name))
-        calls.append(Call(cid, name, c.get("args"), j, i))
+        calls.append(TaggedCall(cid, name, c.get("args"), j, i, form))
     return calls
 
 

@@ -10,9 +10,9 @@ through their ``raw_item``. A ``reasoning`` item must be followed by the item it
 
 from __future__ import annotations
 
-from ..model import Call, Issue, Msg, Result
+from ..model import Issue, Msg, Result
 from .openai_chat import NAME_RE, _JSONError, _bad_id, _loads, _type
-from .shared_rules import objects, unknown_role, user_as_result
+from .shared_rules import TaggedCall, objects, unknown_role, user_as_result
 
 NAME = "openai-responses"
 TARGETS = ("responses",)
@@ -105,7 +105,7 @@ def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
             elif args is None:
                 args = m.get("input", m.get("action"))
             # pos is the item's own index: the calls of one run then compare in input order (TC014).
-            add(Msg(i, "assistant", [Call(cid, name, args, i, i)], (), m, False))
+            add(Msg(i, "assistant", [TaggedCall(cid, name, args, i, i, t)], (), m, False))
         elif t in OUTPUTS:
             cid = _call_id(m, t)
             if _bad_id(cid):

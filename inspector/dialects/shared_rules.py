@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from ..model import Issue, Msg
+from ..model import Call, Issue, Msg
 from ..rules.sequence import looks_like_tool_output, text_of
 
 
@@ -45,3 +45,19 @@ def unknown_role(i: int, role, m: dict, note, **data) -> Msg:
     """TC024 for a role the dialect does not have, and the message as it stands."""
     note(Issue("TC024", i, None, role=role, **data))
     return Msg(i, role if type(role) is str else repr(role), (), (), m)
+
+
+class TaggedCall(Call):
+    """A call that remembers one thing its dialect's repair editor needs and the neutral view
+    has no slot for: the Responses item type (``custom_tool_call``, ...) or the LangChain
+    serialization shape of its message."""
+
+    __slots__ = ("tag",)
+
+    def __init__(self, id, name, args, pos: int, msg: int, tag: str):
+        self.id = id
+        self.name = name
+        self.args = args
+        self.pos = pos
+        self.msg = msg
+        self.tag = tag

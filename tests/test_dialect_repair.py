@@ -1,0 +1,120 @@
+"""Repair round trips for the dialects beyond openai-chat: the repaired output is in the same
+dialect, checks clean for the dialect's default target, loses no string of the input (each is in
+the output or in the report), and repairing it again changes nothing."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import inspector
+from inspector.dialects.langchain import shape as lc_shape
+from inspector.dialects.langchain import unwrap
+
+
+def strings(x, out=None):
+    """Every string and key in ``x``, also inside strings that hold JSON (serialised arguments)."""
+    out = set() if out is None else out
+    if isinstance(x, str):
+        out.add(x)
+        if x[:1] in "{[":
+            try:
+                strings(json.loads(x), out)
+            except ValueError:
+                pass
+    elif isinstance(x, dict):
+        for k, v in x.items():
+            out.add(k)
+            strings(v, out)
+    elif isinstance(x, list):
+        for v in x:
+            strings(v, out)
+    return out
+
+
+def round_trip(data, dialect, **kw):
+    before = inspector.check(data)
+    assert before.dialect == dialect and not before.ok
+    fixed = inspector.repair(data, **kw)
+    after = inspector.check(fixed.output)
+    assert after.dialect == dialect, after.dialect
+    assert after.ok, [f.text for f in after.findings if f.severity == "error"]
+    assert fixed.report.ok, fixed.report.unfixed
+    kept = strings(fixed.data) | strings(fixed.report.model_dump())
+    lost = strings(json.loads(data) if isinstance(data, str) else data) - kept
+    assert not lost, lost
+    again = inspector.repair(fixed.output)
+    assert again.report.changes == [] and again.output == fixed.output
+    return fixed
+
+
+# --- Responses ---------------------------------------------------------------------------------
+
+def fc(cid, name="get_weather", args='{"q": 1}', **extra):
+    return {"type": "function_call", "call_id": cid, "name": name, "arguments": args, **extra}
+
+
+def out(cid, output="ok", kind="function_call_output"):
+    return {"type": kind, "call_id": cid, "output": output}
+
+
+def test_responses_round_trip():
+    body = {"model": "gpt-5", "input": [
+        {"role": "user", "content": "weather?"},
+        fc("call_a"), fc("call_b", args={"q": 2}), {"type": "custom_tool_call", "call_id": "call_c", "name": "patch", "input": "x"},
+        out("call_b", "sunny"),
+        {"role": "user", "content": "hello?"},
+        out("call_a", "rain"),
+        out("call_zz", "who am I"),
+        out("call_b", "sunny"),
+        {"role": "user", "content": "thanks"},
+    ]}
+    fixed = round_trip(json.dumps(body), "openai-responses")
+    items = fixed.data["input"]
+    assert fixed.data["model"] == "gpt-5"
+    assert [i.get("type", i.get("role")) for i in items] == [
+        "user", "function_call", "function_call", "custom_tool_call", "function_call_output", "function_call_output",
+        "custom_tool_call_output", "user", "user"]
+    assert items[2]["arguments"] == '{"q": 2}'
+    assert {q.code for q in fixed.report.quarantine} == {"TC002"}
+
+
+def test_responses_remove_call_is_refused_with_a_reason():
+    with pytest.raises(inspector.InputError, match="remove_call"):
+        inspector.repair([{"role": "user", "content": "x"}, fc("call_a"), {"role": "user", "content": "y"}],
+                         options={"missing": "remove_call"})
+
+
+# --- LangChain ---------------------------------------------------------------------------------
+
+def ai(*ids, content=""):
+    return {"type": "ai", "content": content,
+            "tool_calls": [{"name": "get_weather", "args": {"q": c}, "id": c, "type": "tool_call"} for c in ids]}
+
+
+def tool(cid, content="ok"):
+    return {"type": "tool", "content": content, "tool_call_id": cid, "name": "get_weather"}
+
+
+def as_dict(m):
+    return {"type": m["type"], "data": dict(m)}
+
+
+def as_lc(m):
+    cls = {"ai": "AIMessage", "human": "HumanMessage", "tool": "ToolMessage"}[m["type"]]
+    return {"lc": 1, "type": "constructor", "id": ["langchain", "schema", "messages", cls],
+            "kwargs": {k: v for k, v in m.items() if k != "type"}}
+
+
+@pytest.mark.parametrize("shape", [lambda m: m, as_dict, as_lc], ids=["plain", "messages_to_dict", "lc_dump"])
+def test_langchain_round_trip_keeps_the_shape(shape):
+    msgs = [{"type": "human", "content": "weather?"}, ai("call_a", "call_b"), tool("call_b", "sunny"),
+            {"type": "human", "content": "and?"}, tool("call_zz", "stray"), ai(content="done")]
+    data = {"messages": [shape(m) for m in msgs]}
+    fixed = round_trip(json.dumps(data), "langchain")
+    new = fixed.data["messages"]
+    assert len(new) == 6  # one placeholder in, one orphan out
+    placeholder = new[3]
+    assert lc_shape(placeholder) == lc_shape(shape(tool("x")))  # the same serialization shape
+    assert unwrap(placeholder)[1]["status"] == "error" and unwrap(placeholder)[1]["tool_call_id"] == "call_a"
