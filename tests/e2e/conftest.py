@@ -18,6 +18,10 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
+
+# The machine may be busy (several test suites at once on two cores): wait longer than 5 s.
+expect.set_options(timeout=20_000)
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = ROOT / "app.py"
