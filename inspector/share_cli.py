@@ -54,7 +54,7 @@ def run_share(args: argparse.Namespace) -> int:
     from . import load
     from .loading import read_source
     from .redact import PatternError, Redactor
-    from .store import ShareTooLarge, share_link
+    from .store import ShareTooLarge, error_line, share_link
 
     data, label = read_source(args.path)
     doc = load(data, name=label)  # refuse what is not a transcript before storing it
@@ -94,7 +94,7 @@ def run_share(args: argparse.Namespace) -> int:
     except ShareTooLarge as exc:
         return _fail(f"{label}: {exc}")
     except Exception as exc:  # noqa: BLE001 - any driver error: say which store, not a traceback
-        return _fail(f"cannot use the share store ({_where(settings.store_url)}): {_first_line(exc)}", EXIT_STORE)
+        return _fail(f"cannot use the share store ({_where(settings.store_url)}): {error_line(exc)}", EXIT_STORE)
     ttl = settings.share_ttl_days if args.ttl_days is None else args.ttl_days
     expires = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(time.time() + ttl * 86400))
     sys.stdout.write(share_link(args.base_url or settings.base_url, token, args.message) + "\n")
@@ -107,7 +107,7 @@ def _add_unshare_args(p: argparse.ArgumentParser) -> None:
 
 
 def run_unshare(args: argparse.Namespace) -> int:
-    from .store import token_from_link
+    from .store import error_line, token_from_link
 
     try:
         settings = Settings.from_env()
@@ -121,7 +121,7 @@ def run_unshare(args: argparse.Namespace) -> int:
         finally:
             store.close()
     except Exception as exc:  # noqa: BLE001
-        return _fail(f"cannot use the share store ({_where(settings.store_url)}): {_first_line(exc)}", EXIT_STORE)
+        return _fail(f"cannot use the share store ({_where(settings.store_url)}): {error_line(exc)}", EXIT_STORE)
     if not deleted:
         return _fail("no such share (it may have expired or been deleted already)", EXIT_FINDINGS)
     sys.stderr.write("deleted\n")
@@ -136,11 +136,6 @@ def _where(url: str) -> str:
         return make_url(url).render_as_string(hide_password=True)
     except Exception:  # noqa: BLE001
         return "unparseable INSPECTOR_STORE_URL"
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(getattr(exc, "orig", None) or exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
 
 
 run_share.arguments = _add_share_args

@@ -280,6 +280,12 @@ class Store:
         self.engine.dispose()
 
 
+def error_line(exc: BaseException) -> str:
+    """One line for a store error: the driver's own first line, without SQL or traceback."""
+    text = str(getattr(exc, "orig", None) or exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
 def share_link(base_url: str, token: str, message: int | None = None) -> str:
     """The link a colleague opens: ``<base>/?t=<token>`` plus ``&m=<index>`` for a message."""
     link = f"{base_url.rstrip('/')}/?t={token}"

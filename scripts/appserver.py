@@ -17,14 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from pgcluster import free_port  # noqa: E402
 
 
 @dataclass
@@ -53,7 +47,9 @@ def start(env: dict[str, str] | None = None, *, timeout: float = 60) -> App:
     url = f"http://127.0.0.1:{port}"
     fd, log_name = tempfile.mkstemp(prefix="inspector-app-", suffix=".log")
     log = Path(log_name)
-    full_env = {**os.environ, "INSPECTOR_BASE_URL": url, **(env or {})}
+    # Without INSPECTOR_BASE_URL the app builds links from the address in the browser.
+    full_env = {k: v for k, v in os.environ.items() if k != "INSPECTOR_BASE_URL"}
+    full_env.update(env or {})
     with os.fdopen(fd, "wb") as out:
         proc = subprocess.Popen(
             [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.port", str(port),

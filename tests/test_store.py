@@ -170,3 +170,19 @@ def test_links_carry_token_and_message():
     assert share_link("http://h:8501", "abc", 7) == "http://h:8501/?t=abc&m=7"
     assert token_from_link("http://h:8501/?t=abc&m=7") == "abc"
     assert token_from_link(" abc ") == "abc"
+
+
+def test_settings_defaults_and_overrides(tmp_path):
+    from inspector.config import ConfigError, Settings
+
+    s = Settings.from_env({"XDG_DATA_HOME": str(tmp_path)})
+    assert s.store_url == f"sqlite:///{tmp_path}/tool-call-inspector/shares.sqlite3"
+    assert (s.base_url, s.share_ttl_days, s.share_max_bytes) == ("http://127.0.0.1:8501", 30, 50_000_000)
+    s = Settings.from_env({"INSPECTOR_STORE_PATH": str(tmp_path / "x.db"), "INSPECTOR_BASE_URL": "https://i.internal/",
+                           "INSPECTOR_SHARE_TTL_DAYS": "7", "INSPECTOR_SHARE_MAX_BYTES": "1000"})
+    assert (s.store_url, s.base_url, s.share_ttl_days, s.share_max_bytes) == (
+        f"sqlite:///{tmp_path / 'x.db'}", "https://i.internal", 7, 1000)
+    assert Settings.from_env({"INSPECTOR_STORE_URL": "postgresql://db/x"}).store_url == "postgresql://db/x"
+    for bad in ({"INSPECTOR_SHARE_TTL_DAYS": "0"}, {"INSPECTOR_SHARE_MAX_BYTES": "lots"}, {"INSPECTOR_BASE_URL": "ftp://x"}):
+        with pytest.raises(ConfigError, match=next(iter(bad))):
+            Settings.from_env(bad)

@@ -14,6 +14,7 @@ through ``st.dataframe``/``st.code``/``st.text``.
 from __future__ import annotations
 
 import hashlib
+import os
 import time
 from typing import Any
 
@@ -21,7 +22,7 @@ import streamlit as st
 
 from ..config import ConfigError, Settings
 from ..redact import PatternError, Redactor, context
-from ..store import ShareTooLarge, Store, looks_like_token, share_link
+from ..store import ShareTooLarge, Store, error_line, looks_like_token, share_link
 
 NOT_FOUND = (
     "This shared link was not found or has expired (shares expire, and whoever holds a link can delete it). "
@@ -46,13 +47,15 @@ def _settings_and_store() -> tuple[Settings, Store] | None:
         st.code(str(exc), language=None)
     except Exception as exc:  # noqa: BLE001 - a driver error must not take the page down
         st.error("The share store cannot be reached right now; try again later.")
-        st.code(_first_line(exc), language=None)
+        st.code(error_line(exc), language=None)
     return None
 
 
-def _first_line(exc: BaseException) -> str:
-    text = str(getattr(exc, "orig", None) or exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
+def _base_url(settings: Settings) -> str:
+    """``INSPECTOR_BASE_URL`` when set, else the address in the user's browser (the proxy's)."""
+    if os.environ.get("INSPECTOR_BASE_URL", "").strip():
+        return settings.base_url
+    return (st.context.url or settings.base_url).rstrip("/")
 
 
 def _digest(data: bytes) -> str:
@@ -79,7 +82,7 @@ def load_shared(token: str) -> tuple[bytes, str, dict] | None:
         shared = store.get(token)
     except Exception as exc:  # noqa: BLE001
         st.error("The share store cannot be reached right now; try again later.")
-        st.code(_first_line(exc), language=None)
+        st.code(error_line(exc), language=None)
         return None
     if shared is None:
         st.warning(NOT_FOUND)
@@ -88,7 +91,7 @@ def load_shared(token: str) -> tuple[bytes, str, dict] | None:
     opened[token] = result
     _held()[_digest(shared.data)] = {
         "token": token,
-        "url": share_link(settings.base_url, token, shared.view.get("selected")),
+        "url": share_link(_base_url(settings), token, shared.view.get("selected")),
         "view": dict(shared.view),
         "expires_at": shared.expires_at,
         "masked": None,
@@ -177,11 +180,11 @@ def share_panel(data: bytes, name: str, view: dict) -> None:
             return
         except Exception as exc:  # noqa: BLE001
             st.error("The transcript could not be stored; try again later.")
-            st.code(_first_line(exc), language=None)
+            st.code(error_line(exc), language=None)
             return
         held[digest] = {
             "token": token,
-            "url": share_link(settings.base_url, token, view.get("selected")),
+            "url": share_link(_base_url(settings), token, view.get("selected")),
             "view": dict(view),
             "expires_at": int(time.time() + ttl * 86400),
             "masked": len(found) if mask else 0,
@@ -215,7 +218,7 @@ def _delete(store: Store, digest: str) -> None:
     try:
         store.delete(link["token"])
     except Exception as exc:  # noqa: BLE001
-        st.session_state["_share_delete_error"] = _first_line(exc)
+        st.session_state["_share_delete_error"] = error_line(exc)
         return
     # The transcript stays open in this session (``_share_opened``); only the link dies.
     _held().pop(digest, None)
