@@ -27,7 +27,7 @@ from typing import Any, Iterator, Literal
 
 from pydantic import BaseModel, Field, field_validator
 
-from .check import check_document
+from .check import check_plain, counts
 from .containers import Document, Transcript
 from .editors import editor_for
 from .errors import InputError
@@ -162,13 +162,20 @@ class RepairResult:
     Unpacks as ``data, report = inspector.repair(messages)``.
     """
 
-    __slots__ = ("output", "document", "report", "check_report")
+    __slots__ = ("output", "document", "report", "_after")
 
-    def __init__(self, output: bytes, document: Document, report: RepairReport, check_report: Any):
+    def __init__(self, output: bytes, document: Document, report: RepairReport, after: dict):
         self.output = output
         self.document = document
         self.report = report
-        self.check_report = check_report  # ``check`` of the output, for callers that want the findings
+        self._after = after
+
+    @property
+    def check_report(self) -> Any:
+        """``check`` of the output for the same target (a ``Report``), for callers that want the findings."""
+        from .report import Report
+
+        return Report.model_validate(self._after)
 
     @property
     def data(self) -> Any:
@@ -231,16 +238,17 @@ def repair(source: Any, target: str | None = None, options: RepairOptions | dict
 
 def _repair_document(doc: Document, target: str | None, options: RepairOptions, dialect: str | None,
                      original: bytes | None) -> RepairResult:
-    before, analyses = check_document(doc, target, dialect)
-    target = before.target
+    before, analyses = check_plain(doc, target, dialect)
+    target = before["target"]
     editors = [editor_for(a.transcript.dialect) for a in analyses]
-    report = RepairReport(target=target, dialect=before.dialect, findings_before=_counts(before),
-                          findings_after=_counts(before))
+    report = RepairReport(target=target, dialect=before["dialect"], findings_before=counts(before["findings"]),
+                          findings_after=counts(before["findings"]))
     root = doc.root
     new_transcripts: list[Transcript] = []
     changed = False
     for n, (a, ed) in enumerate(zip(analyses, editors)):
-        plan = Plan(a, target, options, ed)
+        # An editor may bring its own plan around the shared one (anthropic, bedrock, gemini: editors/blocks.py).
+        plan = getattr(ed, "make_plan", Plan)(a, target, options, ed)
         items = plan.run()
         t = a.transcript
         new_transcripts.append(Transcript(items=items, path=t.path, container=t.container, dialect=t.dialect,
@@ -255,25 +263,25 @@ def _repair_document(doc: Document, target: str | None, options: RepairOptions, 
         after = before
     else:
         new_doc = Document(root=root, format=doc.format, transcripts=new_transcripts, source=doc.source)
-        pretty = original is None or b"\n" in original.strip()
+        # Indented in, indented out; a one-line file stays one line.
+        pretty = original is None or b"\n" in original[:65536].rstrip()
         output = _serialise(root, doc.format, pretty)
-        after, _ = check_document(new_doc, target, dialect)
-        report.findings_after = _counts(after)
-    errors = [f for f in after.findings if f.severity == "error"]
+        after, _ = check_plain(new_doc, target, dialect)
+        report.findings_after = counts(after["findings"])
+    errors = [f for f in after["findings"] if f["severity"] == "error"]
     if errors:
         f = errors[0]
         report.unfixed.append(
-            f"after repair the target would still refuse this request: {len(errors)} error(s), first {f.code} "
-            f"at message #{f.message_index}: {f.text}")
+            f"after repair the target would still refuse this request: {len(errors)} error(s), first {f['code']} "
+            f"at message #{f['message_index']}: {f['text']}")
     report.ok = not report.unfixed
     return RepairResult(output, new_doc, report, after)
 
 
 def _collect(report: RepairReport, plan: Plan, n: int) -> None:
     """Turn the plan's records into report entries, now that output positions are known."""
-    pos = {id(s): k for k, s in enumerate(plan.resolved)}
     for r in plan.recs:
-        after = pos.get(id(r.slot)) if r.slot is not None else None
+        after = r.slot.pos if r.slot is not None else None
         report.changes.append(Change(action=r.action, code=r.code, tool_call_id=r.call_id, index_before=r.before,
                                      index_after=after, text=r.text, new_id=r.new_id, transcript=n))
     for index, code, reason, content in plan.quarantine:
@@ -281,13 +289,6 @@ def _collect(report: RepairReport, plan: Plan, n: int) -> None:
     report.id_map.update(plan.id_map)
     prefix = f"transcript {n}: " if n else ""
     report.unfixed.extend(prefix + u for u in plan.unfixed)
-
-
-def _counts(check_report: Any) -> dict[str, int]:
-    out = {"error": 0, "warning": 0, "info": 0}
-    for f in check_report.findings:
-        out[f.severity] += 1
-    return out
 
 
 class _CallableModule(types.ModuleType):

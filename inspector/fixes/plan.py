@@ -20,7 +20,7 @@ from typing import Any
 import orjson
 
 from ..check import Analysis
-from ..links import DISPLACED, DUPLICATE, EARLY, Link
+from ..links import DISPLACED, DUPLICATE, EARLY, OK, Link
 from ..model import Call, Issue, Result
 from ..rules.sequence import MISTRAL_NEXT as ROLE_NEXT
 from ..targets import severity
@@ -37,11 +37,12 @@ ACTION = {
 class Slot:
     """One item of the output list: the raw item and the input index it came from (None if new)."""
 
-    __slots__ = ("raw", "origin")
+    __slots__ = ("raw", "origin", "pos")
 
     def __init__(self, raw: Any, origin: int | None):
         self.raw = raw
         self.origin = origin
+        self.pos: int | None = None  # index in the output, once emitted
 
 
 class Rec:
@@ -125,12 +126,12 @@ class Plan:
         self.assign_ids()
         self.edit_messages(converted)
         self.add_missing()
-        out = self.emit()
-        out = self.bridges(out)
-        self.last_message_rules(out)
+        raws, origins = self.emit()
+        if self.acts("TC019") and raws:
+            raws = self.bridges(raws, origins)
+        self.last_message_rules(raws)
         self.unfixable_shapes()
-        self.resolved = out
-        return [s.raw for s in out]
+        return raws
 
     def unknown_roles(self) -> None:
         for iss in self.by_code.get("TC024", ()):
@@ -162,15 +163,19 @@ class Plan:
         conv_of = {id(c): i for i, c in converted.items()}
         self.missing: list[tuple[Any, Call]] = []
         for b in self.a.pairing.blocks:
-            run = set(b.result_msgs)
+            run = None
             for c in b.calls:
+                links = by_call.get(id(c))
+                if links is not None and len(links) == 1 and links[0].status == OK and id(c) not in conv_of:
+                    continue  # the common case: one result, inside the block
+                if run is None:
+                    run = set(b.result_msgs)
                 if id(c) in conv_of:
                     k = conv_of[id(c)]
                     self.skip.add(k)
                     self.keeper_of.setdefault(k, set()).add(id(c))
                     self.after.setdefault(b.ends, []).append(self.slot(k))
                     continue
-                links = by_call.get(id(c))
                 if not links:
                     self.missing.append((b, c))
                     continue
@@ -280,6 +285,10 @@ class Plan:
     # --- ids ----------------------------------------------------------------------------------
 
     def assign_ids(self) -> None:
+        self.renamed: list[tuple[int, Call, str]] = []  # (message index, call, new id)
+        if not (self.by_code.get("TC006") or self.by_code.get("TC008")
+                or (self.by_code.get("TC009") and self.acts("TC009"))):
+            return  # every id stays as it is
         taken = {c.id for m in self.msgs for c in m.calls if c.id is not None}
         fitted: dict[str, str] = {}
         idless_ok = self._idless_blocks()
@@ -297,6 +306,7 @@ class Plan:
                     if idless_ok.get(id(c), True):
                         new = make_id(f"{m.index}:{c.pos}:{c.name}", self.target, taken)
                         self.final_id[id(c)] = new
+                        self.renamed.append((m.index, c, new))
                         self.log("assign_id", "TC008", None, m.index, self.slot(m.index),
                                  f"Gave call {c.pos} of message #{m.index} ({_tool(c.name)}) the id {new}.", new)
                     else:
@@ -324,6 +334,8 @@ class Plan:
                                  f"Renamed call id {cid} in message #{m.index} to {new} to fit the target's id format, "
                                  "and its result with it.", new)
                 self.final_id[id(c)] = new
+                if new is not None and new != cid:
+                    self.renamed.append((m.index, c, new))
 
     def _idless_blocks(self) -> dict[int, bool]:
         """For calls paired without ids: True when their block pairs unambiguously (rules.md §4.8)."""
@@ -366,15 +378,27 @@ class Plan:
                     self.cur[i], text = fixed
                     self.log(ACTION[code], code, iss.call_id, i, self.slot(i), f"Message #{i}: {text}.")
         # Calls renamed or given an id; their kept results follow.
-        for m in self.msgs:
-            for c in m.calls:
-                new = self.final_id.get(id(c))
-                if new is not None and new != c.id:
-                    self.cur[m.index] = self.ed.set_call_id(self.raw(m.index), c, new)
+        for i, c, new in self.renamed:
+            self.cur[i] = self.ed.set_call_id(self.raw(i), c, new)
+        names = self.acts("TC013") and bool(self.by_code.get("TC013"))
+        if self.renamed or names or self.by_code.get("TC008"):
+            self._edit_results(names)
+        for k, c in converted.items():
+            new = self.final_id.get(id(c), c.id)
+            self.cur[k] = self.ed.user_to_result(self.items[k], c, new)
+            self.log("user_to_result", "TC020", new, k, self.slot(k),
+                     f"Made user message #{k} the result of call {new} ({_tool(c.name)}) from message #{c.msg}.")
+
+    def _edit_results(self, names: bool) -> None:
+        """Kept results take their call's final id (and, for TC013, its name)."""
+        keeper_of, skip = self.keeper_of, self.skip
         for link in self.a.pairing.links:
             i = link.result.msg
-            kept = self.keeper_of.get(i)
-            if kept is None or id(link.call) not in kept:
+            kept = keeper_of.get(i)
+            if kept is None:
+                if link.status != OK or i in skip:
+                    continue
+            elif id(link.call) not in kept:
                 continue
             c, r = link.call, link.result
             new = self.final_id.get(id(c), c.id)
@@ -383,18 +407,13 @@ class Plan:
                 if r.id is None:
                     self.log("assign_id", "TC008", new, i, self.slot(i),
                              f"Gave the result in message #{i} the id {new} of the call it answers (message #{c.msg}).", new)
-            if (self.acts("TC013") and r.name is not None and c.name is not None and r.name != c.name
+            if (names and r.name is not None and c.name is not None and r.name != c.name
                     and type(c.name) is str):
                 named = self.ed.set_result_name(self.raw(i), r, c.name)
                 if named is not None:
                     self.cur[i] = named
                     self.log("set_result_name", "TC013", new, i, self.slot(i),
                              f"Message #{i}: set the result's name {r.name!r} to its call's name {c.name!r}.")
-        for k, c in converted.items():
-            new = self.final_id.get(id(c), c.id)
-            self.cur[k] = self.ed.user_to_result(self.items[k], c, new)
-            self.log("user_to_result", "TC020", new, k, self.slot(k),
-                     f"Made user message #{k} the result of call {new} ({_tool(c.name)}) from message #{c.msg}.")
 
     def add_missing(self) -> None:
         pending = {id(c) for c in self.a.pairing.pending}
@@ -428,42 +447,57 @@ class Plan:
 
     # --- output -------------------------------------------------------------------------------
 
-    def emit(self) -> list[Slot]:
-        out: list[Slot] = []
-        add = out.append
-        skip, after, instead, slots, cur, items = self.skip, self.after, self.instead, self.slots, self.cur, self.items
+    def _put(self, s: Slot, raws: list, origins: list) -> None:
+        if s.raw is None:
+            s.raw = self.cur.get(s.origin, self.items[s.origin])
+        s.pos = len(raws)
+        raws.append(s.raw)
+        origins.append(s.origin)
+
+    def emit(self) -> tuple[list, list]:
+        """The output list in one pass, and the input index of each item (None for new ones)."""
+        raws: list = []
+        origins: list = []
+        add, orig = raws.append, origins.append
+        skip, after, notes, instead = self.skip, self.after, self.notes_after, self.instead
+        slots, cur, items, put = self.slots, self.cur, self.items, self._put
         for i in range(len(items)):
             if i in skip:
                 s = instead.get(i)
                 if s is not None:
-                    if s.raw is None:
-                        s.raw = cur.get(s.origin, items[s.origin]) if s.origin is not None else None
-                    add(s)
+                    put(s, raws, origins)
             else:
                 s = slots.get(i)
                 if s is None:
-                    s = Slot(cur[i] if i in cur else items[i], i)
-                elif s.raw is None:
-                    s.raw = cur[i] if i in cur else items[i]
-                add(s)
-            for extra in (after.get(i), self.notes_after.get(i)):
-                if extra:
-                    for s in extra:
-                        if s.raw is None:
-                            s.raw = cur.get(s.origin, items[s.origin])
-                        add(s)
-        return out
+                    add(cur[i] if i in cur else items[i])
+                    orig(i)
+                else:
+                    put(s, raws, origins)
+            if i in after:
+                for s in after[i]:
+                    put(s, raws, origins)
+            if i in notes:
+                for s in notes[i]:
+                    put(s, raws, origins)
+        return raws, origins
 
-    def bridges(self, out: list[Slot]) -> list[Slot]:
+    def bridges(self, raws: list, origins: list) -> list:
         """Role order for a target that refuses some transitions (Mistral, rules.md §4.11).
 
         A system message after an assistant or tool message moves up to just after the last user
         or system message before it (nothing else can follow there without inventing a turn);
         a user message right after a tool result gets a synthesized assistant message before it.
         """
-        if not self.acts("TC019") or not out:
-            return out
-        return self._bridge_tool_user(self._move_systems(out))
+        placed = {s.pos: s for s in (*self.slots.values(), *self._new_slots()) if s.pos is not None}
+        out = [placed.get(k) or Slot(raw, origins[k]) for k, raw in enumerate(raws)]
+        out = self._bridge_tool_user(self._move_systems(out))
+        for k, s in enumerate(out):
+            s.pos = k
+        return [s.raw for s in out]
+
+    def _new_slots(self) -> list[Slot]:
+        extra = [s for lst in (*self.after.values(), *self.notes_after.values()) for s in lst]
+        return extra + list(self.instead.values())
 
     def _role(self, s: Slot) -> str:
         r = self.ed.role_of(s.raw)
@@ -507,13 +541,13 @@ class Plan:
             prev = r
         return res
 
-    def last_message_rules(self, out: list[Slot]) -> None:
+    def last_message_rules(self, raws: list) -> None:
         if self.target != "mistral":
             return
-        if not out:
+        if not raws:
             self.unfixed.append("the transcript is empty; Mistral needs at least one message")
             return
-        last = out[-1].raw
+        last = raws[-1]
         role = self.ed.role_of(last)
         if role == "assistant" and not (type(last) is dict and last.get("prefix") is True):
             has_calls = type(last) is dict and (last.get("tool_calls") or last.get("function_call"))
@@ -521,7 +555,7 @@ class Plan:
                 self.unfixed.append(
                     "the transcript ends with an assistant message; Mistral serving expects the last message to be "
                     "user or tool (or an assistant message with prefix=true), and repair does not invent a user turn")
-        elif len(out) == 1 and role not in ("user", "system"):
+        elif len(raws) == 1 and role not in ("user", "system"):
             self.unfixed.append("a one-message conversation must be a user or system message for Mistral")
 
     def unfixable_shapes(self) -> None:

@@ -1,0 +1,56 @@
+"""Repair speed against a bare parse, in one process, on a 100,000-message transcript.
+
+The transcript (parallel calls, long contents, ``gen.build_transcript``) has 1% of its tool
+results removed, so repair inserts about a thousand placeholders, then checks its own output.
+Baseline: ``orjson.loads`` of the same bytes. Goal: ``inspector.repair`` of the bytes (parse,
+analyse, plan, write back, serialise, re-check) costs at most 3x the parse alone.
+
+Run: ``.venv/bin/python benchmarks/bench_repair.py [N_MESSAGES]``.
+"""
+
+from __future__ import annotations
+
+import gc
+import sys
+import time
+from pathlib import Path
+
+import orjson
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from gen import build_transcript, drop_results  # noqa: E402
+
+import inspector  # noqa: E402
+
+
+def best_of(fn, repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def main() -> None:
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
+    msgs = drop_results(build_transcript(n), 0.01)
+    data = orjson.dumps(msgs)
+    result = inspector.repair(data)
+    rep = result.report
+    print(f"transcript: {len(msgs):,} messages, {len(data) / 1e6:.1f} MB, 1% of results removed")
+    print(f"repair: {len(rep.changes)} changes, errors {rep.findings_before['error']} -> {rep.findings_after['error']}")
+
+    parse = best_of(lambda: orjson.loads(data), 5)
+    gc.disable()  # repair pauses the cyclic GC; give the bare parse the same advantage
+    parse_nogc = best_of(lambda: orjson.loads(data), 5)
+    gc.enable()
+    repair = best_of(lambda: inspector.repair(data), 5)
+    print(f"orjson parse alone      {parse * 1000:8.1f} ms   (GC paused: {parse_nogc * 1000:.1f} ms)")
+    print(f"inspector.repair        {repair * 1000:8.1f} ms")
+    print(f"repair / parse ratio    {repair / parse:8.2f}x   (goal <= 3x)")
+    print(f"repair / parse, GC paused for both {repair / parse_nogc:8.2f}x")
+
+
+if __name__ == "__main__":
+    main()
