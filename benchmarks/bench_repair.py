@@ -12,24 +12,15 @@ from __future__ import annotations
 
 import gc
 import sys
-import time
 from pathlib import Path
 
 import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_check import best_of  # noqa: E402
 from gen import build_transcript, drop_results  # noqa: E402
 
 import inspector  # noqa: E402
-
-
-def best_of(fn, repeat: int) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t)
-    return best
 
 
 def main() -> None:
