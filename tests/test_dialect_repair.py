@@ -118,3 +118,84 @@ def test_langchain_round_trip_keeps_the_shape(shape):
     placeholder = new[3]
     assert lc_shape(placeholder) == lc_shape(shape(tool("x")))  # the same serialization shape
     assert unwrap(placeholder)[1]["status"] == "error" and unwrap(placeholder)[1]["tool_call_id"] == "call_a"
+
+
+# --- Anthropic, Bedrock, Gemini: results are blocks of the next message --------------------------
+
+def a_tu(cid):
+    return {"type": "tool_use", "id": cid, "name": "get_weather", "input": {"q": cid}}
+
+
+def a_tr(cid, text="ok"):
+    return {"type": "tool_result", "tool_use_id": cid, "content": text}
+
+
+def test_anthropic_round_trip_joins_results_and_keeps_blocks():
+    body = {"model": "claude-sonnet-4-5", "system": "be brief", "max_tokens": 100, "messages": [
+        {"role": "user", "content": "weather?"},
+        {"role": "assistant", "content": [{"type": "text", "text": "Looking."}, a_tu("toolu_a"), a_tu("toolu_b"), a_tu("toolu_c")]},
+        {"role": "user", "content": [{"type": "text", "text": "here you go"}, a_tr("toolu_b", "sunny")]},
+        {"role": "user", "content": [a_tr("toolu_a", "rain"), a_tr("toolu_zz", "stray")]},
+        {"role": "assistant", "content": [{"type": "text", "text": "Rain and sun."}]},
+        {"role": "user", "content": "thanks"},
+    ]}
+    fixed = round_trip(json.dumps(body), "anthropic")
+    msgs = fixed.data["messages"]
+    assert fixed.data["system"] == "be brief"
+    assert [m["role"] for m in msgs] == ["user", "assistant", "user", "assistant", "user"]
+    joined = msgs[2]["content"]
+    assert [b.get("tool_use_id", b["type"]) for b in joined] == ["toolu_b", "toolu_a", "toolu_c", "text"]
+    assert joined[2]["is_error"] is True  # the placeholder for toolu_c
+    assert msgs[0] is not None and msgs[4] == body["messages"][5]
+    q = fixed.report.quarantine
+    assert [(x.index, x.code, x.content) for x in q] == [(3, "TC002", a_tr("toolu_zz", "stray"))]
+    codes = {c.code for c in fixed.report.changes}
+    assert {"TC001", "TC002", "TC015", "TC016", "TC019"} <= codes
+    assert all("#5" not in c.text and "#6" not in c.text for c in fixed.report.changes)  # input indices only
+
+
+def test_anthropic_clean_input_comes_back_as_it_was():
+    msgs = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": [a_tu("toolu_a")]},
+            {"role": "user", "content": [a_tr("toolu_a")]}, {"role": "assistant", "content": [{"type": "text", "text": "ok"}]}]
+    text = json.dumps(msgs)
+    fixed = inspector.repair(text)
+    assert fixed.output == text.encode() and fixed.report.changes == []
+
+
+def test_bedrock_round_trip():
+    msgs = [
+        {"role": "user", "content": [{"text": "weather?"}]},
+        {"role": "assistant", "content": [{"toolUse": {"toolUseId": "a.1", "name": "get_weather", "input": {}}},
+                                          {"toolUse": {"toolUseId": "t2", "name": "get_weather", "input": {}}}]},
+        {"role": "user", "content": [{"toolResult": {"toolUseId": "a.1", "content": [{"text": "rain"}]}}]},
+        {"role": "assistant", "content": [{"text": "done"}]},
+    ]
+    fixed = round_trip({"messages": msgs}, "bedrock")
+    new = fixed.data["messages"]
+    ids = [b["toolResult"]["toolUseId"] for b in new[2]["content"]]
+    assert ids[0] == fixed.report.id_map["a.1"] and ids[1] == "t2"
+    assert new[2]["content"][1]["toolResult"]["status"] == "error"
+
+
+def test_gemini_round_trip_without_ids():
+    contents = [
+        {"role": "user", "parts": [{"text": "weather?"}]},
+        {"role": "model", "parts": [{"functionCall": {"name": "get_weather", "args": {"city": "Paris"}}},
+                                    {"functionCall": {"name": "get_time", "args": {}}}]},
+        {"role": "user", "parts": [{"functionResponse": {"name": "get_weather", "response": {"t": 20}}}]},
+        {"role": "user", "parts": [{"text": "and?"}]},
+        {"role": "model", "parts": [{"text": "done"}]},
+    ]
+    fixed = round_trip({"contents": contents}, "gemini")
+    new = fixed.data["contents"]
+    parts = new[2]["parts"]
+    assert [list(p) for p in parts] == [["functionResponse"], ["functionResponse"], ["text"]]
+    assert parts[1]["functionResponse"]["name"] == "get_time" and "id" not in parts[1]["functionResponse"]
+
+
+def test_claude_code_logs_are_not_repaired_yet_and_say_so():
+    log = [{"type": "user", "sessionId": "s", "message": {"role": "user", "content": "hi"}},
+           {"type": "assistant", "sessionId": "s", "message": {"id": "m1", "role": "assistant", "content": [a_tu("toolu_a")]}},
+           {"type": "user", "sessionId": "s", "message": {"role": "user", "content": "go on"}}]
+    with pytest.raises(inspector.InputError, match="claude-code"):
+        inspector.repair("\n".join(json.dumps(e) for e in log))

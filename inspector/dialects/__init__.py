@@ -34,8 +34,6 @@ for _mod in (anthropic, responses, gemini, bedrock, langchain, claude_code):
     register(_mod)
 
 from .. import logs  # noqa: E402,F401  (registers container recognisers)
-from ..editors import langchain as _langchain_editor  # noqa: E402,F401  (repair editors register themselves)
-from ..editors import responses as _responses_editor  # noqa: E402,F401
 
 
 def names() -> list[str]:
@@ -57,3 +55,9 @@ def detect(items: list) -> ModuleType:
         if s > score:
             best, score = mod, s
     return best
+
+
+# Repair editors of these dialects (they register themselves; imported last, as they use ``get``).
+from ..editors import blocks as _block_editors  # noqa: E402,F401
+from ..editors import langchain as _langchain_editor  # noqa: E402,F401
+from ..editors import responses as _responses_editor  # noqa: E402,F401

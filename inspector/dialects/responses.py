@@ -10,9 +10,11 @@ through their ``raw_item``. A ``reasoning`` item must be followed by the item it
 
 from __future__ import annotations
 
+from ..containers import path_text
+from ..errors import InputError
 from ..model import Issue, Msg, Result
 from .openai_chat import NAME_RE, _JSONError, _bad_id, _loads, _type
-from .shared_rules import TaggedCall, objects, unknown_role, user_as_result
+from .shared_rules import TaggedCall, unknown_role, user_as_result
 
 NAME = "openai-responses"
 TARGETS = ("responses",)
@@ -73,27 +75,34 @@ def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
     out: list[Msg] = []
     add = out.append
     note = issues.append
-    for i, m in objects(items, where, "an input item object"):
+    fullmatch = NAME_RE.fullmatch
+    for i, m in enumerate(items):
+        if type(m) is not dict:
+            raise InputError(f"expected an input item object, got {_type(m)}", f"{path_text(where)}[{i}]")
         t = m.get("type")
-        if type(m.get("raw_item")) is dict and type(t) is str and t.endswith("_item"):
+        if type(t) is str and t[-5:] == "_item" and type(m.get("raw_item")) is dict:  # Agents SDK run item
             if t in MARKERS:
                 add(Msg(i, "approval", (), (), m, False))
                 continue
             m = m["raw_item"]
             t = m.get("type")
-        if t in OUTPUT_OF:
-            cid = _call_id(m, t)
-            if t == "function_call" or t == "custom_tool_call":
-                name = m.get("name")
-                if type(name) is not str or not NAME_RE.fullmatch(name):
-                    note(Issue("TC012", i, cid if type(cid) is str else None, name=name, missing=name is None))
-            else:
-                name = t
-            if _bad_id(cid):
+        # The two commonest items first; every other type is read below.
+        if t == "function_call_output":
+            cid = m.get("call_id")
+            if not cid or type(cid) is not str or cid == "null":
+                note(Issue("TC008", i, None, side="result", value=cid))
+                cid = None
+            add(Msg(i, "tool", (), [Result(cid, m.get("name"), 0, i)], m, False))
+        elif t == "function_call" or t == "custom_tool_call":
+            cid = m.get("call_id")
+            name = m.get("name")
+            if type(name) is not str or not fullmatch(name):
+                note(Issue("TC012", i, cid if type(cid) is str else None, name=name, missing=name is None))
+            if not cid or type(cid) is not str or cid == "null":
                 note(Issue("TC008", i, None, side="call", value=cid, name=name))
                 cid = None
-            args = m.get("arguments")
             if t == "function_call":
+                args = m.get("arguments")
                 if type(args) is str:
                     if args:
                         try:
@@ -102,10 +111,16 @@ def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
                             note(Issue("TC011", i, cid, name=name))
                 elif args is not None:
                     note(Issue("TC010", i, cid, name=name, got=_type(args)))
-            elif args is None:
-                args = m.get("input", m.get("action"))
+            else:
+                args = m.get("input")
             # pos is the item's own index: the calls of one run then compare in input order (TC014).
             add(Msg(i, "assistant", [TaggedCall(cid, name, args, i, i, t)], (), m, False))
+        elif t in OUTPUT_OF:  # shell, computer, apply_patch, ... calls: the item type names the tool
+            cid = _call_id(m, t)
+            if _bad_id(cid):
+                note(Issue("TC008", i, None, side="call", value=cid, name=t))
+                cid = None
+            add(Msg(i, "assistant", [TaggedCall(cid, t, m.get("arguments", m.get("action")), i, i, t)], (), m, False))
         elif t in OUTPUTS:
             cid = _call_id(m, t)
             if _bad_id(cid):
