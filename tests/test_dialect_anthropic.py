@@ -7,8 +7,17 @@ import json
 
 import pytest
 
+import dialect_asserts
 import inspector
 from inspector.dialects.claude_code import groups
+
+
+def found(items, code, target=None):
+    return dialect_asserts.found(items, code, "anthropic", target)
+
+
+def absent(items, code):
+    dialect_asserts.absent(items, code, "anthropic")
 
 
 def tu(cid, name="get_weather", **inp):
@@ -33,16 +42,6 @@ def asst(*blocks):
 
 def check(msgs, target=None, **kw):
     return inspector.check(msgs, target=target, dialect=kw.get("dialect", "anthropic"))
-
-
-def found(msgs, code, target=None):
-    fs = [f for f in check(msgs, target).findings if f.code == code]
-    assert fs, f"{code} not reported: {[(f.code, f.message_index) for f in check(msgs, target).findings]}"
-    return fs[0]
-
-
-def absent(msgs, code):
-    assert code not in [f.code for f in check(msgs).findings], [(f.code, f.message_index) for f in check(msgs).findings]
 
 
 CLEAN = [user(), asst(text("Looking."), tu("toolu_a"), tu("toolu_b")), user(tr("toolu_a"), tr("toolu_b")), asst()]

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import json
 
+import dialect_asserts
 import inspector
+
+
+def found(items, code, target=None):
+    return dialect_asserts.found(items, code, "bedrock", target)
+
+
+def absent(items, code):
+    dialect_asserts.absent(items, code, "bedrock")
 
 
 def use(cid, name="get_weather"):
@@ -25,16 +34,6 @@ def asst(*blocks):
 
 def check(msgs):
     return inspector.check(msgs, dialect="bedrock")
-
-
-def found(msgs, code):
-    fs = [f for f in check(msgs).findings if f.code == code]
-    assert fs, f"{code} not reported: {[(f.code, f.message_index) for f in check(msgs).findings]}"
-    return fs[0]
-
-
-def absent(msgs, code):
-    assert code not in [f.code for f in check(msgs).findings], [(f.code, f.message_index) for f in check(msgs).findings]
 
 
 CLEAN = [user(), asst({"text": "Looking."}, use("tooluse_a"), use("tooluse_b")),

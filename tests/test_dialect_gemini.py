@@ -5,7 +5,16 @@ from __future__ import annotations
 
 import json
 
+import dialect_asserts
 import inspector
+
+
+def found(items, code, target=None):
+    return dialect_asserts.found(items, code, "gemini", target)
+
+
+def absent(items, code):
+    dialect_asserts.absent(items, code, "gemini")
 
 
 def call(name="get_weather", cid=None, sig=None, **args):
@@ -35,16 +44,6 @@ def model(*parts):
 
 def check(contents, **kw):
     return inspector.check(contents, dialect="gemini", **kw)
-
-
-def found(contents, code):
-    fs = [f for f in check(contents).findings if f.code == code]
-    assert fs, f"{code} not reported: {[(f.code, f.message_index) for f in check(contents).findings]}"
-    return fs[0]
-
-
-def absent(contents, code):
-    assert code not in [f.code for f in check(contents).findings], [(f.code, f.message_index) for f in check(contents).findings]
 
 
 CLEAN = [user(), model(call("a", "c1"), call("b", "c2")), user(resp("a", "c1"), resp("b", "c2")), model()]

@@ -5,7 +5,16 @@ from __future__ import annotations
 
 import json
 
+import dialect_asserts
 import inspector
+
+
+def found(items, code, target=None):
+    return dialect_asserts.found(items, code, "openai-responses", target)
+
+
+def absent(items, code):
+    dialect_asserts.absent(items, code, "openai-responses")
 
 
 def fc(cid, name="get_weather", args='{"q": 1}', **extra):
@@ -30,16 +39,6 @@ def rs(rid="rs_1"):
 
 def check(items, **kw):
     return inspector.check(items, dialect="openai-responses", **kw)
-
-
-def found(items, code):
-    fs = [f for f in check(items).findings if f.code == code]
-    assert fs, f"{code} not reported: {[(f.code, f.message_index) for f in check(items).findings]}"
-    return fs[0]
-
-
-def absent(items, code):
-    assert code not in [f.code for f in check(items).findings], [(f.code, f.message_index) for f in check(items).findings]
 
 
 CLEAN = [user(), rs(), fc("call_a"), fc("call_b"), out("call_a"), out("call_b"), say()]
