@@ -199,3 +199,11 @@ def test_claude_code_logs_are_not_repaired_yet_and_say_so():
            {"type": "user", "sessionId": "s", "message": {"role": "user", "content": "go on"}}]
     with pytest.raises(inspector.InputError, match="claude-code"):
         inspector.repair("\n".join(json.dumps(e) for e in log))
+
+
+def test_langchain_repair_for_anthropic_adds_no_bridges_but_mistral_gets_one():
+    msgs = [{"type": "human", "content": "weather?"}, ai("call_a"), tool("call_a"), {"type": "human", "content": "thanks"}]
+    for_anthropic = inspector.repair(msgs, target="anthropic")
+    assert for_anthropic.report.changes == [] and [m["type"] for m in for_anthropic.data] == ["human", "ai", "tool", "human"]
+    for_mistral = inspector.repair(msgs, target="mistral")
+    assert [m["type"] for m in for_mistral.data] == ["human", "ai", "tool", "ai", "human"]
