@@ -127,8 +127,8 @@ class Plan:
         self.edit_messages(converted)
         self.add_missing()
         raws, origins = self.emit()
-        if self.acts("TC019") and raws:
-            raws = self.bridges(raws, origins)
+        if self.target == "mistral" and self.acts("TC019") and raws:
+            raws = self.bridges(raws, origins)  # other targets' role order is the dialect's to join
         self.last_message_rules(raws)
         self.unfixable_shapes()
         return raws
