@@ -140,7 +140,9 @@ def provider_error(issue: Issue, target: str, fields: dict) -> str | None:
     code = issue.code
     if code in _RESULT_SIDE_AS_ORPHAN:
         code = "TC002"
-    if issue.code == "TC021" and issue.data.get("kind") == "missing_reasoning":
+    if "provider" in issue.data:  # the target's wording for this dialect (set by the dialect; None: unknown)
+        tmpl = issue.data["provider"]
+    elif issue.code == "TC021" and issue.data.get("kind") == "missing_reasoning":
         tmpl = _MISSING_DEEPSEEK_RC
     else:
         tmpl = _T.get((code, target))

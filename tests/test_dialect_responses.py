@@ -173,3 +173,15 @@ def test_agents_sdk_run_items_are_unwrapped():
     ]}
     r = inspector.check(state)
     assert r.dialect == "openai-responses" and [f.code for f in r.findings] == ["TC022"]
+
+
+def test_deepseek_responses_endpoint_refuses_interleaving_in_its_own_words():
+    items = [{"role": "assistant", "content": "<think>a</think>"}, fc("call-a"), {"role": "assistant", "content": "<think>b</think>"},
+             fc("call-b"), out("call-a"), out("call-b"), user("done?")]
+    f = found(items, "TC003", target="deepseek")
+    assert (f.severity, f.provider_error) == ("error", "No tool output found for tool call call-a.")
+    assert found(items, "TC003").severity == "warning"  # OpenAI pairs by call_id
+    fixed = inspector.repair(items, target="deepseek")
+    assert inspector.check(fixed.output, target="deepseek").ok
+    assert [i.get("call_id", i.get("role")) for i in fixed.data] == [
+        "assistant", "call-a", "call-a", "assistant", "call-b", "call-b", "user"]
