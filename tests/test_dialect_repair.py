@@ -207,3 +207,11 @@ def test_langchain_repair_for_anthropic_adds_no_bridges_but_mistral_gets_one():
     assert for_anthropic.report.changes == [] and [m["type"] for m in for_anthropic.data] == ["human", "ai", "tool", "human"]
     for_mistral = inspector.repair(msgs, target="mistral")
     assert [m["type"] for m in for_mistral.data] == ["human", "ai", "tool", "ai", "human"]
+
+
+def test_joined_messages_lose_no_field():
+    msgs = [{"role": "user", "content": "a", "name": "alice"}, {"role": "user", "content": "b", "name": "bob"},
+            {"role": "assistant", "content": [{"type": "text", "text": "hi"}]}]
+    fixed = inspector.repair(msgs, dialect="anthropic")
+    assert fixed.data[0]["content"] == [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]
+    assert [(q.index, q.content) for q in fixed.report.quarantine] == [(1, {"name": "bob"})]

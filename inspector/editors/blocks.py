@@ -224,12 +224,14 @@ class JoinPlan:
                 raw = raws[0]
             else:
                 raw = self.ed.join(raws)
+                self._keep_fields(raws, ex, origin)
             slot = _Out(len(new), raw, None)
             new.append(raw)
             for k in g:
                 group_of[k] = slot
         self.resolved = [group_of[g[0]] for g in groups]
         inner_pos = self._inner_positions(inner)
+
         def ours(text: str) -> str:  # the plan's "message #k" are exploded indices
             return _MSG_NO.sub(lambda mo: f"#{origin[int(mo[1])]}" if int(mo[1]) < len(origin) else mo[0], text)
 
@@ -252,6 +254,17 @@ class JoinPlan:
         self.id_map = inner.id_map
         self.unfixed = [ours(u) for u in inner.unfixed]
         return new
+
+    def _keep_fields(self, raws: list, ex: list, origin: list[int]) -> None:
+        """A joined message keeps the first one's fields; another's differing fields go to the report."""
+        at = {id(x): origin[i] for i, x in enumerate(ex)}
+        first = raws[0]
+        for r in raws[1:]:
+            extra = {k: v for k, v in r.items() if k not in (self.ed.KEY, "role") and first.get(k) != v}
+            if extra:
+                k = at.get(id(r), at.get(id(first), 0))
+                self.quarantine.append((k, "TC019", "message fields that the message it was joined into does not "
+                                        "have (the blocks themselves are in the output)", extra))
 
     @staticmethod
     def _inner_positions(inner) -> dict[int, int]:
