@@ -12,6 +12,7 @@ as plain strings; the component puts it into the page with ``textContent`` only.
 
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 from ..links import Pairing
@@ -117,6 +118,8 @@ class TimelineModel:
             anchor = block_end.get(c.msg, c.msg)
             self.ghosts.append((c.id, c.name, c.msg, c.pos, anchor, "pending" if id(c) in pending else "missing"))
         self._overviews: dict[int, list] = {}
+        self._pages: dict[tuple, dict] = {}
+        self._lock = threading.Lock()
         self.by_msg: dict[int, list[int]] = {}
         for k, (_, cm, _, rm, _, _) in enumerate(self.links):
             self.by_msg.setdefault(cm, []).append(k)
@@ -178,8 +181,21 @@ class TimelineModel:
         }
 
     def page(self, p: int, selected: int | None = None, focus: int = 0) -> dict:
-        """The data of page ``p`` (0-based): cards, ghosts, connectors with lanes, stubs, overview."""
+        """The data of page ``p`` (0-based): cards, ghosts, connectors with lanes, stubs, overview.
+
+        The last few pages are kept: a click in the timeline reruns with the same arguments.
+        """
         p = min(max(0, p), self.pages - 1)
+        key = (p, selected, focus)
+        with self._lock:  # one model serves every session viewing the same file
+            got = self._pages.get(key)
+            if got is None:
+                if len(self._pages) >= 4:
+                    self._pages.pop(next(iter(self._pages)))
+                got = self._pages[key] = self._page(p, selected, focus)
+        return got
+
+    def _page(self, p: int, selected: int | None, focus: int) -> dict:
         start = p * self.page_size
         end = min(self.n, start + self.page_size)  # exclusive
         rows: dict[Any, int] = {}  # message index or ("g", ghost no) -> row

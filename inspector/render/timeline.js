@@ -116,6 +116,11 @@ export default function (component) {
   const state = parentElement.__tl || (parentElement.__tl = { focus: null, scroll: 0, clicked: null, page: null });
   const old = parentElement.querySelector(".tl");
   if (old) old.remove();
+  // Python moves the view (a jump, a page) by changing `focus`; otherwise a card the user
+  // clicked here stays selected across redraws.
+  const moved = data.focus !== state.focus;
+  if (moved) state.clicked = null;
+  const selected = !moved && state.clicked !== null ? state.clicked : data.selected;
 
   const root = el("div", "tl");
   root.setAttribute("data-testid", "timeline");
@@ -188,7 +193,7 @@ export default function (component) {
       body.appendChild(g);
       continue;
     }
-    const c = buildCard(it, data.selected);
+    const c = buildCard(it, selected);
     c.onclick = () => select(it.i);
     cards.set(it.i, c);
     for (const ch of c.querySelectorAll(".chip.call")) callChip.set(it.i + ":" + ch.getAttribute("data-pos"), ch);
@@ -238,7 +243,7 @@ export default function (component) {
     p.setAttribute("data-from", num(l.from));
     p.setAttribute("data-to", num(l.to));
     if (l.stub) p.setAttribute("data-stub", "1");
-    if (l.from === data.selected || l.to === data.selected) p.classList.add("hl");
+    if (l.from === selected || l.to === selected) p.classList.add("hl");
     const t = svg("title", {});
     t.textContent = `${l.id || "(no id)"}: #${num(l.from)} \u2192 ${l.ghost !== undefined ? "missing" : "#" + num(l.to)} (${STATUS_TEXT[l.st] || l.st})`;
     p.appendChild(t);
@@ -286,7 +291,7 @@ export default function (component) {
     const keys = { ArrowDown: 1, j: 1, ArrowUp: -1, k: -1 };
     if (!(e.key in keys)) return;
     e.preventDefault();
-    const cur = state.clicked !== null && cards.has(state.clicked) ? state.clicked : data.selected;
+    const cur = state.clicked !== null && cards.has(state.clicked) ? state.clicked : selected;
     const nxt = (cur === null || cur === undefined ? data.start : cur + keys[e.key]);
     if (cards.has(nxt)) {
       select(nxt);
@@ -303,8 +308,8 @@ export default function (component) {
   ro.observe(body);
 
   // Scroll: keep the reader's place, except when Python asked to show a message (focus changed).
-  const target = cards.get(data.selected);
-  if (data.focus !== state.focus && target) {
+  const target = cards.get(selected);
+  if (moved && target) {
     scroller.scrollTop = Math.max(0, target.offsetTop - scroller.clientHeight / 3);
   } else if (data.page !== state.page) {
     scroller.scrollTop = 0;

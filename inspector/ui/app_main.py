@@ -96,6 +96,15 @@ def share_sidebar(loaded: state.Loaded, dialect: str | None, effective: str, tar
     mod = loading.share_module()
     if mod is None:
         return
+    st.divider()
+    st.subheader("Share")
+    if st.session_state.get("_share_seen") != loaded.sha:
+        # The share panel scans a new file for secrets, seconds of regex work for a big file
+        # that would hold the timeline back. Show the transcript first; prepare sharing in a
+        # second run, which finds everything else in the cache.
+        st.session_state["_share_seen"] = loaded.sha
+        st.text("Preparing the share panel…")
+        st.rerun()
     view = {
         "target": target,
         "dialect": dialect or effective,
@@ -103,8 +112,6 @@ def share_sidebar(loaded: state.Loaded, dialect: str | None, effective: str, tar
         "selected": state.selected(),
         "transcript": transcript,
     }
-    st.divider()
-    st.subheader("Share")
     mod.share_panel(loaded.data, loaded.name, view)
 
 

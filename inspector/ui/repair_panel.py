@@ -127,7 +127,13 @@ def repair_panel(checked: Checked, loaded: state.Loaded, dialect: str | None, ta
     restore = st.session_state.pop("repair_options_restore", None)
     st.text(f"Repair for target {target}: every change is logged, and nothing is dropped silently.")
     opts = option_widgets(restore)
-    result = repaired(loaded.sha, loaded.data, dialect, target, json.dumps(opts, sort_keys=True))
+    try:
+        result = repaired(loaded.sha, loaded.data, dialect, target, json.dumps(opts, sort_keys=True))
+    except Exception as exc:  # noqa: BLE001 - a failed repair is a message, never a trace
+        with st.container(key="repair_error", border=True):
+            st.text("The repair could not be made for this file and these options.")
+            st.text(f"{type(exc).__name__}: {exc}")
+        return
     rep = result.report
     fb, fa = rep.findings_before, rep.findings_after
     with st.container(horizontal=True, key="repair_counts"):
@@ -144,7 +150,7 @@ def repair_panel(checked: Checked, loaded: state.Loaded, dialect: str | None, ta
         st.download_button("Download repair report", rep.model_dump_json(indent=2).encode(),
                            file_name=PurePath(repaired_name(loaded.name)).stem + ".report.json",
                            mime="application/json", on_click="ignore", key="dl_report")
-        st.download_button("Download Markdown transcript", to_markdown(result.document).encode(),
+        st.download_button("Download Markdown transcript", to_markdown(result.document, rep).encode(),
                            file_name=PurePath(loaded.name or "transcript").stem + ".md",
                            mime="text/markdown", on_click="ignore", key="dl_markdown")
     _before_after(checked, result, transcript)

@@ -15,7 +15,7 @@ import streamlit as st
 
 from ..render import PAGE_SIZE
 
-FILE, SEL, PAGE, FOCUS, ERROR = "file", "sel", "page", "focus", "input_error"
+FILE, SEL, MARK, PAGE, FOCUS, ERROR = "file", "sel", "mark", "page", "focus", "input_error"
 DIALECT, TARGET, TRANSCRIPT = "dialect_choice", "target", "transcript"
 AUTO = "auto-detect"
 
@@ -39,6 +39,7 @@ def set_loaded(data: bytes, name: str, origin: str, view: dict | None = None) ->
     st.session_state[FILE] = Loaded(data, name, hashlib.sha256(data).hexdigest(), origin)
     st.session_state[ERROR] = None
     st.session_state[SEL] = None
+    st.session_state[MARK] = None
     st.session_state[PAGE] = 0
     st.session_state[FOCUS] = st.session_state.get(FOCUS, 0) + 1
     for key in (TARGET, TRANSCRIPT, "findings", "pasted_error", "_pasted_seen", "_fsel_seen"):
@@ -78,19 +79,33 @@ def focus() -> int:
     return st.session_state.get(FOCUS, 0)
 
 
+def mark() -> int | None:
+    """The selection the timeline was last told about (see ``select``)."""
+    return st.session_state.get(MARK)
+
+
 def select(index: int | None) -> None:
-    """Select a message the user clicked in the timeline (no scrolling: it is in view)."""
+    """Select a message the user clicked in the timeline.
+
+    The component has already highlighted it, so the data sent to it stays the same (``MARK``
+    is not touched): an unchanged component is not redrawn, and the click costs only the
+    detail pane.
+    """
     st.session_state[SEL] = index
+
+
+def _show(page_no: int) -> None:
+    st.session_state[PAGE] = max(0, int(page_no))
+    st.session_state[MARK] = st.session_state.get(SEL)
+    st.session_state[FOCUS] = st.session_state.get(FOCUS, 0) + 1
 
 
 def jump(index: int, page_size: int = PAGE_SIZE) -> None:
     """Select message ``index``, open its page and scroll the timeline to it."""
     index = max(0, int(index))
     st.session_state[SEL] = index
-    st.session_state[PAGE] = index // page_size
-    st.session_state[FOCUS] = st.session_state.get(FOCUS, 0) + 1
+    _show(index // page_size)
 
 
 def set_page(p: int) -> None:
-    st.session_state[PAGE] = max(0, int(p))
-    st.session_state[FOCUS] = st.session_state.get(FOCUS, 0) + 1
+    _show(p)

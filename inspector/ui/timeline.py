@@ -69,11 +69,12 @@ def timeline_panel(checked: Checked, key: tuple, transcript: int) -> None:
     if sel is not None and not 0 <= sel < model.n:
         sel = None
     p = min(state.page(), model.pages - 1)
+    mark = state.mark()
     left, right = st.columns([3, 2], gap="medium")
     with left:
         _component(
             key=KEY,
-            data=model.page(p, sel, state.focus()),
+            data=model.page(p, mark, state.focus()),
             on_select_change=_on_select,
             on_jump_change=_on_jump,
             on_page_change=_on_page,

@@ -1,4 +1,4 @@
-"""Browser tests: one ``streamlit run app.py`` per session, driven by Debian's Chromium.
+"""Browser tests: one ``streamlit run app.py`` per session (``scripts/appserver.py``), driven by Debian's Chromium.
 
 Fixture names are a contract shared with other test files (``test_share*.py``): ``app_server``
 (the base URL), ``base_url`` (pytest-playwright's, so ``page.goto("/")`` works) and
@@ -10,11 +10,7 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
-import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -24,7 +20,9 @@ from playwright.sync_api import expect
 expect.set_options(timeout=20_000)
 
 ROOT = Path(__file__).resolve().parents[2]
-APP = ROOT / "app.py"
+sys.path.insert(0, str(ROOT / "scripts"))
+import appserver  # noqa: E402 - scripts/appserver.py: `streamlit run app.py` on a free port
+
 SAMPLES = ROOT / "sample_logs"
 CHROMIUM = os.environ.get("CHROMIUM") or next(
     (p for p in ("/usr/lib/chromium/chromium", "/usr/bin/chromium") if shutil.which(p) or os.path.exists(p)), None
@@ -43,46 +41,6 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.e2e)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_app(extra_env: dict | None = None) -> tuple[subprocess.Popen, str]:
-    """Start ``streamlit run app.py`` on a free port and wait until it answers its health check."""
-    port = free_port()
-    env = {**os.environ, **(extra_env or {})}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(APP), "--server.port", str(port),
-         "--server.address", "127.0.0.1", "--server.headless", "true",
-         "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            out = proc.stdout.read().decode(errors="replace") if proc.stdout else ""
-            raise RuntimeError(f"streamlit exited early:\n{out}")
-        try:
-            with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
-                if r.status == 200:
-                    return proc, url
-        except OSError:
-            time.sleep(0.25)
-    proc.terminate()
-    raise RuntimeError("streamlit did not answer its health check within 60 s")
-
-
-def stop_app(proc: subprocess.Popen) -> None:
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-
-
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
     if CHROMIUM is None:
@@ -92,11 +50,11 @@ def browser_type_launch_args(browser_type_launch_args):
 
 @pytest.fixture(scope="session")
 def app_server():
-    proc, url = start_app()
+    app = appserver.start()
     try:
-        yield url
+        yield app.url
     finally:
-        stop_app(proc)
+        app.stop()
 
 
 @pytest.fixture(scope="session")

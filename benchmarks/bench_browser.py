@@ -1,0 +1,132 @@
+"""Browser benchmark: is the timeline as quick for 20,000 messages as for 10?
+
+Runs the real app (``streamlit run app.py``) and Debian's Chromium, and prints in one run:
+
+- upload-to-timeline time for a 20,000-message transcript divided by the same for a 10-message
+  one (goal: at most 2). Measured from handing the file to the uploader until the timeline shows
+  the new file's first card and the script is idle, in a fresh session each time, with a file
+  never seen before (so the server's cache does not help);
+- the number of cards in the page at 20,000 messages (goal: at most 1,000);
+- click-to-detail time at 20,000 messages: from a click on a card until the detail pane names
+  that message (goal: under 1 s).
+
+Usage: ``.venv/bin/python benchmarks/bench_browser.py [--runs 3]``. Prints figures; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+import appserver  # noqa: E402
+from gen import build_transcript, drop_results  # noqa: E402
+from playwright.sync_api import sync_playwright  # noqa: E402
+
+CHROMIUM = "/usr/lib/chromium/chromium"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage"]
+IDLE = "() => document.querySelector('[data-testid=stApp]')?.dataset.testScriptState === 'notRunning'"
+TL = '[data-testid="timeline"]'
+
+
+def transcript_file(n: int, tmp: Path) -> Path:
+    """A fresh file of ``n`` messages (2 % of results dropped, so there are ghosts and markers)."""
+    msgs = drop_results(build_transcript(n + n // 40 + 2), 0.02)[:n]
+    msgs[0] = {"role": "system", "content": f"run {uuid.uuid4().hex}"}  # unique bytes: no cache hit
+    p = tmp / f"t{n}_{uuid.uuid4().hex[:6]}.json"
+    p.write_bytes(json.dumps(msgs).encode())
+    return p
+
+
+DRAWN = """() => {
+  const root = document.querySelector('[data-testid=stBidiComponentIsolated]')?.shadowRoot;
+  const card = root?.querySelector('[data-msg-index="0"]');
+  const line = root?.querySelector('path[data-link]');
+  return !!card && !!line && (line.getAttribute('d') || '').startsWith('M');
+}"""
+
+
+def upload_to_timeline(browser, url: str, path: Path) -> tuple[float, float]:
+    """Seconds from upload until the new timeline is drawn (cards and connectors), and until idle."""
+    page = browser.new_page(viewport={"width": 1440, "height": 1000})
+    try:
+        page.goto(url)
+        page.wait_for_function(IDLE)
+        t0 = time.perf_counter()
+        page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(path))
+        page.locator(".st-key-filename", has_text=path.name).wait_for(timeout=120_000)
+        page.wait_for_function(DRAWN, timeout=120_000, polling=20)
+        drawn = time.perf_counter() - t0
+        page.wait_for_timeout(100)
+        page.wait_for_function(IDLE, timeout=120_000)
+        return drawn, time.perf_counter() - t0
+    finally:
+        page.close()
+
+
+def big_page_figures(browser, url: str, path: Path, clicks: int) -> tuple[int, list[float]]:
+    page = browser.new_page(viewport={"width": 1440, "height": 1000})
+    try:
+        page.goto(url)
+        page.wait_for_function(IDLE)
+        page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(str(path))
+        page.locator(f'{TL} [data-msg-index="0"]').wait_for(timeout=120_000)
+        page.wait_for_function(IDLE, timeout=120_000)
+        cards = page.locator(f"{TL} .card").count()
+        times = []
+        for k in range(clicks):
+            i = 20 + 37 * k
+            card = page.locator(f'{TL} [data-msg-index="{i}"]')
+            card.scroll_into_view_if_needed()
+            t0 = time.perf_counter()
+            card.click()
+            page.locator(".st-key-detail h3", has_text=f"Message #{i}").wait_for(timeout=60_000)
+            times.append(time.perf_counter() - t0)
+        return cards, times
+    finally:
+        page.close()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=3, help="uploads per size (median is reported)")
+    ap.add_argument("--clicks", type=int, default=5)
+    args = ap.parse_args()
+    app = appserver.start()
+    try:
+        with tempfile.TemporaryDirectory() as d, sync_playwright() as pw:
+            tmp = Path(d)
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+            upload_to_timeline(browser, app.url, transcript_file(10, tmp))  # warm-up: imports, first paint
+            small, big, small_idle, big_idle = [], [], [], []
+            for _ in range(args.runs):
+                for n, drawn, idle in ((10, small, small_idle), (20_000, big, big_idle)):
+                    d_, i_ = upload_to_timeline(browser, app.url, transcript_file(n, tmp))
+                    drawn.append(d_)
+                    idle.append(i_)
+            cards, clicks = big_page_figures(browser, app.url, transcript_file(20_000, tmp), args.clicks)
+            browser.close()
+    finally:
+        app.stop()
+    s, b = statistics.median(small), statistics.median(big)
+    c = statistics.median(clicks)
+    print(f"upload-to-timeline, 10 messages:      {s:.2f} s (median of {len(small)}: {', '.join(f'{x:.2f}' for x in small)})")
+    print(f"upload-to-timeline, 20,000 messages:  {b:.2f} s (median of {len(big)}: {', '.join(f'{x:.2f}' for x in big)})")
+    print(f"ratio 20,000 / 10:                    {b / s:.2f}   (goal <= 2)")
+    si, bi = statistics.median(small_idle), statistics.median(big_idle)
+    print(f"  (until the whole page is idle, share scan included: {si:.2f} s and {bi:.2f} s, ratio {bi / si:.2f})")
+    print(f"cards in the page at 20,000 messages: {cards}   (goal <= 1000)")
+    print(f"click-to-detail at 20,000 messages:   {c:.2f} s (median of {len(clicks)}; max {max(clicks):.2f})   (goal < 1 s)")
+
+
+if __name__ == "__main__":
+    main()
