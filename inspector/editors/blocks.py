@@ -217,14 +217,18 @@ class JoinPlan:
         for g in groups:
             raws = [out[k] for k in g]
             src = {by_piece.get(id(r)) for r in raws}
-            whole = len(src) == 1 and None not in src and [id(r) for r in raws] == [id(p) for p in pieces[src.pop()]]
-            if whole:
-                raw = items[by_piece[id(raws[0])]]
-            elif len(raws) == 1:
+            k0 = src.pop() if len(src) == 1 else None
+            if len(raws) == 1 and k0 is None:
                 raw = raws[0]
             else:
                 raw = self.ed.join(raws)
-                self._keep_fields(raws, ex, origin)
+                # All the pieces of one input message, unedited, already in the joined order: the input itself.
+                key = self.ed.KEY
+                if k0 is not None and [id(r) for r in raws] == [id(p) for p in pieces[k0]] and \
+                        [id(b) for b in raw[key]] == [id(b) for b in items[k0][key]]:
+                    raw = items[k0]
+                else:
+                    self._keep_fields(raws, ex, origin)
             slot = _Out(len(new), raw, None)
             new.append(raw)
             for k in g:

@@ -1,0 +1,194 @@
+"""Repair invariants for every dialect with an editor, on generated transcripts with real breaks.
+
+A valid conversation (``transcripts.valid_transcripts``) gets one corruption (a result dropped,
+duplicated, moved past the reply, an orphan result), is written in the dialect, and repaired.
+The output must be in the same dialect, accepted by the default target (or the report says why
+not), keep every string of the input (in the output or the report), and be left alone by a
+second repair.
+"""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from transcripts import valid_transcripts
+
+import inspector
+
+
+def strings(x, out=None):
+    out = set() if out is None else out
+    if isinstance(x, str):
+        out.add(x)
+        if x[:1] in "{[":
+            try:
+                strings(json.loads(x), out)
+            except ValueError:
+                pass
+    elif isinstance(x, dict):
+        for k, v in x.items():
+            out.add(k)
+            strings(v, out)
+    elif isinstance(x, list):
+        for v in x:
+            strings(v, out)
+    return out
+
+
+@st.composite
+def broken_chats(draw):
+    msgs = draw(valid_transcripts(max_rounds=4))
+    tools = [k for k, m in enumerate(msgs) if m["role"] == "tool"]
+    k = draw(st.sampled_from(tools))
+    how = draw(st.sampled_from(["drop", "duplicate", "move", "orphan"]))
+    m = msgs[k]
+    if how == "drop":
+        del msgs[k]
+    elif how == "duplicate":
+        msgs.insert(k + 1, dict(m, content=m["content"] + " (again)"))
+    elif how == "move":
+        del msgs[k]
+        at = next((j for j in range(k, len(msgs)) if msgs[j]["role"] == "assistant" and not msgs[j].get("tool_calls")), None)
+        msgs.insert(len(msgs) if at is None else at + 1, m)
+    else:
+        msgs.insert(k + 1, {"role": "tool", "tool_call_id": "stray01", "content": "stray output"})
+    return msgs
+
+
+def _runs(chat):
+    """openai-chat messages as (kind, payload): a run of tool messages is one 'results' entry."""
+    out = []
+    for m in chat:
+        if m["role"] == "tool":
+            if out and out[-1][0] == "results":
+                out[-1][1].append(m)
+            else:
+                out.append(("results", [m]))
+        elif m["role"] != "system":
+            out.append((m["role"], m))
+    return out
+
+
+def to_anthropic(chat):
+    msgs = []
+    for kind, p in _runs(chat):
+        if kind == "results":
+            msgs.append({"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": r["tool_call_id"], "content": r["content"]} for r in p]})
+        elif kind == "user":
+            msgs.append({"role": "user", "content": p["content"]})
+        else:
+            blocks = [{"type": "text", "text": p["content"]}] if p.get("content") else []
+            blocks += [{"type": "tool_use", "id": c["id"], "name": c["function"]["name"],
+                        "input": json.loads(c["function"]["arguments"])} for c in p.get("tool_calls", [])]
+            msgs.append({"role": "assistant", "content": blocks})
+    return {"model": "claude-sonnet-4-5", "max_tokens": 64, "messages": msgs}
+
+
+def to_bedrock(chat):
+    msgs = []
+    for kind, p in _runs(chat):
+        if kind == "results":
+            msgs.append({"role": "user", "content": [
+                {"toolResult": {"toolUseId": r["tool_call_id"], "content": [{"text": r["content"] or "-"}]}} for r in p]})
+        elif kind == "user":
+            msgs.append({"role": "user", "content": [{"text": p["content"]}]})
+        else:
+            blocks = [{"text": p["content"]}] if p.get("content") else []
+            blocks += [{"toolUse": {"toolUseId": c["id"], "name": c["function"]["name"],
+                                    "input": json.loads(c["function"]["arguments"])}} for c in p.get("tool_calls", [])]
+            msgs.append({"role": "assistant", "content": blocks})
+    return {"modelId": "anthropic.claude-3", "messages": msgs}
+
+
+def to_gemini(chat):
+    names = {c["id"]: c["function"]["name"] for m in chat for c in m.get("tool_calls", [])}
+    contents = []
+    for kind, p in _runs(chat):
+        if kind == "results":
+            contents.append({"role": "user", "parts": [
+                {"functionResponse": {"id": r["tool_call_id"], "name": names.get(r["tool_call_id"], "lost_tool"),
+                                      "response": {"output": r["content"]}}} for r in p]})
+        elif kind == "user":
+            contents.append({"role": "user", "parts": [{"text": p["content"]}]})
+        else:
+            parts = [{"text": p["content"]}] if p.get("content") else []
+            parts += [{"functionCall": {"id": c["id"], "name": c["function"]["name"],
+                                        "args": json.loads(c["function"]["arguments"])}} for c in p.get("tool_calls", [])]
+            contents.append({"role": "model", "parts": parts})
+    return {"contents": contents}
+
+
+def to_responses(chat):
+    items = []
+    for m in chat:
+        if m["role"] == "tool":
+            items.append({"type": "function_call_output", "call_id": m["tool_call_id"], "output": m["content"]})
+        elif m["role"] == "assistant" and m.get("tool_calls"):
+            items.extend({"type": "function_call", "call_id": c["id"], "name": c["function"]["name"],
+                          "arguments": c["function"]["arguments"]} for c in m["tool_calls"])
+        else:
+            items.append({"role": m["role"], "content": m["content"]})
+    return {"model": "gpt-5", "input": items}
+
+
+def to_langchain(chat):
+    kind = {"user": "human", "assistant": "ai", "system": "system", "tool": "tool"}
+    out = []
+    for m in chat:
+        d = {"type": kind[m["role"]], "content": m.get("content") or ""}
+        if m["role"] == "assistant":
+            d["tool_calls"] = [{"name": c["function"]["name"], "args": json.loads(c["function"]["arguments"]),
+                                "id": c["id"], "type": "tool_call"} for c in m.get("tool_calls", [])]
+        if m["role"] == "tool":
+            d["tool_call_id"] = m["tool_call_id"]
+        out.append({"type": d["type"], "data": d})
+    return {"messages": out}
+
+
+WRITERS = {"anthropic": to_anthropic, "bedrock": to_bedrock, "gemini": to_gemini, "openai-responses": to_responses,
+           "langchain": to_langchain}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(broken_chats(), st.sampled_from(sorted(WRITERS)))
+def test_repair_keeps_the_dialect_fixes_and_loses_nothing(chat, dialect):
+    data = WRITERS[dialect](chat)
+    text = json.dumps(data)
+    assert inspector.check(text).dialect == dialect
+    fixed = inspector.repair(text)
+    after = inspector.check(fixed.output)
+    assert after.dialect == dialect
+    assert after.ok or fixed.report.unfixed, [f.text for f in after.findings if f.severity == "error"]
+    lost = strings(data) - (strings(fixed.data) | strings(fixed.report.model_dump()))
+    assert not lost, lost
+    again = inspector.repair(fixed.output)
+    assert again.output == fixed.output, [c.text for c in again.report.changes]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(valid_transcripts(max_rounds=4), st.sampled_from(["anthropic", "bedrock", "gemini"]), st.data())
+def test_split_results_and_text_first_are_joined_back(chat, dialect, data):
+    doc = WRITERS[dialect](chat)
+    key = "contents" if dialect == "gemini" else "messages"
+    blocks = "parts" if dialect == "gemini" else "content"
+    msgs = doc[key]
+    with_results = [k for k, m in enumerate(msgs) if m["role"] == "user" and isinstance(m[blocks], list)
+                    and any(not ("text" in b or b.get("type") == "text") for b in m[blocks])]
+    k = data.draw(st.sampled_from(with_results))
+    parts = msgs[k][blocks]
+    if len(parts) > 1 and data.draw(st.booleans()):
+        msgs[k:k + 1] = [{"role": "user", blocks: parts[:1]}, {"role": "user", blocks: parts[1:]}]
+    else:
+        text = {"type": "text", "text": "note first"} if dialect == "anthropic" else {"text": "note first"}
+        msgs[k] = {"role": "user", blocks: [text, *parts]}
+    before = inspector.check(doc)
+    assert not before.ok or dialect == "gemini"
+    fixed = inspector.repair(doc)
+    assert inspector.check(fixed.output).ok, fixed.report.unfixed
+    lost = strings(doc) - (strings(fixed.data) | strings(fixed.report.model_dump()))
+    assert not lost, lost
+    roles = [m["role"] for m in fixed.data[key]]
+    assert all(a != b for a, b in zip(roles, roles[1:])), roles  # joined back: roles alternate
