@@ -1,6 +1,9 @@
-"""Assertions the per-dialect rule tests share: a rule is reported (and which finding), or not."""
+"""What the per-dialect tests share: a rule is reported (and which finding) or not, and every string
+of a value (to show that repair lost nothing)."""
 
 from __future__ import annotations
+
+import json
 
 import inspector
 
@@ -20,3 +23,22 @@ def found(items, code, dialect, target=None):
 def absent(items, code, dialect, target=None):
     fs = findings(items, dialect, target)
     assert code not in [f.code for f in fs], [(f.code, f.message_index) for f in fs]
+
+
+def strings(x, out=None):
+    out = set() if out is None else out
+    if isinstance(x, str):
+        out.add(x)
+        if x[:1] in "{[":
+            try:
+                strings(json.loads(x), out)
+            except ValueError:
+                pass
+    elif isinstance(x, dict):
+        for k, v in x.items():
+            out.add(k)
+            strings(v, out)
+    elif isinstance(x, list):
+        for v in x:
+            strings(v, out)
+    return out

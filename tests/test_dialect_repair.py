@@ -9,28 +9,9 @@ import json
 import pytest
 
 import inspector
+from dialect_asserts import strings
 from inspector.dialects.langchain import shape as lc_shape
 from inspector.dialects.langchain import unwrap
-
-
-def strings(x, out=None):
-    """Every string and key in ``x``, also inside strings that hold JSON (serialised arguments)."""
-    out = set() if out is None else out
-    if isinstance(x, str):
-        out.add(x)
-        if x[:1] in "{[":
-            try:
-                strings(json.loads(x), out)
-            except ValueError:
-                pass
-    elif isinstance(x, dict):
-        for k, v in x.items():
-            out.add(k)
-            strings(v, out)
-    elif isinstance(x, list):
-        for v in x:
-            strings(v, out)
-    return out
 
 
 def round_trip(data, dialect, **kw):

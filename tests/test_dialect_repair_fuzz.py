@@ -13,28 +13,10 @@ import json
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from dialect_asserts import strings
 from transcripts import valid_transcripts
 
 import inspector
-
-
-def strings(x, out=None):
-    out = set() if out is None else out
-    if isinstance(x, str):
-        out.add(x)
-        if x[:1] in "{[":
-            try:
-                strings(json.loads(x), out)
-            except ValueError:
-                pass
-    elif isinstance(x, dict):
-        for k, v in x.items():
-            out.add(k)
-            strings(v, out)
-    elif isinstance(x, list):
-        for v in x:
-            strings(v, out)
-    return out
 
 
 @st.composite
