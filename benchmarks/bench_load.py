@@ -27,6 +27,12 @@ import loaddriver  # noqa: E402
 import pgcluster  # noqa: E402
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux ``/proc``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def main() -> None:
     sessions = int(sys.argv[1]) if len(sys.argv) > 1 else 20
     single_runs = 5
@@ -37,14 +43,17 @@ def main() -> None:
     try:
         loaddriver.run_sessions(app.url, 1, first=10_000)  # warm-up: imports, caches, first connection
         single: list[float] = []
+        cpu0 = cpu_seconds(app.proc.pid)
         for i in range(single_runs):
             [o] = loaddriver.run_sessions(app.url, 1, first=20_000 + i)
             if o.errors:
                 sys.exit(f"bench_load: single session failed: {o.errors}")
             single.append(o.upload_to_timeline)
-        started = time.perf_counter()
+        cpu_single = (cpu_seconds(app.proc.pid) - cpu0) / single_runs
+        cpu0, started = cpu_seconds(app.proc.pid), time.perf_counter()
         many = loaddriver.run_sessions(app.url, sessions, first=30_000)
         wall = time.perf_counter() - started
+        cpu_many = cpu_seconds(app.proc.pid) - cpu0
     finally:
         app.stop()
         cluster.stop()
@@ -61,6 +70,9 @@ def main() -> None:
               f"(min {times[0]:.2f}, max {times[-1]:.2f}); all {sessions} done in {wall:.1f} s")
         print(f"ratio: the median at {sessions} concurrent sessions is {med / one:.1f}x the single-session median "
               f"({med / one / sessions:.2f}x of a fully serial {sessions}x)")
+    print(f"app process CPU: {cpu_single:.2f} s per single session; {cpu_many:.1f} s for the {sessions} sessions "
+          f"({cpu_many / sessions:.2f} s each). The rest of the wait is the {sessions} browsers and anything else "
+          f"sharing the {os.cpu_count()} CPU(s).")
     print(f"sessions with errors: {len(failed)}" + (f" {[(o.index, o.errors) for o in failed]}" if failed else ""))
 
 

@@ -136,3 +136,17 @@ def test_too_large_to_share_is_explained(store_env, monkeypatch):
     at = started()
     assert any("limited to 10 bytes" in e.value for e in at.error)
     assert not at.button  # no Share button to press
+
+
+def test_hosting_config_is_set_for_internal_use():
+    """.streamlit/config.toml: headless, no usage statistics, XSRF on, an upload limit, no watcher."""
+    import tomllib
+    from pathlib import Path
+
+    cfg = tomllib.loads((Path(__file__).resolve().parents[1] / ".streamlit" / "config.toml").read_text())
+    server = cfg["server"]
+    assert server["headless"] is True and server["enableXsrfProtection"] is True
+    assert server["fileWatcherType"] == "none" and server["runOnSave"] is False
+    assert 0 < server["maxUploadSize"] <= 1000
+    assert cfg["browser"]["gatherUsageStats"] is False
+    assert "cookieSecret" not in server  # per deployment, from the environment, never committed
