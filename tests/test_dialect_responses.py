@@ -185,3 +185,9 @@ def test_deepseek_responses_endpoint_refuses_interleaving_in_its_own_words():
     assert inspector.check(fixed.output, target="deepseek").ok
     assert [i.get("call_id", i.get("role")) for i in fixed.data] == [
         "assistant", "call-a", "call-a", "assistant", "call-b", "call-b", "user"]
+
+
+def test_leading_output_says_it_may_continue_a_previous_response():
+    f = found([out("call_prev"), user("go on")], "TC002")
+    assert "previous_response_id" in f.text and f.severity == "error"
+    assert "previous_response_id" not in found([user(), fc("call_a"), out("call_a"), out("call_zz")], "TC002").text

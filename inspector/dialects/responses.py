@@ -150,9 +150,22 @@ def dialect_issues(msgs: list[Msg], pairing, target: str) -> list[Issue]:
     note = issues.append
     user_as_result(msgs, pairing, note)
     reasoning(msgs, note)
+    continuation(msgs, pairing.issues)
     if target == "deepseek":
         deepseek_words(pairing.issues)
     return issues
+
+
+def continuation(msgs: list[Msg], pairing_issues: list[Issue]) -> None:
+    """Outputs before any call item are how a request continues an earlier response
+    (``previous_response_id``): the call is stored server-side. The input alone cannot tell, so
+    the finding says so."""
+    first_call = next((m.index for m in msgs if m.calls), len(msgs))
+    for iss in pairing_issues:
+        if iss.code == "TC002" and iss.index < first_call:
+            iss.data["say"] = (f"is an output for call {iss.call_id or '(no id)'}, but no call item in this input has "
+                               "that id; that is only fine when the request continues an earlier response "
+                               "(previous_response_id or conversation), which holds the call.")
 
 
 # DeepSeek's /v1/responses answers an output that does not follow its call's run with this
