@@ -4,10 +4,18 @@ A dialect module provides:
 
 - ``NAME``: the dialect's name (``openai-chat``), ``TARGETS``: the targets it fits, default first;
 - ``BLOCK``: how a call block gathers its results: ``"run"`` (the unbroken run of result
-  messages after the call message, openai-chat) or ``"next"`` (only the next message, anthropic);
-- ``detect(items) -> int``: how sure it is that ``items`` is in this dialect (0 = not at all);
+  messages after the call message, openai-chat), ``"next"`` (only the next message: anthropic,
+  bedrock, gemini) or ``"items"`` (a run of call items, then their outputs: Responses);
+- ``detect(items) -> int``: how sure it is that ``items`` is in this dialect (0 = not at all;
+  openai-chat answers 1 for anything with roles, the others 2-4 on evidence only they have);
 - ``normalize(items, where, issues) -> list[Msg]``: the neutral view, appending shape ``Issue``s
-  (TC007, TC008, TC010, ...) as it goes. Structural breaks raise ``InputError`` with a JSON path.
+  (TC007, TC008, TC010, ...) as it goes. Structural breaks raise ``InputError`` with a JSON path;
+- optionally ``dialect_issues(msgs, pairing, target) -> list[Issue]``: the dialect's own order
+  and state rules (role alternation, thinking blocks, reasoning items, thought signatures).
+
+Dialects: openai-chat, anthropic, openai-responses, gemini, bedrock, langchain, claude-code
+(Claude Code session logs: entries grouped into the API's messages). Their repair editors live in
+``inspector.editors``.
 """
 
 from __future__ import annotations
