@@ -32,6 +32,7 @@ test-fast: install
 
 bench: install
 	$(BIN)/python benchmarks/bench_check.py
+	$(BIN)/python benchmarks/bench_dialects.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info
