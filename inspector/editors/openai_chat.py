@@ -46,7 +46,7 @@ class OpenAIChatEditor(Editor):
         return {**raw, "tool_calls": calls}
 
     def set_result_id(self, raw: dict, result: Result, new_id: str) -> dict:
-        if raw.get("tool_call_id") is None and type(raw.get("tool_call_ids")) is list:
+        if raw.get("tool_call_id") is None and type(raw.get("tool_call_ids")) is list and result.pos < len(raw["tool_call_ids"]):
             ids = list(raw["tool_call_ids"])
             ids[result.pos] = new_id
             return {**raw, "tool_call_ids": ids}

@@ -253,6 +253,7 @@ class Plan:
         for b in self.a.pairing.blocks:
             for i in b.result_msgs:
                 owner[i] = b.ends
+        orphaned = {id(r) for r in self.a.pairing.orphans}
         for r in self.a.pairing.orphans:
             i = r.msg
             if i in seen or i in self.skip:
@@ -260,7 +261,7 @@ class Plan:
             seen.add(i)
             code = "TC017" if r.legacy else "TC002"
             m = self.msgs[i]
-            if len(m.results) > 1 and i in self.keeper_of:
+            if len(m.results) > 1 and any(id(x) not in orphaned for x in m.results):
                 self.unfixed.append(f"message #{i} answers several calls and some of its ids match no call; left as is")
                 continue
             what = f"result for call {r.id}" if r.id else ("legacy function result" if r.legacy else "result without a call id")
@@ -286,12 +287,12 @@ class Plan:
 
     def assign_ids(self) -> None:
         self.renamed: list[tuple[int, Call, str]] = []  # (message index, call, new id)
+        idless_ok = self._idless_blocks()
         if not (self.by_code.get("TC006") or self.by_code.get("TC008")
                 or (self.by_code.get("TC009") and self.acts("TC009"))):
             return  # every id stays as it is
         taken = {c.id for m in self.msgs for c in m.calls if c.id is not None}
         fitted: dict[str, str] = {}
-        idless_ok = self._idless_blocks()
         for m in self.msgs:
             if not m.calls or m.index in self.skip:
                 continue
@@ -338,29 +339,38 @@ class Plan:
                     self.renamed.append((m.index, c, new))
 
     def _idless_blocks(self) -> dict[int, bool]:
-        """For calls paired without ids: True when their block pairs unambiguously (rules.md §4.8)."""
+        """For calls paired without ids: True when their block pairs unambiguously (rules.md §4.8).
+
+        Unambiguous: each result without an id names the same tool as its call (or no tool), and
+        the results come in the order of their calls. Placeholders added later get new ids of
+        their own, so they never make a block ambiguous.
+        """
         ok: dict[int, bool] = {}
-        links_by_block: dict[int, list[Link]] = {}
+        by_block: dict[int, list[Link]] = {}
         for l in self.a.pairing.links:
-            if l.status != DUPLICATE and (l.call.id is None or l.result.id is None) and not l.result.legacy:
-                links_by_block.setdefault(l.call.msg, []).append(l)
-        for b in self.a.pairing.blocks:
-            ls = links_by_block.get(b.index)
-            if not ls:
+            if l.status == DUPLICATE or (l.call.id is not None and l.result.id is not None):
                 continue
-            in_block = [r for i in b.result_msgs for r in self.msgs[i].results]
-            all_links = [l for l in self.a.pairing.links if l.call.msg == b.index and l.status != DUPLICATE]
-            order = sorted(all_links, key=lambda l: (l.result.msg, l.result.pos))
-            fine = len(b.calls) == len(in_block) == len(all_links) and all(
-                l.call.pos == n and (l.result.name is None or l.result.name == l.call.name) for n, l in enumerate(order))
+            if l.result.legacy:
+                if self.ed.has_id_slot(self.items[l.call.msg], l.call):
+                    # A tool call answered by a legacy function message: an id would unpair them.
+                    ok[id(l.call)] = False
+                    self.idless_bad.add(id(l.call))
+                    self.unfixed.append(f"message #{l.call.msg}: a call without an id is answered by the legacy "
+                                        f"function message #{l.result.msg}; no id was given")
+                continue
+            by_block.setdefault(l.call.msg, []).append(l)
+        for index, ls in by_block.items():
+            ls.sort(key=lambda l: (l.result.msg, l.result.pos))
+            fine = all(l.result.name is None or l.result.name == l.call.name for l in ls) and all(
+                a.call.pos < b.call.pos for a, b in zip(ls, ls[1:]))
             for l in ls:
                 ok[id(l.call)] = fine
                 if not fine:
                     self.idless_bad.add(id(l.call))
             if not fine:
                 self.unfixed.append(
-                    f"message #{b.index}: calls and results without ids cannot be paired unambiguously "
-                    "(counts or names differ), so no ids were given")
+                    f"message #{index}: calls and results without ids cannot be paired unambiguously "
+                    "(names differ or the results come in another order), so no ids were given")
         return ok
 
     # --- edits inside messages ----------------------------------------------------------------
@@ -407,6 +417,8 @@ class Plan:
                 if r.id is None:
                     self.log("assign_id", "TC008", new, i, self.slot(i),
                              f"Gave the result in message #{i} the id {new} of the call it answers (message #{c.msg}).", new)
+            if id(c) in self.idless_bad:
+                continue  # an ambiguous pairing: its names are not ours to change either
             if (names and r.name is not None and c.name is not None and r.name != c.name
                     and type(c.name) is str):
                 named = self.ed.set_result_name(self.raw(i), r, c.name)
@@ -427,6 +439,13 @@ class Plan:
                         "that ends with an unanswered call (use pending=close to answer it with a placeholder)")
                 continue
             cid = self.final_id.get(id(c), c.id)
+            if cid is None and self.opt.missing == "placeholder":
+                # Without an id (or, for a legacy function_call, a name) no result can answer it.
+                legacy = not self.ed.has_id_slot(self.raw(c.msg), c)
+                if not legacy or not (isinstance(c.name, str) and c.name):
+                    self.unfixed.append(f"message #{c.msg}: call {c.pos} ({_tool(c.name)}) has no result and "
+                                        f"no {'name' if legacy else 'id'} a placeholder could answer")
+                    continue
             if self.opt.missing == "remove_call":
                 removal.setdefault(b.index, []).append(c)
                 continue
