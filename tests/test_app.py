@@ -206,3 +206,35 @@ def test_every_sample_opens_without_error(sample):
     at.button(key=f"sample:{sample}").click().run()
     assert not at.exception
     assert component_data(at)["total"] > 0
+
+
+def open_repair(at: AppTest) -> AppTest:
+    at.session_state["tabs"] = "Repair"
+    at.run()
+    assert not at.exception
+    return at
+
+
+def test_repair_panel_counts_and_downloads():
+    data = json.dumps(BROKEN).encode()
+    at = open_repair(upload(app(), "broken.json", data))
+    want = inspector.repair(data, target="openai")
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Errors before"] == str(want.report.findings_before["error"])
+    assert metrics["Errors after"] == "0"
+    assert metrics["Changes"] == str(len(want.report.changes))
+    labels = [b.label for b in at.get("download_button")]
+    assert labels == ["Download repaired JSON", "Download repair report", "Download Markdown transcript"]
+    assert any(t.startswith("after #") for t in texts(at))
+
+
+def test_repair_options_come_from_the_engine_and_change_the_result():
+    data = json.dumps(BROKEN).encode()
+    at = open_repair(upload(app(), "broken.json", data))
+    missing = at.selectbox(key="ro:missing")
+    assert missing.value == "placeholder"
+    missing.set_value("remove_call").run()
+    assert not at.exception
+    want = inspector.repair(data, target="openai", options={"missing": "remove_call"})
+    assert {m.label: m.value for m in at.metric}["Quarantined"] == str(len(want.report.quarantine))
+    assert at.session_state["repair_options"]["missing"] == "remove_call"

@@ -35,32 +35,46 @@ def _choices(annotation: Any) -> list | None:
 
 
 def option_widgets(defaults_override: dict | None = None) -> dict:
-    """One widget per ``RepairOptions`` field; returns the chosen values (JSON-ready)."""
+    """One widget per ``RepairOptions`` field; returns the chosen values (JSON-ready).
+
+    Choices and switches sit in a row; the texts the repair writes (placeholder, bridge, note)
+    are tucked into an expander.
+    """
     from ..repair import RepairOptions
 
     values: dict[str, Any] = {}
     restore = defaults_override or {}
-    fields = RepairOptions.model_fields
-    cols = st.columns(2)
-    for n, (name, info) in enumerate(fields.items()):
-        label = name.replace("_", " ").capitalize()
-        help_text = info.description or None
-        key = f"ro:{name}"
-        default = restore.get(name, info.default)
-        with cols[n % 2]:
-            choices = _choices(info.annotation)
-            if choices:
-                if key not in st.session_state and default in choices:
-                    st.session_state[key] = default
-                values[name] = st.selectbox(label, choices, key=key, help=help_text)
-            elif info.annotation is bool:
-                st.session_state.setdefault(key, bool(default))
-                values[name] = st.toggle(label, key=key, help=help_text)
-            else:
-                st.session_state.setdefault(key, "" if default is None else str(default))
-                values[name] = st.text_input(label, key=key, help=help_text)
+    fields = list(RepairOptions.model_fields.items())
+    short = [(n, i) for n, i in fields if _choices(i.annotation) or i.annotation is bool]
+    texts = [(n, i) for n, i in fields if (n, i) not in short]
+    cols = st.columns(max(1, min(4, len(short))))
+    for k, (name, info) in enumerate(short):
+        with cols[k % len(cols)]:
+            values[name] = _option(name, info, restore)
+    if texts:
+        with st.expander("Texts the repair writes"):
+            for name, info in texts:
+                values[name] = _option(name, info, restore)
     st.session_state[OPTIONS_KEY] = values
     return values
+
+
+def _option(name: str, info: Any, restore: dict) -> Any:
+    label = name.replace("_", " ").capitalize()
+    key = f"ro:{name}"
+    default = restore.get(name, info.default)
+    choices = _choices(info.annotation)
+    if name in restore:
+        st.session_state[key] = default
+    if choices:
+        if key not in st.session_state and default in choices:
+            st.session_state[key] = default
+        return st.selectbox(label, choices, key=key, help=info.description or None)
+    if info.annotation is bool:
+        st.session_state.setdefault(key, bool(default))
+        return st.toggle(label, key=key, help=info.description or None)
+    st.session_state.setdefault(key, "" if default is None else str(default))
+    return st.text_input(label, key=key, help=info.description or None)
 
 
 @st.cache_resource(max_entries=8, ttl=3600, show_spinner="Repairing…")

@@ -54,6 +54,7 @@ def set_loaded(data: bytes, name: str, origin: str, view: dict | None = None) ->
         st.session_state[TRANSCRIPT] = view["transcript"]
     if isinstance(view.get("options"), dict):
         st.session_state["repair_options_restore"] = view["options"]
+        st.session_state["repair_options"] = dict(view["options"])
     if isinstance(view.get("selected"), int):
         jump(view["selected"])
 
