@@ -59,7 +59,7 @@ class Outcome:
     errors: list[str] = field(default_factory=list)
 
 
-async def one_session(browser, base_url: str, i: int, *, share: bool = True, timeout_ms: int = 180_000) -> Outcome:
+async def one_session(browser, base_url: str, i: int, *, share: bool = True, timeout_ms: int = 300_000) -> Outcome:
     data, marker, count = make_transcript(i)
     out = Outcome(i, marker, data)
     ctx = await browser.new_context(viewport={"width": 1400, "height": 1100})
