@@ -238,3 +238,30 @@ def test_repair_options_come_from_the_engine_and_change_the_result():
     want = inspector.repair(data, target="openai", options={"missing": "remove_call"})
     assert {m.label: m.value for m in at.metric}["Quarantined"] == str(len(want.report.quarantine))
     assert at.session_state["repair_options"]["missing"] == "remove_call"
+
+
+CORPUS = Path("/work/shared/corpus")
+OTHER_DIALECTS = [
+    "anthropic/pydantic-ai_anthropic_tool_with_thinking.request.json",
+    "anthropic/claude-code-log_representative_messages.jsonl",
+    "gemini/pydantic-ai_google_model_iter_stream.request.json",
+    "responses/pydantic-ai_openai_responses_model_retry.request.json",
+]
+
+
+@pytest.mark.parametrize("rel", OTHER_DIALECTS)
+def test_other_dialects_get_their_own_target_and_a_timeline(rel):
+    path = CORPUS / rel
+    if not path.exists():
+        pytest.skip("corpus not present")
+    data = path.read_bytes()
+    at = upload(app(), path.name, data)
+    report = inspector.check(data)
+    assert at.selectbox(key="target").value == report.target
+    assert at.selectbox(key="target").options == list(dialects.get(report.dialect).TARGETS)
+    comp = component_data(at)
+    metrics = {m.label: m.value for m in at.metric}
+    assert comp["total"] == int(metrics["Messages"].replace(",", "")) > 0
+    assert len([it for it in comp["items"] if "i" in it]) == min(comp["total"], 300)
+    n_calls = sum(len(it["calls"]) for it in comp["items"] if "i" in it)
+    assert n_calls == int(metrics["Tool calls"].replace(",", ""))

@@ -14,12 +14,12 @@ const LANE = 11; // px between connector lanes
 const GAP = 12; // px between a card's right edge and the first lane
 const STATUS_TEXT = {
   ok: "answered",
-  displaced: "displaced result",
-  early: "result before its call",
-  duplicate: "duplicate result",
+  displaced: "displaced",
+  early: "before its call",
+  duplicate: "duplicate",
   out_of_order: "out of order",
-  missing: "missing result",
-  pending: "pending (log ended)",
+  missing: "missing",
+  pending: "pending",
 };
 const LEGEND = ["ok", "displaced", "early", "duplicate", "missing", "pending"];
 

@@ -73,7 +73,8 @@ def detail_pane(checked: Checked, transcript: int, sel: int | None) -> None:
             elif value is not None:
                 st.code(str(value), language=None, wrap_lines=True)
         for r in m.results:
-            st.text(f"↩ result for {r.name!s} (id {r.id if r.id is not None else 'none'})")
+            name = r.name if r.name is not None else next((l.call.name for l in ends if l.result is r), "an unknown call")
+            st.text(f"↩ result for {name!s} (id {r.id if r.id is not None else 'none'})")
             for n, l in enumerate(l for l in ends if l.result is r):
                 _goto(f"Call in #{l.call.msg} ({l.status})", l.call.msg, f"go:{sel}:r{r.pos}:{n}")
         text = _full_text(m.raw)

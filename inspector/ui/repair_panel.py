@@ -59,8 +59,22 @@ def option_widgets(defaults_override: dict | None = None) -> dict:
     return values
 
 
+LABELS = {
+    "missing": "Missing result",
+    "orphan": "Orphan result",
+    "duplicate": "Duplicate results",
+    "pending": "Pending call",
+    "rename_ids": "Rename ids",
+    "user_as_result": "User text as result",
+    "unknown_role": "Unknown role",
+    "placeholder": "Placeholder result text",
+    "bridge": "Bridging assistant text",
+    "note": "Orphan note text",
+}
+
+
 def _option(name: str, info: Any, restore: dict) -> Any:
-    label = name.replace("_", " ").capitalize()
+    label = LABELS.get(name) or name.replace("_", " ").capitalize()
     key = f"ro:{name}"
     default = restore.get(name, info.default)
     choices = _choices(info.annotation)

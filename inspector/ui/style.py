@@ -17,7 +17,7 @@ CSS = """
 .st-key-summary [data-testid="stMetricValue"] { font-size: 1.6rem; }
 .st-key-detail [data-testid="stText"] { font-size: 0.92rem; }
 .st-key-filename [data-testid="stText"] { font-family: var(--st-code-font, monospace); font-size: 1.0rem; }
-.st-key-samples button { justify-content: flex-start; }
+.st-key-samples button, .st-key-samples button > div { justify-content: flex-start !important; width: 100%; }
 .st-key-samples button p { text-align: left; }
 </style>
 """
