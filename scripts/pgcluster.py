@@ -9,7 +9,7 @@ the ``postgres`` system user (``runuser``). Durability settings are off: the dat
 
 Standalone use, for poking at the store by hand::
 
-    python scripts/pgcluster.py        # prints INSPECTOR_STORE_URL=..., stops on Ctrl-C
+    .venv/bin/python scripts/pgcluster.py   # prints INSPECTOR_STORE_URL=..., stops on Ctrl-C
 """
 
 from __future__ import annotations
