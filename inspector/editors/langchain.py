@@ -32,18 +32,6 @@ def _message(kind: str, form: str, fields: dict) -> dict:
 class LangChainEditor(Editor):
     dialect = "langchain"
 
-    def make_plan(self, a: Any, target: str, options: Any, _editor: Any = None) -> Any:
-        """Repair's own plan. Its role-order bridges are Mistral's rule (an assistant message
-        between a tool result and a user message); the other targets LangChain messages go to
-        take that order (the Anthropic adapter joins them into one user turn), so only Mistral
-        gets bridges."""
-        from ..fixes.plan import Plan
-
-        plan = Plan(a, target, options, self)
-        if target != "mistral":
-            plan.bridges = lambda out: out
-        return plan
-
     def placeholder(self, call: Call, call_id: str | None, text: str) -> dict:
         form = getattr(call, "tag", "plain")
         return _message("tool", form, {"content": text, "tool_call_id": call_id, "name": call.name, "status": "error"})
