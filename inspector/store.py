@@ -240,7 +240,7 @@ class Store:
             data=packed if encoding == "zlib" else data,
             encoding=encoding,
             size=len(data),
-            view=json.dumps(view or {}, sort_keys=True),
+            view=json.dumps(view or {}, sort_keys=True, default=str),
             created_at=now,
             expires_at=now + int(ttl * DAY),
         )

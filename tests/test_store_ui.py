@@ -150,3 +150,16 @@ def test_hosting_config_is_set_for_internal_use():
     assert 0 < server["maxUploadSize"] <= 1000
     assert cfg["browser"]["gatherUsageStats"] is False
     assert "cookieSecret" not in server  # per deployment, from the environment, never committed
+
+
+def test_expiry_chosen_in_the_panel_is_stored(store_env, monkeypatch):
+    monkeypatch.setenv("INSPECTOR_SHARE_TTL_DAYS", "14")
+    at = started()
+    ttl = at.number_input(key="share_ttl")
+    assert ttl.value == 14 and ttl.max == 14  # the configured time is the default and the longest
+    ttl.set_value(2.0).run()
+    at.button(key="share_button").click().run()
+    store = Store(store_env)
+    shared = store.get(parse_qs(urlsplit(link_of(at)).query)["t"][0])
+    store.close()
+    assert shared.expires_at - shared.created_at == 2 * 86400

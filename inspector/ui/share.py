@@ -158,7 +158,7 @@ def share_panel(data: bytes, name: str, view: dict) -> None:
 
     ttl = st.number_input(
         "Link expires after (days)",
-        min_value=0.01,
+        min_value=min(0.01, float(settings.share_ttl_days)),
         max_value=float(settings.share_ttl_days),
         value=float(settings.share_ttl_days),
         step=1.0,
