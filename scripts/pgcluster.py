@@ -33,7 +33,10 @@ class PostgresUnavailable(RuntimeError):
 def find_bindir() -> Path:
     """The directory holding ``initdb``/``pg_ctl``: ``$PG_BIN``, Debian's newest, or ``$PATH``."""
     if os.environ.get("PG_BIN"):
-        return Path(os.environ["PG_BIN"])
+        bindir = Path(os.environ["PG_BIN"])
+        if not (bindir / "initdb").exists():
+            raise PostgresUnavailable(f"PG_BIN={bindir} holds no initdb")
+        return bindir
     debian = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=lambda p: int(Path(p).parts[-3]))
     if debian:
         return Path(debian[-1]).parent
