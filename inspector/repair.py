@@ -243,31 +243,41 @@ def _repair_document(doc: Document, target: str | None, options: RepairOptions, 
     editors = [editor_for(a.transcript.dialect) for a in analyses]
     report = RepairReport(target=target, dialect=before["dialect"], findings_before=counts(before["findings"]),
                           findings_after=counts(before["findings"]))
+    runs = [_Run(n, a.transcript) for n, a in enumerate(analyses)]
+    changed = [run.step(a, ed, target, options) for run, a, ed in zip(runs, analyses, editors)]
     root = doc.root
-    new_transcripts: list[Transcript] = []
-    changed = False
-    for n, (a, ed) in enumerate(zip(analyses, editors)):
-        # An editor may bring its own plan around the shared one (anthropic, bedrock, gemini: editors/blocks.py).
-        plan = getattr(ed, "make_plan", Plan)(a, target, options, ed)
-        items = plan.run()
-        t = a.transcript
-        new_transcripts.append(Transcript(items=items, path=t.path, container=t.container, dialect=t.dialect,
-                                          extra=t.extra))
-        if plan.recs:
-            changed = True
-            root = _replace(root, t.path, items)
-        _collect(report, plan, n)
-    if not changed:
-        new_doc = Document(root=doc.root, format=doc.format, transcripts=new_transcripts, source=doc.source)
-        output = original if original is not None else _serialise(doc.root, doc.format, True)
-        after = before
+    after = before
+    for _ in range(MAX_PASSES):
+        if not any(changed):
+            break
+        for run, ch in zip(runs, changed):
+            if ch:
+                root = _replace(root, run.path, run.items)
+        new_doc = Document(root=root, format=doc.format, transcripts=[r.transcript() for r in runs], source=doc.source)
+        after, again = check_plain(new_doc, target, dialect)
+        # A pass that sees more to do (a fix that only shows once another is made) runs again,
+        # so that repairing the output changes nothing.
+        changed = [run.step(a, editor_for(a.transcript.dialect), target, options, later=True)
+                   for run, a in zip(runs, again)]
     else:
-        new_doc = Document(root=root, format=doc.format, transcripts=new_transcripts, source=doc.source)
+        if any(changed):
+            report.unfixed.append("repair did not settle after several passes; the report lists every change made")
+            for run, ch in zip(runs, changed):
+                if ch:
+                    root = _replace(root, run.path, run.items)
+            new_doc = Document(root=root, format=doc.format, transcripts=[r.transcript() for r in runs],
+                               source=doc.source)
+            after, _ = check_plain(new_doc, target, dialect)
+    new_doc = Document(root=root, format=doc.format, transcripts=[r.transcript() for r in runs], source=doc.source)
+    if after is before:
+        output = original if original is not None else _serialise(doc.root, doc.format, True)
+    else:
         # Indented in, indented out; a one-line file stays one line.
         pretty = original is None or b"\n" in original[:65536].rstrip()
         output = _serialise(root, doc.format, pretty)
-        after, _ = check_plain(new_doc, target, dialect)
         report.findings_after = counts(after["findings"])
+    for run in runs:
+        run.collect(report)
     errors = [f for f in after["findings"] if f["severity"] == "error"]
     if errors:
         f = errors[0]
@@ -278,17 +288,60 @@ def _repair_document(doc: Document, target: str | None, options: RepairOptions, 
     return RepairResult(output, new_doc, report, after)
 
 
-def _collect(report: RepairReport, plan: Plan, n: int) -> None:
-    """Turn the plan's records into report entries, now that output positions are known."""
-    for r in plan.recs:
-        after = r.slot.pos if r.slot is not None else None
-        report.changes.append(Change(action=r.action, code=r.code, tool_call_id=r.call_id, index_before=r.before,
-                                     index_after=after, text=r.text, new_id=r.new_id, transcript=n))
-    for index, code, reason, content in plan.quarantine:
-        report.quarantine.append(Quarantined(index=index, transcript=n, code=code, reason=reason, content=content))
-    report.id_map.update(plan.id_map)
-    prefix = f"transcript {n}: " if n else ""
-    report.unfixed.extend(prefix + u for u in plan.unfixed)
+MAX_PASSES = 3
+
+
+class _Run:
+    """One transcript's repair over one or more passes, with indices kept in the input's terms."""
+
+    def __init__(self, n: int, t: Transcript):
+        self.n, self.t, self.path = n, t, t.path
+        self.items = t.items
+        self.changes: list[Change] = []
+        self.quarantine: list[Quarantined] = []
+        self.id_map: dict[str, str] = {}
+        self.unfixed: list[str] = []
+        self.origin: list[int | None] | None = None  # input index of each current item (None: new)
+
+    def transcript(self) -> Transcript:
+        t = self.t
+        return Transcript(items=self.items, path=t.path, container=t.container, dialect=t.dialect, extra=t.extra)
+
+    def step(self, a: Any, ed: Any, target: str, options: RepairOptions, later: bool = False) -> bool:
+        """Run one pass of the plan; True when it changed something."""
+        plan = getattr(ed, "make_plan", Plan)(a, target, options, ed)  # blocks dialects bring their own
+        items = plan.run()
+        self.unfixed = list(plan.unfixed)  # the latest pass knows best what is left
+        if not plan.recs:
+            return False
+        prev = self.origin
+        back = (lambda k: k) if prev is None else (lambda k: prev[k] if k is not None and k < len(prev) else None)
+        new_origin = getattr(plan, "origins", None)
+        if later:  # earlier changes' output positions move with this pass
+            where = {o: k for k, o in enumerate(new_origin or ()) if o is not None}
+            for c in self.changes:
+                c.index_after = where.get(c.index_after) if c.index_after is not None else None
+        for r in plan.recs:
+            self.changes.append(Change(action=r.action, code=r.code, tool_call_id=r.call_id,
+                                       index_before=back(r.before) if r.before is not None else None,
+                                       index_after=r.slot.pos if r.slot is not None else None, text=r.text,
+                                       new_id=r.new_id, transcript=self.n))
+        for index, code, reason, content in plan.quarantine:
+            k = back(index)
+            self.quarantine.append(Quarantined(index=k if k is not None else index, transcript=self.n, code=code,
+                                               reason=reason if k is not None else reason + " (an item repair had added)",
+                                               content=content))
+        self.id_map.update(plan.id_map)
+        self.origin = [back(o) if o is not None else None for o in new_origin] if new_origin is not None else None
+        self.items = items
+        return True
+
+    def collect(self, report: RepairReport) -> None:
+        report.changes.extend(self.changes)
+        report.quarantine.extend(self.quarantine)
+        report.id_map.update(self.id_map)
+        prefix = f"transcript {self.n}: " if self.n else ""
+        report.unfixed.extend(prefix + u for u in self.unfixed)
 
 
 class _CallableModule(types.ModuleType):

@@ -126,9 +126,13 @@ class Plan:
         self.assign_ids()
         self.edit_messages(converted)
         self.add_missing()
-        raws, origins = self.emit()
+        if self.recs or self.skip:
+            raws, origins = self.emit()
+        else:
+            raws, origins = self.items, list(range(len(self.items)))  # nothing moved or changed
         if self.target == "mistral" and self.acts("TC019") and raws:
-            raws = self.bridges(raws, origins)  # other targets' role order is the dialect's to join
+            raws, origins = self.bridges(raws, origins)  # other targets' role order is the dialect's to join
+        self.origins: list[int | None] = origins  # the input index of each output item (None: new)
         self.last_message_rules(raws)
         self.unfixable_shapes()
         return raws
@@ -390,7 +394,8 @@ class Plan:
         # Calls renamed or given an id; their kept results follow.
         for i, c, new in self.renamed:
             self.cur[i] = self.ed.set_call_id(self.raw(i), c, new)
-        names = self.acts("TC013") and bool(self.by_code.get("TC013"))
+        # A result moved into its block may only then show a name mismatch: check kept ones too.
+        names = self.acts("TC013") and bool(self.by_code.get("TC013") or self.keeper_of)
         if self.renamed or names or self.by_code.get("TC008"):
             self._edit_results(names)
         for k, c in converted.items():
@@ -420,7 +425,7 @@ class Plan:
             if id(c) in self.idless_bad:
                 continue  # an ambiguous pairing: its names are not ours to change either
             if (names and r.name is not None and c.name is not None and r.name != c.name
-                    and type(c.name) is str):
+                    and type(c.name) is str and c.name):
                 named = self.ed.set_result_name(self.raw(i), r, c.name)
                 if named is not None:
                     self.cur[i] = named
@@ -500,7 +505,7 @@ class Plan:
                     put(s, raws, origins)
         return raws, origins
 
-    def bridges(self, raws: list, origins: list) -> list:
+    def bridges(self, raws: list, origins: list) -> tuple[list, list]:
         """Role order for a target that refuses some transitions (Mistral, rules.md §4.11).
 
         A system message after an assistant or tool message moves up to just after the last user
@@ -512,7 +517,7 @@ class Plan:
         out = self._bridge_tool_user(self._move_systems(out))
         for k, s in enumerate(out):
             s.pos = k
-        return [s.raw for s in out]
+        return [s.raw for s in out], [s.origin for s in out]
 
     def _new_slots(self) -> list[Slot]:
         extra = [s for lst in (*self.after.values(), *self.notes_after.values()) for s in lst]
