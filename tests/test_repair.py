@@ -385,3 +385,36 @@ def test_several_transcripts_in_one_file_are_each_repaired():
     assert out["samples"][0]["messages"] == BASE or roles(out["samples"][0]["messages"]) == roles(BASE)
     assert out["samples"][1]["messages"] == BASE and out["eval"] == {"task": "t"}
     assert [c.transcript for c in result.report.changes] == [0]
+
+
+def test_call_without_id_answered_by_a_legacy_function_message_gets_no_id():
+    msgs = [asst(call("x", "g")), {"role": "function", "name": "g", "content": "r"}, user("z")]
+    del msgs[0]["tool_calls"][0]["id"]
+    out, rep = fixed(msgs)
+    assert out == msgs and not rep.ok
+    assert "legacy function message #1" in rep.unfixed[0]
+    assert inspector.repair(out).output == inspector.repair(msgs).output
+
+
+def test_reply_answering_several_calls_is_kept_whole_when_one_of_its_ids_is_unknown():
+    msgs = [user("q"), asst(call("c1", "f")), {"role": "tool", "tool_call_ids": ["c1", "ghost"], "content": "both"},
+            user("z")]
+    out, rep = fixed(msgs)
+    assert out == msgs and rep.quarantine == []
+    assert "answers several calls" in rep.unfixed[0]
+
+
+def test_legacy_function_call_without_a_name_gets_no_placeholder():
+    msgs = [user("q"), {"role": "assistant", "content": None, "function_call": {"name": None, "arguments": "{}"}},
+            user("z")]
+    out, rep = fixed(msgs)
+    assert out[:2] == msgs[:2] and not rep.ok and "no name a placeholder could answer" in rep.unfixed[0]
+
+
+def test_legacy_function_call_with_a_name_gets_a_function_placeholder():
+    msgs = [user("q"), {"role": "assistant", "content": None, "function_call": {"name": "lookup", "arguments": "{}"}},
+            user("z")]
+    out, rep = fixed(msgs)
+    assert out[2] == {"role": "function", "name": "lookup",
+                      "content": "No result was recorded for tool call (no id) (lookup); its outcome is unknown."}
+    assert rep.ok
