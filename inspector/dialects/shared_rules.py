@@ -1,32 +1,11 @@
-"""Rules the non-openai dialects share: tool output sent as a user message (TC020).
-
-``rules.sequence`` runs these for openai-chat; the other dialects call them from their
-``dialect_issues`` with their own way of reading a message's text.
+"""Pieces the non-openai dialects share: reading loops, unknown roles, tagged calls, and the
+TC020 rule (``rules.sequence.user_as_result``, called with each dialect's way of reading text).
 """
 
 from __future__ import annotations
 
 from ..model import Call, Issue, Msg
-from ..rules.sequence import looks_like_tool_output, text_of
-
-
-def user_as_result(msgs: list[Msg], pairing, note, text=text_of) -> None:
-    """TC020: a user message right after a call block whose calls have no result, that reads like
-    the output of one of them."""
-    missing_by_msg: dict[int, list] = {}
-    for c in pairing.missing:
-        missing_by_msg.setdefault(c.msg, []).append(c)
-    for b in pairing.blocks:
-        unanswered = missing_by_msg.get(b.index)
-        if not unanswered:
-            continue
-        nxt = b.ends + 1
-        if nxt < len(msgs) and msgs[nxt].role == "user" and not msgs[nxt].results:
-            ids = [c.id for c in unanswered if c.id]
-            names = [c.name for c in unanswered]
-            if looks_like_tool_output(text(msgs[nxt].raw), ids, names):
-                c = unanswered[0]
-                note(Issue("TC020", nxt, c.id, b.index, name=c.name))
+from ..rules.sequence import user_as_result  # noqa: F401  (re-exported for the dialects)
 
 
 def objects(items: list, where: tuple, what: str = "a message object"):

@@ -52,7 +52,7 @@ def sequence_issues(msgs: list[Msg], pairing: Pairing, target: str, dialect: str
             if (limit is not None and len(cid) > limit) or (pattern is not None and not pattern.fullmatch(cid)):
                 note(Issue("TC009", c.msg, cid, None, name=c.name, pos=c.pos, length=len(cid)))
     if dialect == "openai-chat":
-        _user_as_result(msgs, pairing, note)
+        user_as_result(msgs, pairing, note)
         _reasoning(msgs, target, note)
     return issues
 
@@ -104,7 +104,9 @@ def looks_like_tool_output(text: str, ids: list[str], names: list[str]) -> bool:
     return any(type(n) is str and len(n) > 3 and n in t[:500] for n in names)
 
 
-def _user_as_result(msgs: list[Msg], pairing: Pairing, note) -> None:
+def user_as_result(msgs: list[Msg], pairing: Pairing, note, text=text_of) -> None:
+    """TC020: a user message right after a call block whose calls have no result, that reads
+    like the output of one of them. ``text`` reads a raw message's text (dialects differ)."""
     missing_by_msg: dict[int, list] = {}
     for c in pairing.missing:
         missing_by_msg.setdefault(c.msg, []).append(c)
@@ -113,11 +115,10 @@ def _user_as_result(msgs: list[Msg], pairing: Pairing, note) -> None:
         if not unanswered:
             continue
         nxt = b.ends + 1
-        if nxt < len(msgs) and msgs[nxt].role == "user":
-            text = text_of(msgs[nxt].raw)
+        if nxt < len(msgs) and msgs[nxt].role == "user" and not msgs[nxt].results:
             ids = [c.id for c in unanswered if c.id]
             names = [c.name for c in unanswered]
-            if looks_like_tool_output(text, ids, names):
+            if looks_like_tool_output(text(msgs[nxt].raw), ids, names):
                 c = unanswered[0]
                 note(Issue("TC020", nxt, c.id, b.index, name=c.name))
 
