@@ -7,7 +7,6 @@ legacy ``function_call``).
 
 from __future__ import annotations
 
-import orjson
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

@@ -1,0 +1,184 @@
+"""Id and in-message fixes (rules.md §4.1, 4.7, 4.8): shapes, ids, names, unknown roles.
+
+Shape fixes lose nothing (TC007 empty call arrays, TC010 object arguments, TC018 null content);
+ids that are missing (TC008, only when the pairing is unambiguous), repeated in one message
+(TC006) or refused by the target's format (TC009) get a deterministic new id, and every kept
+result follows its call's id; a result's name follows its call's (TC013).
+"""
+
+from __future__ import annotations
+
+from ..links import DUPLICATE, OK, Link
+from ..model import Call
+from .base import tool_label
+from .ids import fits, make_id
+
+ACTION = {
+    "TC007": "drop_empty_tool_calls",
+    "TC010": "stringify_arguments",
+    "TC018": "fill_null_content",
+}
+
+
+class MessageFixes:
+    """Mixin of ``Plan``: what changes inside messages."""
+
+    def unknown_roles(self) -> None:
+        for iss in self.by_code.get("TC024", ()):
+            role = iss.data.get("role")
+            if self.opt.unknown_role == "keep":
+                self.unfixed.append(f"message #{iss.index} has role {role!r}, kept as asked (unknown_role=keep)")
+                continue
+            self.take_out(iss.index, "TC024", f"role {role!r} is not a role of this format", "quarantine_message",
+                          None, f"Took message #{iss.index} (role {role!r}) out into the quarantine.")
+
+    def assign_ids(self) -> None:
+        self.renamed: list[tuple[int, Call, str]] = []  # (message index, call, new id)
+        idless_ok = self._idless_blocks()
+        if not (self.by_code.get("TC006") or self.by_code.get("TC008")
+                or (self.by_code.get("TC009") and self.acts("TC009"))):
+            return  # every id stays as it is
+        taken = {c.id for m in self.msgs for c in m.calls if c.id is not None}
+        fitted: dict[str, str] = {}
+        for m in self.msgs:
+            if not m.calls or m.index in self.skip:
+                continue
+            raw = self.items[m.index]
+            seen: set[str] = set()
+            for c in m.calls:
+                cid = c.id
+                if cid is None:
+                    if not self.ed.has_id_slot(raw, c):
+                        self.final_id[id(c)] = None
+                        continue
+                    if idless_ok.get(id(c), True):
+                        new = make_id(f"{m.index}:{c.pos}:{c.name}", self.target, taken)
+                        self.final_id[id(c)] = new
+                        self.renamed.append((m.index, c, new))
+                        self.log("assign_id", "TC008", None, m.index, self.slot(m.index),
+                                 f"Gave call {c.pos} of message #{m.index} ({tool_label(c.name)}) the id {new}.", new)
+                    else:
+                        self.final_id[id(c)] = None
+                    continue
+                new = cid
+                if cid in seen:
+                    if not self.opt.rename_ids:
+                        self.unfixed.append(f"message #{m.index} has two calls with id {cid}, kept as asked (rename_ids=false)")
+                    else:
+                        new = make_id(f"{cid}#{m.index}#{c.pos}", self.target, taken)
+                        self.log("rename_id", "TC006", cid, m.index, self.slot(m.index),
+                                 f"Renamed the second call with id {cid} in message #{m.index} ({tool_label(c.name)}) "
+                                 f"to {new}, and its result with it.", new)
+                seen.add(cid)
+                if new == cid and self.acts("TC009") and not fits(cid, self.target):
+                    if not self.opt.rename_ids:
+                        self.unfixed.append(f"message #{m.index}: call id {cid} does not fit the target's format, kept as asked (rename_ids=false)")
+                    else:
+                        if cid not in fitted:
+                            fitted[cid] = make_id(cid, self.target, taken)
+                        new = fitted[cid]
+                        self.id_map[cid] = new
+                        self.log("rename_id", "TC009", cid, m.index, self.slot(m.index),
+                                 f"Renamed call id {cid} in message #{m.index} to {new} to fit the target's id format, "
+                                 "and its result with it.", new)
+                self.final_id[id(c)] = new
+                if new is not None and new != cid:
+                    self.renamed.append((m.index, c, new))
+
+    def _idless_blocks(self) -> dict[int, bool]:
+        """For calls paired without ids: True when their block pairs unambiguously (rules.md §4.8).
+
+        Unambiguous: each result without an id names the same tool as its call (or no tool), and
+        the results come in the order of their calls. Placeholders added later get new ids of
+        their own, so they never make a block ambiguous.
+        """
+        ok: dict[int, bool] = {}
+        by_block: dict[int, list[Link]] = {}
+        for l in self.a.pairing.links:
+            if l.status == DUPLICATE or (l.call.id is not None and l.result.id is not None):
+                continue
+            if l.result.legacy:
+                if self.ed.has_id_slot(self.items[l.call.msg], l.call):
+                    # A tool call answered by a legacy function message: an id would unpair them.
+                    ok[id(l.call)] = False
+                    self.idless_bad.add(id(l.call))
+                    self.unfixed.append(f"message #{l.call.msg}: a call without an id is answered by the legacy "
+                                        f"function message #{l.result.msg}; no id was given")
+                continue
+            by_block.setdefault(l.call.msg, []).append(l)
+        for index, ls in by_block.items():
+            ls.sort(key=lambda l: (l.result.msg, l.result.pos))
+            fine = all(l.result.name is None or l.result.name == l.call.name for l in ls) and all(
+                a.call.pos < b.call.pos for a, b in zip(ls, ls[1:]))
+            for l in ls:
+                ok[id(l.call)] = fine
+                if not fine:
+                    self.idless_bad.add(id(l.call))
+            if not fine:
+                self.unfixed.append(
+                    f"message #{index}: calls and results without ids cannot be paired unambiguously "
+                    "(names differ or the results come in another order), so no ids were given")
+        return ok
+
+    # --- edits inside messages ----------------------------------------------------------------
+
+    def edit_messages(self, converted: dict[int, Call]) -> None:
+        for code in ("TC007", "TC010", "TC018"):
+            if not self.acts(code):
+                continue
+            for iss in self.by_code.get(code, ()):
+                i = iss.index
+                if i in self.skip and i not in self.keeper_of:
+                    continue
+                fixed = self.ed.shape_fix(self.raw(i), iss)
+                if fixed is not None:
+                    self.cur[i], text = fixed
+                    self.log(ACTION[code], code, iss.call_id, i, self.slot(i), f"Message #{i}: {text}.")
+        # Calls renamed or given an id; their kept results follow.
+        for i, c, new in self.renamed:
+            self.cur[i] = self.ed.set_call_id(self.raw(i), c, new)
+        # A result moved into its block may only then show a name mismatch: check kept ones too.
+        names = self.acts("TC013") and bool(self.by_code.get("TC013") or self.keeper_of)
+        if self.renamed or names or self.by_code.get("TC008"):
+            self._edit_results(names)
+        for k, c in converted.items():
+            new = self.final_id.get(id(c), c.id)
+            self.cur[k] = self.ed.user_to_result(self.items[k], c, new)
+            self.log("user_to_result", "TC020", new, k, self.slot(k),
+                     f"Made user message #{k} the result of call {new} ({tool_label(c.name)}) from message #{c.msg}.")
+
+    def _edit_results(self, names: bool) -> None:
+        """Kept results take their call's final id (and, for TC013, its name)."""
+        keeper_of, skip = self.keeper_of, self.skip
+        for link in self.a.pairing.links:
+            i = link.result.msg
+            kept = keeper_of.get(i)
+            if kept is None:
+                if link.status != OK or i in skip:
+                    continue
+            elif id(link.call) not in kept:
+                continue
+            c, r = link.call, link.result
+            new = self.final_id.get(id(c), c.id)
+            if new is not None and new != r.id and not (r.id is None and id(c) in self.idless_bad):
+                self.cur[i] = self.ed.set_result_id(self.raw(i), r, new)
+                if r.id is None:
+                    self.log("assign_id", "TC008", new, i, self.slot(i),
+                             f"Gave the result in message #{i} the id {new} of the call it answers (message #{c.msg}).", new)
+            if id(c) in self.idless_bad:
+                continue  # an ambiguous pairing: its names are not ours to change either
+            if (names and r.name is not None and c.name is not None and r.name != c.name
+                    and type(c.name) is str and c.name):
+                named = self.ed.set_result_name(self.raw(i), r, c.name)
+                if named is not None:
+                    self.cur[i] = named
+                    self.log("set_result_name", "TC013", new, i, self.slot(i),
+                             f"Message #{i}: set the result's name {r.name!r} to its call's name {c.name!r}.")
+
+    def unfixable_shapes(self) -> None:
+        for iss in self.by_code.get("TC012", ()):
+            if iss.index in self.skip or not self.acts("TC012"):
+                continue
+            what = "has no function name" if iss.data.get("missing") else f"has the name {iss.data.get('name')!r}"
+            self.unfixed.append(f"message #{iss.index}: call {iss.data.get('pos', 0)} {what}, which the target "
+                                "refuses; repair does not rename tools")

@@ -1,0 +1,199 @@
+"""Result fixes (rules.md §4.2-4.6, 4.9): one result per call, in its call's block.
+
+Duplicates (TC005) keep one result and take the others out; displaced and early results
+(TC003, TC004) move right after their call; orphans (TC002, TC017) go to the quarantine, become
+a quoting note, or stay; missing results (TC001, and TC022 on request) get a placeholder or lose
+their call; tool output sent as user text (TC020) becomes the result on request.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..links import DISPLACED, EARLY, OK, Link
+from ..model import Call
+from .base import Slot, same_json, tool_label
+
+PLACEHOLDER_WORDS = ("aborted", "cancelled", "canceled", "interrupted", "skipped", "no result was recorded")
+
+
+class ResultFixes:
+    """Mixin of ``Plan``: where every result goes."""
+
+    def user_as_result(self) -> dict[int, Call]:
+        """TC020 on request: the user message becomes the result of the unanswered call."""
+        converted: dict[int, Call] = {}
+        if not self.opt.user_as_result:
+            return converted
+        answered = {id(l.call) for l in self.a.pairing.links}
+        for iss in self.by_code.get("TC020", ()):
+            block = self.msgs[iss.other]
+            call = next((c for c in block.calls if id(c) not in answered and c.id == iss.call_id), None)
+            if call is not None and iss.index not in self.skip:
+                converted[iss.index] = call
+        return converted
+
+    def place_results(self, converted: dict[int, Call]) -> None:
+        """Duplicates, displaced and early results: choose one result per call, in its block."""
+        by_call: dict[int, list[Link]] = {}
+        for link in self.a.pairing.links:
+            by_call.setdefault(id(link.call), []).append(link)
+        conv_of = {id(c): i for i, c in converted.items()}
+        self.missing: list[tuple[Any, Call]] = []
+        for b in self.a.pairing.blocks:
+            run = None
+            for c in b.calls:
+                links = by_call.get(id(c))
+                if links is not None and len(links) == 1 and links[0].status == OK and id(c) not in conv_of:
+                    continue  # the common case: one result, inside the block
+                if run is None:
+                    run = set(b.result_msgs)
+                if id(c) in conv_of:
+                    k = conv_of[id(c)]
+                    self.skip.add(k)
+                    self.keeper_of.setdefault(k, set()).add(id(c))
+                    self.after.setdefault(b.ends, []).append(self.slot(k))
+                    continue
+                if not links:
+                    self.missing.append((b, c))
+                    continue
+                links = sorted(links, key=lambda l: (l.result.msg, l.result.pos))
+                if any(len(self.msgs[l.result.msg].results) > 1 for l in links):
+                    if len(links) > 1 or links[0].result.msg not in run:
+                        self.unfixed.append(
+                            f"message #{links[0].result.msg} answers several calls at once (tool_call_ids); "
+                            f"its result for call {c.id} cannot be moved or deduplicated safely")
+                    self.keeper_of.setdefault(links[0].result.msg, set()).add(id(c))
+                    continue
+                self._choose(b, c, links, run)
+
+    def _choose(self, b, c: Call, links: list[Link], run: set[int]) -> None:
+        keep = self._keeper(links)
+        # Among copies identical to the keeper, prefer the one already in the block.
+        kraw = self.items[keep.result.msg]
+        if keep.result.msg not in run:
+            for l in links:
+                if l.result.msg in run and same_json(self.items[l.result.msg], kraw):
+                    keep = l
+                    break
+        k = keep.result.msg
+        self.keeper_of.setdefault(k, set()).add(id(c))
+        replaced = False
+        for l in links:
+            i = l.result.msg
+            if l is keep:
+                continue
+            if same_json(self.items[i], kraw):
+                self.skip.add(i)
+                self.log("remove_duplicate", "TC005", c.id, i, None,
+                         f"Removed message #{i}, an identical second result for call {c.id} ({tool_label(c.name)}); "
+                         f"message #{k} is kept.")
+            else:
+                self.take_out(i, "TC005", f"another result for call {c.id} was kept (message #{k})",
+                              "quarantine_duplicate", c.id,
+                              f"Took message #{i}, a differing extra result for call {c.id} ({tool_label(c.name)}), "
+                              f"out into the quarantine; message #{k} is kept.")
+            if k not in run and i in run and not replaced:
+                self.instead[i] = self.slot(k)  # the keeper takes the place of the one dropped
+                replaced = True
+        if k not in run:
+            self.skip.add(k)
+            if not replaced:
+                self.after.setdefault(b.ends, []).append(self.slot(k))
+            code = {DISPLACED: "TC003", EARLY: "TC004"}.get(keep.status, "TC005")
+            why = {"TC003": "other messages stood between them", "TC004": "it came before the call"}.get(
+                code, "the result kept was outside the block")
+            self.log("move_result", code, c.id, k, self.slot(k),
+                     f"Moved message #{k}, the result for call {c.id} ({tool_label(c.name)}), right after the call "
+                     f"in message #{b.index}: {why}.")
+
+    def _keeper(self, links: list[Link]) -> Link:
+        how = self.opt.duplicate
+        if len(links) == 1 or how == "first":
+            return links[0]
+        if how == "last":
+            return links[-1]
+        first = self.items[links[0].result.msg]
+        if all(same_json(self.items[l.result.msg], first) for l in links[1:]):
+            return links[0]  # identical copies: keep the one the call was paired with
+        real = [l for l in links if not self._looks_placeholder(self.items[l.result.msg])]
+        return (real or links)[-1]
+
+    def _looks_placeholder(self, raw: Any) -> bool:
+        text = self.ed.text_of(raw).strip().lower()
+        if not text:
+            return True
+        return len(text) < 300 and any(w in text for w in PLACEHOLDER_WORDS)
+
+    def orphans(self) -> None:
+        seen: set[int] = set()
+        owner: dict[int, int] = {}
+        for b in self.a.pairing.blocks:
+            for i in b.result_msgs:
+                owner[i] = b.ends
+        orphaned = {id(r) for r in self.a.pairing.orphans}
+        for r in self.a.pairing.orphans:
+            i = r.msg
+            if i in seen or i in self.skip:
+                continue
+            seen.add(i)
+            code = "TC017" if r.legacy else "TC002"
+            m = self.msgs[i]
+            if len(m.results) > 1 and any(id(x) not in orphaned for x in m.results):
+                self.unfixed.append(f"message #{i} answers several calls and some of its ids match no call; left as is")
+                continue
+            what = f"result for call {r.id}" if r.id else ("legacy function result" if r.legacy else "result without a call id")
+            if self.opt.orphan == "keep":
+                self.unfixed.append(f"message #{i} is a {what} that answers no call, kept as asked (orphan=keep)")
+                continue
+            if self.opt.orphan == "note":
+                note = self.ed.note_for_orphan(self.items[i], r, self.opt.note_text(r.id, r.name))
+                s = Slot(note, None)
+                if i in owner:
+                    self.notes_after.setdefault(owner[i], []).append(s)
+                else:
+                    self.instead[i] = s
+                self.skip.add(i)
+                self.quarantine.append((i, code, "replaced by a user note quoting it", self.items[i]))
+                self.log("orphan_to_note", code, r.id, i, s,
+                         f"Replaced message #{i}, a {what} that answers no call, by a user note quoting it.")
+                continue
+            self.take_out(i, code, "it answers no tool call", "quarantine_orphan", r.id,
+                          f"Took message #{i}, a {what} that answers no call, out into the quarantine.")
+
+    def add_missing(self) -> None:
+        pending = {id(c) for c in self.a.pairing.pending}
+        removal: dict[int, list[Call]] = {}
+        for b, c in self.missing:
+            code = "TC022" if id(c) in pending else "TC001"
+            if code == "TC022" and self.opt.pending == "leave":
+                if self.target == "mistral":
+                    self.unfixed.append(
+                        f"message #{c.msg}: call {c.id or '(legacy function_call)'} ({tool_label(c.name)}) is still pending; Mistral refuses a request "
+                        "that ends with an unanswered call (use pending=close to answer it with a placeholder)")
+                continue
+            cid = self.final_id.get(id(c), c.id)
+            if cid is None and self.opt.missing == "placeholder":
+                # Without an id (or, for a legacy function_call, a name) no result can answer it.
+                legacy = not self.ed.has_id_slot(self.raw(c.msg), c)
+                if not legacy or not (isinstance(c.name, str) and c.name):
+                    self.unfixed.append(f"message #{c.msg}: call {c.pos} ({tool_label(c.name)}) has no result and "
+                                        f"no {'name' if legacy else 'id'} a placeholder could answer")
+                    continue
+            if self.opt.missing == "remove_call":
+                removal.setdefault(b.index, []).append(c)
+                continue
+            item = self.ed.placeholder(c, cid, self.opt.placeholder_text(cid, c.name))
+            s = Slot(item, None)
+            self.after.setdefault(b.ends, []).append(s)
+            self.log("insert_placeholder", code, cid, None, s,
+                     f"Inserted a placeholder result for call {cid or '(legacy function_call)'} ({tool_label(c.name)}) "
+                     f"of message #{c.msg}: no result was recorded.")
+        for i, calls in removal.items():
+            raw_before = self.raw(i)
+            self.cur[i], removed = self.ed.drop_calls(raw_before, calls)
+            for c, item in zip(calls, removed):
+                self.quarantine.append((i, "TC001", "the call had no result (missing=remove_call)", item))
+                self.log("remove_call", "TC001", c.id, i, self.slot(i),
+                         f"Removed call {c.id} ({tool_label(c.name)}) from message #{i}: it had no result; "
+                         "the call is in the quarantine.")
