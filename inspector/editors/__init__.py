@@ -25,6 +25,11 @@ Interface (see ``Editor`` for the exact signatures). ``raw`` is the dialect's it
 - ``role_of(item) -> str``: the neutral role of an item the planner built itself;
 - ``text_of(raw) -> str``: plain text of a message (placeholder detection, notes, Markdown).
 
+Optional: ``make_plan(analysis, target, options, editor)`` returns an object used instead of
+``fixes.plan.Plan`` (same ``run()``, ``recs``, ``quarantine``, ``id_map``, ``unfixed`` and, if it
+can, ``origins``), for dialects that must reshape the list around the shared plan
+(``editors/blocks.py`` explodes result blocks into messages and joins them back).
+
 A dialect without an editor cannot be repaired: ``editor_for`` raises ``InputError`` saying so,
 and the CLI turns that into exit 2 with one line.
 """

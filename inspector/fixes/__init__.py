@@ -1,6 +1,12 @@
-"""The repair machinery behind ``inspector.repair``: the plan (``plan.py``) and new ids (``ids.py``).
+"""The repair machinery behind ``inspector.repair``, one module per family of fixes.
 
-``plan.Plan`` decides every fix on the neutral view of one transcript and edits raw items only
-through the dialect's editor (``inspector.editors``); ``inspector.repair`` runs it per
-transcript, writes the lists back into the document and builds the report.
+- ``plan.Plan``: runs the families in rules.md §4's order for one transcript;
+- ``results``: one result per call, in its block (duplicates, moves, orphans, placeholders);
+- ``messages``: edits inside messages (shapes, ids, result names, unknown roles);
+- ``order``: the output list in one pass, and the target's role order (Mistral bridges);
+- ``ids``: deterministic ids that fit a target; ``base``: the small shared types.
+
+Every fix decides on the neutral view and edits raw items only through the dialect's editor
+(``inspector.editors``); ``inspector.repair`` runs the plan per transcript, writes the lists back
+into the document and builds the report.
 """
