@@ -8,6 +8,8 @@ argument: Streamlit does not hash them, the sha256 in the key stands for them.
 
 from __future__ import annotations
 
+import gc
+import threading
 from dataclasses import dataclass
 
 import streamlit as st
@@ -32,7 +34,7 @@ class Checked:
         return [f for f in self.report.findings if f.transcript == transcript]
 
 
-@st.cache_resource(max_entries=8, ttl=3600, show_spinner=False)
+@st.cache_resource(max_entries=4, ttl=3600, show_spinner=False)
 def parsed(sha: str, _data: bytes, name: str) -> Document:
     """The parsed file (raises ``InputError`` with a line and column when it is not JSON)."""
     root, fmt = parse(_data)
@@ -57,7 +59,27 @@ def target_default(dialect: str) -> str:
     return t if t in fits else fits[0]
 
 
-@st.cache_resource(max_entries=16, ttl=3600, show_spinner=False)
+_heap_lock = threading.Lock()
+
+
+def settle_heap() -> None:
+    """Keep Streamlit's after-every-run ``gc.collect(2)`` cheap while big transcripts are cached.
+
+    Streamlit runs a full garbage collection after each script run (``runner.postScriptGC``),
+    fragment runs included. A cached 20,000-message analysis is some 100,000 tracked objects, so
+    every click would pay a full scan of all of them (measured: 0.3 to 0.7 s per click on a busy
+    machine). After a new file is analysed we collect once and move what is alive into the
+    permanent generation (``gc.freeze``), which later collections skip. Unfreezing first lets
+    that one collection also free what earlier freezes kept; cached values are plain trees
+    (no reference cycles), so an evicted analysis is freed by reference counting regardless.
+    """
+    with _heap_lock:
+        gc.unfreeze()
+        gc.collect()
+        gc.freeze()
+
+
+@st.cache_resource(max_entries=8, ttl=3600, show_spinner=False)
 def checked(sha: str, _data: bytes, name: str, dialect: str | None, target: str) -> Checked:
     """Check the file for ``target``, reading it as ``dialect`` (None: detect)."""
     base = parsed(sha, _data, name)
@@ -66,10 +88,12 @@ def checked(sha: str, _data: bytes, name: str, dialect: str | None, target: str)
     doc = Document(root=base.root, format=base.format, transcripts=find_transcripts(base.root, base.format),
                    source=name)
     report, analyses = check_document(doc, target, dialect)
-    return Checked(doc, report, analyses)
+    out = Checked(doc, report, analyses)
+    settle_heap()
+    return out
 
 
-@st.cache_resource(max_entries=16, ttl=3600, show_spinner=False)
+@st.cache_resource(max_entries=8, ttl=3600, show_spinner=False)
 def timeline_model(sha: str, dialect: str | None, target: str, transcript: int, _checked: Checked) -> TimelineModel:
     a = _checked.analyses[transcript]
     return TimelineModel(a.msgs, a.pairing, _checked.findings(transcript))
