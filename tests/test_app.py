@@ -265,3 +265,24 @@ def test_other_dialects_get_their_own_target_and_a_timeline(rel):
     assert len([it for it in comp["items"] if "i" in it]) == min(comp["total"], 300)
     n_calls = sum(len(it["calls"]) for it in comp["items"] if "i" in it)
     assert n_calls == int(metrics["Tool calls"].replace(",", ""))
+
+
+def test_a_shared_link_restores_the_file_and_the_view(tmp_path, monkeypatch):
+    """``?t=<token>&m=4`` loads the shared bytes, its target and transcript, and selects message 4."""
+    from inspector.store import Store
+
+    monkeypatch.setenv("INSPECTOR_STORE_URL", f"sqlite:///{tmp_path / 'shares.sqlite3'}")
+    data = json.dumps(BROKEN).encode()
+    view = {"target": "mistral", "dialect": "openai-chat", "options": {"missing": "remove_call"},
+            "selected": 1, "transcript": 0}
+    token = Store.from_env().put(data, "shared.json", view)
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params["t"] = token
+    at.query_params["m"] = "4"
+    at.run()
+    assert not at.exception
+    assert "shared.json" in texts(at)
+    assert at.selectbox(key="target").value == "mistral"
+    assert at.session_state["sel"] == 4
+    assert component_data(at)["selected"] == 4
+    assert at.session_state["repair_options"]["missing"] == "remove_call"

@@ -140,3 +140,14 @@ def test_hostile_transcript_shows_as_text_runs_nothing_fetches_nothing(app_page)
     # The transcript's <style> did not apply anywhere: the app is still displayed.
     assert page.evaluate("() => getComputedStyle(document.body).display") != "none"
     expect(page.get_by_test_id("stApp")).to_be_visible()
+
+
+def test_overview_shows_where_the_problems_are_and_jumps_there(app_page):
+    """The strip over the cards marks the slice holding the orphan at 650; clicking it opens that page."""
+    page = app_page
+    upload(page, name="overview.json", data=json.dumps(big_transcript(400, 650)).encode())
+    bad = page.locator(f"{TL} [data-overview] .ob.sev-error")
+    expect(bad).to_have_count(1)
+    bad.click()
+    expect(page.locator(f'{TL} [data-msg-index="650"].selected')).to_have_count(1)
+    expect(page.locator(".st-key-detail")).to_contain_text("#650")
