@@ -332,7 +332,10 @@ class _Run:
                                                reason=reason if k is not None else reason + " (an item repair had added)",
                                                content=content))
         self.id_map.update(plan.id_map)
-        self.origin = [back(o) if o is not None else None for o in new_origin] if new_origin is not None else None
+        if new_origin is None or prev is None:
+            self.origin = new_origin
+        else:
+            self.origin = [back(o) if o is not None else None for o in new_origin]
         self.items = items
         return True
 
