@@ -33,17 +33,17 @@ def show_input_error(exc: Exception) -> None:
 
 def welcome() -> None:
     st.subheader("Why did the provider reject my agent's request?")
-    st.text(
-        "Open a transcript (a messages array, a request body, JSON Lines, an eval log or an agent\n"
-        "trajectory) and see every tool call linked to its result, the broken links highlighted\n"
-        "in place with the provider's own error text, and a repaired file to download."
+    st.markdown(  # our own words only: no transcript text is ever passed to Markdown
+        "Open a transcript (a messages array, a request body, JSON Lines, an eval log or an agent "
+        "trajectory) and see every tool call linked to its result, the broken links highlighted in "
+        "place with the provider's own error text, and a repaired file to download."
     )
     found = loading.samples()
     if found:
-        st.text("Start with a sample:")
+        st.markdown("**Start with a sample:**")
         with st.container(horizontal=True, key="welcome_samples"):
             for p in found:
-                st.button(loading.sample_label(p), key=f"wsample:{p.name}", on_click=loading._load_sample,
+                st.button(loading.sample_label(p), key=f"wsample:{p.name}", on_click=loading.load_sample,
                           args=(str(p),), icon=":material/description:")
 
 

@@ -38,7 +38,7 @@ def sample_label(p: Path) -> str:
     return p.stem.replace("_", " ").replace("-", " ")
 
 
-def _load_sample(path: str) -> None:
+def load_sample(path: str) -> None:
     p = Path(path)
     state.set_loaded(p.read_bytes(), p.name, "sample")
 
@@ -86,7 +86,7 @@ def loading_panel() -> None:
         st.subheader("Or try a sample")
         with st.container(key="samples", gap=None):
             for p in found:
-                st.button(sample_label(p), key=f"sample:{p.name}", on_click=_load_sample, args=(str(p),),
+                st.button(sample_label(p), key=f"sample:{p.name}", on_click=load_sample, args=(str(p),),
                           width="stretch", type="tertiary", icon=":material/description:")
 
 
