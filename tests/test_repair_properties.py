@@ -199,18 +199,21 @@ def test_a_clean_transcript_comes_back_unchanged(msgs, target):
     assert inspector.repair(msgs, target=target).data == msgs
 
 
+CHOICES = st.sampled_from([{}, {"orphan": "note", "missing": "remove_call"}, {"duplicate": "first", "orphan": "note"}])
+
+
 @settings(**SETTINGS)
-@given(broken_transcripts(end_with_user=True))
-def test_mistral_common_accepts_the_repair_for_mistral(msgs):
-    result = inspector.repair(msgs, target="mistral", options={"pending": "close"})
+@given(broken_transcripts(end_with_user=True), CHOICES)
+def test_mistral_common_accepts_the_repair_for_mistral(msgs, choices):
+    result = inspector.repair(msgs, target="mistral", options={"pending": "close", **choices})
     assert result.report.ok, result.report.unfixed
     mistral_accepts(result.data)
 
 
 @settings(**SETTINGS)
-@given(broken_transcripts())
-def test_turnsafe_finds_no_tool_call_error_in_the_repair_for_openai(msgs):
-    result = inspector.repair(msgs, target="openai", options={"pending": "close"})
+@given(broken_transcripts(), CHOICES)
+def test_turnsafe_finds_no_tool_call_error_in_the_repair_for_openai(msgs, choices):
+    result = inspector.repair(msgs, target="openai", options={"pending": "close", **choices})
     report = turnsafe.validate(result.data, provider="openai")
     assert not report.errors, [str(v) for v in report.errors]
 
