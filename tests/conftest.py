@@ -34,6 +34,21 @@ class _External:
         pass
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _private_share_store(tmp_path_factory):
+    """Tests (and the app processes they start) never touch a real share store.
+
+    Without this, any app test that renders the Share panel would create the default SQLite file
+    in the home directory, or write to whatever ``INSPECTOR_STORE_URL`` the developer has set.
+    """
+    with pytest.MonkeyPatch.context() as mp:
+        for name in ("INSPECTOR_STORE_URL", "INSPECTOR_BASE_URL", "INSPECTOR_SHARE_TTL_DAYS",
+                     "INSPECTOR_SHARE_MAX_BYTES", "INSPECTOR_REDACT_PATTERNS", "INSPECTOR_REDACT_PATTERNS_FILE"):
+            mp.delenv(name, raising=False)
+        mp.setenv("INSPECTOR_STORE_PATH", str(tmp_path_factory.mktemp("store") / "shares.sqlite3"))
+        yield
+
+
 @pytest.fixture(scope="session")
 def pg_cluster():
     external = os.environ.get("INSPECTOR_TEST_PG_URL")
