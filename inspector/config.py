@@ -16,6 +16,9 @@ variable                        meaning                                         
 ``INSPECTOR_REDACT_PATTERNS_FILE``  a file with one extra pattern per line (``#`` comments)  none
 ==============================  =====================================================  ===========
 
+Share links start with ``INSPECTOR_BASE_URL``; when it is unset the app uses the address in the
+user's browser instead (so links follow the proxy), and the CLI uses the default above.
+
 The SQLite file defaults to ``$XDG_DATA_HOME/tool-call-inspector/shares.sqlite3``
 (``~/.local/share/...`` when ``XDG_DATA_HOME`` is unset).
 """
