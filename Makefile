@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast bench install system-deps clean
+.PHONY: run test test-fast bench bench-all install system-deps clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -30,9 +30,15 @@ test: install system-deps
 test-fast: install
 	$(BIN)/python -m pytest -q -m "not e2e and not postgres"
 
+# Engine benchmarks (a minute or two); `make bench-all` adds the browser ones (several minutes).
 bench: install
 	$(BIN)/python benchmarks/bench_check.py
+	$(BIN)/python benchmarks/bench_repair.py
 	$(BIN)/python benchmarks/bench_dialects.py
+
+bench-all: bench system-deps
+	$(BIN)/python benchmarks/bench_browser.py
+	$(BIN)/python benchmarks/bench_load.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info
