@@ -19,7 +19,6 @@ format (JSON or JSON Lines), unknown fields and key order.
 
 from __future__ import annotations
 
-import gc
 import os
 import sys
 import types
@@ -27,7 +26,7 @@ from typing import Any, Iterator, Literal
 
 from pydantic import BaseModel, Field, field_validator
 
-from .check import check_plain, counts
+from .check import check_plain, counts, gc_paused
 from .containers import Document, Transcript
 from .editors import editor_for
 from .errors import InputError
@@ -227,13 +226,8 @@ def repair(source: Any, target: str | None = None, options: RepairOptions | dict
         doc = load(original, name=name)
     else:
         doc = load(source)
-    enabled = gc.isenabled()
-    gc.disable()  # a big transcript allocates many small objects; collection cycles only cost time
-    try:
+    with gc_paused():  # a big transcript allocates many small objects; collection cycles only cost time
         return _repair_document(doc, target, options, dialect, original)
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _repair_document(doc: Document, target: str | None, options: RepairOptions, dialect: str | None,
