@@ -99,3 +99,10 @@ def test_bad_input_exits_2_with_one_line(tmp_path):
 def test_unwritable_output_exits_2(tmp_path):
     p = run("-", "-o", tmp_path / "no" / "such" / "dir.json", stdin=json.dumps(BROKEN).encode())
     assert p.returncode == 2 and len(p.stderr.decode().strip().splitlines()) == 1
+
+
+def test_from_names_the_dialect_and_a_wrong_one_is_one_line():
+    p = run("-", "--from", "openai-chat", stdin=json.dumps(BROKEN).encode())
+    assert p.returncode == 0 and inspector.check(p.stdout).ok
+    p = run("-", "--target", "anthropic", stdin=json.dumps(BROKEN).encode())
+    assert p.returncode == 2 and len(p.stderr.decode().strip().splitlines()) == 1
