@@ -272,3 +272,12 @@ def test_every_error_has_a_sentence_and_severity(target):
     msgs = BASE + [tool("zz"), asst(call("a1")), user("x"), {"role": "bogus"}]
     for f in inspector.check(msgs, target).findings:
         assert f.text and f.rule and f.severity in ("error", "warning", "info")
+
+
+def test_tc013_not_for_a_participant_name():
+    # Letta writes the agent's own name on its messages, tool results included.
+    a = asst(call("a1", "send_message"))
+    a["name"] = "memgpt_agent"
+    t = tool("a1")
+    t["name"] = "memgpt_agent"
+    absent(BASE + [a, t, reply()], "TC013")

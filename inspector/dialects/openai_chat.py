@@ -57,16 +57,22 @@ def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
     # Role order (TC019), as mistral_common and the hosted Mistral API check it: only
     # user -> tool and tool -> user are refused among the roles openai-chat has.
     prev: str | None = None
+    # Names assistant messages give themselves (the optional participant ``name``). A tool
+    # message carrying one of them names the agent, not the tool, and is no TC013.
+    speakers: set = set()
     for i, m in enumerate(items):
         if type(m) is not dict:
             raise InputError(f"expected a message object, got {_type(m)}", f"{path_text(where)}[{i}]")
         role = m.get("role")
         if role == "tool":
             cid = m.get("tool_call_id")
+            name = m.get("name")
+            if name is not None and type(name) is str and name in speakers:
+                name = None  # a participant's name (Letta writes the agent's), not the tool's
             if type(cid) is str and cid and cid != "null":
-                res = (Result(cid, m.get("name"), 0, i),)
+                res = (Result(cid, name, 0, i),)
             else:
-                res = _tool_results(m, i, note)
+                res = _tool_results(m, i, note, name)
             if m.get("content") is None:
                 note(Issue("TC018", i, cid if type(cid) is str and cid else None, field="content", role="tool"))
             add(Msg(i, "tool", (), res, m, False))
@@ -82,6 +88,9 @@ def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
                 calls = _assistant_calls(m, i, where, note, names_ok, pending_args)
                 if not calls and m.get("content") is None and not m.get("refusal") and "function_call" not in m:
                     note(Issue("TC018", i, None, field="content", role="assistant"))
+            speaker = m.get("name")
+            if speaker is not None and type(speaker) is str:
+                speakers.add(speaker)
             add(Msg(i, "assistant", calls, (), m))
             prev = "assistant"  # every role may follow an assistant message
         elif role == "user" or role == "system" or role == "developer":
@@ -126,9 +135,8 @@ def _validate_arguments(pending: list, note) -> None:
             note(Issue("TC011", c.msg, c.id, pos=c.pos, name=c.name))
 
 
-def _tool_results(m: dict, i: int, note) -> list[Result]:
+def _tool_results(m: dict, i: int, note, name) -> list[Result]:
     cid = m.get("tool_call_id")
-    name = m.get("name")
     if cid is None and type(m.get("tool_call_ids")) is list:  # SWE-agent: one reply for several calls
         ids = m["tool_call_ids"]
         if ids:
