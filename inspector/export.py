@@ -15,6 +15,7 @@ from typing import Any
 from .check import assign_dialect
 from .containers import Document
 from .dialects import get
+from .dialects.langchain import unwrap
 from .links import pair
 
 _TICKS = re.compile(r"`+")
@@ -39,6 +40,7 @@ def _text(raw: Any) -> str:
     """The readable content of a message in any dialect: its text parts, else its JSON."""
     if type(raw) is not dict:
         return json.dumps(raw, ensure_ascii=False, indent=2)
+    raw = unwrap(raw)[1]  # LangChain's serialized shapes keep the message one level down
     for key in ("content", "parts", "output", "text"):
         v = raw.get(key)
         if type(v) is str:

@@ -96,3 +96,18 @@ def test_other_targets_fit_langchain():
     assert inspector.check(CLEAN, target="anthropic", dialect="langchain").findings == []
     with pytest.raises(inspector.InputError, match="does not fit"):
         inspector.check(CLEAN, target="responses", dialect="langchain")
+
+
+def test_markdown_export_and_timeline_preview_read_serialized_text():
+    from inspector.export import to_markdown
+    from inspector.render.layout import preview_text
+
+    msgs = [
+        {"type": "human", "data": {"type": "human", "content": "find the weather in Paris"}},
+        {"lc": 1, "type": "constructor", "id": ["langchain", "schema", "messages", "AIMessage"],
+         "kwargs": {"content": "It is sunny in Paris.", "type": "ai"}},
+    ]
+    md = to_markdown(inspector.load(msgs))
+    assert "find the weather in Paris" in md and "It is sunny in Paris." in md
+    assert preview_text(msgs[0]) == "find the weather in Paris"
+    assert preview_text(msgs[1]) == "It is sunny in Paris."

@@ -15,6 +15,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from ..dialects.langchain import unwrap
 from ..links import Pairing
 from ..model import Finding, Msg
 
@@ -55,6 +56,7 @@ def preview_text(raw: Any, limit: int = PREVIEW_CHARS) -> str:
     """A one-glance preview of a message's text (any dialect), at most ``limit`` characters."""
     out: list[str] = []
     if isinstance(raw, dict):
+        raw = unwrap(raw)[1]  # LangChain's serialized shapes keep the message one level down
         _collect({k: raw[k] for k in TEXT_KEYS if k in raw}, out, [limit + 1], 0)
     else:
         _collect(raw, out, [limit + 1], 1)
