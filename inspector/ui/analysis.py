@@ -60,20 +60,36 @@ def target_default(dialect: str) -> str:
 
 
 _heap_lock = threading.Lock()
+_heap_dirty = False
 
 
-def settle_heap() -> None:
+def freeze_heap() -> None:
     """Keep Streamlit's after-every-run ``gc.collect(2)`` cheap while big transcripts are cached.
 
     Streamlit runs a full garbage collection after each script run (``runner.postScriptGC``),
     fragment runs included. A cached 20,000-message analysis is some 100,000 tracked objects, so
-    every click would pay a full scan of all of them (measured: 0.3 to 0.7 s per click on a busy
-    machine). After a new file is analysed we collect once and move what is alive into the
-    permanent generation (``gc.freeze``), which later collections skip. Unfreezing first lets
-    that one collection also free what earlier freezes kept; cached values are plain trees
-    (no reference cycles), so an evicted analysis is freed by reference counting regardless.
+    every click would pay a scan of all of them (measured: 0.3 to 0.7 s per click on a busy
+    machine). Right after a new file is analysed, everything alive moves to the permanent
+    generation (``gc.freeze``, cheap), which later collections skip. Cached values are plain
+    trees without reference cycles, so an evicted analysis is still freed by reference counting.
     """
+    global _heap_dirty
     with _heap_lock:
+        gc.freeze()
+        _heap_dirty = True
+
+
+def settle_heap() -> None:
+    """Collect what earlier freezes kept (cyclic garbage of ended runs), then freeze again.
+
+    Called at the end of a page run, after the timeline has been sent, and only when a freeze
+    happened since the last call: one full collection per new file instead of one per click.
+    """
+    global _heap_dirty
+    with _heap_lock:
+        if not _heap_dirty:
+            return
+        _heap_dirty = False
         gc.unfreeze()
         gc.collect()
         gc.freeze()
@@ -89,7 +105,7 @@ def checked(sha: str, _data: bytes, name: str, dialect: str | None, target: str)
                    source=name)
     report, analyses = check_document(doc, target, dialect)
     out = Checked(doc, report, analyses)
-    settle_heap()
+    freeze_heap()
     return out
 
 

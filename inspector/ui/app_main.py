@@ -160,3 +160,4 @@ def main() -> None:
         timeline_panel(checked, (loaded.sha, dialect, target), transcript)
     with st.sidebar:
         share_sidebar(loaded, dialect, checked.report.dialect, target, transcript)
+    analysis.settle_heap()
