@@ -45,6 +45,9 @@ def test_clicking_a_card_shows_the_whole_message(app_page):
     expect(detail).to_contain_text("#3")
     expect(detail).to_contain_text("call_wx_paris_01")
     expect(page.locator(f'{TL} [data-msg-index="3"].selected')).to_have_count(1)
+    page.keyboard.press("ArrowDown")  # the timeline has focus after the click
+    expect(detail).to_contain_text("#4")
+    expect(page.locator(f'{TL} [data-msg-index="4"].selected')).to_have_count(1)
 
 
 def test_orphan_and_duplicate_marked_on_their_cards(app_page):
