@@ -144,6 +144,8 @@ def provider_error(issue: Issue, target: str, fields: dict) -> str | None:
         tmpl = issue.data["provider"]
     elif issue.code == "TC021" and issue.data.get("kind") == "missing_reasoning":
         tmpl = _MISSING_DEEPSEEK_RC
+    elif issue.code == "TC012" and target == "openai" and issue.data.get("name"):
+        tmpl = None  # OpenAI's known text is for an empty name only
     else:
         tmpl = _T.get((code, target))
     if tmpl is None:

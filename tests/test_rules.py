@@ -171,6 +171,8 @@ def test_tc011_arguments_invalid_json():
 def test_tc012_invalid_function_name():
     f = finding(BASE + [asst(call("a1", "")), tool("a1"), reply()], "TC012")
     assert "empty string" in f.provider_error
+    bad = finding(BASE + [asst(call("a1", "get weather!")), tool("a1"), reply()], "TC012")
+    assert bad.severity == "error" and bad.provider_error is None  # no known OpenAI text for this case
     m = finding(BASE + [asst(call("a1", "get weather!")), tool("a1"), reply()], "TC012", "mistral")
     assert m.provider_error.startswith("Function name was get weather! but must be")
     absent(BASE + [asst(call("a1", "get-weather_2")), tool("a1"), reply()], "TC012")
