@@ -13,8 +13,8 @@ from __future__ import annotations
 from ..containers import path_text
 from ..errors import InputError
 from ..model import Call, Issue, Msg, Result
-from .openai_chat import NAME_RE, _bad_id, _type
-from .shared_rules import objects, unknown_role, user_as_result
+from .openai_chat import _type
+from .shared_rules import block_call, block_result, objects, unknown_role, user_as_result
 
 NAME = "anthropic"
 TARGETS = ("anthropic",)
@@ -78,23 +78,13 @@ def read_blocks(content: list, i: int, role: str, where: tuple, note) -> tuple[l
             raise InputError(f"expected a content block object, got {_type(b)}", f"{path_text(where)}[{i}].content[{j}]")
         t = b.get("type")
         if t == "tool_use" and role == "assistant":
-            cid = b.get("id")
-            name = b.get("name")
-            if _bad_id(cid):
-                note(Issue("TC008", i, None, side="call", pos=j, value=cid, name=name))
-                cid = None
-            if type(name) is not str or not NAME_RE.fullmatch(name):
-                note(Issue("TC012", i, cid, pos=j, name=name, missing=name is None))
-            calls.append(Call(cid, name, b.get("input"), j, i))
+            calls.append(block_call(i, j, b.get("id"), b.get("name"), b.get("input"), note))
         elif t == "tool_result":
-            tid = b.get("tool_use_id")
-            if _bad_id(tid):
-                note(Issue("TC008", i, None, side="result", pos=j, value=tid))
-                tid = None
+            r = block_result(i, j, b.get("tool_use_id"), note)
             if other and not misplaced:
                 misplaced = True  # one TC016 per message
-                note(Issue("TC016", i, tid, pos=j))
-            results.append(Result(tid, None, j, i))
+                note(Issue("TC016", i, r.id, pos=j))
+            results.append(r)
         else:
             other = True
             if t == "text" and not b.get("text"):

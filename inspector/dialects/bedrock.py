@@ -12,8 +12,8 @@ from ..containers import path_text
 from ..errors import InputError
 from ..model import Call, Issue, Msg, Result
 from .anthropic import ROLES, dialect_issues  # noqa: F401  (the same order rules; Converse has no thinking blocks)
-from .openai_chat import NAME_RE, _bad_id, _type
-from .shared_rules import objects, unknown_role
+from .openai_chat import _type
+from .shared_rules import block_call, block_result, objects, unknown_role
 
 NAME = "bedrock"
 TARGETS = ("bedrock",)
@@ -57,25 +57,15 @@ def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
                 raise InputError(f"expected a content block object, got {_type(b)}", f"{path_text(where)}[{i}].content[{j}]")
             tu = b.get("toolUse")
             if type(tu) is dict and role == "assistant":
-                cid = tu.get("toolUseId")
-                name = tu.get("name")
-                if _bad_id(cid):
-                    note(Issue("TC008", i, None, side="call", pos=j, value=cid, name=name))
-                    cid = None
-                if type(name) is not str or not NAME_RE.fullmatch(name):
-                    note(Issue("TC012", i, cid, pos=j, name=name, missing=name is None))
-                calls.append(Call(cid, name, tu.get("input"), j, i))
+                calls.append(block_call(i, j, tu.get("toolUseId"), tu.get("name"), tu.get("input"), note))
                 continue
             tr = b.get("toolResult")
             if type(tr) is dict:
-                tid = tr.get("toolUseId")
-                if _bad_id(tid):
-                    note(Issue("TC008", i, None, side="result", pos=j, value=tid))
-                    tid = None
+                r = block_result(i, j, tr.get("toolUseId"), note)
                 if other and not misplaced:
                     misplaced = True
-                    note(Issue("TC016", i, tid, pos=j))
-                results.append(Result(tid, None, j, i))
+                    note(Issue("TC016", i, r.id, pos=j))
+                results.append(r)
                 continue
             if "cachePoint" in b:  # a marker, not content
                 continue

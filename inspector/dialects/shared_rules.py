@@ -4,8 +4,31 @@ TC020 rule (``rules.sequence.user_as_result``, called with each dialect's way of
 
 from __future__ import annotations
 
-from ..model import Call, Issue, Msg
+from ..model import Call, Issue, Msg, Result
 from ..rules.sequence import user_as_result  # noqa: F401  (re-exported for the dialects)
+
+
+def block_call(i: int, j: int, cid, name, args, note) -> Call:
+    """A call read from content block ``j`` of message ``i`` (anthropic ``tool_use``, bedrock
+    ``toolUse``): TC008 when its id is missing, TC012 when its name is not a valid tool name."""
+    from .openai_chat import NAME_RE, _bad_id
+
+    if _bad_id(cid):
+        note(Issue("TC008", i, None, side="call", pos=j, value=cid, name=name))
+        cid = None
+    if type(name) is not str or not NAME_RE.fullmatch(name):
+        note(Issue("TC012", i, cid, pos=j, name=name, missing=name is None))
+    return Call(cid, name, args, j, i)
+
+
+def block_result(i: int, j: int, tid, note) -> Result:
+    """A result read from content block ``j`` of message ``i``: TC008 when its id is missing."""
+    from .openai_chat import _bad_id
+
+    if _bad_id(tid):
+        note(Issue("TC008", i, None, side="result", pos=j, value=tid))
+        tid = None
+    return Result(tid, None, j, i)
 
 
 def objects(items: list, where: tuple, what: str = "a message object"):
