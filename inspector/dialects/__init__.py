@@ -63,9 +63,3 @@ def detect(items: list) -> ModuleType:
         if s > score:
             best, score = mod, s
     return best
-
-
-# Repair editors of these dialects (they register themselves; imported last, as they use ``get``).
-from ..editors import blocks as _block_editors  # noqa: E402,F401
-from ..editors import langchain as _langchain_editor  # noqa: E402,F401
-from ..editors import responses as _responses_editor  # noqa: E402,F401

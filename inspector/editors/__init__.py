@@ -113,3 +113,9 @@ def names() -> list[str]:
 from . import openai_chat  # noqa: E402  (registers itself)
 
 register(openai_chat.EDITOR)
+
+# The other dialects' editors register themselves. They load with repair, not with the
+# dialects: checking never needs them.
+from . import blocks as _block_editors  # noqa: E402,F401
+from . import langchain as _langchain_editor  # noqa: E402,F401
+from . import responses as _responses_editor  # noqa: E402,F401
