@@ -10,6 +10,7 @@ This package never imports streamlit or pandas; the web app lives in ``inspector
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING as _TYPE_CHECKING
 from typing import Any as _Any
 
 from .check import check_document as _check_document
@@ -19,6 +20,10 @@ from .errors import InputError
 from .loading import load
 from .rules import RULES
 from .targets import TARGETS
+
+if _TYPE_CHECKING:
+    from .repairing import RepairResult
+    from .report import Report
 
 __all__ = [
     "Document",
@@ -45,11 +50,10 @@ def __getattr__(name: str) -> _Any:
         from . import report
 
         return getattr(report, name)
-    if name in ("repair", "RepairOptions", "RepairReport", "RepairResult"):
-        import importlib
+    if name in ("RepairOptions", "RepairReport", "RepairResult"):
+        from . import repairing
 
-        mod = importlib.import_module(".repair", __name__)  # a callable module: inspector.repair(...) repairs
-        return mod if name == "repair" else getattr(mod, name)
+        return getattr(repairing, name)
     raise AttributeError(f"module 'inspector' has no attribute {name!r}")
 
 
@@ -61,3 +65,15 @@ def check(source: _Any, target: str | None = None, *, dialect: str | None = None
     """
     report, _ = _check_document(load(source), target, dialect)
     return report
+
+
+def repair(source: _Any, target: str | None = None, options: _Any = None, *, dialect: str | None = None) -> "RepairResult":
+    """Repair a transcript for ``target`` (same sources as ``check``), losing nothing.
+
+    ``options`` is a ``RepairOptions`` or a dict of its fields. Returns a ``RepairResult``:
+    ``.output`` (the repaired file's bytes, same dialect and wrapper), ``.data``, ``.document``
+    and ``.report`` (a ``RepairReport``). Raises ``InputError`` when the input cannot be read.
+    """
+    from .repairing import repair as _repair
+
+    return _repair(source, target, options, dialect=dialect)

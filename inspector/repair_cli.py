@@ -45,7 +45,7 @@ def _write(target: str, data: bytes) -> None:
 
 def run_repair(args: argparse.Namespace) -> int:
     from .export import to_markdown
-    from .repair import options_from_settings, repair
+    from .repairing import options_from_settings, repair
 
     base = {k: v for k, v in (("placeholder", args.placeholder), ("bridge", args.bridge)) if v is not None}
     options = options_from_settings(args.settings, base)

@@ -9,7 +9,7 @@ import pytest
 
 import inspector
 from inspector import InputError
-from inspector.repair import DEFAULT_BRIDGE, RepairOptions, options_from_settings
+from inspector.repairing import DEFAULT_BRIDGE, RepairOptions, options_from_settings
 from transcripts import asst, call, reply, system, tool, user
 
 

@@ -8,7 +8,6 @@ upload's dialect, wrapper and format; the engine guarantees that, the panel only
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import typing
 from pathlib import PurePath
@@ -21,10 +20,6 @@ from .analysis import Checked
 
 OPTIONS_KEY = "repair_options"
 MAX_PAIRS = 60  # before/after pairs shown; the downloads always hold everything
-
-
-def available() -> bool:
-    return importlib.util.find_spec("inspector.repair") is not None
 
 
 def _choices(annotation: Any) -> list | None:
@@ -40,7 +35,7 @@ def option_widgets(defaults_override: dict | None = None) -> dict:
     Choices and switches sit in a row; the texts the repair writes (placeholder, bridge, note)
     are tucked into an expander.
     """
-    from ..repair import RepairOptions
+    from ..repairing import RepairOptions
 
     values: dict[str, Any] = {}
     restore = defaults_override or {}
@@ -93,10 +88,9 @@ def _option(name: str, info: Any, restore: dict) -> Any:
 
 @st.cache_resource(max_entries=8, ttl=3600, show_spinner="Repairing…")
 def repaired(sha: str, _data: bytes, dialect: str | None, target: str, options_json: str):
-    from .. import repair as repair_mod
+    from ..repairing import RepairOptions, repair
 
-    opts = repair_mod.RepairOptions(**json.loads(options_json))
-    return repair_mod.repair(_data, target=target, options=opts, dialect=dialect)
+    return repair(_data, target=target, options=RepairOptions(**json.loads(options_json)), dialect=dialect)
 
 
 def repaired_name(name: str) -> str:
@@ -147,9 +141,6 @@ def _before_after(checked: Checked, result: Any, transcript: int) -> None:
 
 
 def repair_panel(checked: Checked, loaded: state.Loaded, dialect: str | None, target: str, transcript: int) -> None:
-    if not available():
-        st.info("Repair is not part of this build yet.")
-        return
     from ..export import to_markdown
 
     restore = st.session_state.pop("repair_options_restore", None)

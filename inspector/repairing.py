@@ -20,8 +20,6 @@ format (JSON or JSON Lines), unknown fields and key order.
 from __future__ import annotations
 
 import os
-import sys
-import types
 from typing import Any, Iterator, Literal
 
 from pydantic import BaseModel, Field, field_validator
@@ -339,14 +337,3 @@ class _Run:
         report.id_map.update(self.id_map)
         prefix = f"transcript {self.n}: " if self.n else ""
         report.unfixed.extend(prefix + u for u in self.unfixed)
-
-
-class _CallableModule(types.ModuleType):
-    """``inspector.repair`` is both this module and the function: importing the module binds its
-    name on the package, so the module itself must answer ``inspector.repair(...)``."""
-
-    def __call__(self, *args: Any, **kwargs: Any) -> RepairResult:
-        return repair(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _CallableModule
