@@ -49,7 +49,7 @@ def analyse(t: Transcript, target: str) -> Analysis:
     mod = get(t.dialect)
     issues: list[Issue] = []
     msgs = mod.normalize(t.items, t.path, issues)
-    pairing = pair(msgs, mod.BLOCK)
+    pairing = pair(msgs, mod.BLOCK, external_calls=t.extra.get("continues_response", False))
     issues.extend(pairing.issues)
     issues.extend(sequence_issues(msgs, pairing, target, t.dialect))
     if hasattr(mod, "dialect_issues"):

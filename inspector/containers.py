@@ -193,4 +193,10 @@ def find_transcripts(root: Any, fmt: str = "json") -> list[Transcript]:
             "(looked for an array of messages, a request body with 'messages', 'input' or 'contents', "
             "JSON Lines of messages, eval logs and agent trajectories)"
         )
-    return [Transcript(items=get_path(root, p), path=p, container=what) for p, what in found]
+    out = [Transcript(items=get_path(root, p), path=p, container=what) for p, what in found]
+    for t in out:
+        # A Responses request that continues a stored response: its first outputs answer calls
+        # the provider holds, which the input does not repeat.
+        if t.path == ("input",) and type(root) is dict and (root.get("previous_response_id") or root.get("conversation")):
+            t.extra["continues_response"] = True
+    return out

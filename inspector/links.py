@@ -45,13 +45,16 @@ class Pairing:
     pending: list[Call]  # the subset that is a pending trailing call (TC022)
     orphans: list[Result]  # results with no call anywhere (TC002)
     issues: list[Issue]
+    # Results that answer calls held outside the transcript (a Responses request continuing an
+    # earlier response): the outputs before its first call item. Not orphans.
+    external: list[Result] = field(default_factory=list)
 
 
 # Roles (of items-mode dialects) that neither answer nor end a call block that has no results yet.
 TRANSPARENT = frozenset({"reasoning", "hosted", "approval"})
 
 
-def pair(msgs: list[Msg], block_mode: str = "run") -> Pairing:
+def pair(msgs: list[Msg], block_mode: str = "run", external_calls: bool = False) -> Pairing:
     """Pair every result with its call and record pairing issues (TC001-TC005, TC013-TC015, TC017, TC022).
 
     ``block_mode``: ``"run"`` (openai-chat: the unbroken run of result messages after the call
@@ -119,7 +122,15 @@ def pair(msgs: list[Msg], block_mode: str = "run") -> Pairing:
     for b in blocks:
         if b.disordered:
             _order(b, answered, note)
-    return Pairing(links, blocks, missing, pending, orphans, issues)
+    external: list[Result] = []
+    if external_calls and orphans:
+        first_call = blocks[0].index if blocks else len(msgs)
+        external = [r for r in orphans if r.msg < first_call and not r.legacy]
+        if external:
+            held = {(r.msg, r.pos) for r in external}
+            orphans = [r for r in orphans if (r.msg, r.pos) not in held]
+            issues = [i for i in issues if not (i.code == "TC002" and (i.index, i.data.get("pos", 0)) in held)]
+    return Pairing(links, blocks, missing, pending, orphans, issues, external)
 
 
 class _CallIndex:

@@ -191,3 +191,18 @@ def test_leading_output_says_it_may_continue_a_previous_response():
     f = found([out("call_prev"), user("go on")], "TC002")
     assert "previous_response_id" in f.text and f.severity == "error"
     assert "previous_response_id" not in found([user(), fc("call_a"), out("call_a"), out("call_zz")], "TC002").text
+
+
+def test_outputs_continuing_a_stored_response_are_not_orphans():
+    # With previous_response_id the calls live server-side; the input starts with their outputs.
+    body = {"model": "gpt-5", "previous_response_id": "resp_123", "input": [out("call_a"), user("and now?")]}
+    report = inspector.check(body)
+    assert report.dialect == "openai-responses" and report.ok, [f.text for f in report.findings]
+    fixed = inspector.repair(body)
+    assert json.loads(fixed.output) == body  # repair keeps them: nothing to fix
+    # the same input without the continuation is an orphan
+    assert any(f.code == "TC002" for f in inspector.check({"model": "gpt-5", "input": body["input"]}).findings)
+    # an output after the first call item still needs its call in the input
+    later = {"model": "gpt-5", "previous_response_id": "resp_123",
+             "input": [user(), fc("call_b"), out("call_b"), out("call_zz")]}
+    assert [f.code for f in inspector.check(later).findings if f.severity == "error"] == ["TC002"]
