@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import inspector
@@ -26,14 +26,14 @@ def result_of(msgs, i):
     return i + 1
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(valid_transcripts(), st.sampled_from(TARGETS))
 def test_valid_transcripts_have_no_errors(msgs, target):
     report = inspector.check(msgs, target=target)
     assert report.ok, [f.text for f in report.findings if f.severity == "error"]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(valid_transcripts(), st.data())
 def test_dropped_result_is_tc001(msgs, data):
     i = data.draw(st.sampled_from(call_messages(msgs)))
@@ -41,7 +41,7 @@ def test_dropped_result_is_tc001(msgs, data):
     assert ("TC001", i) in found(msgs)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(valid_transcripts(), st.data())
 def test_duplicated_result_is_tc005(msgs, data):
     i = data.draw(st.sampled_from(call_messages(msgs)))
@@ -50,7 +50,7 @@ def test_duplicated_result_is_tc005(msgs, data):
     assert ("TC005", r + 1) in found(msgs)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(valid_transcripts(), st.data())
 def test_result_moved_before_its_call_is_tc004(msgs, data):
     i = data.draw(st.sampled_from(call_messages(msgs)))
@@ -61,7 +61,7 @@ def test_result_moved_before_its_call_is_tc004(msgs, data):
     assert not any(c == "TC001" and idx == i + 1 for c, idx in got)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(valid_transcripts(), st.data())
 def test_user_message_between_call_and_results_is_tc003(msgs, data):
     i = data.draw(st.sampled_from(call_messages(msgs)))
@@ -71,7 +71,7 @@ def test_user_message_between_call_and_results_is_tc003(msgs, data):
     assert not any(c in ("TC001", "TC002") for c, _ in got)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(valid_transcripts(), st.data())
 def test_stripped_tool_calls_make_orphans(msgs, data):
     i = data.draw(st.sampled_from(call_messages(msgs)))
@@ -80,7 +80,7 @@ def test_stripped_tool_calls_make_orphans(msgs, data):
     assert ("TC002", i + 1) in found(msgs)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(valid_transcripts(), st.data())
 def test_emptied_tool_calls_is_tc007(msgs, data):
     i = data.draw(st.sampled_from(call_messages(msgs)))
@@ -89,7 +89,7 @@ def test_emptied_tool_calls_is_tc007(msgs, data):
     assert ("TC007", i) in got and ("TC002", i + 1) in got
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(valid_transcripts(), st.data())
 def test_object_arguments_is_tc010(msgs, data):
     i = data.draw(st.sampled_from(call_messages(msgs)))
