@@ -215,7 +215,7 @@ def main() -> None:
         files.append((name, count, data, lines))
     del chat, doc  # only the bytes stay alive: the parse baseline must not pay for our own garbage
     gc.collect()
-    print("CPU ms, best of 5. parse = orjson alone (collector on, as bench_check measures it);")
+    print("CPU ms, best of 5. parse = a plain orjson.loads (collector on);")
     print("parse/nogc = orjson with the collector off (as inspector.check runs). Goal: check <= 3x parse.")
     print(f"{'dialect':18} {'messages':>9} {'MB':>6} {'parse':>7} {'nogc':>7} {'check':>7} {'ratio':>6} {'vs nogc':>8}")
     worst = 0.0
