@@ -52,7 +52,8 @@ def main() -> None:
     check = best_of(lambda: inspector.check(data), 7)
     print(f"orjson parse alone      {parse * 1000:8.1f} ms   (GC paused; {parse_gc * 1000:.1f} ms with the GC running)")
     print(f"inspector.check (bytes) {check * 1000:8.1f} ms   (read, parse, pair, every rule, pydantic report)")
-    print(f"check / parse ratio     {check / parse:8.2f}x   (goal <= 2.5x)")
+    print(f"check / parse ratio     {check / parse:8.2f}x   (goal <= 2.5x; against the GC-paused parse)")
+    print(f"check / plain parse     {check / parse_gc:8.2f}x   (against orjson.loads as usually called)")
 
     import turnsafe
 
