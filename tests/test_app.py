@@ -286,3 +286,15 @@ def test_a_shared_link_restores_the_file_and_the_view(tmp_path, monkeypatch):
     assert at.session_state["sel"] == 4
     assert component_data(at)["selected"] == 4
     assert at.session_state["repair_options"]["missing"] == "remove_call"
+
+
+def test_a_dead_share_link_keeps_saying_so_until_something_is_opened():
+    app = AppTest.from_file(APP, default_timeout=60)
+    app.query_params["t"] = "no-such-token-anywhere"
+    app.run()
+    assert not app.exception
+    assert any("not found or has expired" in w.value for w in app.warning)
+    app.run()  # any later rerun (a click, a widget) must not make the message vanish
+    assert any("not found or has expired" in w.value for w in app.warning)
+    upload(app, "clean.json", (SAMPLES / "clean_parallel_calls.json").read_bytes())
+    assert not any("not found or has expired" in w.value for w in app.warning)

@@ -102,14 +102,20 @@ def share_module():
 def load_from_link() -> None:
     """``?t=<token>``: load the shared file and its view once per token (``m`` picks the message)."""
     token = st.query_params.get("t")
-    if not token or st.session_state.get("_link_seen") == token:
+    if not token:
+        return
+    mod = share_module()
+    if st.session_state.get("_link_seen") == token:
+        # A dead link keeps saying so on later reruns, until something else is opened.
+        if mod is not None and st.session_state.get("_link_dead") == token and state.loaded() is None:
+            st.warning(mod.NOT_FOUND)
         return
     st.session_state["_link_seen"] = token
-    mod = share_module()
     if mod is None:
         return
     got = mod.load_shared(token)
     if not got:
+        st.session_state["_link_dead"] = token
         return
     data, name, view = got
     view = dict(view or {})
