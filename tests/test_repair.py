@@ -418,3 +418,13 @@ def test_legacy_function_call_with_a_name_gets_a_function_placeholder():
     assert out[2] == {"role": "function", "name": "lookup",
                       "content": "No result was recorded for tool call (no id) (lookup); its outcome is unknown."}
     assert rep.ok
+
+
+def test_developer_message_becomes_system_for_mistral():
+    msgs = [{"role": "developer", "content": "Answer in French."}, {"role": "user", "content": "hi"}]
+    result = inspector.repair(msgs, target="mistral")
+    assert json.loads(result.output) == [{"role": "system", "content": "Answer in French."},
+                                         {"role": "user", "content": "hi"}]
+    assert [c.action for c in result.report.changes] == ["rename_role"] and not result.report.quarantine
+    assert inspector.check(result.output, target="mistral").ok
+    assert json.loads(inspector.repair(msgs, target="openai").output) == msgs  # openai has the role

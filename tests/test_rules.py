@@ -267,6 +267,8 @@ def test_tc024_unknown_role():
     f = finding(msgs, "TC024")
     assert f.severity == "error" and f.message_index == 2
     absent(BASE + [{"role": "developer", "content": "x"}], "TC024")
+    # Mistral has no developer role
+    assert finding(BASE + [{"role": "developer", "content": "x"}], "TC024", "mistral").message_index == 2
 
 
 @pytest.mark.parametrize("target", ["openai", "deepseek", "mistral"])

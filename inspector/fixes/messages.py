@@ -29,6 +29,13 @@ class MessageFixes:
             if self.opt.unknown_role == "keep":
                 self.unfixed.append(f"message #{iss.index} has role {role!r}, kept as asked (unknown_role=keep)")
                 continue
+            raw = self.raw(iss.index)
+            if role == "developer" and type(raw) is dict and raw.get("role") == "developer":
+                # A target without OpenAI's developer role (Mistral): the same instructions as system.
+                self.cur[iss.index] = {**raw, "role": "system"}
+                self.log("rename_role", "TC024", None, iss.index, self.slot(iss.index),
+                         f"Message #{iss.index}: the developer role became system, which the target has.")
+                continue
             self.take_out(iss.index, "TC024", f"role {role!r} is not a role of this format", "quarantine_message",
                           None, f"Took message #{iss.index} (role {role!r}) out into the quarantine.")
 

@@ -54,6 +54,11 @@ def sequence_issues(msgs: list[Msg], pairing: Pairing, target: str, dialect: str
     if dialect == "openai-chat":
         user_as_result(msgs, pairing, note)
         _reasoning(msgs, target, note)
+        if target == "mistral":
+            # Mistral's roles are system, user, assistant and tool: OpenAI's "developer" is unknown there.
+            for m in msgs:
+                if m.role == "system" and m.raw.get("role") == "developer":
+                    note(Issue("TC024", m.index, None, role="developer"))
     return issues
 
 
