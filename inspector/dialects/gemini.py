@@ -47,7 +47,7 @@ def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
     with_id = False
     for i, m in objects(items, where, "a content object"):
         raw_role = m.get("role", "user")  # the API takes a missing role as the user's
-        role = ROLES.get(raw_role)
+        role = ROLES.get(raw_role) if type(raw_role) is str else None
         if role is None:
             add(unknown_role(i, raw_role, m, note))
             continue
@@ -67,7 +67,7 @@ def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
                 raise InputError(f"expected a part object, got {_type(p)}", f"{path_text(where)}[{i}].parts[{j}]")
             fc = _get(p, "functionCall", "function_call")
             if type(fc) is dict:
-                cid = fc.get("id") or None
+                cid = _id(fc)
                 name = fc.get("name")
                 if cid is None:
                     idless.append((i, j, "call", name))
@@ -79,7 +79,7 @@ def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
                 continue
             fr = _get(p, "functionResponse", "function_response")
             if type(fr) is dict:
-                cid = fr.get("id") or None
+                cid = _id(fr)
                 if cid is None:
                     idless.append((i, j, "result", fr.get("name")))
                 else:
@@ -92,6 +92,12 @@ def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
         for i, j, side, name in idless:
             note(Issue("TC008", i, None, side=side, pos=j, name=name))
     return out
+
+
+def _id(part: dict) -> str | None:
+    """A call's or response's id; ids are optional in Gemini, and only a non-empty string is one."""
+    cid = part.get("id")
+    return cid if type(cid) is str and cid else None
 
 
 def text_of(raw: dict) -> str:

@@ -86,6 +86,8 @@ def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
                 continue
             m = m["raw_item"]
             t = m.get("type")
+        if t is not None and type(t) is not str:
+            t = repr(t)  # not a type the API has: read below as an unknown item
         # The two commonest items first; every other type is read below.
         if t == "function_call_output":
             cid = m.get("call_id")
@@ -132,7 +134,8 @@ def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
         elif t in HOSTED:
             add(Msg(i, "hosted", (), (), m))
         elif t == "message" or (t is None and "role" in m):
-            role = MESSAGE_ROLES.get(m.get("role"))
+            raw_role = m.get("role")
+            role = MESSAGE_ROLES.get(raw_role) if type(raw_role) is str else None
             if role is None:
                 add(unknown_role(i, m.get("role"), m, note))
             else:
