@@ -8,7 +8,6 @@ recognised when the whole text is not one JSON value but every non-empty line is
 from __future__ import annotations
 
 import json
-import math
 from typing import Any
 
 import orjson
@@ -93,23 +92,11 @@ def parse(data: bytes | str) -> tuple[Any, str]:
                 break
         if first_error is None:
             return values, "jsonl"
-        # Several lines parsed before the bad one: report it as a JSON Lines error on its line.
-        if values and first_error[0] > 1 and _first_line_is_value(lines):
+        # Lines parsed before the bad one: report it as a JSON Lines error on its own line.
+        if values:
             no, ln = first_error
-            err = _explain(ln, line_offset=no - 1)
-            raise err
+            raise _explain(ln, line_offset=no - 1)
     raise _explain(data)
-
-
-def _first_line_is_value(lines: list[bytes]) -> bool:
-    for ln in lines:
-        if ln.strip():
-            try:
-                orjson.loads(ln)
-                return True
-            except orjson.JSONDecodeError:
-                return False
-    return False
 
 
 def dumps(value: Any, *, indent: bool = True) -> bytes:
@@ -122,6 +109,3 @@ def dumps(value: Any, *, indent: bool = True) -> bytes:
         text = json.dumps(value, ensure_ascii=False, indent=2 if indent else None)
         return text.encode("utf-8") + b"\n"
 
-
-def is_finite_number(x: Any) -> bool:
-    return isinstance(x, (int, float)) and not (isinstance(x, float) and not math.isfinite(x))
