@@ -36,10 +36,9 @@ class Report(BaseModel):
 
     def counts(self) -> dict[str, int]:
         """Number of findings per severity (all three keys always present)."""
-        out = {"error": 0, "warning": 0, "info": 0}
-        for f in self.findings:
-            out[f.severity] += 1
-        return out
+        from .check import counts
+
+        return counts(self.findings)
 
     @property
     def ok(self) -> bool:
