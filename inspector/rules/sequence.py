@@ -19,14 +19,16 @@ ID_LIMITS = {"openai": 40, "deepseek": 40, "responses": 64}
 OUTPUT_PREFIXES = ("observation:", "result:", "tool result", "tool output", "output:", "function result")
 
 
+def id_rule(target: str) -> tuple[int | None, re.Pattern[str] | None]:
+    """The target's id format: a length limit, a pattern, or neither (None)."""
+    pattern = MISTRAL_ID if target == "mistral" else ANTHROPIC_ID if target in ("anthropic", "bedrock") else None
+    return ID_LIMITS.get(target), pattern
+
+
 def id_format_ok(cid: str, target: str) -> bool:
     """True when ``cid`` fits the target's id format (length and charset)."""
-    if target == "mistral":
-        return MISTRAL_ID.fullmatch(cid) is not None
-    if target in ("anthropic", "bedrock"):
-        return ANTHROPIC_ID.fullmatch(cid) is not None
-    limit = ID_LIMITS.get(target)
-    return limit is None or len(cid) <= limit
+    limit, pattern = id_rule(target)
+    return not ((limit is not None and len(cid) > limit) or (pattern is not None and not pattern.fullmatch(cid)))
 
 
 def sequence_issues(msgs: list[Msg], pairing: Pairing, target: str, dialect: str) -> list[Issue]:
@@ -34,8 +36,7 @@ def sequence_issues(msgs: list[Msg], pairing: Pairing, target: str, dialect: str
     note = issues.append
     first_msg_of: dict[str, int] = {}  # id -> first message with a call of that id
     last_msg_of: dict[str, int] = {}  # id -> last message with a call of that id
-    limit = ID_LIMITS.get(target)
-    pattern = MISTRAL_ID if target == "mistral" else ANTHROPIC_ID if target in ("anthropic", "bedrock") else None
+    limit, pattern = id_rule(target)  # inlined below: this loop sees every call of the transcript
     for b in pairing.blocks:
         for c in b.calls:
             cid = c.id
