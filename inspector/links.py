@@ -104,13 +104,15 @@ def pair(msgs: list[Msg], block_mode: str = "run", external_calls: bool = False)
             block = Block(m.index, list(m.calls) if items_mode else m.calls, ends=m.index)
             blocks.append(block)
 
-    # Calls never answered: TC001, or TC022 for the last block when nothing follows it.
+    # Calls never answered: TC001, or TC022 for the last block when nothing follows it and none
+    # of its calls has a result yet. A half-answered block is not pending: the log did not stop
+    # while the tools ran, a result was dropped, and every provider rejects it (rules.md TC022).
     missing = [c for b in blocks for c in b.calls if id(c) not in answered]
     pending: list[Call] = []
     if missing and blocks:
         last = blocks[-1]
-        if last.ends == len(msgs) - 1:
-            pending = [c for c in last.calls if id(c) not in answered]
+        if last.ends == len(msgs) - 1 and not any(id(c) in answered for c in last.calls):
+            pending = list(last.calls)
     pending_ids = {id(c) for c in pending}
     for c in missing:
         if id(c) in pending_ids:
