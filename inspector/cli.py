@@ -42,61 +42,192 @@ def _colour(enabled: bool):
     return paint
 
 
-def _add_check_args(p: argparse.ArgumentParser) -> None:
+SEVERITY_RANK = {"info": 1, "warning": 2, "error": 3}
+DEFAULT_GLOBS = ("*.json", "*.jsonl")
+
+
+def _add_input_args(p: argparse.ArgumentParser) -> None:
+    """Options every command that reads a transcript shares."""
     from .dialects import names
     from .targets import TARGETS
 
-    p.add_argument("path", help="transcript file (JSON, JSON Lines, request body, log) or - for stdin")
     p.add_argument("--target", choices=TARGETS, help="provider whose rules apply (default: the dialect's own)")
     p.add_argument("--from", dest="dialect", choices=names(), help="read as this dialect instead of detecting it")
-    p.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    p.add_argument("--python-repr", action="store_true",
+                   help="read input that is a Python repr (print(messages)) as a Python literal (ast.literal_eval)")
+
+
+def _add_check_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("paths", nargs="+", metavar="PATH",
+                   help="transcript files (JSON, JSON Lines, request body, log), directories, or - for stdin")
+    _add_input_args(p)
+    p.add_argument("--glob", action="append", metavar="PATTERN",
+                   help="files to check inside directories, searched recursively (repeatable; default: *.json and *.jsonl)")
+    p.add_argument("--fail-on", choices=("error", "warning", "info"), default="error",
+                   help="lowest severity that makes the exit code 1 (default: error)")
+    p.add_argument("--format", choices=("text", "json", "github", "sarif"), default="text",
+                   help="output: text (default), json, github (Actions annotations) or sarif (SARIF 2.1.0)")
+
+
+def expand_paths(paths: list[str], globs: list[str] | None) -> list[tuple[str, str | None]]:
+    """Each file to check, with None, or the one-line reason a directory gave no file."""
+    from pathlib import Path
+
+    patterns = tuple(globs or DEFAULT_GLOBS)
+    out: list[tuple[str, str | None]] = []
+    for p in paths:
+        if p != "-" and os.path.isdir(p):
+            found = sorted({str(f) for g in patterns for f in Path(p).rglob(g) if f.is_file()})
+            if not found:
+                out.append((p, f"{p}: is a directory with no file matching {' or '.join(patterns)}"))
+            out.extend((f, None) for f in found)
+        else:
+            out.append((p, None))
+    return out
+
+
+def read_document(path, python_repr: bool = False):
+    """``load`` a path or ``-``; with ``python_repr``, a Python repr is read as a literal."""
+    from . import load
+    from .errors import PythonReprInput
+    from .loading import read_source
+
+    data, label = read_source(path)
+    try:
+        return load(data, name=label)
+    except PythonReprInput as exc:
+        if not python_repr:
+            raise PythonReprInput(exc.readable, label) from None
+        from .pyrepr import repr_to_json
+
+        converted = repr_to_json(data) if exc.readable else None
+        if converted is None:
+            raise InputError(str(exc), label) from None
+        return load(converted, name=label)
+
+
+def _fails(report: dict, fail_on: str) -> bool:
+    floor = SEVERITY_RANK[fail_on]
+    return any(SEVERITY_RANK[f["severity"]] >= floor for f in report["findings"])
+
+
+def _summary_line(report: dict) -> str:
+    from .check import counts, verdict
+
+    c = counts(report["findings"])
+    return (f"{report['message_count']:,} messages in {report['transcripts']:,} transcript(s), "
+            f"dialect {report['dialect']}, target {report['target']}: {c['error']:,} errors, "
+            f"{c['warning']:,} warnings, {c['info']:,} notes. {verdict(report)}")
+
+
+def _text_lines(report: dict, source: str, loc, paint) -> list[str]:
+    many = report["transcripts"] > 1
+    lines = []
+    for f in report["findings"]:
+        lines.append(f"{loc.where(f, source, many)}: {f['code']} {paint(f['severity'], f['severity'])} {f['rule']}: {f['text']}")
+        if f["provider_error"]:
+            lines.append(f"    {report['target']} says: {f['provider_error']}")
+        if f["hint"]:
+            lines.append(f"    hint: {f['hint']}")
+    return lines
 
 
 def run_check(args: argparse.Namespace) -> int:
-    from . import load
-    from .check import check_plain, counts, verdict
+    """Check every file; print findings in the chosen format, one summary; exit with the worst code."""
+    from . import __version__
+    from .check import check_plain, counts
+    from .ci_output import Locator, github_line, github_unreadable, sarif_log
     from .jsonio import dumps
 
-    doc = load(args.path)
-    report, analyses = check_plain(doc, args.target, args.dialect)
-    _keep_until_exit.append((doc, analyses))
+    # One file named: its report is the output (the JSON contract) and its errors are the command's.
+    # Directories and several paths give one report per file and a summary, however many are found.
+    single = len(args.paths) == 1 and (args.paths[0] == "-" or not os.path.isdir(args.paths[0]))
+    files = expand_paths(args.paths, args.glob)
+    paint = _colour(args.format == "text" and sys.stdout.isatty() and not os.environ.get("NO_COLOR"))
+    checked: list[tuple[str, dict, Locator]] = []
+    unreadable: list[tuple[str, str]] = []
+    worst = EXIT_OK
+    out = sys.stdout
+    for path, problem in files:
+        if problem is None:
+            try:
+                doc = read_document(path, args.python_repr)
+                report, analyses = check_plain(doc, args.target, args.dialect)
+            except InputError as exc:
+                if single:
+                    raise
+                problem = f"{path}: {exc}" if not str(exc).startswith(path) else str(exc)
+        if problem is not None:
+            sys.stderr.write(f"inspector: {problem}\n")
+            unreadable.append((path, problem))
+            if args.format == "github":
+                out.write(github_unreadable(path, problem) + "\n")
+            worst = EXIT_INPUT
+            continue
+        _keep_until_exit.append((doc, analyses))
+        loc = Locator(doc, analyses)
+        checked.append((doc.source, report, loc))
+        if _fails(report, args.fail_on):
+            worst = max(worst, EXIT_FINDINGS)
+        if args.format == "text":
+            lines = _text_lines(report, doc.source, loc, paint)
+            if single:
+                lines.append(paint(_summary_line(report), "bold"))
+            if lines:
+                out.write("\n".join(lines) + "\n")
+        elif args.format == "github":
+            for f in report["findings"]:
+                out.write(github_line(f, doc.source, loc) + "\n")
     if args.format == "json":
-        sys.stdout.buffer.write(dumps(report))
-    else:
-        paint = _colour(sys.stdout.isatty() and not os.environ.get("NO_COLOR"))
-        label = doc.source
-        many = report["transcripts"] > 1
-        labels = report["transcript_labels"]
-        lines = []
-        for f in report["findings"]:
-            at = f"{label}:{labels[f['transcript']]}:{f['message_index']}" if many else f"{label}:{f['message_index']}"
-            lines.append(f"{at}: {f['code']} {paint(f['severity'], f['severity'])} {f['rule']}: {f['text']}")
-            if f["provider_error"]:
-                lines.append(f"    {report['target']} says: {f['provider_error']}")
-            if f["hint"]:
-                lines.append(f"    hint: {f['hint']}")
-        c = counts(report["findings"])
-        lines.append(
-            paint(
-                f"{report['message_count']} messages in {report['transcripts']} transcript(s), "
-                f"dialect {report['dialect']}, target {report['target']}: {c['error']} errors, "
-                f"{c['warning']} warnings, {c['info']} notes. {verdict(report)}",
-                "bold",
-            )
-        )
-        sys.stdout.write("\n".join(lines) + "\n")
-    return EXIT_FINDINGS if counts(report["findings"])["error"] else EXIT_OK
+        if single:
+            sys.stdout.flush()
+            sys.stdout.buffer.write(dumps(checked[0][1]))
+        else:
+            files_out = [{"path": src, **rep} for src, rep, _ in checked]
+            files_out += [{"path": p, "error": msg} for p, msg in unreadable]
+            sys.stdout.flush()
+            sys.stdout.buffer.write(dumps({"files": files_out, "summary": _summary(checked, unreadable, args.fail_on)}))
+    elif args.format == "sarif":
+        sys.stdout.flush()
+        sys.stdout.buffer.write(dumps(sarif_log(checked, unreadable, __version__)))
+    elif not single or args.format == "github":
+        s = _summary(checked, unreadable, args.fail_on)
+        c = s["counts"]
+        text = (f"{s['files']:,} file(s), {s['messages']:,} messages: {c['error']:,} errors, {c['warning']:,} warnings, "
+                f"{c['info']:,} notes; {s['failing']:,} failing (--fail-on {args.fail_on})"
+                + (f", {s['unreadable']:,} unreadable" if s["unreadable"] else "") + ".")
+        if single:
+            text = _summary_line(checked[0][1])
+        out.write(paint(text, "bold") + "\n")
+    return worst
+
+
+def _summary(checked: list, unreadable: list, fail_on: str) -> dict:
+    from .check import counts
+
+    total = {"error": 0, "warning": 0, "info": 0}
+    for _, rep, _ in checked:
+        for k, v in counts(rep["findings"]).items():
+            total[k] += v
+    return {
+        "files": len(checked) + len(unreadable),
+        "messages": sum(rep["message_count"] for _, rep, _ in checked),
+        "counts": total,
+        "failing": sum(1 for _, rep, _ in checked if _fails(rep, fail_on)),
+        "unreadable": len(unreadable),
+        "fail_on": fail_on,
+    }
 
 
 run_check.arguments = _add_check_args
-command("check", "check a transcript and report every rule break")(run_check)
+command("check", "check transcripts and report every rule break")(run_check)
 
 
 def _load_extra_commands() -> None:
     # Commands that live beside their engine; importing them registers them.
     import importlib
 
-    for mod in ("inspector.repair_cli", "inspector.share_cli"):
+    for mod in ("inspector.repair_cli", "inspector.share_cli", "inspector.explain_cli"):
         try:
             importlib.import_module(mod)
         except ModuleNotFoundError as exc:

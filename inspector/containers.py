@@ -39,6 +39,9 @@ class Document:
     format: str  # "json" or "jsonl"
     transcripts: list[Transcript]
     source: str = "<input>"
+    # JSON Lines only: the 1-based line of the file each root entry came from (blank lines are
+    # skipped), so that findings can name ``path:LINE`` as CI annotations need.
+    lines: list[int] | None = None
 
 
 def path_text(path: Path) -> str:

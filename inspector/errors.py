@@ -15,3 +15,17 @@ class InputError(ValueError):
         self.what = what
         self.where = where
         super().__init__(f"{where}: {what}" if where else what)
+
+
+class PythonReprInput(InputError):
+    """Input that is a Python ``print(messages)`` repr, not JSON; ``readable`` when
+    ``ast.literal_eval`` can read it as plain data (the user may then choose to)."""
+
+    def __init__(self, readable: bool, where: str | None = None):
+        self.readable = readable
+        what = "this looks like a Python repr (what print(messages) shows), not JSON"
+        if readable:
+            what += "; it can be read as a Python literal (CLI: --python-repr; app: 'Read it as a Python literal')"
+        else:
+            what += ", and it cannot be read safely as a plain Python literal; save it with json.dumps instead"
+        super().__init__(what, where)

@@ -12,7 +12,7 @@ from typing import Any
 
 import orjson
 
-from .errors import InputError
+from .errors import InputError, PythonReprInput
 
 BOM = b"\xef\xbb\xbf"
 
@@ -96,7 +96,16 @@ def parse(data: bytes | str) -> tuple[Any, str]:
         if values:
             no, ln = first_error
             raise _explain(ln, line_offset=no - 1)
-    raise _explain(data)
+    raise _not_json(data)
+
+
+def _not_json(data: bytes) -> InputError:
+    """The error for text that is not JSON: a Python repr is named as such, else line and column."""
+    from .pyrepr import looks_like_repr, repr_to_json
+
+    if looks_like_repr(data):
+        return PythonReprInput(repr_to_json(data) is not None)
+    return _explain(data)
 
 
 def dumps(value: Any, *, indent: bool = True) -> bytes:

@@ -58,4 +58,7 @@ def load(source: Any, *, name: str | None = None) -> Document:
 
         with gc_paused():
             root, fmt = parse(data)
+        if fmt == "jsonl":
+            lines = [no for no, ln in enumerate(data.split(b"\n"), 1) if ln.strip()]
+            return Document(root=root, format=fmt, transcripts=find_transcripts(root, fmt), source=label, lines=lines)
     return Document(root=root, format=fmt, transcripts=find_transcripts(root, fmt), source=label)

@@ -186,3 +186,46 @@ def locate(err: PastedError, msgs: list[Msg], findings: list[Finding]) -> list[H
         if f.message_index in reasons and (not rules or f.code in rules):
             by_msg.setdefault(f.message_index, []).append(f)
     return [Hit(i, reasons[i], by_msg.get(i, [])) for i in sorted(reasons)]
+
+
+def not_in_file(err: PastedError, msgs: list[Msg]) -> tuple[list[str], list[int]]:
+    """The ids and message indexes the error names that this transcript does not have.
+
+    An id that occurs nowhere usually means the error came from another request (another run, or
+    a history trimmed differently); saying so beats pointing at an unrelated message.
+    """
+    present: set = set()
+    for m in msgs:
+        for c in m.calls:
+            present.add(c.id)
+        for r in m.results:
+            present.add(r.id)
+    ids = [i for i in err.ids if i not in present]
+    indexes = [i for i in err.indexes if not 0 <= i < len(msgs)]
+    return ids, indexes
+
+
+def reading(err: PastedError, msgs: list[Msg]) -> list[str]:
+    """Sentences saying what was read out of the text, for the app and ``inspector explain``."""
+    from .rules import RULES
+
+    said = []
+    if err.provider:
+        said.append(f"worded like {err.provider}")
+    if err.indexes:
+        said.append("names message " + ", ".join(f"#{i}" for i in err.indexes))
+    if err.ids:
+        said.append("names id " + ", ".join(err.ids))
+    out = ["The error " + ("; ".join(said) if said else "names no message or id") + "."]
+    if err.rules:
+        out.append("Rules behind this wording: " + ", ".join(f"{c} {RULES.get(c, '')}" for c in err.rules))
+    else:
+        out.append("This wording is not one the inspector knows; the indexes and ids it names are still used.")
+    ids, indexes = not_in_file(err, msgs)
+    if ids:
+        out.append(f"Not in this file: id {', '.join(ids)} occurs in no call or result here; "
+                   "was the error from another request, or another transcript of the file?")
+    if indexes:
+        out.append(f"Not in this file: message {', '.join(f'#{i}' for i in indexes)} is beyond its "
+                   f"{len(msgs):,} messages.")
+    return out

@@ -116,8 +116,12 @@ def test_wrong_types_in_every_field_never_crash(field, value):
 def test_missing_file_and_directory():
     p = run("check", "/nonexistent/x.json")
     assert p.returncode == 2 and p.stderr.decode() == "inspector: /nonexistent/x.json: no such file\n"
-    p = run("check", str(ROOT))
+
+def test_directory_without_transcripts_exits_2_with_one_line(tmp_path):
+    (tmp_path / "notes.txt").write_text("not a transcript")
+    p = run("check", str(tmp_path))
     assert p.returncode == 2 and b"is a directory" in p.stderr
+    assert p.stderr.decode().count("\n") == 1
 
 
 def test_core_and_cli_never_import_streamlit_or_pandas():

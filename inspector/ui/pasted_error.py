@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ..provider_errors import locate, parse_error
-from ..rules import RULES
+from ..provider_errors import locate, parse_error, reading
 from . import state
 from .analysis import Checked
 
@@ -37,18 +36,8 @@ def pasted_error_panel(checked: Checked, transcript: int) -> None:
         if hits:
             state.jump(hits[0].index)
     with st.container(key="pasted_read", border=True):
-        said = []
-        if err.provider:
-            said.append(f"worded like {err.provider}")
-        if err.indexes:
-            said.append("names message " + ", ".join(f"#{i}" for i in err.indexes))
-        if err.ids:
-            said.append("names id " + ", ".join(err.ids))
-        st.text("The error " + ("; ".join(said) if said else "names no message or id") + ".")
-        if err.rules:
-            st.text("Rules behind this wording: " + ", ".join(f"{c} {RULES.get(c, '')}" for c in err.rules))
-        else:
-            st.text("This wording is not one the inspector knows; the indexes and ids it names are still used.")
+        for line in reading(err, a.msgs):
+            st.text(line)
         if not hits:
             st.text("No message of this transcript matches it.")
         for h in hits:
