@@ -8,7 +8,9 @@ from urllib.parse import urlparse
 
 from playwright.sync_api import expect
 
-from .conftest import open_sample, upload, wait_idle
+from inspector.ui.app_main import TABS
+
+from .conftest import IDLE, open_sample, upload, wait_idle
 
 TL = '[data-testid="timeline"]'
 
@@ -109,12 +111,47 @@ HOSTILE = [
 ]
 
 
-def test_hostile_transcript_shows_as_text_runs_nothing_fetches_nothing(app_page):
-    page = app_page
-    dialogs, outside = [], []
+class Requests:
+    """Every request the browser context makes (all pages and frames, the component's included),
+    from before the first navigation on; ``settle`` waits until none is in flight for a while."""
+
+    QUIET_MS = 600
+
+    def __init__(self, context, origin: str):
+        self.origin = origin
+        self.outside: list[str] = []
+        self.in_flight: set = set()
+        context.on("request", self._start)
+        context.on("requestfinished", lambda r: self.in_flight.discard(r))
+        context.on("requestfailed", lambda r: self.in_flight.discard(r))
+
+    def _start(self, request) -> None:
+        url = urlparse(request.url)
+        if url.scheme not in ("data", "blob", "about") and url.netloc != self.origin:
+            self.outside.append(request.url)
+        self.in_flight.add(request)
+
+    def settle(self, page) -> None:
+        """Wait until no request has been in flight for QUIET_MS (a wait, not a timed assertion)."""
+        quiet = 0
+        while quiet < self.QUIET_MS:
+            page.wait_for_timeout(100)
+            quiet = 0 if self.in_flight else quiet + 100
+
+
+def test_hostile_transcript_shows_as_text_runs_nothing_fetches_nothing(page, app_server):
+    """Page load, an upload, every card, every tab and a share request nothing from another host."""
+    origin = urlparse(app_server).netloc
+    net = Requests(page.context, origin)  # listening before the first request of the page
+    dialogs = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
-    origin = urlparse(page.url).netloc
-    page.on("request", lambda r: outside.append(r.url) if urlparse(r.url).netloc not in (origin, "") and not r.url.startswith("data:") else None)
+    page.set_viewport_size({"width": 1440, "height": 1000})
+    page.goto(app_server + "/")
+    page.wait_for_function(IDLE)
+    net.settle(page)
+    # The favicon is served by the app (a :material: icon points the browser at fonts.gstatic.com).
+    icon = page.evaluate("() => [...document.querySelectorAll('link[rel~=icon]')].map(l => l.href)")
+    assert icon and all(urlparse(h).netloc == origin for h in icon), icon
     text = "\n".join(HOSTILE)
     items = [
         {"role": "system", "content": text},
@@ -124,19 +161,28 @@ def test_hostile_transcript_shows_as_text_runs_nothing_fetches_nothing(app_page)
         {"role": HOSTILE[0], "content": text},
     ]
     upload(page, name="<img src=x onerror=alert(9)>.json", data=json.dumps(items).encode())
+    net.settle(page)
     tl = page.locator(TL)
     expect(tl.locator("[data-msg-index]")).to_have_count(5)
     for i in range(5):
         tl.locator(f'[data-msg-index="{i}"]').click()
         wait_idle(page)
+    for tab in TABS:
+        page.get_by_role("tab", name=tab).click()
+        wait_idle(page)
+        net.settle(page)
     page.get_by_role("tab", name="Paste the error").click()
     page.get_by_role("textbox", name="Paste the error you got").fill(text)
     page.get_by_role("textbox", name="Paste the error you got").press("Control+Enter")
     wait_idle(page)
+    page.get_by_role("button", name="Share", exact=True).click()
+    expect(page.locator(".st-key-share_url code")).to_be_visible()
+    wait_idle(page)
+    net.settle(page)
     expect(tl.locator('[data-msg-index="0"] .card-text')).to_contain_text("<script>")
     assert page.evaluate("() => window.__pwned") is None
     assert dialogs == []
-    assert outside == []
+    assert net.outside == []
     # Nothing from the transcript became an element, in the page or in the component's shadow root.
     for sel in ("img[src=x]", "iframe[src*='203.0.113.9']", "a[href^='javascript']", "img[src*='beacon']"):
         expect(page.locator(sel)).to_have_count(0)
