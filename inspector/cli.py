@@ -227,7 +227,7 @@ def _load_extra_commands() -> None:
     # Commands that live beside their engine; importing them registers them.
     import importlib
 
-    for mod in ("inspector.repair_cli", "inspector.share_cli", "inspector.explain_cli"):
+    for mod in ("inspector.repair_cli", "inspector.share_cli", "inspector.explain_cli", "inspector.scan_cli"):
         try:
             importlib.import_module(mod)
         except ModuleNotFoundError as exc:

@@ -30,6 +30,11 @@ def _arguments(p: argparse.ArgumentParser) -> None:
                         "TC009=keep, TC020=convert, TC024=keep (option names work too: orphan=note)")
     p.add_argument("--placeholder", help="text of placeholder results ({id} and {name} are filled in)")
     p.add_argument("--bridge", help="text of a synthesized assistant message that bridges a role order")
+    p.add_argument("--unfixable", metavar="OUT",
+                   help="JSON Lines datasets: write the records repair cannot fix safely here (as they came), "
+                        "and only the others to --output")
+    p.add_argument("--jobs", "-j", type=int, default=None,
+                   help="JSON Lines datasets: worker processes (default: the core count)")
 
 
 def _write(target: str, data: bytes) -> None:
@@ -52,6 +57,10 @@ def run_repair(args: argparse.Namespace) -> int:
     outs = [x for x in (args.output, args.report, args.markdown) if x == "-"]
     if len(outs) > 1:
         raise InputError("only one of --output, --report and --markdown can be - (stdout)")
+    if _is_dataset(args.path):
+        return _repair_dataset(args, options)
+    if args.unfixable:
+        raise InputError("--unfixable applies to JSON Lines datasets (one transcript per line)", args.path)
     result = repair(args.path, args.target, options, dialect=args.dialect)
     rep = result.report
     _write(args.output, result.output)
@@ -65,6 +74,44 @@ def run_repair(args: argparse.Namespace) -> int:
     lines += [f"inspector: not fixed: {u}" for u in rep.unfixed]
     sys.stderr.write("\n".join(lines) + "\n")
     return EXIT_OK if rep.ok else EXIT_FINDINGS
+
+
+def _is_dataset(path: str) -> bool:
+    """A JSON Lines file with one transcript per line: repaired streamed, record by record."""
+    from .scan.sources import kind_of
+
+    if path == "-" or not Path(path).is_file():
+        return False
+    try:
+        return kind_of(path) == "lines"
+    except OSError:
+        return False
+
+
+def _repair_dataset(args: argparse.Namespace, options) -> int:
+    from .scan.local import default_jobs
+    from .scan.progress import Progress
+    from .scan.repair_stream import repair_dataset
+
+    if args.markdown:
+        raise InputError("--markdown is for one transcript; a dataset's changes go to --report (JSON Lines)")
+    outs = [x for x in (args.output, args.report, args.unfixable) if x == "-"]
+    if len(outs) > 1:
+        raise InputError("only one of --output, --report and --unfixable can be - (stdout)")
+    jobs = args.jobs or default_jobs()
+    progress = Progress(Path(args.path).stat().st_size, False if args.output == "-" else None)
+    try:
+        t = repair_dataset(args.path, args.output, args.unfixable, args.report, args.target, options,
+                           args.dialect, jobs, sys.stdout.buffer, progress)
+    finally:
+        progress.close()
+    where = f" (written to {args.unfixable})" if args.unfixable else " (kept in the output, repaired as far as safe)"
+    lines = [f"inspector: {t['records']} records: {t['repaired']} repaired, {t['clean']} already clean, "
+             f"{t['unfixed']} not fixed safely{where if t['unfixed'] else ''}."]
+    if t["first_problem"]:
+        lines.append(f"inspector: first not fixed: {t['first_problem']}")
+    sys.stderr.write("\n".join(lines) + "\n")
+    return EXIT_OK if not t["unfixed"] else EXIT_FINDINGS
 
 
 run_repair.arguments = _arguments

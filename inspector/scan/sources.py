@@ -1,0 +1,122 @@
+"""What to scan: paths (files and walked directories) cut into parts a worker can scan alone.
+
+A part is one of
+
+- ``lines``: a byte range of a JSON Lines *dataset* (one transcript or request per line:
+  fine-tuning data, OpenAI Batch input, eval exports), read by whoever scans it;
+- ``whole``: a file that holds its transcripts as one document (a JSON transcript, an Inspect
+  eval log, an agent trajectory, a JSON Lines file of *messages* such as a Claude Code session);
+- ``parquet``: one row group of a Parquet file with a messages column.
+
+Which of ``lines`` and ``whole`` a ``.jsonl`` file is follows from its first line: a record
+holding a message list makes a dataset; a single message (a role, a type) makes one transcript.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import orjson
+
+from ..containers import LIST_KEYS, looks_like_message, looks_like_messages
+from ..errors import InputError
+from . import lines
+
+DEFAULT_GLOBS = ("*.jsonl", "*.ndjson", "*.json", "*.traj", "*.parquet")
+
+
+@dataclass(frozen=True)
+class Part:
+    """One unit of work: ``kind`` is lines, whole or parquet (see the module docstring)."""
+
+    kind: str
+    path: str
+    start: int = 0  # lines: byte range; parquet: row group
+    end: int = 0
+    row0: int = 0  # parquet: index of the row group's first row in the file
+    weight: int = 0  # bytes, for the progress bar
+
+
+def expand(paths: list[str], globs: list[str] | None = None) -> list[str]:
+    """Files named, and files under directories named (walked, matching ``globs``), in order."""
+    pats = globs or list(DEFAULT_GLOBS)
+    out: list[str] = []
+    for name in paths:
+        p = Path(name)
+        if p.is_dir():
+            found = []
+            for root, dirs, files in os.walk(p):
+                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                for f in sorted(files):
+                    if not f.startswith(".") and any(fnmatch.fnmatch(f, g) for g in pats):
+                        found.append(os.path.join(root, f))
+            out.extend(found)
+        elif p.exists():
+            if not p.is_file():
+                raise InputError("not a regular file", name)
+            out.append(name)
+        else:
+            raise InputError("no such file or directory", name)
+    if not out:
+        raise InputError(f"no files to scan (looked for {', '.join(pats)})", ", ".join(paths))
+    return out
+
+
+def _is_record(value) -> bool:
+    """A JSON Lines value that is a whole transcript (a request, a sample), not one message of one."""
+    if type(value) is list:
+        return True
+    if type(value) is not dict:
+        return False
+    if any(type(value.get(k)) is list and looks_like_messages(value[k]) for k in LIST_KEYS):
+        return True
+    if type(value.get("body")) is dict or "custom_id" in value:  # OpenAI Batch lines
+        return True
+    return not looks_like_message(value)
+
+
+def kind_of(path: str) -> str:
+    """``lines``, ``whole`` or ``parquet`` for one file (see the module docstring)."""
+    if path.endswith(".parquet"):
+        return "parquet"
+    first = lines.first_line_bytes(path)
+    try:
+        value = orjson.loads(first)
+    except orjson.JSONDecodeError:
+        return "whole"  # pretty-printed JSON (or text that the whole-file reader will explain)
+    if os.path.getsize(path) <= len(first) + 2:
+        return "whole"  # a one-line file is one document
+    return "lines" if _is_record(value) else "whole"
+
+
+def plan(files: list[str], chunk: int = lines.CHUNK_BYTES) -> list[Part]:
+    """Every file's parts, in file order (a dataset's ranges in byte order)."""
+    parts: list[Part] = []
+    for path in files:
+        try:
+            size = os.path.getsize(path)
+            kind = kind_of(path)
+        except OSError as exc:
+            raise InputError(exc.strerror or str(exc), path) from None
+        if kind == "lines":
+            parts.extend(Part("lines", path, s, e, weight=e - s) for s, e in lines.ranges(size, chunk))
+        elif kind == "parquet":
+            parts.extend(_parquet_parts(path, size))
+        else:
+            parts.append(Part("whole", path, weight=size))
+    return parts
+
+
+def _parquet_parts(path: str, size: int) -> list[Part]:
+    from .parquet_in import row_groups
+
+    groups = row_groups(path)
+    total_rows = sum(n for n, _ in groups) or 1
+    out, row0 = [], 0
+    for i, (n, _) in enumerate(groups):
+        out.append(Part("parquet", path, i, i + 1, row0=row0, weight=max(1, size * n // total_rows)))
+        row0 += n
+    return out

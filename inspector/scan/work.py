@@ -1,0 +1,146 @@
+"""Scanning one part: every transcript in it through the public engine (``check_plain``), to rows.
+
+A *row* is a plain dict per transcript (where it is, dialect, target, counts, codes) with its
+findings attached; ``outputs`` splits them into the transcript and finding tables. A record that
+cannot be read gives a row too, with ``problem`` saying what and where, so one bad line never
+stops a scan of a million.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+from ..check import check_plain, counts
+from ..containers import Document, Transcript, find_transcripts, get_path
+from ..errors import InputError
+from ..jsonio import loads
+from .sources import Part
+
+FINDING_FIELDS = ("code", "rule", "severity", "message_index", "tool_call_id", "other_index", "text",
+                  "provider_error", "hint")
+
+
+@dataclass(frozen=True)
+class ScanOptions:
+    target: str | None = None
+    dialect: str | None = None
+
+
+def _row(source: str, line: int | None, key: str | None) -> dict:
+    return {"source": source, "line": line, "key": key, "dialect": None, "target": None, "messages": 0,
+            "errors": 0, "warnings": 0, "notes": 0, "codes": [], "rejected": False, "problem": None,
+            "findings": []}
+
+
+def _key(root: Any, t: Transcript, many: bool) -> str | None:
+    """What names a transcript besides its line: a Batch ``custom_id``, a sample id, its JSON path."""
+    if type(root) is dict and isinstance(root.get("custom_id"), str):
+        return root["custom_id"]
+    if t.path:
+        parent = get_path(root, t.path[:-1])
+        sid = parent.get("id") if type(parent) is dict else None
+        if isinstance(sid, (str, int)) and not isinstance(sid, bool) and parent is not root:
+            return f"{t.label} (id {sid})"
+    return t.label if many else None
+
+
+def check_one(root: Any, t: Transcript, fmt: str, source: str, line: int | None, key: str | None,
+              opts: ScanOptions) -> dict:
+    row = _row(source, line, key)
+    try:
+        report, _ = check_plain(Document(root=root, format=fmt, transcripts=[t], source=source),
+                                opts.target, opts.dialect)
+    except InputError as exc:
+        row["dialect"] = t.dialect or None
+        row["problem"] = str(exc)
+        return row
+    fs = report["findings"]
+    c = counts(fs)
+    row.update(dialect=report["dialect"], target=report["target"], messages=report["message_count"],
+               errors=c["error"], warnings=c["warning"], notes=c["info"],
+               codes=sorted({f["code"] for f in fs}), rejected=c["error"] > 0,
+               findings=[{k: f[k] for k in FINDING_FIELDS} for f in fs])
+    return row
+
+
+def check_value(root: Any, fmt: str, source: str, line: int | None, opts: ScanOptions,
+                key: str | None = None) -> list[dict]:
+    """Rows for every transcript in one parsed value (a line's record, a whole file, a Parquet row)."""
+    try:
+        found = find_transcripts(root, fmt)
+    except InputError as exc:
+        row = _row(source, line, key)
+        row["problem"] = str(exc)
+        return [row]
+    many = len(found) > 1
+    return [check_one(root, t, fmt, source, line, key or _key(root, t, many), opts) for t in found]
+
+
+def _problem_row(source: str, line: int | None, key: str | None, exc: Exception) -> dict:
+    row = _row(source, line, key)
+    row["problem"] = str(exc) if isinstance(exc, InputError) else f"{type(exc).__name__}: {exc}"
+    return row
+
+
+def parse_line(ln: bytes) -> Any:
+    """One JSON Lines record, or the ``InputError`` saying where in the line it is not JSON."""
+    try:
+        return orjson.loads(ln)
+    except orjson.JSONDecodeError:
+        try:
+            loads(ln)  # the stdlib's explanation: the column within the line
+        except InputError as exc:
+            return InputError(str(exc).replace("line 1 column", "column"))
+        except Exception as exc:  # noqa: BLE001
+            return InputError(str(exc))
+        return InputError("not a JSON value")
+
+
+def scan_part(part: Part, opts: ScanOptions, line_base: int = 0) -> tuple[list[dict], int]:
+    """Rows for one part, and how many lines it spans (0 for other kinds).
+
+    Lines are numbered ``line_base + k + 1``; the caller fixes ``line_base`` when it only learns
+    it afterwards (the local engine knows how many lines came before once earlier parts are back).
+    """
+    rows: list[dict] = []
+    if part.kind == "lines":
+        from . import lines
+
+        n = 0
+        for k, ln in lines.read_range(part.path, part.start, part.end):
+            n = k + 1
+            if not ln.strip():
+                continue
+            line = line_base + n
+            value = parse_line(ln)
+            if isinstance(value, InputError):
+                rows.append(_problem_row(part.path, line, None, value))
+                continue
+            try:
+                rows.extend(check_value(value, "json", part.path, line, opts))
+            except Exception as exc:  # noqa: BLE001 - one odd record must not end the scan
+                rows.append(_problem_row(part.path, line, None, exc))
+        return rows, n
+    if part.kind == "parquet":
+        from .parquet_in import read_group
+
+        for k, value in read_group(part.path, part.start):
+            key = f"row {part.row0 + k}"
+            if isinstance(value, InputError):
+                rows.append(_problem_row(part.path, None, key, value))
+                continue
+            try:
+                rows.extend(check_value(value, "json", part.path, None, opts, key=key))
+            except Exception as exc:  # noqa: BLE001
+                rows.append(_problem_row(part.path, None, key, exc))
+        return rows, 0
+    from ..loading import load
+
+    try:
+        doc = load(part.path)
+        return check_value(doc.root, doc.format, part.path, None, opts), 0
+    except Exception as exc:  # noqa: BLE001
+        return [_problem_row(part.path, None, None, exc)], 0
