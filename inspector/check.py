@@ -35,13 +35,27 @@ class Analysis:
 
 
 def assign_dialect(doc: Document, dialect: str | None = None) -> str:
-    """Set each transcript's dialect (the override, or detection) and return the first one."""
+    """Set each transcript's dialect (the override, or detection) and return the first one.
+
+    A transcript with no evidence of any dialect (a batch line holding one user message, say)
+    takes the dialect its siblings in the file were detected as: one file is one API's requests.
+    """
+    weak = []
     for t in doc.transcripts:
         if dialect:
             get(dialect)
             t.dialect = dialect
         elif not t.dialect:
-            t.dialect = detect(t.items).NAME
+            mod = detect(t.items)
+            t.dialect = mod.NAME
+            if mod.detect(t.items) <= 1:
+                weak.append(t)
+    weak_ids = {id(t) for t in weak}  # by identity: Transcript equality would compare whole lists
+    sure = {t.dialect for t in doc.transcripts if t.dialect and id(t) not in weak_ids}
+    if weak and len(sure) == 1:
+        (only,) = sure
+        for t in weak:
+            t.dialect = only
     return doc.transcripts[0].dialect if doc.transcripts else (dialect or "openai-chat")
 
 

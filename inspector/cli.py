@@ -124,7 +124,9 @@ def _text_lines(report: dict, source: str, loc, paint) -> list[str]:
     many = report["transcripts"] > 1
     lines = []
     for f in report["findings"]:
-        lines.append(f"{loc.where(f, source, many)}: {f['code']} {paint(f['severity'], f['severity'])} {f['rule']}: {f['text']}")
+        name = loc.doc.transcripts[f["transcript"]].name  # a batch line's custom_id
+        named = f" [{name}]" if many and name else ""
+        lines.append(f"{loc.where(f, source, many)}:{named} {f['code']} {paint(f['severity'], f['severity'])} {f['rule']}: {f['text']}")
         if f["provider_error"]:
             lines.append(f"    {report['target']} says: {f['provider_error']}")
         if f["hint"]:

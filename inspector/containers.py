@@ -25,10 +25,12 @@ class Transcript:
     container: str  # a few words saying what wrapped it ("request body", "tau-bench record", ...)
     dialect: str = ""  # filled in by detection (or the user's override)
     extra: dict = field(default_factory=dict)  # dialect-specific context (a separate system prompt, ...)
+    name: str = ""  # the container's own name for it (a batch line's custom_id), when it has one
 
     @property
     def label(self) -> str:
-        return path_text(self.path)
+        where = path_text(self.path)
+        return f"{self.name} ({where})" if self.name else where
 
 
 @dataclass
@@ -157,7 +159,50 @@ def _list_of_records(root: Any, fmt: str) -> list[tuple[Path, str]]:
     return out if len(out) == sum(1 for r in root if type(r) is dict) and out else []
 
 
-for _fn in (_list_of_records, _bare_list, _request_body, _toolbench, _inspect_log):
+# Batch request files: OpenAI Batch JSON Lines (``{"custom_id", "method", "url", "body"}``) and
+# Anthropic Message Batches (``{"requests": [{"custom_id", "params"}]}``). Every line is a request
+# of its own, named by its custom_id; reading only the first would let a broken line 3 pass.
+_BATCH_BODY = ("body", "params")
+
+
+def _batch_entry(rec: Any) -> tuple[str, dict] | None:
+    if type(rec) is not dict or "custom_id" not in rec:
+        return None
+    for key in _BATCH_BODY:
+        if type(rec.get(key)) is dict:
+            return key, rec[key]
+    return None
+
+
+def _batch(root: Any, fmt: str) -> list[tuple[Path, str]]:
+    prefix: Path = ()
+    if type(root) is dict and type(root.get("requests")) is list:
+        prefix, root = ("requests",), root["requests"]
+    if type(root) is not list or not root or _batch_entry(root[0]) is None:
+        return []
+    out = []
+    for i, rec in enumerate(root):
+        entry = _batch_entry(rec)
+        if entry is None:
+            continue
+        key, body = entry
+        for path, what in _request_body(body, fmt):
+            out.append(((*prefix, i, key, *path), f"batch request ({what})"))
+    return out
+
+
+def batch_name(root: Any, path: Path) -> str:
+    """The custom_id of the batch line holding ``path``, or ""."""
+    k = 1 if path[:1] == ("requests",) else 0
+    if len(path) > k + 1 and path[k + 1] in _BATCH_BODY:
+        rec = get_path(root, path[: k + 1])
+        cid = rec.get("custom_id") if type(rec) is dict else None
+        if cid is not None:
+            return str(cid)
+    return ""
+
+
+for _fn in (_list_of_records, _bare_list, _request_body, _toolbench, _inspect_log, _batch):
     register(_fn)
 
 
@@ -196,7 +241,7 @@ def find_transcripts(root: Any, fmt: str = "json") -> list[Transcript]:
             "(looked for an array of messages, a request body with 'messages', 'input' or 'contents', "
             "JSON Lines of messages, eval logs and agent trajectories)"
         )
-    out = [Transcript(items=get_path(root, p), path=p, container=what) for p, what in found]
+    out = [Transcript(items=get_path(root, p), path=p, container=what, name=batch_name(root, p)) for p, what in found]
     for t in out:
         # A Responses request that continues a stored response: its first outputs answer calls
         # the provider holds, which the input does not repeat.
