@@ -1,7 +1,8 @@
 """``inspector scan PATH...``: check every transcript of datasets, eval logs and trajectory folders.
 
 Exit codes as ``check``: 0 when the target would accept every transcript, 1 when it would reject
-at least one (a record that cannot be read counts: the provider refuses the file), 2 when the
+at least one (or, with ``--fail-on``, one has a finding of that severity; a record that cannot
+be read counts too: the provider refuses the file), 2 when the
 input cannot be read at all (a missing path, or not one readable transcript), with one line on
 stderr.
 """
@@ -32,6 +33,8 @@ def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--scheduler", help="Dask scheduler address (default: start a LocalCluster)")
     p.add_argument("--glob", action="append", default=None, metavar="PATTERN",
                    help="files to take from directories (repeatable; default *.jsonl *.ndjson *.json *.traj *.parquet)")
+    p.add_argument("--fail-on", choices=("error", "warning", "info"), default="error",
+                   help="lowest severity that makes the exit code 1 (default: error)")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bar on stderr (default: when stderr is a terminal)")
 
@@ -105,7 +108,7 @@ def run_scan(args: argparse.Namespace) -> int:
         sys.stdout.write(summary.text())
     else:
         sys.stderr.write(summary.text())
-    return EXIT_OK if summary.ok else EXIT_FINDINGS
+    return EXIT_FINDINGS if summary.fails(args.fail_on) else EXIT_OK
 
 
 run_scan.arguments = _arguments

@@ -63,6 +63,14 @@ def test_dataset_summary_counts_rules_and_points_at_path_line(tmp_path):
 def test_clean_dataset_exits_0_and_missing_path_exits_2(tmp_path):
     ds = dataset(tmp_path / "clean.jsonl", 20, {})
     assert run("scan", ds).returncode == 0
+    # A call id used again in a later round is only a note for OpenAI; --fail-on info makes it count.
+    again = [*GOOD["messages"][:3], *GOOD["messages"][1:]]
+    noted = dataset(tmp_path / "noted.jsonl", 3, {2: {"messages": again}})
+    s = json.loads(run("scan", noted, "--format", "json").stdout)
+    assert [r["code"] for r in s["rules"]] == ["TC023"] and s["rejected"] == 0
+    assert run("scan", noted).returncode == 0
+    assert run("scan", noted, "--fail-on", "warning").returncode == 0
+    assert run("scan", noted, "--fail-on", "info").returncode == 1
     p = run("scan", tmp_path / "nope.jsonl")
     assert p.returncode == 2 and p.stderr.decode() == f"inspector: {tmp_path / 'nope.jsonl'}: no such file or directory\n"
 

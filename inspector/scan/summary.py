@@ -34,6 +34,7 @@ class Summary:
         self.scanned = 0
         self.rejected = 0
         self.warned = 0  # transcripts with warnings and no error
+        self.noted = 0  # transcripts with notes only
         self.unreadable = 0
         self.messages = 0
         self.targets: Counter = Counter()
@@ -60,6 +61,8 @@ class Summary:
             self.rejected += 1
         elif row["warnings"]:
             self.warned += 1
+        elif row["notes"]:
+            self.noted += 1
         for code in row["codes"]:
             self.rule_transcripts[code] += 1
         for f in row["findings"]:
@@ -77,7 +80,7 @@ class Summary:
 
     def merge(self, other: "Summary") -> "Summary":
         """Fold another worker's summary into this one (its examples rank after this one's on ties)."""
-        for name in ("scanned", "rejected", "warned", "unreadable", "messages"):
+        for name in ("scanned", "rejected", "warned", "noted", "unreadable", "messages"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for name in ("targets", "dialects", "rule_transcripts", "rule_findings"):
             getattr(self, name).update(getattr(other, name))
@@ -95,9 +98,11 @@ class Summary:
         self.problems.extend(other.problems[: max(0, PROBLEMS - len(self.problems))])
         return self
 
-    @property
-    def ok(self) -> bool:
-        return not self.rejected and not self.unreadable
+    def fails(self, fail_on: str = "error") -> bool:
+        """True when a transcript has a finding at or above ``fail_on``, or a record is unreadable."""
+        over = {"error": self.rejected, "warning": self.rejected + self.warned,
+                "info": self.rejected + self.warned + self.noted}[fail_on]
+        return bool(over or self.unreadable)
 
     def worst_examples(self) -> list[dict]:
         return [{"where": at, "errors": e, "warnings": w, "first": text}
