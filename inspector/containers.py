@@ -152,6 +152,11 @@ def _list_of_records(root: Any, fmt: str) -> list[tuple[Path, str]]:
     """A list of records each holding a message list (tau-bench results, JSONL of requests)."""
     if type(root) is not list or not root:
         return []
+    if all(type(r) is list for r in root):  # JSON Lines with one conversation per line
+        if all(looks_like_messages(r) for r in root):
+            what = "conversation per line" if fmt == "jsonl" else "conversation in a list"
+            return [((i,), what) for i in range(len(root))]
+        return []
     out = []
     for i, rec in enumerate(root):
         for path, what in _request_body(rec, fmt):

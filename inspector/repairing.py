@@ -174,6 +174,11 @@ class RepairResult:
 
         return Report.model_validate(self._after)
 
+    def errors_after(self, transcript: int | None = None) -> int:
+        """Error findings left in the output, in one transcript of the file or (None) in all."""
+        return sum(1 for f in self._after["findings"]
+                   if f["severity"] == "error" and (transcript is None or f["transcript"] == transcript))
+
     @property
     def data(self) -> Any:
         """The repaired value: the message list, or the whole wrapper it sits in."""

@@ -298,3 +298,27 @@ def test_a_dead_share_link_keeps_saying_so_until_something_is_opened():
     assert any("not found or has expired" in w.value for w in app.warning)
     upload(app, "clean.json", (SAMPLES / "clean_parallel_calls.json").read_bytes())
     assert not any("not found or has expired" in w.value for w in app.warning)
+
+
+def test_repair_counts_and_lists_describe_the_same_transcript():
+    """On a file with several transcripts the counts are the selected transcript's, as the lists
+    below them are; the whole file's totals are one separate line that says so."""
+    clean = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]
+    lines = [json.dumps(clean), json.dumps(BROKEN), json.dumps(BROKEN)]
+    data = ("\n".join(lines)).encode()
+    whole = inspector.repair(data, target="openai").report
+    at = open_repair(upload(app(), "many.jsonl", data))
+    metrics = {m.label: m.value for m in at.metric if m.label in ("Errors before", "Errors after", "Changes", "Quarantined")}
+    assert metrics == {"Errors before": "0", "Errors after": "0", "Changes": "0", "Quarantined": "0"}
+    assert "Nothing to change in this transcript for this target." in texts(at)
+    assert "Counts and verdict for transcript 1 of 3. Whole file: 2 of 3 transcripts would be rejected" in " ".join(texts(at))
+    assert not any(t.startswith("Quarantined (kept") for t in texts(at))
+    total = [t for t in texts(at) if t.startswith("Whole file (3 transcripts")]
+    assert total and f"{len(whole.changes)} changes, {len(whole.quarantine)} quarantined" in total[0]
+    at.selectbox(key="transcript").set_value(1).run()
+    one = [c for c in whole.changes if c.transcript == 1]
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Changes"] == str(len(one)) and metrics["Quarantined"] == str(
+        sum(1 for q in whole.quarantine if q.transcript == 1))
+    assert metrics["Errors before"] == str(sum(1 for f in inspector.check(data).findings
+                                               if f.transcript == 1 and f.severity == "error"))

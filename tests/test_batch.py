@@ -73,3 +73,12 @@ def test_responses_batch_lines_and_anthropic_message_batches():
     report = inspector.check(anthropic)
     assert report.transcripts == 2 and report.dialect == "anthropic"
     assert [(f.code, f.transcript) for f in report.findings if f.severity == "error"] == [("TC002", 1)]
+
+
+def test_json_lines_with_one_conversation_per_line_are_all_read():
+    """Each line an array of messages: a broken third line must be reported, not skipped."""
+    ok = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]
+    bad = [USER, ORPHAN]
+    report = inspector.check("\n".join(json.dumps(x) for x in (ok, ok, bad)))
+    assert report.transcripts == 3
+    assert [(f.code, f.transcript) for f in report.findings if f.severity == "error"] == [("TC002", 2)]

@@ -154,12 +154,7 @@ def repair_panel(checked: Checked, loaded: state.Loaded, dialect: str | None, ta
             st.text(f"{type(exc).__name__}: {exc}")
         return
     rep = result.report
-    fb, fa = rep.findings_before, rep.findings_after
-    with st.container(horizontal=True, key="repair_counts"):
-        st.metric("Errors before", fb.get("error", 0), border=True)
-        st.metric("Errors after", fa.get("error", 0), border=True)
-        st.metric("Changes", len(rep.changes), border=True)
-        st.metric("Quarantined", len(rep.quarantine), border=True)
+    _counts(checked, result, transcript)
     for line in rep.unfixed:
         st.text("Not fixed: " + line)
     with st.container(horizontal=True, key="downloads"):
@@ -173,6 +168,29 @@ def repair_panel(checked: Checked, loaded: state.Loaded, dialect: str | None, ta
                            file_name=PurePath(loaded.name or "transcript").stem + ".md",
                            mime="text/markdown", on_click="ignore", key="dl_markdown")
     _before_after(checked, result, transcript)
-    if rep.quarantine:
+    held = [q.model_dump() for q in rep.quarantine if q.transcript == transcript]
+    if held:
         st.text("Quarantined (kept in the report, not sent):")
-        st.json([q.model_dump() for q in rep.quarantine if getattr(q, "transcript", 0) == transcript], expanded=1)
+        st.json(held, expanded=1)
+
+
+def _counts(checked: Checked, result: Any, transcript: int) -> None:
+    """The counts above the lists, for the same thing the lists show: the selected transcript.
+
+    A file with several transcripts also gets one line with the whole file's totals (the
+    downloads hold the whole file), so that the two are never mistaken for each other.
+    """
+    rep = result.report
+    n = len(checked.doc.transcripts)
+    if n > 1:
+        label = checked.doc.transcripts[transcript].label
+        st.text(f"Transcript {transcript + 1} of {n} ({label}):")
+    before = sum(1 for f in checked.findings(transcript) if f.severity == "error")
+    with st.container(horizontal=True, key="repair_counts"):
+        st.metric("Errors before", before, border=True)
+        st.metric("Errors after", result.errors_after(transcript), border=True)
+        st.metric("Changes", sum(1 for c in rep.changes if c.transcript == transcript), border=True)
+        st.metric("Quarantined", sum(1 for q in rep.quarantine if q.transcript == transcript), border=True)
+    if n > 1:
+        st.text(f"Whole file ({n} transcripts, all in the downloads): {rep.findings_before.get('error', 0)} errors "
+                f"before, {result.errors_after()} after, {len(rep.changes)} changes, {len(rep.quarantine)} quarantined.")

@@ -33,3 +33,10 @@ def summary(checked: Checked, transcript: int) -> None:
     with st.container(key=f"verdict-{kind}", border=True):
         # The verdict quotes tool names from the transcript: shown as plain text, never Markdown.
         st.text(transcript_verdict(checked, transcript))
+    n = len(checked.analyses)
+    if n > 1:
+        # The counts above are the selected transcript's; say so, and what the rest of the file holds.
+        bad = {f.transcript for f in checked.report.findings if f.severity == "error"}
+        errors = sum(1 for f in checked.report.findings if f.severity == "error")
+        st.text(f"Counts and verdict for transcript {transcript + 1} of {n}. Whole file: "
+                f"{len(bad)} of {n} transcripts would be rejected ({errors} errors).")
