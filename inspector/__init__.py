@@ -22,11 +22,15 @@ from .rules import RULES
 from .targets import TARGETS
 
 if _TYPE_CHECKING:
+    from .fitting import FitResult
     from .repairing import RepairResult
     from .report import Report
 
 __all__ = [
     "Document",
+    "FitError",
+    "FitOptions",
+    "FitResult",
     "Finding",
     "InputError",
     "RULES",
@@ -37,6 +41,7 @@ __all__ = [
     "TARGETS",
     "Transcript",
     "check",
+    "fit",
     "load",
     "repair",
     "verdict",
@@ -50,6 +55,10 @@ def __getattr__(name: str) -> _Any:
         from . import report
 
         return getattr(report, name)
+    if name in ("FitError", "FitOptions", "FitResult"):
+        from . import fitting
+
+        return getattr(fitting, name)
     if name in ("RepairOptions", "RepairReport", "RepairResult"):
         from . import repairing
 
@@ -77,3 +86,18 @@ def repair(source: _Any, target: str | None = None, options: _Any = None, *, dia
     from .repairing import repair as _repair
 
     return _repair(source, target, options, dialect=dialect)
+
+
+def fit(source: _Any, max_tokens: int, target: str | None = None, options: _Any = None, *,
+        dialect: str | None = None) -> "FitResult":
+    """Fit a transcript to ``max_tokens`` by removing whole units (a message, or a call block with
+    all its results), oldest first by default; same sources as ``check``.
+
+    ``options`` is a ``FitOptions`` or a dict (``keep_system``, ``keep_first_user``, ``keep_last``,
+    ``strategy``, ``counter``). Returns a ``FitResult``: ``.output`` (bytes, same dialect and
+    wrapper), ``.data`` and ``.report`` (a dict listing every removed unit, whole). Raises
+    ``FitError`` when the protected messages alone exceed the budget.
+    """
+    from .fitting import fit as _fit
+
+    return _fit(source, max_tokens, target, options, dialect=dialect)

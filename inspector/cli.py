@@ -67,6 +67,24 @@ def _add_check_args(p: argparse.ArgumentParser) -> None:
                    help="lowest severity that makes the exit code 1 (default: error)")
     p.add_argument("--format", choices=("text", "json", "github", "sarif"), default="text",
                    help="output: text (default), json, github (Actions annotations) or sarif (SARIF 2.1.0)")
+    _add_token_args(p)
+
+
+def _add_token_args(p: argparse.ArgumentParser) -> None:
+    from .tokens import COUNTERS
+
+    p.add_argument("--tokens", action="store_true", help="add token counts: the total and each message's")
+    p.add_argument("--tokenizer", choices=COUNTERS,
+                   help="how --tokens counts (default: o200k_base for OpenAI targets, a labelled estimate for the others)")
+
+
+def _add_tokens(report: dict, analyses: list, tokenizer: str | None) -> dict:
+    """Put the ``tokens`` object (total, per-message counts, the counter's name) into ``report``."""
+    from .tokens import counter_for, token_summary
+
+    counter = counter_for(report["target"], tokenizer)
+    report["tokens"] = token_summary([[m.raw for m in a.msgs] for a in analyses], counter)
+    return report["tokens"]
 
 
 def expand_paths(paths: list[str], globs: list[str] | None) -> list[tuple[str, str | None]]:
@@ -167,12 +185,15 @@ def run_check(args: argparse.Namespace) -> int:
             worst = EXIT_INPUT
             continue
         _keep_until_exit.append((doc, analyses))
+        tokens = _add_tokens(report, analyses, args.tokenizer) if args.tokens or args.tokenizer else None
         loc = Locator(doc, analyses)
         checked.append((doc.source, report, loc))
         if _fails(report, args.fail_on):
             worst = max(worst, EXIT_FINDINGS)
         if args.format == "text":
             lines = _text_lines(report, doc.source, loc, paint)
+            if tokens is not None:
+                lines.append(f"{doc.source}: {tokens['total']:,} tokens ({tokens['label']})")
             if single:
                 lines.append(paint(_summary_line(report), "bold"))
             if lines:
@@ -229,7 +250,7 @@ def _load_extra_commands() -> None:
     # Commands that live beside their engine; importing them registers them.
     import importlib
 
-    for mod in ("inspector.repair_cli", "inspector.share_cli", "inspector.explain_cli", "inspector.scan_cli"):
+    for mod in ("inspector.repair_cli", "inspector.fit_cli", "inspector.share_cli", "inspector.explain_cli", "inspector.scan_cli"):
         try:
             importlib.import_module(mod)
         except ModuleNotFoundError as exc:

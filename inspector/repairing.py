@@ -29,8 +29,8 @@ from .containers import Document, Transcript
 from .editors import editor_for
 from .errors import InputError
 from .fixes.plan import Plan
-from .jsonio import dumps
 from .loading import load, read_source
+from .writing import pretty_like, replace, serialise, source_bytes
 
 DEFAULT_PLACEHOLDER = "No result was recorded for tool call {id} ({name}); its outcome is unknown."
 DEFAULT_BRIDGE = "[no assistant reply was recorded here]"
@@ -188,31 +188,6 @@ class RepairResult:
         return iter((self.data, self.report))
 
 
-def _source_bytes(source: Any) -> bytes | None:
-    """The input's bytes when it came as bytes, text or a path (to give back an unchanged file)."""
-    if isinstance(source, (bytes, bytearray, memoryview)):
-        return bytes(source)
-    if isinstance(source, str) and (source.lstrip("\ufeff \t\r\n")[:1] in ("[", "{") or "\n" in source):
-        return source.encode("utf-8", "surrogatepass")
-    return None
-
-
-def _replace(root: Any, path: tuple, value: Any) -> Any:
-    """``root`` with ``value`` at ``path``, copying only the containers along the path."""
-    if not path:
-        return value
-    head, rest = path[0], path[1:]
-    copy = dict(root) if type(root) is dict else list(root)
-    copy[head] = _replace(root[head], rest, value)
-    return copy
-
-
-def _serialise(root: Any, fmt: str, pretty: bool) -> bytes:
-    if fmt == "jsonl" and type(root) is list:
-        return b"".join(dumps(v, indent=False) for v in root)
-    return dumps(root, indent=pretty)
-
-
 def repair(source: Any, target: str | None = None, options: RepairOptions | dict | None = None, *,
            dialect: str | None = None) -> RepairResult:
     """Repair a transcript (messages, a request body, JSON text, bytes, a path or ``-``) for ``target``.
@@ -223,7 +198,7 @@ def repair(source: Any, target: str | None = None, options: RepairOptions | dict
     if isinstance(options, dict):
         options = RepairOptions(**options)
     options = options or RepairOptions()
-    original = _source_bytes(source)
+    original = source_bytes(source)
     if original is None and isinstance(source, (str, os.PathLike)) and not isinstance(source, Document):
         original, name = read_source(source)
         doc = load(original, name=name)
@@ -249,7 +224,7 @@ def _repair_document(doc: Document, target: str | None, options: RepairOptions, 
             break
         for run, ch in zip(runs, changed):
             if ch:
-                root = _replace(root, run.path, run.items)
+                root = replace(root, run.path, run.items)
         new_doc = Document(root=root, format=doc.format, transcripts=[r.transcript() for r in runs], source=doc.source)
         after, again = check_plain(new_doc, target, dialect)
         # A pass that sees more to do (a fix that only shows once another is made) runs again,
@@ -261,17 +236,15 @@ def _repair_document(doc: Document, target: str | None, options: RepairOptions, 
             report.unfixed.append("repair did not settle after several passes; the report lists every change made")
             for run, ch in zip(runs, changed):
                 if ch:
-                    root = _replace(root, run.path, run.items)
+                    root = replace(root, run.path, run.items)
             new_doc = Document(root=root, format=doc.format, transcripts=[r.transcript() for r in runs],
                                source=doc.source)
             after, _ = check_plain(new_doc, target, dialect)
     new_doc = Document(root=root, format=doc.format, transcripts=[r.transcript() for r in runs], source=doc.source)
     if after is before:
-        output = original if original is not None else _serialise(doc.root, doc.format, True)
+        output = original if original is not None else serialise(doc.root, doc.format, True)
     else:
-        # Indented in, indented out; a one-line file stays one line.
-        pretty = original is None or b"\n" in original[:65536].rstrip()
-        output = _serialise(root, doc.format, pretty)
+        output = serialise(root, doc.format, pretty_like(original))
         report.findings_after = counts(after["findings"])
     for run in runs:
         run.collect(report)

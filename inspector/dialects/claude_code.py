@@ -102,3 +102,8 @@ def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
 
 def dialect_issues(msgs: list[Msg], pairing, target: str) -> list[Issue]:
     return anthropic.dialect_issues(msgs, pairing, target)
+
+
+def item_groups(items: list, where: tuple = ()) -> list[list[int]]:
+    """For each API message, the log entries it joins (what fit removes when it removes the message)."""
+    return groups(items, where)[1]
