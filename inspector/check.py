@@ -18,6 +18,7 @@ from .errors import InputError
 from .explain import hint, sentence
 from .links import Pairing, pair
 from .model import Issue, Msg
+from .model_target import request_model, target_from_model
 from .rules import RULES, sequence_issues
 from .targets import DEFAULT_TARGET, PROVIDER_NAME, check_target, provider_error, severity
 
@@ -165,10 +166,26 @@ def verdict(report) -> str:
     return f"{who} would accept these tool calls{extra}."
 
 
+def target_for_document(doc: Document, first_dialect: str) -> tuple[str, str]:
+    """The default target and why: the model the requests name, else the dialect's default."""
+    fits = [t for t in get(first_dialect).TARGETS if all(t in get(x.dialect).TARGETS for x in doc.transcripts)]
+    model = request_model(doc)
+    if model is not None:
+        chosen, why = target_from_model(model, fits)
+        if chosen is not None:
+            return chosen, why
+        if why:
+            return default_target(first_dialect), why
+    return default_target(first_dialect), f"the default for the {first_dialect} format"
+
+
 def check_plain(doc: Document, target: str | None = None, dialect: str | None = None) -> tuple[dict, list[Analysis]]:
     """The report as a plain dict (the JSON contract) and the analyses behind it."""
     first_dialect = assign_dialect(doc, dialect)
-    target = check_target(target or default_target(first_dialect))
+    reason = None
+    if target is None:
+        target, reason = target_for_document(doc, first_dialect)
+    target = check_target(target)
     for t in doc.transcripts:
         fits = get(t.dialect).TARGETS
         if target not in fits:
@@ -187,6 +204,7 @@ def check_plain(doc: Document, target: str | None = None, dialect: str | None = 
         "message_count": sum(len(t.items) for t in doc.transcripts),
         "findings": findings,
         "transcript_labels": [t.label for t in doc.transcripts],
+        "target_reason": reason,
     }
     return report, analyses
 

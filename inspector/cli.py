@@ -129,12 +129,18 @@ def _fails(report: dict, fail_on: str) -> bool:
     return any(SEVERITY_RANK[f["severity"]] >= floor for f in report["findings"])
 
 
+def _why(report: dict) -> str:
+    """`` (…)`` saying why the target was chosen, when the request's model chose it."""
+    reason = report.get("target_reason")
+    return f" ({reason})" if reason and "model" in reason else ""
+
+
 def _summary_line(report: dict) -> str:
     from .check import counts, verdict
 
     c = counts(report["findings"])
     return (f"{report['message_count']:,} messages in {report['transcripts']:,} transcript(s), "
-            f"dialect {report['dialect']}, target {report['target']}: {c['error']:,} errors, "
+            f"dialect {report['dialect']}, target {report['target']}{_why(report)}: {c['error']:,} errors, "
             f"{c['warning']:,} warnings, {c['info']:,} notes. {verdict(report)}")
 
 

@@ -33,6 +33,8 @@ class Report(BaseModel):
     message_count: int
     findings: list[Finding]
     transcript_labels: list[str] = Field(default_factory=list, description="where each transcript was found")
+    target_reason: str | None = Field(default=None, description="why this target, when it was not chosen "
+                                      "explicitly: the model the request names, or the format's default")
 
     def counts(self) -> dict[str, int]:
         """Number of findings per severity (all three keys always present)."""

@@ -322,3 +322,19 @@ def test_repair_counts_and_lists_describe_the_same_transcript():
         sum(1 for q in whole.quarantine if q.transcript == 1))
     assert metrics["Errors before"] == str(sum(1 for f in inspector.check(data).findings
                                                if f.transcript == 1 and f.severity == "error"))
+
+
+def test_target_defaults_from_the_requests_model_and_says_why():
+    body = {"model": "deepseek-v4-flash", "input": [
+        {"role": "user", "content": "read a"},
+        {"type": "function_call", "call_id": "call-a", "name": "read", "arguments": "{}"},
+        {"role": "assistant", "content": "<think>b</think>"},
+        {"type": "function_call_output", "call_id": "call-a", "output": "contents"}]}
+    at = upload(app(), "deepseek.json", json.dumps(body).encode())
+    assert at.selectbox(key="target").value == "deepseek"
+    assert "Target deepseek: the request's model 'deepseek-v4-flash' is a DeepSeek model." in texts(at)
+    badges = [m.value for m in at.markdown if "-badge[" in m.value]
+    assert any("target from the request's model" in b for b in badges)
+    at.selectbox(key="target").set_value("responses").run()
+    assert not any(t.startswith("Target deepseek:") for t in texts(at))
+    assert not any("request's model" in m.value for m in at.markdown)

@@ -19,6 +19,7 @@ from ..check import Analysis, check_document, default_target
 from ..containers import Document, find_transcripts
 from ..jsonio import parse
 from ..model import Finding, Report
+from ..model_target import request_model, target_from_model
 from ..render import TimelineModel
 
 
@@ -53,10 +54,16 @@ def targets_for(dialect: str) -> tuple[str, ...]:
     return tuple(dialects.get(dialect).TARGETS)
 
 
-def target_default(dialect: str) -> str:
+def target_default(dialect: str, doc: Document | None = None) -> tuple[str, str | None]:
+    """The target to start with and, when the request's model chose it, why."""
     fits = targets_for(dialect)
+    model = request_model(doc) if doc is not None else None
+    if model is not None:
+        chosen, why = target_from_model(model, fits)
+        if chosen is not None:
+            return chosen, why
     t = default_target(dialect)
-    return t if t in fits else fits[0]
+    return (t if t in fits else fits[0]), None
 
 
 _heap_lock = threading.Lock()

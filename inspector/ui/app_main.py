@@ -65,8 +65,9 @@ def toolbar(doc, loaded: state.Loaded) -> tuple[str | None, str, int]:
     dialect = None if choice == state.AUTO else choice
     effective = dialect or detected
     fits = analysis.targets_for(effective)
+    start, why = analysis.target_default(effective, doc)
     if st.session_state.get(state.TARGET) not in fits:
-        st.session_state[state.TARGET] = analysis.target_default(effective)
+        st.session_state[state.TARGET] = start
     with c2:
         target = st.selectbox("Target", list(fits), key=state.TARGET,
                               help="The provider whose rules apply: severities and error texts follow it.")
@@ -87,8 +88,14 @@ def toolbar(doc, loaded: state.Loaded) -> tuple[str | None, str, int]:
             st.badge(effective, icon=":material/translate:", color="violet" if dialect else "blue",
                      help="dialect (overridden)" if dialect else "detected dialect")
             st.badge(f"{doc.format.upper()}", color="gray")
+            if why and st.session_state.get(state.TARGET) == start:
+                # Our words only in the badge; the model name (transcript text) goes out as text below.
+                st.badge("target from the request's model", icon=":material/target:", color="green")
             size = len(loaded.data)
             st.badge(f"{size / 1e6:.1f} MB" if size >= 100_000 else f"{size / 1e3:.1f} kB", color="gray")
+    if why and target == start:
+        with st.container(key="target_reason"):
+            st.text(f"Target {target}: {why}.")
     return dialect, target, transcript
 
 

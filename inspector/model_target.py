@@ -1,0 +1,111 @@
+"""The target a request names: its ``model`` (or a Bedrock ``modelId``) says which provider's rules apply.
+
+A Responses request sent to DeepSeek is judged by DeepSeek's rules, a Chat Completions request
+to ``mistral-large-latest`` by Mistral's, without the user knowing to ask. The model name is read
+the way gateways spell it too: ``google/gemini-2.5-flash`` (OpenRouter), ``bedrock/…`` and
+``vertex_ai/…`` (LiteLLM), Bedrock model ids (``us.anthropic.claude-sonnet-4-5-…-v1:0``,
+``mistral.mistral-large-2407-v1:0``) and Bedrock ARNs.
+
+The choice is only a default: an explicit ``--target`` (or the app's picker) always wins, and the
+reason is reported (``target_reason``) so the badge and the CLI summary can say why. When the model's
+provider has no target for the file's dialect (a Gemini model behind an OpenAI-compatible gateway),
+the dialect's default stays and the reason says so, rather than guessing.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .containers import Document, get_path
+
+# Vendor of a model, from the words its names start with (after any gateway prefix).
+_FAMILIES = (
+    ("anthropic", re.compile(r"^claude")),
+    ("gemini", re.compile(r"^(gemini|gemma|learnlm)")),
+    ("deepseek", re.compile(r"^deepseek")),
+    ("mistral", re.compile(r"^(mistral|magistral|codestral|ministral|pixtral|devstral|mixtral|open-mistral|open-mixtral|voxtral)")),
+    ("openai", re.compile(r"^(gpt-|gpt\d|chatgpt|o\d(\b|-|$)|text-davinci|davinci|codex|computer-use)")),
+)
+# Gateway path segments that name the vendor behind them (``mistralai/mistral-large``).
+_VENDOR_SEGMENTS = {"anthropic": "anthropic", "google": "gemini", "gemini": "gemini", "vertex_ai": None,
+                    "mistralai": "mistral", "mistral": "mistral", "deepseek": "deepseek", "deepseek-ai": "deepseek",
+                    "openai": "openai"}
+# Bedrock model ids: an optional cross-region prefix, the vendor, a dot, the model.
+_BEDROCK_ID = re.compile(r"^(?:(?:us|eu|apac|global|jp|au|ca|us-gov)\.)?"
+                         r"(anthropic|mistral|meta|amazon|cohere|deepseek|openai|ai21|writer|qwen|google)\.(.+)$")
+_BEDROCK_VENDOR = {"anthropic": "anthropic", "mistral": "mistral", "deepseek": "deepseek", "openai": "openai",
+                   "google": "gemini"}
+_NAMES = {"openai": "OpenAI", "anthropic": "Anthropic", "gemini": "Gemini", "deepseek": "DeepSeek",
+          "mistral": "Mistral"}
+
+
+def vendor_of(model: str) -> tuple[str | None, bool]:
+    """``(vendor, on_bedrock)`` for a model name, or ``(None, False)`` when it names no known vendor."""
+    name = model.strip()
+    on_bedrock = name.startswith("arn:aws:bedrock:")
+    if on_bedrock:  # arn:aws:bedrock:REGION:ACCOUNT:(foundation-model|inference-profile)/ID
+        name = name.rsplit("/", 1)[-1]
+    segments = [s for s in name.split("/") if s]
+    if not segments:
+        return None, False
+    hinted = None
+    for seg in segments[:-1]:
+        low = seg.lower()
+        if low == "bedrock":
+            on_bedrock = True
+        hinted = _VENDOR_SEGMENTS.get(low, hinted)
+    last = segments[-1].lower()
+    m = _BEDROCK_ID.match(last)
+    if m:
+        return _BEDROCK_VENDOR.get(m.group(1)), True
+    for vendor, pattern in _FAMILIES:
+        if pattern.match(last):
+            return vendor, on_bedrock
+    return hinted, on_bedrock
+
+
+def request_model(doc: Document) -> str | None:
+    """The model the document's requests name (the same for all of them), or None.
+
+    Looks at the object holding each message list: a request body (``model``), a Bedrock
+    Converse call (``modelId``), a batch line's body.
+    """
+    seen: set[str] = set()
+    for t in doc.transcripts:
+        holder: Any = get_path(doc.root, t.path[:-1]) if t.path else None
+        model = None
+        if type(holder) is dict:
+            for key in ("model", "modelId", "model_id"):
+                if type(holder.get(key)) is str and holder[key].strip():
+                    model = holder[key]
+                    break
+        if model is None:
+            return None  # a transcript with no model: nothing to go by for the whole file
+        seen.add(model)
+    return seen.pop() if len(seen) == 1 else None
+
+
+def target_from_model(model: str, fits: tuple[str, ...] | list[str]) -> tuple[str | None, str]:
+    """``(target, reason)``: the target for ``model`` among the dialect's ``fits``, and why.
+
+    ``target`` is None when the model says nothing usable; ``reason`` then says why (or is "").
+    """
+    vendor, on_bedrock = vendor_of(model)
+    if vendor is None and not on_bedrock:
+        return None, ""
+    if on_bedrock and "bedrock" in fits:
+        return "bedrock", f"the request's model {model!r} is a Bedrock model id"
+    if vendor == "openai":
+        for t in ("openai", "responses"):
+            if t in fits:
+                return t, f"the request's model {model!r} is an OpenAI model"
+    elif vendor is not None and vendor in fits:
+        return vendor, f"the request's model {model!r} is {_a(_NAMES[vendor])} model"
+    who = _NAMES.get(vendor or "", "Bedrock")
+    return None, (f"the request's model {model!r} is {_a(who)} model, but {who}'s rules do not apply to this "
+                  "format as read; the format's own provider is assumed (choose another target to change it)")
+
+
+def _a(word: str) -> str:
+    return ("an " if word[:1] in "AEIOU" else "a ") + word
