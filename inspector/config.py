@@ -26,6 +26,7 @@ The SQLite file defaults to ``$XDG_DATA_HOME/tool-call-inspector/shares.sqlite3`
 from __future__ import annotations
 
 import json
+import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +35,8 @@ from typing import Mapping
 DEFAULT_BASE_URL = "http://127.0.0.1:8501"
 DEFAULT_TTL_DAYS = 30.0
 DEFAULT_MAX_BYTES = 50_000_000
+MIN_TTL_DAYS = 0.01  # about a quarter of an hour: a shorter link is dead before anyone opens it
+MAX_TTL_DAYS = 36_500.0  # a hundred years; beyond it expiry times stop being meaningful
 
 
 class ConfigError(ValueError):
@@ -54,9 +57,40 @@ def _number(env: Mapping[str, str], name: str, default: float, kind=float) -> fl
         value = kind(raw)
     except ValueError:
         raise ConfigError(f"{name}={raw!r} is not a number") from None
-    if value <= 0:
-        raise ConfigError(f"{name}={raw!r} must be greater than zero")
+    if not math.isfinite(value) or value <= 0:
+        raise ConfigError(f"{name}={raw!r} must be a finite number greater than zero")
     return value
+
+
+def check_ttl_days(value: float, name: str = "INSPECTOR_SHARE_TTL_DAYS") -> float:
+    """``value`` when it is a usable lifetime for a link, else ``ConfigError`` naming ``name``.
+
+    NaN, infinity, zero and lifetimes so short that the link is dead on arrival are settings
+    mistakes, not store failures.
+    """
+    if not math.isfinite(value) or not MIN_TTL_DAYS <= value <= MAX_TTL_DAYS:
+        raise ConfigError(
+            f"{name}={value!r} must be a number of days from {MIN_TTL_DAYS:g} (a quarter of an hour) "
+            f"to {MAX_TTL_DAYS:g}"
+        )
+    return value
+
+
+def check_store_url(url: str) -> str:
+    """Refuse an in-memory SQLite store: every link made there dies with the process (or thread)."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        u = make_url(url)
+    except ArgumentError:
+        return url  # the store says what is wrong with it when it is opened
+    if u.get_backend_name() == "sqlite" and (not u.database or u.database == ":memory:" or "mode=memory" in url):
+        raise ConfigError(
+            f"INSPECTOR_STORE_URL={url!r} is an in-memory SQLite database: its links would die with this "
+            "process; use a file (sqlite:////path/shares.sqlite3) or PostgreSQL"
+        )
+    return url
 
 
 def _patterns(env: Mapping[str, str]) -> tuple[str, ...]:
@@ -103,9 +137,9 @@ class Settings:
         if not base.startswith(("http://", "https://")):
             raise ConfigError(f"INSPECTOR_BASE_URL={base!r} must start with http:// or https://")
         return cls(
-            store_url=url,
+            store_url=check_store_url(url),
             base_url=base,
-            share_ttl_days=_number(env, "INSPECTOR_SHARE_TTL_DAYS", DEFAULT_TTL_DAYS),
+            share_ttl_days=check_ttl_days(_number(env, "INSPECTOR_SHARE_TTL_DAYS", DEFAULT_TTL_DAYS)),
             share_max_bytes=int(_number(env, "INSPECTOR_SHARE_MAX_BYTES", DEFAULT_MAX_BYTES, int)),
             redact_patterns=_patterns(env),
         )

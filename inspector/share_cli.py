@@ -18,7 +18,7 @@ import sys
 import time
 
 from .cli import EXIT_FINDINGS, EXIT_INPUT, EXIT_OK, command
-from .config import ConfigError, Settings
+from .config import ConfigError, Settings, check_ttl_days
 from .errors import InputError
 
 EXIT_STORE = 3
@@ -53,7 +53,7 @@ def _add_share_args(p: argparse.ArgumentParser) -> None:
 def run_share(args: argparse.Namespace) -> int:
     from . import load
     from .loading import read_source
-    from .redact import PatternError, Redactor
+    from .redact import MaskingError, PatternError, Redactor, check_masked
     from .store import ShareTooLarge, error_line, share_link
 
     data, label = read_source(args.path)
@@ -62,9 +62,9 @@ def run_share(args: argparse.Namespace) -> int:
         count = len(doc.transcripts[0].items) if doc.transcripts else 0
         if not 0 <= args.message < count:
             raise InputError(f"--message {args.message} is not a message index (the transcript has {count})", label)
-    if args.ttl_days is not None and args.ttl_days <= 0:
-        return _fail("--ttl-days must be greater than zero")
     try:
+        if args.ttl_days is not None:
+            check_ttl_days(args.ttl_days, "--ttl-days")
         settings = Settings.from_env()
         redactor = Redactor.build(settings.redact_patterns)
     except (ConfigError, PatternError) as exc:
@@ -74,7 +74,12 @@ def run_share(args: argparse.Namespace) -> int:
     for s in found:
         sys.stderr.write(f"{label}:{s.line}:{s.column}: {s.kind} {s.preview}\n")
     if found and args.redact:
-        data = redactor.mask(data, found)
+        masked = redactor.mask(data, found)
+        try:
+            check_masked(data, masked)
+        except MaskingError as exc:
+            return _fail(f"not shared: {label}: {exc}", EXIT_FINDINGS)
+        data = masked
         sys.stderr.write(f"masked {len(found)} secret(s)\n")
     elif found and not args.keep_secrets:
         return _fail(

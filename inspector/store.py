@@ -30,16 +30,21 @@ from typing import Any, Callable
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine, make_url
 
-from .config import DEFAULT_MAX_BYTES, DEFAULT_TTL_DAYS, Settings
+from .config import DEFAULT_MAX_BYTES, DEFAULT_TTL_DAYS, Settings, check_ttl_days
 
 TOKEN_BYTES = 32  # 256 bits of randomness; the issue asks for at least 128
 _TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{22,128}")
 _MIGRATION_LOCK = 0x696E7370  # PostgreSQL advisory lock id ("insp")
 DAY = 86400
+SQLITE_BUSY_SECONDS = 5
 
 
 class ShareTooLarge(ValueError):
     """The transcript is bigger than the store accepts (``INSPECTOR_SHARE_MAX_BYTES``)."""
+
+
+class StoreError(RuntimeError):
+    """The store accepted a share but does not give the same bytes back; no link is handed out."""
 
 
 class SchemaTooNew(RuntimeError):
@@ -114,7 +119,8 @@ def _engine(url: str) -> Engine:
         return sa.create_engine(u, pool_pre_ping=True, pool_size=5, max_overflow=10)
     if u.database and u.database != ":memory:":
         Path(u.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
-    engine = sa.create_engine(u, connect_args={"timeout": 30})
+    # How long a statement waits for another writer's lock before failing; reads never wait in WAL.
+    engine = sa.create_engine(u, connect_args={"timeout": SQLITE_BUSY_SECONDS})
 
     # pysqlite opens transactions lazily and never around DDL; take control so a migration and
     # its version row commit together, and so migrating replicas queue up (BEGIN IMMEDIATE).
@@ -199,6 +205,17 @@ class Store:
     def migrate(self, to: int | None = None) -> int:
         """Bring the schema to version ``to`` (default: the newest); returns the version reached."""
         target = len(MIGRATIONS) if to is None else to
+        # A reader's look first: an up-to-date schema (every open but the first) needs no write
+        # lock, so a store that another process holds locked still serves links.
+        with self.engine.connect() as conn:
+            current = self._version(conn)
+        if current > len(MIGRATIONS):
+            raise SchemaTooNew(
+                f"the share database is at schema version {current}, newer than this inspector "
+                f"knows ({len(MIGRATIONS)}); upgrade the inspector"
+            )
+        if current >= target:
+            return current
         conn = self.engine.connect().execution_options(immediate=True)
         try:
             with conn.begin():
@@ -227,9 +244,7 @@ class Store:
             raise ShareTooLarge(
                 f"the transcript is {len(data):,} bytes; shares are limited to {self.max_bytes:,} bytes"
             )
-        ttl = self.ttl_days if ttl_days is None else ttl_days
-        if ttl <= 0:
-            raise ValueError("a share must live for a positive number of days")
+        ttl = check_ttl_days(self.ttl_days if ttl_days is None else ttl_days, "ttl_days")
         packed = zlib.compress(data, 6)
         encoding = "zlib" if len(packed) < len(data) else "identity"
         now = int(self.clock())
@@ -247,6 +262,11 @@ class Store:
         with self.engine.begin() as conn:
             conn.execute(shares.delete().where(shares.c.expires_at <= now))  # keep the table small
             conn.execute(shares.insert().values(**row))
+        # A link is shown only for a share that reads back as the very bytes given.
+        back = self.get(token)
+        if back is None or back.data != data:
+            self.delete(token)
+            raise StoreError("the stored transcript did not read back unchanged; no link was made")
         return token
 
     def get(self, token: str) -> Shared | None:

@@ -21,7 +21,7 @@ from typing import Any
 import streamlit as st
 
 from ..config import ConfigError, Settings
-from ..redact import PatternError, Redactor, context
+from ..redact import MaskingError, PatternError, Redactor, check_masked, context
 from ..store import ShareTooLarge, Store, error_line, looks_like_token, share_link
 
 NOT_FOUND = (
@@ -37,18 +37,34 @@ def _open_store(url: str, max_bytes: int, ttl_days: float) -> Store:
     return Store(url, max_bytes=max_bytes, ttl_days=ttl_days)
 
 
+# store URL -> (when, one line): a store that failed to open is not tried again on every page
+# (a locked SQLite file made each run wait for its busy timeout) until this many seconds pass.
+_FAILED: dict[str, tuple[float, str]] = {}
+RETRY_AFTER_SECONDS = 60.0
+
+
 def _settings_and_store() -> tuple[Settings, Store] | None:
     """The configured store, or None after telling the user why it cannot be used."""
     try:
         s = Settings.from_env()
-        return s, _open_store(s.store_url, s.share_max_bytes, s.share_ttl_days)
     except ConfigError as exc:
         st.error("Sharing is not configured correctly:")
         st.code(str(exc), language=None)
+        return None
+    failed = _FAILED.get(s.store_url)
+    if failed is not None and time.monotonic() - failed[0] < RETRY_AFTER_SECONDS:
+        st.error("The share store cannot be reached right now; try again later.")
+        st.code(failed[1], language=None)
+        return None
+    try:
+        store = _open_store(s.store_url, s.share_max_bytes, s.share_ttl_days)
     except Exception as exc:  # noqa: BLE001 - a driver error must not take the page down
+        _FAILED[s.store_url] = (time.monotonic(), error_line(exc))
         st.error("The share store cannot be reached right now; try again later.")
         st.code(error_line(exc), language=None)
-    return None
+        return None
+    _FAILED.pop(s.store_url, None)
+    return s, store
 
 
 def _base_url(settings: Settings) -> str:
@@ -144,7 +160,7 @@ def share_panel(data: bytes, name: str, view: dict) -> None:
     try:
         redactor = Redactor.build((*settings.redact_patterns, *extra))
     except PatternError as exc:
-        st.error("A pattern is not a valid regular expression:")
+        st.error("A pattern is not a valid regular expression, or needs look-around or back-references, which linear-time matching rules out:")
         st.code(str(exc), language=None)
         return
     found = _scan(redactor, data, digest, extra)
@@ -174,9 +190,11 @@ def share_panel(data: bytes, name: str, view: dict) -> None:
     if st.button("Share", key="share_button", type="primary", icon=":material/link:"):
         payload = redactor.mask(data, found) if mask else data
         try:
+            if mask:
+                check_masked(data, payload)
             token = store.put(payload, name, view, ttl_days=ttl)
-        except ShareTooLarge as exc:
-            st.error(str(exc))
+        except (ShareTooLarge, MaskingError) as exc:
+            st.error(f"Not shared: {exc}")
             return
         except Exception as exc:  # noqa: BLE001
             st.error("The transcript could not be stored; try again later.")
