@@ -23,6 +23,9 @@ PAGE_SIZE = 300
 OVERVIEW_BUCKETS = 160
 PREVIEW_CHARS = 280
 NAME_CHARS = 64
+ARG_CHARS = 72  # a call chip's first string argument (the command, the path, the query), shortened
+SEARCH_TEXT_CHARS = 20_000  # text of one message that search looks at
+MAX_MATCHES = 5_000  # matches sent to the browser (the count says when there are more)
 SEV_RANK = {"error": 3, "warning": 2, "info": 1}
 SEV_NAME = {3: "error", 2: "warning", 1: "info", 0: ""}
 TEXT_KEYS = ("content", "text", "output", "parts", "data", "message", "input", "response", "result")
@@ -62,6 +65,93 @@ def preview_text(raw: Any, limit: int = PREVIEW_CHARS) -> str:
         _collect(raw, out, [limit + 1], 1)
     text = " ".join(" ".join(s.split()) for s in out if s.strip())
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def first_string_arg(args: Any, limit: int = ARG_CHARS) -> str:
+    """The first string argument of a call, on one line and shortened: ``git diff``, ``src/app.py``.
+
+    Arguments come as a JSON string (OpenAI), a dict (Anthropic, Gemini) or anything else; a
+    string that is not a JSON object is shown itself. Nested values are searched depth-first.
+    """
+    if isinstance(args, str):
+        s = args.strip()
+        if s[:1] in ("{", "["):
+            try:
+                import orjson
+
+                args = orjson.loads(s)
+            except Exception:  # noqa: BLE001 - unparseable arguments: show the text
+                args = s
+        else:
+            args = s
+
+    def walk(x: Any, depth: int) -> str | None:
+        if isinstance(x, str):
+            return x if x.strip() else None
+        if depth > 3:
+            return None
+        if isinstance(x, dict):
+            values = x.values()
+        elif isinstance(x, list):
+            values = x[:10]
+        else:
+            return None
+        for v in values:
+            got = walk(v, depth + 1)
+            if got is not None:
+                return got
+        return None
+
+    found = walk(args, 0)
+    if found is None:
+        return ""
+    text = " ".join(found.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+ERROR_STATUSES = ("error", "failed", "failure")
+_ID_KEYS = ("tool_use_id", "toolUseId", "tool_call_id", "call_id", "id")
+
+
+def _is_error_dict(d: dict) -> bool:
+    if d.get("is_error") is True or d.get("isError") is True:
+        return True
+    st = d.get("status")
+    if isinstance(st, str) and st.lower() in ERROR_STATUSES:
+        return True
+    err = d.get("error")
+    return err not in (None, "", False, {}, [])
+
+
+def result_failed(raw: Any, result_id: Any) -> bool:
+    """Did the tool report an execution error for this result (not a pairing problem)?
+
+    ``is_error: true`` (Anthropic, Claude Code), ``status: "error"`` (Bedrock ``toolResult``,
+    Responses outputs), an ``error`` field (Inspect's tool messages, Gemini's
+    ``functionResponse.response.error``): on the message itself or on the block holding this
+    result's id.
+    """
+    if not isinstance(raw, dict):
+        return False
+    if raw.get("role") in ("tool", "function") or raw.get("type") in ("function_call_output", "tool_result"):
+        if _is_error_dict(raw):
+            return True
+    stack: list[tuple[Any, int]] = [(raw.get("content"), 0), (raw.get("parts"), 0)]
+    while stack:
+        x, depth = stack.pop()
+        if depth > 4:
+            continue
+        if isinstance(x, list):
+            stack.extend((v, depth + 1) for v in x[:200])
+        elif isinstance(x, dict):
+            if result_id is not None and any(x.get(k) == result_id for k in _ID_KEYS) and _is_error_dict(x):
+                return True
+            resp = x.get("response")
+            if isinstance(resp, dict) and resp.get("error") not in (None, "", {}) and (
+                    result_id is None or x.get("id") in (None, result_id)):
+                return True
+            stack.extend((v, depth + 1) for k, v in x.items() if isinstance(v, (dict, list)) and k != "input")
+    return False
 
 
 def _short(x: Any, n: int = NAME_CHARS) -> str:
@@ -108,6 +198,13 @@ class TimelineModel:
         self.orphans = {(r.msg, r.pos) for r in pairing.orphans}
         # A result without a name of its own (openai-chat tool messages) shows its call's name.
         self.call_name = {(l.result.msg, l.result.pos): l.call.name for l in pairing.links}
+        # Where a chip leads: a call to its (first) result, a result back to its call.
+        self.answer: dict[tuple[int, int], int] = {}
+        self.asked: dict[tuple[int, int], int] = {}
+        for l in pairing.links:
+            self.answer.setdefault((l.call.msg, l.call.pos), l.result.msg)
+            self.asked.setdefault((l.result.msg, l.result.pos), l.call.msg)
+        self._haystack: list[str] | None = None
         # Links: (id, call msg, call pos, result msg, result pos, status). Ghosts stand where a
         # missing result should have been: after the last message of the call's block.
         self.links: list[tuple] = [
@@ -166,16 +263,85 @@ class TimelineModel:
             out.append([a, z, worst, count, target])
         return out
 
+    @property
+    def finding_indexes(self) -> list[int]:
+        """Messages with at least one finding, in transcript order (for next/previous finding)."""
+        got = getattr(self, "_finding_indexes", None)
+        if got is None:
+            got = self._finding_indexes = sorted(self.marks)
+        return got
+
+    def tool_names(self) -> list[tuple[str, int]]:
+        """Each tool name called in the transcript with its number of calls, most called first."""
+        counts: dict[str, int] = {}
+        for m in self.msgs:
+            for c in m.calls:
+                name = _short(c.name)
+                counts[name] = counts.get(name, 0) + 1
+        return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+
+    def _hay(self) -> list[str]:
+        """Per message, lower-cased: role, text, tool names, call ids and arguments (built on first search)."""
+        with self._lock:
+            if self._haystack is None:
+                hay = []
+                for i, m in enumerate(self.msgs):
+                    parts = [f"role:{m.role}"]
+                    out: list[str] = []
+                    raw = m.raw
+                    if isinstance(raw, dict):
+                        raw = unwrap(raw)[1]
+                        _collect({k: raw[k] for k in TEXT_KEYS if k in raw}, out, [SEARCH_TEXT_CHARS], 0)
+                    else:
+                        _collect(raw, out, [SEARCH_TEXT_CHARS], 1)
+                    parts.extend(out)
+                    for c in m.calls:
+                        args = c.args if isinstance(c.args, str) else _json_text(c.args)
+                        parts.append(f"tool:{c.name} id:{c.id} {args[:SEARCH_TEXT_CHARS]}")
+                    for r in m.results:
+                        parts.append(f"tool:{r.name if r.name is not None else self.call_name.get((i, r.pos))} id:{r.id}")
+                    hay.append("\n".join(str(p) for p in parts).lower())
+                self._haystack = hay
+            return self._haystack
+
+    def search(self, query: str) -> list[int]:
+        """Messages whose text, role, tool names, call ids or arguments contain every word of ``query``.
+
+        ``role:user``, ``tool:bash`` and ``id:call_1`` narrow a word to that field; words are
+        matched case-insensitively as substrings; quoted phrases keep their spaces.
+        """
+        words = _query_words(query)
+        if not words:
+            return []
+        hay = self._hay()
+        return [i for i, h in enumerate(hay) if all(w in h for w in words)]
+
+    def filtered(self, findings_only: bool, tool: str | None) -> list[int] | None:
+        """Messages the filters keep, in order (None: no filter). A tool keeps its calls and results."""
+        if not findings_only and not tool:
+            return None
+        keep = []
+        for i, m in enumerate(self.msgs):
+            if findings_only and i not in self.marks:
+                continue
+            if tool and not (any(_short(c.name) == tool for c in m.calls) or any(
+                    _short(r.name if r.name is not None else self.call_name.get((i, r.pos))) == tool for r in m.results)):
+                continue
+            keep.append(i)
+        return keep
+
     def _card(self, i: int) -> dict:
         m = self.msgs[i]
         return {
             "i": i,
             "role": _short(m.role, 40),
             "text": preview_text(m.raw),
-            "calls": [[_short(c.id) if c.id is not None else "", _short(c.name), c.pos] for c in m.calls],
+            "calls": [[_short(c.id) if c.id is not None else "", _short(c.name), c.pos, first_string_arg(c.args),
+                       self.answer.get((i, c.pos), -1)] for c in m.calls],
             "results": [
                 [_short(r.id) if r.id is not None else "", _short(r.name if r.name is not None else self.call_name.get((i, r.pos))),
-                 r.pos, int((i, r.pos) in self.orphans)]
+                 r.pos, int((i, r.pos) in self.orphans), int(result_failed(m.raw, r.id)),
+                 self.asked.get((i, r.pos), -1)]
                 for r in m.results
             ],
             "marks": [[code, sev] for code, sev in self.marks.get(i, [])],
@@ -263,6 +429,31 @@ class TimelineModel:
             d["stub"] = {"end": "from", "dir": "up" if cm < rm else "down", "other": cm, "page": self.page_of(cm) + 1}
         elif b is None:
             d["stub"] = {"end": "to", "dir": "down" if rm > cm else "up", "other": rm, "page": self.page_of(rm) + 1}
+
+
+def _json_text(x: Any) -> str:
+    if x is None:
+        return ""
+    try:
+        import orjson
+
+        return orjson.dumps(x).decode()
+    except TypeError:
+        return str(x)
+
+
+def _query_words(query: str) -> list[str]:
+    """Lower-cased search words; ``"a phrase"`` stays one word; ``field:value`` keeps its prefix."""
+    import shlex
+
+    q = (query or "").strip().lower()
+    if not q:
+        return []
+    try:
+        words = shlex.split(q)
+    except ValueError:  # an unbalanced quote: plain words
+        words = q.split()
+    return [w for w in words if w]
 
 
 def _span(a: int | None, b: int | None, d: dict, last_row: int) -> tuple[int, int]:

@@ -4,10 +4,18 @@
 // untrusted: it enters the page only through textContent, or setAttribute on data-* attributes.
 // No innerHTML anywhere; SVG path geometry is built from numbers measured in the page.
 //
-// Data (from inspector/render/layout.py TimelineModel.page): items (cards and ghost cards),
-// links (with lane and, for ends on another page, a stub), overview buckets, selected, focus.
+// Data (from inspector/render/layout.py TimelineModel.page, plus inspector/ui/timeline.py):
+// items (cards and ghost cards), links (with lane and, for ends on another page, a stub),
+// overview buckets, selected, focus; fi (every message with a finding, in order), search
+// ({q, matches, count, list}) and keep (the filters' verdict: null, or the kept messages of the
+// page and the nearest kept ones beyond it).
 // Events sent back: trigger "select" (a message index), "jump" (a message index, maybe on
-// another page), "page" (0-based page number).
+// another page), "page" (0-based page number), "search" (the query text).
+//
+// Keys (on the timeline, or anywhere on the page when nothing else has focus): j/k or arrows
+// step, Home/End, n/p next/previous finding, / search, Enter/Shift+Enter next/previous match,
+// ? the list of keys. A held key moves the selection at once; Python hears only where it
+// settles (SETTLE_MS), so the detail pane follows without a queue of server runs.
 
 const SVGNS = "http://www.w3.org/2000/svg";
 const LANE = 11; // px between connector lanes
@@ -22,6 +30,24 @@ const STATUS_TEXT = {
   pending: "pending",
 };
 const LEGEND = ["ok", "displaced", "early", "duplicate", "missing", "pending"];
+const SETTLE_MS = 140; // key steps: tell Python once the selection has rested this long
+const KEYS_HELP = [
+  ["j / \u2193", "next message"], ["k / \u2191", "previous message"], ["Home / End", "first / last message"],
+  ["n / p", "next / previous finding"], ["/", "search"], ["Enter / Shift+Enter", "next / previous match"],
+  ["click a \u2192 chip", "go to its result"], ["click a \u21a9 chip", "go back to the call"],
+  ["click a connector", "go to its other end"], ["?", "show or hide these keys"], ["Esc", "close"],
+];
+const fmt = (n) => Number(n).toLocaleString("en-US");
+
+function lowerBound(arr, x) {
+  // First position in the sorted array `arr` whose value is >= x.
+  let lo = 0, hi = arr.length;
+  while (lo < hi) { const mid = (lo + hi) >> 1; if (arr[mid] < x) lo = mid + 1; else hi = mid; }
+  return lo;
+}
+
+function after(arr, x) { const k = lowerBound(arr, x + 1); return k < arr.length ? arr[k] : null; }
+function before(arr, x) { const k = lowerBound(arr, x) - 1; return k >= 0 ? arr[k] : null; }
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -42,18 +68,25 @@ function num(x) {
   return Number.isFinite(n) ? String(Math.trunc(n)) : "";
 }
 
-function chip(kind, id, name, pos, extra) {
+function chip(kind, id, name, pos, extra, arg, other) {
   const c = el("div", "chip " + kind + (extra ? " " + extra : ""));
   c.setAttribute("data-pos", num(pos));
+  if (other !== undefined && other !== null && other >= 0) c.setAttribute("data-goto", num(other));
   c.appendChild(el("span", "chip-icon", kind === "call" ? "\u2192" : "\u21a9"));
   c.appendChild(el("span", "chip-name", name || "(no name)"));
+  if (arg) c.appendChild(el("span", "chip-arg", arg));
   c.appendChild(el("span", "chip-id", id || "(no id)"));
+  if (extra && extra.indexOf("failed") >= 0) c.appendChild(el("span", "chip-err", "tool error"));
+  c.title = other !== undefined && other !== null && other >= 0
+    ? (kind === "call" ? "Go to its result, #" : "Go back to the call, #") + num(other) : (id || "");
   return c;
 }
 
 function buildCard(it, selected) {
   const card = el("div", "card role-" + (/^[a-z]+$/.test(it.role) ? it.role : "other"));
   if (it.sev) card.classList.add("sev-" + it.sev);
+  const failed = it.results.some((r) => r[4]);
+  if (failed) card.classList.add("tool-error");
   if (it.i === selected) card.classList.add("selected");
   card.setAttribute("data-msg-index", num(it.i));
   card.setAttribute("data-role", it.role);
@@ -67,14 +100,22 @@ function buildCard(it, selected) {
     m.title = code + " (" + sev + ")";
     marks.appendChild(m);
   }
+  if (failed) {
+    const m = el("span", "mark exec-error", "tool error");
+    m.title = "The tool reported an error when it ran (is_error / status error / error field)";
+    marks.appendChild(m);
+  }
   head.appendChild(marks);
   card.appendChild(head);
   if (it.text) card.appendChild(el("div", "card-text", it.text));
   else if (!it.calls.length && !it.results.length) card.appendChild(el("div", "card-text muted", "(no text)"));
   if (it.calls.length || it.results.length) {
     const chips = el("div", "chips");
-    for (const [id, name, pos] of it.calls) chips.appendChild(chip("call", id, name, pos));
-    for (const [id, name, pos, orphan] of it.results) chips.appendChild(chip("result", id, name, pos, orphan ? "orphan" : ""));
+    for (const [id, name, pos, arg, to] of it.calls) chips.appendChild(chip("call", id, name, pos, "", arg, to));
+    for (const [id, name, pos, orphan, failed, from] of it.results) {
+      const extra = (orphan ? "orphan" : "") + (failed ? " failed" : "");
+      chips.appendChild(chip("result", id, name, pos, extra.trim(), "", from));
+    }
     card.appendChild(chips);
   }
   return card;
@@ -113,24 +154,43 @@ function roundedPath(x0, y1, lx, y2, x1) {
 export default function (component) {
   const { data, parentElement, setTriggerValue } = component;
   if (!data || !parentElement) return;
-  const state = parentElement.__tl || (parentElement.__tl = { focus: null, scroll: 0, clicked: null, page: null });
+  const state = parentElement.__tl || (parentElement.__tl = {
+    focus: null, scroll: 0, clicked: null, page: null, lastKey: 0, pendingJump: null, help: false,
+  });
+  const shadow = parentElement.getRootNode();
   const old = parentElement.querySelector(".tl");
+  // Keep the keyboard where it was: a redraw (a page change while j is held, a search) must not
+  // drop focus to the page body.
+  const active = shadow && shadow.activeElement;
+  const hadFocus = !!(old && active && old.contains(active)) || Date.now() - state.lastKey < 1500;
+  const searchHadFocus = !!(active && active.classList && active.classList.contains("tl-search"));
   if (old) old.remove();
+  const wasPending = state.pendingJump !== null;
+  state.pendingJump = null;
+  const queued = wasPending ? state.queued || 0 : 0; // steps pressed while the page was turning
+  state.queued = 0;
+  if (state.settle) { clearTimeout(state.settle); state.settle = null; }
   // Python moves the view (a jump, a page) by changing `focus`; otherwise a card the user
   // clicked here stays selected across redraws.
   const moved = data.focus !== state.focus;
   if (moved) state.clicked = null;
   const selected = !moved && state.clicked !== null ? state.clicked : data.selected;
+  const fi = data.fi || [];
+  const search = data.search || { q: "", matches: [], count: 0, list: [] };
+  const matches = search.matches || [];
+  const matchSet = new Set(matches);
+  const keep = data.keep || null;
+  const keepSet = keep ? new Set(keep.page) : null;
 
   const root = el("div", "tl");
   root.setAttribute("data-testid", "timeline");
   root.tabIndex = 0;
 
-  // Header: where we are, paging, legend.
+  // Header: where we are, paging, search, legend.
   const head = el("div", "tl-head");
   const where = el("div", "tl-where");
-  const shown = data.end > data.start ? `#${data.start}\u2013#${data.end - 1}` : "none";
-  where.appendChild(el("span", "tl-range", `Messages ${shown} of ${data.total}`));
+  const shown = data.end > data.start ? `#${fmt(data.start)}\u2013#${fmt(data.end - 1)}` : "none";
+  where.appendChild(el("span", "tl-range", `Messages ${shown} of ${fmt(data.total)}`));
   const nav = el("span", "tl-nav");
   const prev = el("button", "tl-btn", "\u2039 Prev");
   const next = el("button", "tl-btn", "Next \u203a");
@@ -141,10 +201,74 @@ export default function (component) {
   prev.onclick = () => setTriggerValue("page", data.page - 1);
   next.onclick = () => setTriggerValue("page", data.page + 1);
   nav.appendChild(prev);
-  nav.appendChild(el("span", "tl-page", `page ${data.page + 1} of ${data.pages}`));
+  nav.appendChild(el("span", "tl-page", `page ${fmt(data.page + 1)} of ${fmt(data.pages)}`));
   nav.appendChild(next);
   where.appendChild(nav);
+  const fnav = el("span", "tl-nav");
+  const pf = el("button", "tl-btn", "\u2039 finding");
+  const nf = el("button", "tl-btn", "finding \u203a");
+  pf.setAttribute("data-nav", "prev-finding");
+  nf.setAttribute("data-nav", "next-finding");
+  pf.title = "Previous finding (p)";
+  nf.title = "Next finding (n)";
+  pf.disabled = nf.disabled = !fi.length;
+  pf.onclick = (e) => { e.stopPropagation(); stepFinding(-1); };
+  nf.onclick = (e) => { e.stopPropagation(); stepFinding(1); };
+  fnav.appendChild(pf);
+  fnav.appendChild(el("span", "tl-page", `${fmt(fi.length)} with findings`));
+  fnav.appendChild(nf);
+  where.appendChild(fnav);
+  if (keep) where.appendChild(el("span", "tl-filtered", `filtered: ${fmt(keep.total)} shown`));
+  const helpBtn = el("button", "tl-btn", "?");
+  helpBtn.title = "Keys";
+  helpBtn.setAttribute("data-nav", "help");
+  helpBtn.onclick = (e) => { e.stopPropagation(); toggleHelp(); };
+  where.appendChild(helpBtn);
   head.appendChild(where);
+
+  const sbar = el("div", "tl-searchbar");
+  const input = el("input", "tl-search");
+  input.type = "search";
+  input.placeholder = "Search text, tool, call id, arguments, role:user \u2026 ( / )";
+  input.value = search.q || "";
+  input.setAttribute("aria-label", "Search the transcript");
+  sbar.appendChild(input);
+  const count = el("span", "tl-count");
+  count.setAttribute("data-testid", "search-count");
+  if (search.q) {
+    const cur = selected !== null && selected !== undefined ? matches.indexOf(selected) : -1;
+    count.textContent = search.count
+      ? (cur >= 0 ? `${fmt(cur + 1)} of ${fmt(search.count)}` : `${fmt(search.count)} match${search.count > 1 ? "es" : ""}`)
+      : "no match";
+  }
+  sbar.appendChild(count);
+  const pm = el("button", "tl-btn", "\u2191");
+  const nm = el("button", "tl-btn", "\u2193");
+  pm.title = "Previous match (Shift+Enter)";
+  nm.title = "Next match (Enter)";
+  pm.setAttribute("data-nav", "prev-match");
+  nm.setAttribute("data-nav", "next-match");
+  pm.disabled = nm.disabled = !matches.length;
+  pm.onclick = (e) => { e.stopPropagation(); stepMatch(-1); };
+  nm.onclick = (e) => { e.stopPropagation(); stepMatch(1); };
+  sbar.appendChild(pm);
+  sbar.appendChild(nm);
+  head.appendChild(sbar);
+  if (search.q && search.list && search.list.length) {
+    const list = el("div", "tl-matches");
+    list.setAttribute("data-testid", "search-matches");
+    for (const [i, role, label] of search.list) {
+      const b = el("button", "tl-match");
+      b.setAttribute("data-match", num(i));
+      b.appendChild(el("span", "idx", "#" + fmt(i)));
+      b.appendChild(el("span", "role", role));
+      b.appendChild(el("span", "tl-match-text", label));
+      b.onclick = (e) => { e.stopPropagation(); goTo(i, "center"); };
+      list.appendChild(b);
+    }
+    if (search.count > search.list.length) list.appendChild(el("span", "tl-more", `\u2026 and ${fmt(search.count - search.list.length)} more (Enter steps through all)`));
+    head.appendChild(list);
+  }
   const legend = el("div", "tl-legend");
   for (const st of LEGEND) {
     const item = el("span", "lg st-" + st);
@@ -155,17 +279,35 @@ export default function (component) {
   head.appendChild(legend);
   root.appendChild(head);
 
-  // Overview: the whole transcript in slices coloured by their worst finding.
+  const help = el("div", "tl-help");
+  help.setAttribute("data-testid", "keys-help");
+  for (const [k, what] of KEYS_HELP) {
+    const row = el("div", "tl-help-row");
+    row.appendChild(el("span", "tl-key", k));
+    row.appendChild(el("span", "", what));
+    help.appendChild(row);
+  }
+  help.hidden = !state.help;
+  root.appendChild(help);
+
+  // Overview: the whole transcript in slices coloured by their worst finding; search hits marked.
   if (data.overview && data.overview.length > 1) {
     const ov = el("div", "tl-overview");
     ov.setAttribute("data-overview", "1");
     const sev = ["", "info", "warning", "error"];
-    for (const [a, z, worst, count, target] of data.overview) {
+    for (const [a, z, worst, cnt, target] of data.overview) {
       const b = el("div", "ob" + (worst ? " sev-" + sev[worst] : ""));
       if (z >= data.start && a < data.end) b.classList.add("here");
-      b.title = `#${a}\u2013#${z}: ` + (count ? `${count} finding${count > 1 ? "s" : ""}` : "no findings");
+      const k = lowerBound(matches, a);
+      const hit = k < matches.length && matches[k] <= z;
+      b.title = `#${fmt(a)}\u2013#${fmt(z)}: ` + (cnt ? `${fmt(cnt)} finding${cnt > 1 ? "s" : ""}` : "no findings")
+        + (hit ? ", search matches" : "");
       b.setAttribute("data-first", num(a));
-      b.onclick = () => setTriggerValue("jump", target);
+      if (hit) {
+        b.appendChild(el("span", "ob-hit"));
+        b.setAttribute("data-hit", "1");
+      }
+      b.onclick = () => setTriggerValue("jump", hit ? matches[k] : target);
       ov.appendChild(b);
     }
     root.appendChild(ov);
@@ -182,25 +324,37 @@ export default function (component) {
   const resChip = new Map();
   const ghostCard = new Map();
   const cards = new Map();
+  const order = []; // message indexes of the visible cards, in order
   const topBar = el("div", "tl-stubs top");
   const bottomBar = el("div", "tl-stubs bottom");
   body.appendChild(topBar);
   for (const it of data.items) {
     if (it.ghost !== undefined) {
       const g = buildGhost(it);
-      g.onclick = () => select(it.call);
+      g.onclick = () => select(it.call, false);
+      if (keepSet && !keepSet.has(it.call)) g.classList.add("filtered");
       ghostCard.set(it.ghost, g);
       body.appendChild(g);
       continue;
     }
     const c = buildCard(it, selected);
-    c.onclick = () => select(it.i);
+    c.onclick = () => select(it.i, false);
+    if (matchSet.has(it.i)) c.classList.add("hit");
+    if (keepSet && !keepSet.has(it.i)) c.classList.add("filtered");
+    else order.push(it.i);
     cards.set(it.i, c);
     for (const ch of c.querySelectorAll(".chip.call")) callChip.set(it.i + ":" + ch.getAttribute("data-pos"), ch);
     for (const ch of c.querySelectorAll(".chip.result")) resChip.set(it.i + ":" + ch.getAttribute("data-pos"), ch);
+    for (const ch of c.querySelectorAll(".chip[data-goto]")) {
+      ch.onclick = (e) => {
+        e.stopPropagation();
+        goTo(Number(ch.getAttribute("data-goto")), "center");
+      };
+    }
     body.appendChild(c);
   }
   if (!data.items.length) body.appendChild(el("div", "tl-empty", "This transcript has no messages."));
+  else if (keep && !order.length) body.appendChild(el("div", "tl-empty", "No message on this page passes the filters."));
   body.appendChild(bottomBar);
 
   // Stubs: a connector whose other end is on another page ends in a pill saying where.
@@ -209,7 +363,7 @@ export default function (component) {
     if (!l.stub) continue;
     const bar = l.stub.dir === "up" ? topBar : bottomBar;
     const arrow = l.stub.dir === "up" ? "\u2191" : "\u2193";
-    const pill = el("button", "stub st-" + l.st, `${arrow} #${num(l.stub.other)}, page ${num(l.stub.page)}`);
+    const pill = el("button", "stub st-" + l.st, `${arrow} #${fmt(l.stub.other)}, page ${fmt(l.stub.page)}`);
     pill.setAttribute("data-stub-to", num(l.stub.other));
     pill.title = (l.id || "(no id)") + ": the other end is on page " + num(l.stub.page);
     pill.onclick = (e) => {
@@ -245,8 +399,15 @@ export default function (component) {
     if (l.stub) p.setAttribute("data-stub", "1");
     if (l.from === selected || l.to === selected) p.classList.add("hl");
     const t = svg("title", {});
-    t.textContent = `${l.id || "(no id)"}: #${num(l.from)} \u2192 ${l.ghost !== undefined ? "missing" : "#" + num(l.to)} (${STATUS_TEXT[l.st] || l.st})`;
+    t.textContent = `${l.id || "(no id)"}: #${num(l.from)} \u2192 ${l.ghost !== undefined ? "missing" : "#" + num(l.to)} (${STATUS_TEXT[l.st] || l.st}); click to follow`;
     p.appendChild(t);
+    // A connector leads to its other end: from the call to the result, and back.
+    p.addEventListener("click", (e) => {
+      e.stopPropagation();
+      const cur = current();
+      const dest = l.ghost !== undefined ? l.from : (cur === l.to ? l.from : l.to);
+      goTo(dest, "center");
+    });
     layer.appendChild(p);
     paths.push([p, l]);
   }
@@ -265,6 +426,7 @@ export default function (component) {
       if (!a || !b) { ys.push(null); continue; }
       const ra = a.getBoundingClientRect();
       const rb = b.getBoundingClientRect();
+      if (!ra.height || !rb.height) { ys.push(null); continue; } // an end hidden by a filter
       ys.push([ra.top - br.top + ra.height / 2, rb.top - br.top + rb.height / 2,
         Math.min(x0, ra.right - br.left), Math.min(x0, rb.right - br.left)]);
     }
@@ -278,27 +440,135 @@ export default function (component) {
     });
   }
 
-  function select(i) {
+  function current() {
+    return state.clicked !== null && cards.has(state.clicked) ? state.clicked
+      : (selected !== null && selected !== undefined ? selected : null);
+  }
+
+  function tell(i, defer) {
+    // Python hears about the selection: at once for a click, once the keys rest for a held key.
+    if (state.settle) { clearTimeout(state.settle); state.settle = null; }
+    if (!defer) { setTriggerValue("select", i); return; }
+    state.settle = setTimeout(() => { state.settle = null; setTriggerValue("select", i); }, SETTLE_MS);
+  }
+
+  function select(i, defer) {
     state.clicked = i;
     for (const c of body.querySelectorAll(".card.selected")) c.classList.remove("selected");
     const c = cards.get(i);
     if (c) c.classList.add("selected");
     for (const [p, l] of paths) p.classList.toggle("hl", l.from === i || l.to === i);
-    setTriggerValue("select", i);
+    if (search.q && matches.length) {
+      const k = matches.indexOf(i);
+      count.textContent = k >= 0 ? `${fmt(k + 1)} of ${fmt(search.count)}` : `${fmt(search.count)} match${search.count > 1 ? "es" : ""}`;
+    }
+    tell(i, defer);
+  }
+
+  function jump(i) {
+    // The target is on another page: Python opens it (once, however often the key repeats).
+    if (i === null || i === undefined || i < 0 || i >= data.total) return;
+    if (state.pendingJump === i) return;
+    if (state.settle) { clearTimeout(state.settle); state.settle = null; }
+    state.pendingJump = i;
+    setTriggerValue("jump", i);
+  }
+
+  function goTo(i, block, defer) {
+    if (i === null || i === undefined) return;
+    const c = cards.get(i);
+    if (c && !c.classList.contains("filtered")) {
+      select(i, !!defer);
+      c.scrollIntoView({ block: block || "nearest" });
+    } else jump(i);
+  }
+
+  function step(delta) {
+    if (state.pendingJump !== null) { state.queued = (state.queued || 0) + delta; return; }
+    const cur = current();
+    if (cur === null) { goTo(order.length ? order[0] : data.start, "nearest", true); return; }
+    if (keep) {
+      const k = order.indexOf(cur);
+      if (k >= 0 && order[k + delta] !== undefined) { goTo(order[k + delta], "nearest", true); return; }
+      if (k < 0) {
+        const near = delta > 0 ? after(order, cur) : before(order, cur);
+        if (near !== null) { goTo(near, "nearest", true); return; }
+      }
+      jump(delta > 0 ? keep.next : keep.prev);
+      return;
+    }
+    goTo(cur + delta, "nearest", true);
+  }
+
+  function stepFinding(delta) {
+    const cur = current();
+    let t = cur === null ? (delta > 0 ? fi[0] : fi[fi.length - 1])
+      : (delta > 0 ? after(fi, cur) : before(fi, cur));
+    if (t === null || t === undefined) t = delta > 0 ? fi[0] : fi[fi.length - 1]; // wrap around
+    goTo(t, "center");
+  }
+
+  function stepMatch(delta) {
+    if (!matches.length) return;
+    const cur = current();
+    let t = cur === null ? null : (delta > 0 ? after(matches, cur) : before(matches, cur));
+    if (t === null) t = delta > 0 ? matches[0] : matches[matches.length - 1];
+    goTo(t, "center");
+  }
+
+  function toggleHelp(force) {
+    state.help = force === undefined ? !state.help : force;
+    help.hidden = !state.help;
+  }
+
+  function onKey(e) {
+    if (e.ctrlKey || e.metaKey || e.altKey) return false;
+    const k = e.key;
+    if (k === "j" || k === "ArrowDown") step(1);
+    else if (k === "k" || k === "ArrowUp") step(-1);
+    else if (k === "Home") goTo(keep ? (keep.first ?? 0) : 0, "center");
+    else if (k === "End") goTo(keep ? (keep.last ?? data.total - 1) : data.total - 1, "center");
+    else if (k === "n") stepFinding(1);
+    else if (k === "p") stepFinding(-1);
+    else if (k === "/") { input.focus(); input.select(); }
+    else if (k === "?") toggleHelp();
+    else if (k === "Escape") toggleHelp(false);
+    else if (k === "Enter" && matches.length) stepMatch(e.shiftKey ? -1 : 1);
+    else return false;
+    e.preventDefault();
+    state.lastKey = Date.now();
+    return true;
   }
 
   root.addEventListener("keydown", (e) => {
-    const keys = { ArrowDown: 1, j: 1, ArrowUp: -1, k: -1 };
-    if (!(e.key in keys)) return;
-    e.preventDefault();
-    const cur = state.clicked !== null && cards.has(state.clicked) ? state.clicked : selected;
-    const nxt = (cur === null || cur === undefined ? data.start : cur + keys[e.key]);
-    if (cards.has(nxt)) {
-      select(nxt);
-      cards.get(nxt).scrollIntoView({ block: "nearest" });
-    } else if (nxt >= data.end && data.page < data.pages - 1) setTriggerValue("jump", nxt);
-    else if (nxt < data.start && data.page > 0) setTriggerValue("jump", nxt);
+    if (e.target === input) return;
+    onKey(e);
   });
+
+  input.addEventListener("keydown", (e) => {
+    e.stopPropagation();
+    if (e.key === "Enter") {
+      e.preventDefault();
+      if (input.value !== (search.q || "")) setTriggerValue("search", input.value);
+      else stepMatch(e.shiftKey ? -1 : 1);
+    } else if (e.key === "Escape") {
+      input.blur();
+      root.focus({ preventScroll: true });
+    }
+  });
+  input.addEventListener("search", () => {
+    // The clear (x) button of a search field.
+    if (!input.value && search.q) setTriggerValue("search", "");
+  });
+
+  // Keys pressed while nothing has focus (the page body) still drive the timeline.
+  if (state.docKey) document.removeEventListener("keydown", state.docKey);
+  state.docKey = (e) => {
+    const a = document.activeElement;
+    if (a && a !== document.body && a !== document.documentElement) return;
+    if (onKey(e)) root.focus({ preventScroll: true });
+  };
+  document.addEventListener("keydown", state.docKey);
 
   scroller.addEventListener("scroll", () => { state.scroll = scroller.scrollTop; }, { passive: true });
   parentElement.appendChild(root);
@@ -307,17 +577,30 @@ export default function (component) {
   const ro = new ResizeObserver(() => draw());
   ro.observe(body);
 
-  // Scroll: keep the reader's place, except when Python asked to show a message (focus changed).
+  // Scroll: keep the reader's place, except when Python asked to show a message (focus changed),
+  // which brings that card into view: inside the timeline and, for a jump, on the page too.
   const target = cards.get(selected);
   if (moved && target) {
-    scroller.scrollTop = Math.max(0, target.offsetTop - scroller.clientHeight / 3);
+    if (Date.now() - state.lastKey < 1500) target.scrollIntoView({ block: "nearest" });
+    else target.scrollIntoView({ block: "center" });
   } else if (data.page !== state.page) {
     scroller.scrollTop = 0;
   } else {
     scroller.scrollTop = state.scroll;
   }
+  if (queued && moved) {
+    for (let k = 0; k < Math.abs(queued); k++) step(Math.sign(queued));
+  }
+  if (searchHadFocus) {
+    input.focus({ preventScroll: true });
+    const n = input.value.length;
+    input.setSelectionRange(n, n);
+  } else if (hadFocus) root.focus({ preventScroll: true });
   state.focus = data.focus;
   state.page = data.page;
   state.scroll = scroller.scrollTop;
-  return () => ro.disconnect();
+  return () => {
+    ro.disconnect();
+    if (state.docKey) { document.removeEventListener("keydown", state.docKey); state.docKey = null; }
+  };
 }

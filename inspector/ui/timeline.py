@@ -3,8 +3,12 @@
 A click on a card reruns only this fragment (streamlit-notes §1.3): the analysis comes from the
 cache, one page of a few hundred cards is cut out of the ``TimelineModel`` and the detail pane
 shows the whole selected message. The component reports three events (triggers, valid for one
-run): ``select`` (a card), ``jump`` (a stub or the overview: a message maybe on another page)
-and ``page`` (previous/next).
+run): ``select`` (a card), ``jump`` (a stub, a chip, a finding or a match: a message maybe on
+another page), ``page`` (previous/next) and ``search`` (the query typed in the timeline).
+
+Search and the filters run here over the whole transcript (``TimelineModel.search`` /
+``filtered``); the component gets the matches and the filters' verdict for its page beside the
+cached page data, so stepping through matches crosses pages like any other jump.
 """
 
 from __future__ import annotations
@@ -14,11 +18,14 @@ from typing import Any
 import streamlit as st
 
 from ..render import asset
+from ..render.layout import MAX_MATCHES, TimelineModel, first_string_arg, preview_text
 from . import state
 from .analysis import Checked, timeline_model
 from .detail import detail_pane
 
 KEY = "timeline"
+QUERY, ONLY_FINDINGS, ONLY_TOOL = "tl_query", "flt_findings", "flt_tool"
+LISTED = 200  # matches listed by name under the search box
 _component = st.components.v2.component(
     "inspector_timeline",
     html="",
@@ -55,29 +62,98 @@ def _on_jump() -> None:
         state.jump(i)
 
 
+def _on_search() -> None:
+    q = _event("search")
+    if isinstance(q, str):
+        st.session_state[QUERY] = q[:500]
+        st.session_state["_search_new"] = True
+
+
 def _on_page() -> None:
     p = _as_index(_event("page"))
     if p is not None:
         state.set_page(p)
 
 
+def _match_label(model: TimelineModel, i: int) -> list:
+    m = model.msgs[i]
+    label = next((f"{c.name}: {first_string_arg(c.args)}" for c in m.calls), None) or preview_text(m.raw, 100)
+    return [i, str(m.role)[:40], label]
+
+
+def _search_data(model: TimelineModel) -> dict:
+    q = st.session_state.get(QUERY) or ""
+    if not q.strip():
+        return {"q": "", "matches": [], "count": 0, "list": []}
+    found = model.search(q)
+    if st.session_state.pop("_search_new", False) and found:
+        # A new query shows its first match (after the selection, like a browser's find).
+        sel = state.selected()
+        nxt = next((i for i in found if sel is None or i > sel), found[0])
+        state.jump(nxt, model.page_size)
+    return {"q": q, "matches": found[:MAX_MATCHES], "count": len(found),
+            "list": [_match_label(model, i) for i in found[:LISTED]]}
+
+
+def _keep_data(model: TimelineModel, p: int, kept: list[int] | None) -> dict | None:
+    if kept is None:
+        return None
+    import bisect
+
+    start, end = p * model.page_size, min(model.n, (p + 1) * model.page_size)
+    a, z = bisect.bisect_left(kept, start), bisect.bisect_left(kept, end)
+    return {"page": kept[a:z], "prev": kept[a - 1] if a > 0 else None, "next": kept[z] if z < len(kept) else None,
+            "first": kept[0] if kept else None, "last": kept[-1] if kept else None, "total": len(kept)}
+
+
+def _filters(model: TimelineModel) -> list[int] | None:
+    """"Only messages with findings" and "only this tool": the messages they keep, or None."""
+    tools = model.tool_names()
+    c1, c2 = st.columns([1, 2], vertical_alignment="center")
+    with c1:
+        only = st.toggle("Only messages with findings", key=ONLY_FINDINGS)
+    with c2:
+        names = [name for name, _ in tools]
+        counts = dict(tools)
+        if st.session_state.get(ONLY_TOOL) not in (None, *names):
+            st.session_state[ONLY_TOOL] = None
+        tool = st.selectbox("Only this tool", names, index=None, key=ONLY_TOOL, placeholder="All tools",
+                            format_func=lambda n: f"{n} ({counts[n]:,} calls)", label_visibility="collapsed")
+    kept = model.filtered(only, tool)
+    if kept is not None and (st.session_state.get("_kept_for") != (only, tool)):
+        # A new filter: show the first kept message at or after the selection.
+        st.session_state["_kept_for"] = (only, tool)
+        if kept:
+            sel = state.selected() or 0
+            state.jump(next((i for i in kept if i >= sel), kept[0]), model.page_size)
+    elif kept is None:
+        st.session_state.pop("_kept_for", None)
+    return kept
+
+
 @st.fragment
 def timeline_panel(checked: Checked, key: tuple, transcript: int) -> None:
     """Timeline (left) and detail pane (right). ``key`` = (sha, dialect, target) for the cache."""
     model = timeline_model(*key, transcript, checked)
-    sel = state.selected()
-    if sel is not None and not 0 <= sel < model.n:
-        sel = None
-    p = min(state.page(), model.pages - 1)
-    mark = state.mark()
     left, right = st.columns([3, 2], gap="medium")
     with left:
+        kept = _filters(model)
+        search = _search_data(model)
+        sel = state.selected()
+        if sel is not None and not 0 <= sel < model.n:
+            sel = None
+        p = min(state.page(), model.pages - 1)
+        data = dict(model.page(p, state.mark(), state.focus()))
+        data["fi"] = model.finding_indexes
+        data["search"] = search
+        data["keep"] = _keep_data(model, p, kept)
         _component(
             key=KEY,
-            data=model.page(p, mark, state.focus()),
+            data=data,
             on_select_change=_on_select,
             on_jump_change=_on_jump,
             on_page_change=_on_page,
+            on_search_change=_on_search,
         )
     with right:
         detail_pane(checked, transcript, sel)

@@ -1,0 +1,144 @@
+"""Finding, following and navigating a long transcript in the browser (issue 12): search, chip →
+result → call, next/previous finding, keys across a page boundary, jumps into view, the
+bounded detail pane and the URL."""
+
+from __future__ import annotations
+
+import json
+
+from playwright.sync_api import expect
+
+from .conftest import upload, wait_idle
+
+TL = '[data-testid="timeline"]'
+
+
+def call(cid, name, **args):
+    return {"id": cid, "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}
+
+
+def agent_log(rounds: int = 340, orphan_at: int | None = 500) -> list:
+    """user, then rounds of assistant(bash call) → tool result; one stray result to have a finding."""
+    items = [{"role": "user", "content": "fix the bug"}]
+    for k in range(rounds):
+        cmd = "git diff" if k == 250 else f"ls dir{k}"
+        items.append({"role": "assistant", "content": None, "tool_calls": [call(f"call_{k:04d}", "bash", command=cmd)]})
+        items.append({"role": "tool", "tool_call_id": f"call_{k:04d}", "content": f"output {k}"})
+    if orphan_at is not None:
+        items.insert(orphan_at, {"role": "tool", "tool_call_id": "call_nowhere", "content": "stray"})
+    return items
+
+
+def load_log(page, items=None, name="agent.json"):
+    upload(page, name=name, data=json.dumps(items or agent_log()).encode())
+    page.locator(f'{TL} [data-msg-index="0"]').wait_for()
+
+
+def selected(page):
+    return page.locator(f"{TL} .card.selected")
+
+
+def in_viewport(page, loc) -> bool:
+    box = loc.bounding_box()
+    vh = page.viewport_size["height"]
+    return box is not None and box["y"] >= 0 and box["y"] + min(box["height"], 40) <= vh
+
+
+def test_call_chips_show_their_first_argument(app_page):
+    """188 bash calls are told apart: each chip shows its command."""
+    page = app_page
+    load_log(page)
+    chip = page.locator(f'{TL} [data-msg-index="1"] .chip.call')
+    expect(chip.locator(".chip-arg")).to_have_text("ls dir0")
+
+
+def test_search_lists_marks_and_steps_across_pages(app_page):
+    """Typing a command finds the one call on page 2, marks it in the overview and selects it."""
+    page = app_page
+    load_log(page)
+    box = page.locator(f"{TL} input.tl-search")
+    box.fill("git diff")
+    box.press("Enter")
+    expect(page.locator(f'{TL} .card.hit.selected')).to_have_count(1)
+    assert "git diff" in page.locator(f"{TL} .card.selected .chip-arg").inner_text()
+    expect(page.locator(f"{TL} [data-testid=search-matches] [data-match]")).to_have_count(1)
+    expect(page.locator(f"{TL} .tl-overview [data-hit]")).to_have_count(1)
+    expect(page.locator(".st-key-detail")).to_contain_text("git diff")
+    # A query matching many: Enter steps forward, Shift+Enter back, across pages.
+    box = page.locator(f"{TL} input.tl-search")
+    box.fill("dir2")
+    box.press("Enter")
+    count = page.locator(f"{TL} [data-testid=search-count]")
+    expect(count).to_contain_text(" of 110")
+    k = int(count.inner_text().split()[0])
+    page.locator(f"{TL} input.tl-search").press("Enter")
+    expect(count).to_have_text(f"{k + 1} of 110")
+    page.locator(f"{TL} input.tl-search").press("Shift+Enter")
+    expect(count).to_have_text(f"{k} of 110")
+
+
+def test_chip_goes_to_result_and_back_to_call(app_page):
+    page = app_page
+    load_log(page)
+    page.locator(f'{TL} [data-msg-index="3"] .chip.call').click()
+    expect(page.locator(f'{TL} [data-msg-index="4"].selected')).to_have_count(1)
+    expect(page.locator(".st-key-detail h3")).to_have_text("Message #4")
+    page.locator(f'{TL} [data-msg-index="4"] .chip.result').click()
+    expect(page.locator(f'{TL} [data-msg-index="3"].selected')).to_have_count(1)
+    expect(page.locator(".st-key-detail h3")).to_have_text("Message #3")
+
+
+def test_next_and_previous_finding_keys(app_page):
+    """n goes to the next message with a finding, in transcript order, on another page if need be."""
+    page = app_page
+    items = agent_log()
+    items.insert(40, {"role": "tool", "tool_call_id": "call_early", "content": "stray early"})
+    load_log(page, items)
+    page.locator(f'{TL} [data-msg-index="0"]').click()
+    page.keyboard.press("n")
+    expect(page.locator(f'{TL} [data-msg-index="40"].selected')).to_have_count(1)
+    page.keyboard.press("n")
+    expect(page.locator(f'{TL} [data-msg-index="501"].selected')).to_have_count(1)
+    expect(page.locator(".st-key-detail h3")).to_have_text("Message #501")
+    page.keyboard.press("p")
+    expect(page.locator(f'{TL} [data-msg-index="40"].selected')).to_have_count(1)
+
+
+def test_keys_keep_working_across_the_page_boundary(app_page):
+    """j from #298 to #302: the page turns at #300 and the keys go on working."""
+    page = app_page
+    load_log(page)
+    card = page.locator(f'{TL} [data-msg-index="298"]')
+    card.scroll_into_view_if_needed()
+    card.click()
+    for _ in range(4):
+        page.keyboard.press("j")
+        page.wait_for_timeout(250)
+    expect(page.locator(f'{TL} [data-msg-index="302"].selected')).to_have_count(1)
+    expect(page.locator(".st-key-detail h3")).to_have_text("Message #302")
+    page.keyboard.press("k")
+    expect(page.locator(f'{TL} [data-msg-index="301"].selected')).to_have_count(1)
+    page.keyboard.press("Home")
+    expect(page.locator(f'{TL} [data-msg-index="0"].selected')).to_have_count(1)
+    page.keyboard.press("End")
+    expect(page.locator(f'{TL} [data-msg-index="681"].selected')).to_have_count(1)
+
+
+def test_question_mark_shows_the_keys(app_page):
+    page = app_page
+    load_log(page, agent_log(5, None))
+    page.locator(f'{TL} [data-msg-index="0"]').click()
+    expect(page.locator(f"{TL} [data-testid=keys-help]")).to_be_hidden()
+    page.keyboard.press("?")
+    expect(page.locator(f"{TL} [data-testid=keys-help]")).to_be_visible()
+    expect(page.locator(f"{TL} [data-testid=keys-help]")).to_contain_text("next / previous finding")
+
+
+def test_slash_focuses_search(app_page):
+    page = app_page
+    load_log(page, agent_log(5, None))
+    page.locator(f'{TL} [data-msg-index="0"]').click()
+    page.keyboard.press("/")
+    page.keyboard.type("dir3")
+    page.keyboard.press("Enter")
+    expect(page.locator(f'{TL} [data-msg-index="7"].selected')).to_have_count(1)
