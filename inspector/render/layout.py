@@ -286,15 +286,8 @@ class TimelineModel:
             if self._haystack is None:
                 hay = []
                 for i, m in enumerate(self.msgs):
-                    parts = [f"role:{m.role}"]
-                    out: list[str] = []
-                    raw = m.raw
-                    if isinstance(raw, dict):
-                        raw = unwrap(raw)[1]
-                        _collect({k: raw[k] for k in TEXT_KEYS if k in raw}, out, [SEARCH_TEXT_CHARS], 0)
-                    else:
-                        _collect(raw, out, [SEARCH_TEXT_CHARS], 1)
-                    parts.extend(out)
+                    # The same words as the card's preview, only more of them.
+                    parts = [f"role:{m.role}", preview_text(m.raw, SEARCH_TEXT_CHARS)]
                     for c in m.calls:
                         args = c.args if isinstance(c.args, str) else _json_text(c.args)
                         parts.append(f"tool:{c.name} id:{c.id} {args[:SEARCH_TEXT_CHARS]}")

@@ -1,11 +1,12 @@
 """The page: load a transcript, see it as a timeline, find the problems, repair and download.
 
 Layout: the sidebar opens files (upload, paste, samples) and shares them; the main area shows
-a toolbar (file, dialect badge and override, Target, Transcript), the summary and verdict, the
-timeline with the detail pane beside it, and below them tabs for the findings table, the pasted
-provider error and the repair. The tabs are filled before the timeline in script order (they
-sit in a container created after it), so that a row picked in the findings table or a pasted
-error moves the timeline in the same run.
+a toolbar (file, dialect badge and override, Target, Transcript), the summary, the verdict with
+the "paste the error you got" box beside it (the first thing a developer with a 400 needs), the
+timeline with the detail pane beside it, and below them tabs for the findings table and the
+repair. The pasted error and the tabs are filled before the timeline in script order (the
+timeline sits in a container created earlier), so that a pasted error or a row picked in the
+findings table moves the timeline in the same run.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from .repair_panel import OPTIONS_KEY, repair_panel
 from .summary import summary
 from .timeline import timeline_panel
 
-TABS = ["Findings", "Paste the error", "Repair"]
+TABS = ["Findings", "Repair"]
 
 
 def show_input_error(exc: Exception) -> None:
@@ -151,7 +152,8 @@ def main() -> None:
     if transcript < 0:
         st.text("No conversation in this file.")
         return
-    summary(checked, transcript)
+    # Pasting the provider's error is the headline job: its box sits beside the verdict.
+    summary(checked, transcript, beside=lambda: pasted_error_panel(checked, transcript))
     timeline_box = st.container()
     below = st.container()
     with below:
@@ -159,9 +161,7 @@ def main() -> None:
         with tabs[0]:
             findings_table(checked.findings(transcript))
         with tabs[1]:
-            pasted_error_panel(checked, transcript)
-        with tabs[2]:
-            if tabs[2].open:
+            if tabs[1].open:
                 repair_panel(checked, loaded, dialect, target, transcript)
     with timeline_box:
         timeline_panel(checked, (loaded.sha, dialect, target), transcript)

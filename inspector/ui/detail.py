@@ -2,6 +2,10 @@
 
 Transcript text is hostile, so it is shown only with ``st.text``, ``st.code`` and ``st.json``;
 widget labels carry numbers only. The raw message is shown as it is in the file (any dialect).
+
+The pane stays bounded whatever the message: a 120 KB tool result shows its head (with real
+newlines) and a "show all" switch that swaps the head for the whole text in a scroll box, and
+"All fields" (collapsed) shortens long strings instead of repeating the text shown above it.
 """
 
 from __future__ import annotations
@@ -11,8 +15,14 @@ from typing import Any
 import orjson
 import streamlit as st
 
+from ..render.layout import result_failed
 from . import state
 from .analysis import Checked
+
+HEAD_CHARS = 2_000  # the text shown before "show all"
+HEAD_LINES = 24
+FIELD_CHARS = 300  # strings longer than this are shortened under "All fields"
+ARG_CHARS = 4_000  # a call's argument strings longer than this are shortened
 
 TEXT_FIELDS = ("content", "text", "output")
 
@@ -34,6 +44,44 @@ def _args_value(args: Any) -> tuple[Any, bool]:
         except orjson.JSONDecodeError:
             return args, False
     return args, True
+
+
+def _head(text: str) -> str:
+    """The first HEAD_LINES lines / HEAD_CHARS characters of ``text``."""
+    cut = text[:HEAD_CHARS]
+    nl = -1
+    for _ in range(HEAD_LINES):
+        nl = cut.find("\n", nl + 1)
+        if nl < 0:
+            break
+    return cut[:nl] if nl >= 0 else cut
+
+
+def _shorten(x: Any, limit: int, depth: int = 0) -> Any:
+    """A copy of ``x`` with strings over ``limit`` characters cut, saying how much was left out."""
+    if isinstance(x, str):
+        return x if len(x) <= limit else x[:limit] + f"… ({len(x) - limit:,} more characters)"
+    if depth > 30:
+        return x
+    if isinstance(x, dict):
+        return {k: _shorten(v, limit, depth + 1) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_shorten(v, limit, depth + 1) for v in x]
+    return x
+
+
+def show_text(text: str, key: str) -> None:
+    """The message text, readable and bounded: the head, or (switched on) all of it in a scroll box."""
+    head = _head(text)
+    if len(head) == len(text):
+        st.code(text, language=None, wrap_lines=True)
+        return
+    full = st.toggle(f"Show all {len(text):,} characters ({text.count(chr(10)) + 1:,} lines)", key=key)
+    if full:
+        st.code(text, language=None, wrap_lines=True, height=480)
+    else:
+        st.code(head, language=None, wrap_lines=True)
+        st.caption(f"First {len(head):,} of {len(text):,} characters.")
 
 
 def _goto(label: str, index: int, key: str) -> None:
@@ -69,16 +117,18 @@ def detail_pane(checked: Checked, transcript: int, sel: int | None) -> None:
                 st.text("   no result anywhere in the transcript")
             value, is_json = _args_value(c.args)
             if is_json and value is not None:
-                st.json(value, expanded=2)
+                st.json(_shorten(value, ARG_CHARS), expanded=2)
             elif value is not None:
-                st.code(str(value), language=None, wrap_lines=True)
+                show_text(str(value), f"args:{transcript}:{sel}:{c.pos}")
         for r in m.results:
             name = r.name if r.name is not None else next((l.call.name for l in ends if l.result is r), "an unknown call")
             st.text(f"↩ result for {name!s} (id {r.id if r.id is not None else 'none'})")
+            if result_failed(m.raw, r.id):
+                st.text("✕ the tool reported an error when it ran (not a pairing problem)")
             for n, l in enumerate(l for l in ends if l.result is r):
                 _goto(f"Call in #{l.call.msg} ({l.status})", l.call.msg, f"go:{sel}:r{r.pos}:{n}")
         text = _full_text(m.raw)
         if text is not None:
-            st.code(text, language=None, wrap_lines=True, height=360 if text.count("\n") > 15 else "content")
-        st.text("All fields")
-        st.json(m.raw, expanded=2)
+            show_text(text, f"all:{transcript}:{sel}")
+        with st.expander("All fields", expanded=False):
+            st.json(_shorten(m.raw, FIELD_CHARS), expanded=2)

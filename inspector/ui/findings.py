@@ -25,10 +25,43 @@ def findings_frame(findings: list[Finding]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=COLUMNS)
 
 
+SEV_ORDER = {"error": 0, "warning": 1, "info": 2}
+SEV_WORD = {"error": ("error", "errors"), "warning": ("warning", "warnings"), "info": ("note", "notes")}
+
+
+def by_rule(findings: list[Finding]) -> list[tuple[str, str, str, int, int]]:
+    """``(code, rule, worst severity, count, first message)`` per rule code, errors first, then by count."""
+    groups: dict[str, list[Finding]] = {}
+    for f in findings:
+        groups.setdefault(f.code, []).append(f)
+    rows = []
+    for code, fs in groups.items():
+        worst = min((f.severity for f in fs), key=SEV_ORDER.__getitem__)
+        rows.append((code, fs[0].rule, worst, len(fs), min(f.message_index for f in fs)))
+    return sorted(rows, key=lambda r: (SEV_ORDER[r[2]], -r[3], r[0]))
+
+
+def _pick_rule(code: str, first: int) -> None:
+    st.session_state["f_code"] = [code]
+    st.session_state["f_sev"] = list(SEVERITIES)
+    state.jump(first)
+
+
+def rule_groups(findings: list[Finding]) -> None:
+    """One button per rule code with its count, errors first: 1,069 notes cannot bury 4 errors."""
+    with st.container(key="by_rule", horizontal=True, gap="small"):
+        for code, rule, sev, n, first in by_rule(findings):
+            word = SEV_WORD[sev][0 if n == 1 else 1]
+            st.button(f"{code} {rule.replace('_', ' ')}: {n:,} {word}", key=f"rule:{code}",
+                      type="primary" if sev == "error" else "secondary", on_click=_pick_rule, args=(code, first),
+                      help=f"Show only {code} in the table and go to its first message (#{first:,})")
+
+
 def findings_table(findings: list[Finding]) -> None:
     if not findings:
         st.success("No findings: every tool call has its result, and nothing breaks the target's rules.")
         return
+    rule_groups(findings)
     codes = sorted({f.code for f in findings})
     c1, c2 = st.columns([1, 2])
     with c1:
@@ -65,4 +98,4 @@ def findings_table(findings: list[Finding]) -> None:
         row = rows[0]
         if 0 <= row < len(shown):
             state.jump(shown[row].message_index)
-    st.caption(f"{len(shown)} of {len(findings)} findings shown. Select a row to show its message in the timeline.")
+    st.caption(f"{len(shown):,} of {len(findings):,} findings shown. Select a row to show its message in the timeline.")

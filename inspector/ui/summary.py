@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Callable
+
 import streamlit as st
 
 from ..check import verdict
@@ -14,7 +16,8 @@ def transcript_verdict(checked: Checked, transcript: int) -> str:
     return verdict(report)
 
 
-def summary(checked: Checked, transcript: int) -> None:
+def summary(checked: Checked, transcript: int, beside: Callable[[], None] | None = None) -> None:
+    """Counts, then the verdict; ``beside`` fills a column next to the verdict (the pasted error)."""
     a = checked.analyses[transcript]
     findings = checked.findings(transcript)
     counts = {"error": 0, "warning": 0, "info": 0}
@@ -26,17 +29,21 @@ def summary(checked: Checked, transcript: int) -> None:
         st.metric("Messages", f"{len(a.msgs):,}", border=True)
         st.metric("Tool calls", f"{calls:,}", border=True)
         st.metric("Results", f"{results:,}", border=True)
-        st.metric("Errors", counts["error"], border=True)
-        st.metric("Warnings", counts["warning"], border=True)
-        st.metric("Notes", counts["info"], border=True)
+        st.metric("Errors", f"{counts['error']:,}", border=True)
+        st.metric("Warnings", f"{counts['warning']:,}", border=True)
+        st.metric("Notes", f"{counts['info']:,}", border=True)
     kind = "bad" if counts["error"] else ("warn" if counts["warning"] else "good")
-    with st.container(key=f"verdict-{kind}", border=True):
+    left, right = st.columns([3, 2], gap="medium") if beside is not None else (st.container(), None)
+    with left, st.container(key=f"verdict-{kind}", border=True):
         # The verdict quotes tool names from the transcript: shown as plain text, never Markdown.
         st.text(transcript_verdict(checked, transcript))
+    if right is not None:
+        with right:
+            beside()
     n = len(checked.analyses)
     if n > 1:
         # The counts above are the selected transcript's; say so, and what the rest of the file holds.
         bad = {f.transcript for f in checked.report.findings if f.severity == "error"}
         errors = sum(1 for f in checked.report.findings if f.severity == "error")
         st.text(f"Counts and verdict for transcript {transcript + 1} of {n}. Whole file: "
-                f"{len(bad)} of {n} transcripts would be rejected ({errors} errors).")
+                f"{len(bad):,} of {n:,} transcripts would be rejected ({errors:,} errors).")

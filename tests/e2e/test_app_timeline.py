@@ -75,7 +75,6 @@ def test_pasted_error_jumps_to_a_message_on_another_page(app_page):
     items = big_transcript(400, 650)
     upload(page, name="big.json", data=json.dumps(items).encode())
     expect(page.locator(f'{TL} [data-msg-index="650"]')).to_have_count(0)
-    page.get_by_role("tab", name="Paste the error").click()
     box = page.get_by_role("textbox", name="Paste the error you got")
     box.fill("Invalid parameter: messages with role 'tool' must be a response to a preceeding message "
              "with 'tool_calls'. param: messages.[650].role")
@@ -171,7 +170,6 @@ def test_hostile_transcript_shows_as_text_runs_nothing_fetches_nothing(page, app
         page.get_by_role("tab", name=tab).click()
         wait_idle(page)
         net.settle(page)
-    page.get_by_role("tab", name="Paste the error").click()
     page.get_by_role("textbox", name="Paste the error you got").fill(text)
     page.get_by_role("textbox", name="Paste the error you got").press("Control+Enter")
     wait_idle(page)

@@ -142,3 +142,71 @@ def test_slash_focuses_search(app_page):
     page.keyboard.type("dir3")
     page.keyboard.press("Enter")
     expect(page.locator(f'{TL} [data-msg-index="7"].selected')).to_have_count(1)
+
+
+def test_detail_pane_is_bounded_and_shows_the_text_once(app_page):
+    """A 120 KB tool result: the head with real newlines and 'show all', not a 73,000 px page."""
+    page = app_page
+    big = "\n".join(f"line {k}: " + "x" * 100 for k in range(1_100))  # ~120 KB
+    items = [
+        {"role": "user", "content": "read it"},
+        {"role": "assistant", "content": None, "tool_calls": [call("call_1", "cat", path="big.log")]},
+        {"role": "tool", "tool_call_id": "call_1", "content": big},
+    ]
+    load_log(page, items, "bigresult.json")
+    page.locator(f'{TL} [data-msg-index="2"]').click()
+    detail = page.locator(".st-key-detail")
+    expect(detail.locator("h3")).to_have_text("Message #2")
+    expect(detail).to_contain_text("line 0: x")
+    assert detail.bounding_box()["height"] < 2_500
+    assert detail.inner_text().count("line 10: ") == 1  # the head once; "All fields" is collapsed and shortened
+    expect(detail).not_to_contain_text("line 1099: ")
+    detail.get_by_text("Show all").click()
+    wait_idle(page)
+    expect(detail.locator("code").filter(has_text="line 1099: ")).to_have_count(1)
+    assert detail.bounding_box()["height"] < 2_500
+
+
+def test_pasted_error_box_sits_by_the_verdict_and_brings_the_message_into_view(app_page):
+    """The box is above the timeline; a hit on page 2 is selected and scrolled into the viewport."""
+    page = app_page
+    page.set_viewport_size({"width": 1280, "height": 800})
+    load_log(page)
+    box = page.get_by_role("textbox", name="Paste the error you got")
+    verdict = page.locator("[class*='st-key-verdict-']")
+    assert box.bounding_box()["y"] < page.locator(TL).bounding_box()["y"]
+    assert abs(box.bounding_box()["y"] - verdict.bounding_box()["y"]) < 200
+    box.fill("Invalid parameter: messages with role 'tool' must be a response to a preceeding message "
+             "with 'tool_calls'. param: messages.[500].role")
+    box.press("Control+Enter")
+    card = page.locator(f'{TL} [data-msg-index="500"].selected')
+    expect(card).to_have_count(1)
+    page.wait_for_timeout(300)
+    assert in_viewport(page, card)
+
+
+def test_pasted_error_says_when_an_id_is_not_in_the_file(app_page):
+    page = app_page
+    load_log(page, agent_log(5, None))
+    box = page.get_by_role("textbox", name="Paste the error you got")
+    box.fill("unexpected `tool_use_id` found in `tool_result` blocks: toolu_0123456789abcdef.")
+    box.press("Control+Enter")
+    expect(page.locator(".st-key-pasted_read")).to_contain_text("Not in this file: id toolu_0123456789abcdef")
+
+
+def test_layout_fits_a_laptop_with_six_cards_in_view(app_page):
+    page = app_page
+    page.set_viewport_size({"width": 1280, "height": 800})
+    load_log(page)
+    tl = page.locator(TL)
+    tl.scroll_into_view_if_needed()
+    page.locator(f'{TL} [data-msg-index="0"]').click()
+    visible = page.evaluate("""() => {
+      const root = document.querySelector('[data-testid=stBidiComponentIsolated]').shadowRoot;
+      const sc = root.querySelector('.tl-scroll').getBoundingClientRect();
+      return [...root.querySelectorAll('.card[data-msg-index]')].filter(c => {
+        const r = c.getBoundingClientRect();
+        return r.top >= Math.max(0, sc.top) && r.bottom <= Math.min(innerHeight, sc.bottom);
+      }).length;
+    }""")
+    assert visible >= 6
