@@ -338,3 +338,39 @@ def test_target_defaults_from_the_requests_model_and_says_why():
     at.selectbox(key="target").set_value("responses").run()
     assert not any(t.startswith("Target deepseek:") for t in texts(at))
     assert not any("request's model" in m.value for m in at.markdown)
+
+
+def _qp(at, key):
+    v = at.query_params.get(key)
+    return v[-1] if isinstance(v, list) else v
+
+
+def test_the_url_records_the_view_and_follows_back_and_forward():
+    """The address holds target, message and (only when overridden) dialect; changing it moves the view."""
+    at = upload(app(), "broken.json", json.dumps(BROKEN).encode())
+    at.session_state["findings"] = {"selection": {"rows": [0], "columns": [], "cells": []}}
+    at.run()
+    first = at.session_state["sel"]
+    assert _qp(at, "m") == str(first) and _qp(at, "target") == "openai"
+    assert "dialect" not in at.query_params and "t" not in at.query_params
+    at.query_params["m"] = "4"  # what back/forward does: the old address, a rerun
+    at.run()
+    assert at.session_state["sel"] == 4 and component_data(at)["selected"] == 4
+    at.query_params["target"] = "mistral"
+    at.run()
+    assert at.selectbox(key="target").value == "mistral"
+
+
+def test_a_shared_link_keeps_auto_detect_unless_the_sharer_overrode_it(tmp_path, monkeypatch):
+    from inspector.store import Store
+
+    monkeypatch.setenv("INSPECTOR_STORE_URL", f"sqlite:///{tmp_path / 'shares.sqlite3'}")
+    data = json.dumps(BROKEN).encode()
+    token = Store.from_env().put(data, "shared.json", {"target": "openai", "dialect": None, "selected": 2})
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params["t"] = token
+    at.query_params["m"] = "3"
+    at.run()
+    assert at.selectbox(key="dialect_choice").value == "auto-detect"
+    assert at.session_state["sel"] == 3
+    assert _qp(at, "t") == token

@@ -15,7 +15,7 @@ import streamlit as st
 
 from .. import dialects
 from ..errors import InputError
-from . import analysis, loading, state, style
+from . import analysis, loading, state, style, url
 from .findings import findings_table
 from .pasted_error import pasted_error_panel
 from .repair_panel import OPTIONS_KEY, repair_panel
@@ -115,7 +115,7 @@ def share_sidebar(loaded: state.Loaded, dialect: str | None, effective: str, tar
         st.rerun()
     view = {
         "target": target,
-        "dialect": dialect or effective,
+        "dialect": dialect,  # None keeps auto-detect for whoever opens the link
         "options": dict(st.session_state.get(OPTIONS_KEY) or {}),
         "selected": state.selected(),
         "transcript": transcript,
@@ -142,6 +142,7 @@ def main() -> None:
         st.text(loaded.name)
         show_input_error(exc)
         return
+    url.follow(loaded)  # back/forward and edited addresses
     dialect, target, transcript = toolbar(doc, loaded)
     try:
         checked = analysis.checked(loaded.sha, loaded.data, loaded.name, dialect, target)
@@ -164,7 +165,7 @@ def main() -> None:
             if tabs[1].open:
                 repair_panel(checked, loaded, dialect, target, transcript)
     with timeline_box:
-        timeline_panel(checked, (loaded.sha, dialect, target), transcript)
+        timeline_panel(checked, (loaded.sha, dialect, target), transcript, loaded)
     with st.sidebar:
         share_sidebar(loaded, dialect, checked.report.dialect, target, transcript)
     analysis.settle_heap()

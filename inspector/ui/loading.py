@@ -118,8 +118,8 @@ def load_from_link() -> None:
         st.session_state["_link_dead"] = token
         return
     data, name, view = got
-    view = dict(view or {})
-    m = st.query_params.get("m")
-    if m is not None and str(m).isdigit():
-        view["selected"] = int(m)
+    from .url import view_from_url
+
+    # The link's own parameters (a copied address of a shared view) win over the stored view.
+    view = {**dict(view or {}), **view_from_url()}
     state.set_loaded(data, name, "share", view)

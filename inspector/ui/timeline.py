@@ -19,7 +19,7 @@ import streamlit as st
 
 from ..render import asset
 from ..render.layout import MAX_MATCHES, TimelineModel, first_string_arg, preview_text
-from . import state
+from . import state, url
 from .analysis import Checked, timeline_model
 from .detail import detail_pane
 
@@ -132,8 +132,10 @@ def _filters(model: TimelineModel) -> list[int] | None:
 
 
 @st.fragment
-def timeline_panel(checked: Checked, key: tuple, transcript: int) -> None:
-    """Timeline (left) and detail pane (right). ``key`` = (sha, dialect, target) for the cache."""
+def timeline_panel(checked: Checked, key: tuple, transcript: int, loaded: state.Loaded | None = None) -> None:
+    """Timeline (left) and detail pane (right). ``key`` = (sha, dialect, target) for the cache.
+
+    Every run (a click reruns only this fragment) ends by recording the view in the URL."""
     model = timeline_model(*key, transcript, checked)
     left, right = st.columns([3, 2], gap="medium")
     with left:
@@ -157,3 +159,5 @@ def timeline_panel(checked: Checked, key: tuple, transcript: int) -> None:
         )
     with right:
         detail_pane(checked, transcript, sel)
+    if loaded is not None:
+        url.record(loaded, key[1], key[2], transcript)

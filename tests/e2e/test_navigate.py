@@ -210,3 +210,30 @@ def test_layout_fits_a_laptop_with_six_cards_in_view(app_page):
       }).length;
     }""")
     assert visible >= 6
+
+
+def test_url_restores_the_view_on_reload_and_back(app_page):
+    """A shared view's address follows the selection; reload and back/forward open the same place."""
+    page = app_page
+    load_log(page, agent_log(20, None), "urlview.json")
+    page.locator(f'{TL} [data-msg-index="5"]').click()
+    expect(page.locator(".st-key-detail h3")).to_have_text("Message #5")
+    page.get_by_role("button", name="Share", exact=True).click()
+    link = page.locator(".st-key-share_url code")
+    expect(link).to_be_visible()
+    url = link.inner_text().strip()
+    assert "t=" in url
+    page.goto(url)
+    wait_idle(page)
+    expect(page.locator(f'{TL} [data-msg-index="5"].selected')).to_have_count(1)
+    page.locator(f'{TL} [data-msg-index="9"]').click()
+    expect(page.locator(".st-key-detail h3")).to_have_text("Message #9")
+    page.wait_for_function("() => new URLSearchParams(location.search).get('m') === '9'")
+    assert "target=openai" in page.url and "dialect=" not in page.url
+    page.reload()
+    wait_idle(page)
+    expect(page.locator(f'{TL} [data-msg-index="9"].selected')).to_have_count(1)
+    expect(page.locator(".st-key-detail h3")).to_have_text("Message #9")
+    page.go_back()
+    expect(page.locator(".st-key-detail h3")).to_have_text("Message #5")
+    expect(page.locator(f'{TL} [data-msg-index="5"].selected')).to_have_count(1)
