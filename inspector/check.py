@@ -13,67 +13,65 @@ import gc
 from contextlib import contextmanager
 
 from .containers import Document, Transcript
-from .dialects import detect, get
+from .dialects import Dialect, dialect_of, get
 from .errors import InputError
 from .explain import hint, sentence
 from .links import Pairing, pair
 from .model import Issue, Msg
 from .model_target import request_model, target_from_model
 from .rules import RULES, sequence_issues
-from .targets import DEFAULT_TARGET, PROVIDER_NAME, check_target, provider_error, severity
+from .targets import PROVIDER_NAME, check_target, provider_error, severity
 
 
 class Analysis:
-    """Everything known about one transcript: the neutral messages, the pairing and the issues."""
+    """Everything known about one transcript: the dialect it was read as, the neutral messages,
+    the pairing and the issues. The transcript itself is left as it was given."""
 
-    __slots__ = ("transcript", "msgs", "pairing", "issues")
+    __slots__ = ("transcript", "dialect", "msgs", "pairing", "issues")
 
-    def __init__(self, transcript: Transcript, msgs: list[Msg], pairing: Pairing, issues: list[Issue]):
+    def __init__(self, transcript: Transcript, dialect: Dialect, msgs: list[Msg], pairing: Pairing,
+                 issues: list[Issue]):
         self.transcript = transcript
+        self.dialect = dialect
         self.msgs = msgs
         self.pairing = pairing
         self.issues = issues
 
 
-def assign_dialect(doc: Document, dialect: str | None = None) -> str:
-    """Set each transcript's dialect (the override, or detection) and return the first one.
+def dialects_for(doc: Document, dialect: str | None = None, target: str | None = None) -> list[Dialect]:
+    """The dialect each transcript is read as (the override, the container's, or detection),
+    leaving the document as it is.
 
     A transcript with no evidence of any dialect (a batch line holding one user message, say)
     takes the dialect its siblings in the file were detected as: one file is one API's requests.
     """
-    weak = []
-    for t in doc.transcripts:
-        if dialect:
-            get(dialect)
-            t.dialect = dialect
-        elif not t.dialect:
-            mod = detect(t.items)
-            t.dialect = mod.NAME
-            if mod.detect(t.items) <= 1:
-                weak.append(t)
-    weak_ids = {id(t) for t in weak}  # by identity: Transcript equality would compare whole lists
-    sure = {t.dialect for t in doc.transcripts if t.dialect and id(t) not in weak_ids}
+    out: list[Dialect] = []
+    weak: set[int] = set()
+    for k, t in enumerate(doc.transcripts):
+        d = dialect_of(t, dialect, target)
+        if not dialect and not t.dialect and d.detect(t.items) <= 1:
+            weak.add(k)
+        out.append(d)
+    sure = {d.name for k, d in enumerate(out) if k not in weak}
     if weak and len(sure) == 1:
-        (only,) = sure
-        for t in weak:
-            t.dialect = only
-    return doc.transcripts[0].dialect if doc.transcripts else (dialect or "openai-chat")
+        only = get(next(iter(sure)))
+        out = [only if k in weak else d for k, d in enumerate(out)]
+    return out
 
 
-def analyse(t: Transcript, target: str) -> Analysis:
-    mod = get(t.dialect)
+def analyse(t: Transcript, target: str, dialect: Dialect) -> Analysis:
     issues: list[Issue] = []
-    msgs = mod.normalize(t.items, t.path, issues)
-    pairing = pair(msgs, mod.BLOCK, external_calls=t.extra.get("continues_response", False))
+    msgs = dialect.read(t.items, t.path, issues)
+    pairing = pair(msgs, dialect.block, external_calls=t.extra.get("continues_response", False))
     issues.extend(pairing.issues)
-    issues.extend(sequence_issues(msgs, pairing, target, t.dialect))
-    if hasattr(mod, "dialect_issues"):
-        issues.extend(mod.dialect_issues(msgs, pairing, target))
-    return Analysis(t, msgs, pairing, issues)
+    issues.extend(sequence_issues(msgs, pairing, target))
+    issues.extend(dialect.rules(msgs, pairing, target))
+    return Analysis(t, dialect, msgs, pairing, issues)
 
 
 def default_target(dialect: str) -> str:
-    return DEFAULT_TARGET.get(dialect, "openai")
+    """The target a dialect is checked for when the user names none (its first target)."""
+    return get(dialect).default_target
 
 
 @contextmanager
@@ -166,39 +164,41 @@ def verdict(report) -> str:
     return f"{who} would accept these tool calls{extra}."
 
 
-def target_for_document(doc: Document, first_dialect: str) -> tuple[str, str]:
+def target_for_document(doc: Document, first: Dialect, read_as: list[Dialect]) -> tuple[str, str]:
     """The default target and why: the model the requests name, else the dialect's default."""
-    fits = [t for t in get(first_dialect).TARGETS if all(t in get(x.dialect).TARGETS for x in doc.transcripts)]
+    fits = [t for t in first.targets if all(t in d.targets for d in read_as)]
     model = request_model(doc)
     if model is not None:
         chosen, why = target_from_model(model, fits)
         if chosen is not None:
             return chosen, why
         if why:
-            return default_target(first_dialect), why
-    return default_target(first_dialect), f"the default for the {first_dialect} format"
+            return first.default_target, why
+    return first.default_target, f"the default for the {first.name} format"
 
 
 def check_plain(doc: Document, target: str | None = None, dialect: str | None = None) -> tuple[dict, list[Analysis]]:
     """The report as a plain dict (the JSON contract) and the analyses behind it."""
-    first_dialect = assign_dialect(doc, dialect)
+    if target is not None:
+        check_target(target)
+    read_as = dialects_for(doc, dialect, target)
+    first = read_as[0] if read_as else get(dialect or "openai-chat")
     reason = None
     if target is None:
-        target, reason = target_for_document(doc, first_dialect)
+        target, reason = target_for_document(doc, first, read_as)
     target = check_target(target)
-    for t in doc.transcripts:
-        fits = get(t.dialect).TARGETS
-        if target not in fits:
+    for d in read_as:
+        if target not in d.targets:
             raise InputError(
-                f"target {target!r} does not fit the {t.dialect} dialect (it fits: {', '.join(fits)})"
+                f"target {target!r} does not fit the {d.name} dialect (it fits: {', '.join(d.targets)})"
             )
     with gc_paused():
-        analyses = [analyse(t, target) for t in doc.transcripts]
+        analyses = [analyse(t, target, d) for t, d in zip(doc.transcripts, read_as)]
     findings: list[dict] = []
     for n, a in enumerate(analyses):
         findings.extend(findings_for(a, target, n))
     report = {
-        "dialect": first_dialect,
+        "dialect": first.name,
         "target": target,
         "transcripts": len(doc.transcripts),
         "message_count": sum(len(t.items) for t in doc.transcripts),

@@ -116,7 +116,7 @@ def read_document(path, python_repr: bool = False):
     except PythonReprInput as exc:
         if not python_repr:
             raise PythonReprInput(exc.readable, label) from None
-        from .pyrepr import repr_to_json
+        from .jsonio import repr_to_json
 
         converted = repr_to_json(data) if exc.readable else None
         if converted is None:

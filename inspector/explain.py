@@ -15,8 +15,8 @@ def _cid(cid) -> str:
 
 def sentence(issue: Issue, msgs: list[Msg]) -> str:
     i, cid, o, d = issue.index, issue.call_id, issue.other, issue.data
-    if d.get("say"):  # a dialect's own sentence (thinking blocks, reasoning items, ...)
-        return f"Message #{i} {d['say']}"
+    if issue.say:  # a dialect's own sentence (thinking blocks, reasoning items, ...)
+        return f"Message #{i} {issue.say}"
     name = _tool(d.get("name"))
     code = issue.code
     if code == "TC001":

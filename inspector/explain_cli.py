@@ -29,10 +29,10 @@ def _target_for(args, err, doc) -> str | None:
     """The user's target, else the provider whose wording the error has, when it fits the dialect."""
     if args.target or not err.provider:
         return args.target
-    from . import dialects
-    from .check import assign_dialect
+    from .check import dialects_for
 
-    return err.provider if err.provider in dialects.get(assign_dialect(doc, args.dialect)).TARGETS else None
+    read_as = dialects_for(doc, args.dialect)
+    return err.provider if read_as and err.provider in read_as[0].targets else None
 
 
 def run_explain(args: argparse.Namespace) -> int:

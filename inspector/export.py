@@ -12,10 +12,8 @@ import json
 import re
 from typing import Any
 
-from .check import assign_dialect
 from .containers import Document
-from .dialects import get
-from .dialects.langchain import unwrap
+from .dialects import dialect_of
 from .links import pair
 
 _TICKS = re.compile(r"`+")
@@ -36,22 +34,13 @@ def code(text: Any) -> str:
     return f"{ticks}{pad}{s}{pad}{ticks}"
 
 
-def _text(raw: Any) -> str:
-    """The readable content of a message in any dialect: its text parts, else its JSON."""
-    if type(raw) is not dict:
-        return json.dumps(raw, ensure_ascii=False, indent=2)
-    raw = unwrap(raw)[1]  # LangChain's serialized shapes keep the message one level down
-    for key in ("content", "parts", "output", "text"):
-        v = raw.get(key)
-        if type(v) is str:
-            return v
-        if type(v) is list:
-            texts = [p.get("text") for p in v if type(p) is dict and type(p.get("text")) is str]
-            if texts and len(texts) == len(v):
-                return "\n".join(texts)
-            if v:
-                return json.dumps(v, ensure_ascii=False, indent=2)
-    return ""
+def _text(text, raw: Any) -> str:
+    """The message's text as its dialect reads it (the same words the app shows); a message
+    with no text at all is shown as it is in the file."""
+    t = text(raw)
+    if t:
+        return t
+    return json.dumps(raw, ensure_ascii=False, indent=2) if raw else ""
 
 
 def _args(args: Any) -> tuple[str, str]:
@@ -67,21 +56,23 @@ def _args(args: Any) -> tuple[str, str]:
 
 def to_markdown(document: Document, report: Any = None) -> str:
     """The document's transcripts as Markdown; with a ``RepairReport``, its changes come first."""
-    assign_dialect(document)
     out: list[str] = []
     if report is not None:
         out.append(_report_section(report))
     for n, t in enumerate(document.transcripts):
-        mod = get(t.dialect)
-        msgs = mod.normalize(t.items, t.path, [])
-        pairing = pair(msgs, mod.BLOCK)
+        d = dialect_of(t)
+        msgs = d.read(t.items, t.path, [])
+        pairing = pair(msgs, d.block)
         result_of = {id(l.call): l.result for l in pairing.links if l.status != "duplicate"}
         answers = {(l.result.msg, l.result.pos): l.call for l in pairing.links}
         title = f"Transcript {n + 1}" if len(document.transcripts) > 1 else "Transcript"
-        out.append(f"# {title}: {code(t.label)} ({t.dialect}, {len(t.items)} messages)")
+        out.append(f"# {title}: {code(t.label)} ({d.name}, {len(t.items)} messages)")
         for m in msgs:
             out.append(f"## #{m.index} {code(m.role)}")
-            text = _text(m.raw) if not m.results or m.has_other else ""
+            if m.results and not m.has_other:
+                text = ""  # shown under the call it answers
+            else:
+                text = d.text(m.raw) if m.calls else _text(d.text, m.raw)
             if text:
                 out.append(_fence(text))
             for c in m.calls:
@@ -94,12 +85,12 @@ def to_markdown(document: Document, report: Any = None) -> str:
                     out.append("*No result for this call.*")
                 else:
                     out.append(f"**Result** (message #{r.msg}):")
-                    out.append(_fence(_text(msgs[r.msg].raw)))
+                    out.append(_fence(_text(d.text, msgs[r.msg].raw)))
             for r in m.results:
                 c = answers.get((r.msg, r.pos))
                 if c is None:
                     out.append(f"Result for call {code(r.id or '(none)')}, which no call in this transcript made:")
-                    out.append(_fence(_text(m.raw)))
+                    out.append(_fence(_text(d.text, m.raw)))
                 else:
                     out.append(f"*Result for call {code(c.id or c.name)} of message #{c.msg}, shown there.*")
     return "\n\n".join(out) + "\n"

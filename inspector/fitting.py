@@ -33,7 +33,6 @@ from typing import Any, Literal
 
 from .check import Analysis, check_plain, gc_paused
 from .containers import Document, Transcript
-from .dialects import get
 from .errors import InputError
 from .loading import load, read_source
 from .model import Msg
@@ -204,16 +203,10 @@ def make_plan(a: Analysis, counter: Counter, options: FitOptions) -> Plan:
 # --- writing the kept messages back -----------------------------------------------------------
 
 
-def item_groups(t: Transcript) -> list[list[int]] | None:
-    """For each neutral message, the raw items it was read from; None when that is one item each."""
-    mod = get(t.dialect)
-    groups = getattr(mod, "item_groups", None)
-    return groups(t.items, t.path) if groups is not None else None
-
-
-def kept_items(t: Transcript, plan: Plan) -> tuple[list, list[list[int]]]:
+def kept_items(a: Analysis, plan: Plan) -> tuple[list, list[list[int]]]:
     """The transcript's items without the removed messages, and the item indices of each message."""
-    groups = item_groups(t)
+    t = a.transcript
+    groups = a.dialect.item_groups(t.items, t.path)
     if groups is None:
         groups = [[i] for i in range(len(plan.unit_of))]
     gone = {k for i in plan.removed_msgs() for k in groups[i]}
@@ -225,14 +218,15 @@ class _Run:
 
     def __init__(self, n: int, a: Analysis, plan: Plan):
         self.n, self.a, self.plan = n, a, plan
-        self.items, self.groups = kept_items(a.transcript, plan)
+        self.items, self.groups = kept_items(a, plan)
 
     def rebuild(self) -> None:
-        self.items, self.groups = kept_items(self.a.transcript, self.plan)
+        self.items, self.groups = kept_items(self.a, self.plan)
 
     def transcript(self) -> Transcript:
         t = self.a.transcript
-        return Transcript(items=self.items, path=t.path, container=t.container, dialect=t.dialect, extra=t.extra)
+        return Transcript(items=self.items, path=t.path, container=t.container, dialect=self.a.dialect.name,
+                          extra=t.extra)
 
 
 def _errors(report: dict) -> list[dict]:

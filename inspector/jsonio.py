@@ -101,11 +101,19 @@ def parse(data: bytes | str) -> tuple[Any, str]:
 
 def _not_json(data: bytes) -> InputError:
     """The error for text that is not JSON: a Python repr is named as such, else line and column."""
-    from .pyrepr import looks_like_repr, repr_to_json
+    from .pyrepr import looks_like_repr, repr_value
 
     if looks_like_repr(data):
-        return PythonReprInput(repr_to_json(data) is not None)
+        return PythonReprInput(repr_value(data) is not None)
     return _explain(data)
+
+
+def repr_to_json(data: bytes) -> bytes | None:
+    """A Python repr read as JSON bytes, or None when it cannot be read safely as a plain literal."""
+    from .pyrepr import repr_value
+
+    value = repr_value(data)
+    return None if value is None else dumps(value)
 
 
 def dumps(value: Any, *, indent: bool = True) -> bytes:

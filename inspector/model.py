@@ -3,8 +3,8 @@
 The internal types (``Msg``, ``Call``, ``Result``, ``Issue``) are plain slotted classes because a
 100,000-message transcript builds hundreds of thousands of them; each keeps a reference to the raw
 dict it came from, and nothing in the raw data is ever changed by checking. The public pydantic
-types (``Finding``, ``Report``) live in ``inspector.report`` and are importable from here too;
-they are loaded on first use so that the CLI does not pay for importing pydantic.
+types (``Finding``, ``Report``) live in ``inspector.report``; this module imports nothing of the
+package, so that everything can import it.
 """
 
 from __future__ import annotations
@@ -53,25 +53,39 @@ class Msg:
         self.has_other = has_other
 
 
+class _Usual:
+    """The type of ``USUAL``: an issue with the target's usual provider text."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "USUAL"
+
+
+USUAL = _Usual()
+
+
 class Issue:
-    """A rule break found by a pass, before a target gives it a severity and words."""
+    """A rule break found by a pass, before a target gives it a severity and words.
 
-    __slots__ = ("code", "index", "call_id", "other", "data")
+    Two typed overrides let a dialect word a finding itself: ``say`` (the rest of the sentence
+    after "Message #i", for breaks the generic sentences do not know: thinking blocks, reasoning
+    items, ...) and ``provider`` (the target's error text as this dialect's endpoint words it;
+    None when that text is not known; ``USUAL`` keeps the target's usual text).
+    """
 
-    def __init__(self, code: str, index: int, call_id: str | None = None, other: int | None = None, **data: Any):
+    __slots__ = ("code", "index", "call_id", "other", "data", "say", "provider")
+
+    def __init__(self, code: str, index: int, call_id: str | None = None, other: int | None = None,
+                 say: str | None = None, **data: Any):
         self.code = code
         self.index = index
         self.call_id = call_id
         self.other = other
         self.data = data
+        self.say = say
+        self.provider: str | None | _Usual = USUAL
 
     def __repr__(self) -> str:  # pragma: no cover - debugging aid
         return f"Issue({self.code}, #{self.index}, {self.call_id!r}, other={self.other}, {self.data})"
 
-
-def __getattr__(name: str) -> Any:
-    if name in ("Finding", "Report", "Severity"):
-        from . import report
-
-        return getattr(report, name)
-    raise AttributeError(name)

@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .model import Finding, Msg
+from .model import Msg
+from .report import Finding
 
 # Key phrase (lower case, regex) -> (rule codes, provider that words it that way or None).
 # Order matters only for the provider guess: the first phrase that matches names it.

@@ -3,8 +3,8 @@
 Developers often copy what their agent printed: ``[{'role': 'user', 'content': 'hi'}, ...]``,
 with single quotes, ``None``, ``True`` and tuples. That is not JSON, and the JSON parser's
 ``line 1 column 3: Expecting property name`` does not help. ``looks_like_repr`` recognises the
-shape so the error can say what it is; ``repr_to_json`` reads it with ``ast.literal_eval`` (which
-evaluates literals only, never code) and gives JSON bytes back, or None when that is not safe
+shape so the error can say what it is; ``repr_value`` reads it with ``ast.literal_eval`` (which
+evaluates literals only, never code) and gives the value back, or None when that is not safe
 or not possible (too big, not a literal, values JSON cannot hold). Reading it is always the
 user's choice: the CLI's ``--python-repr`` and the app's "Read it as a Python literal".
 """
@@ -50,10 +50,9 @@ def _jsonable(x: Any, depth: int = 0) -> Any:
     raise ValueError(f"a {type(x).__name__} value")
 
 
-def repr_to_json(data: bytes) -> bytes | None:
-    """The repr read as JSON bytes, or None when it cannot be read safely as a plain literal."""
-    from .jsonio import dumps
-
+def repr_value(data: bytes) -> list | dict | None:
+    """The repr read as a JSON value, or None when it cannot be read safely as a plain literal.
+    (``jsonio.repr_to_json`` writes it as JSON; this module imports nothing of the package.)"""
     if len(data) > MAX_REPR_BYTES:
         return None
     try:
@@ -63,4 +62,4 @@ def repr_to_json(data: bytes) -> bytes | None:
         return None
     if not isinstance(value, (list, dict)):
         return None
-    return dumps(value)
+    return value

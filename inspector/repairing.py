@@ -26,8 +26,10 @@ from pydantic import BaseModel, Field, field_validator
 
 from .check import check_plain, counts, gc_paused
 from .containers import Document, Transcript
-from .editors import editor_for
+from .dialects import all_dialects
+from .dialects.base import Block
 from .errors import InputError
+from .fixes.join import JoinPlan
 from .fixes.plan import Plan
 from .loading import load, read_source
 from .writing import pretty_like, replace, serialise, source_bytes
@@ -212,10 +214,10 @@ def _repair_document(doc: Document, target: str | None, options: RepairOptions, 
                      original: bytes | None) -> RepairResult:
     before, analyses = check_plain(doc, target, dialect)
     target = before["target"]
-    editors = [editor_for(a.transcript.dialect) for a in analyses]
+    editors = [editor_of(a) for a in analyses]
     report = RepairReport(target=target, dialect=before["dialect"], findings_before=counts(before["findings"]),
                           findings_after=counts(before["findings"]))
-    runs = [_Run(n, a.transcript) for n, a in enumerate(analyses)]
+    runs = [_Run(n, a.transcript, a.dialect.name) for n, a in enumerate(analyses)]
     changed = [run.step(a, ed, target, options) for run, a, ed in zip(runs, analyses, editors)]
     root = doc.root
     after = before
@@ -229,7 +231,7 @@ def _repair_document(doc: Document, target: str | None, options: RepairOptions, 
         after, again = check_plain(new_doc, target, dialect)
         # A pass that sees more to do (a fix that only shows once another is made) runs again,
         # so that repairing the output changes nothing.
-        changed = [run.step(a, editor_for(a.transcript.dialect), target, options, later=True)
+        changed = [run.step(a, editor_of(a), target, options, later=True)
                    for run, a in zip(runs, again)]
     else:
         if any(changed):
@@ -261,11 +263,20 @@ def _repair_document(doc: Document, target: str | None, options: RepairOptions, 
 MAX_PASSES = 3
 
 
+def editor_of(a: Any) -> Any:
+    """The editor of the dialect ``a`` was read as, or ``InputError`` when it cannot be repaired."""
+    ed = a.dialect.editor
+    if ed is None:
+        have = ", ".join(sorted(d.name for d in all_dialects() if d.editor is not None)) or "none"
+        raise InputError(f"repair is not available for dialect {a.dialect.name!r} yet (available: {have})")
+    return ed
+
+
 class _Run:
     """One transcript's repair over one or more passes, with indices kept in the input's terms."""
 
-    def __init__(self, n: int, t: Transcript):
-        self.n, self.t, self.path = n, t, t.path
+    def __init__(self, n: int, t: Transcript, dialect: str):
+        self.n, self.t, self.path, self.dialect = n, t, t.path, dialect
         self.items = t.items
         self.changes: list[Change] = []
         self.quarantine: list[Quarantined] = []
@@ -275,11 +286,12 @@ class _Run:
 
     def transcript(self) -> Transcript:
         t = self.t
-        return Transcript(items=self.items, path=t.path, container=t.container, dialect=t.dialect, extra=t.extra)
+        return Transcript(items=self.items, path=t.path, container=t.container, dialect=self.dialect, extra=t.extra)
 
     def step(self, a: Any, ed: Any, target: str, options: RepairOptions, later: bool = False) -> bool:
         """Run one pass of the plan; True when it changed something."""
-        plan = getattr(ed, "make_plan", Plan)(a, target, options, ed)  # blocks dialects bring their own
+        # Results that are blocks of the next message: plan on an exploded copy, join back.
+        plan = (JoinPlan if a.dialect.block is Block.NEXT else Plan)(a, target, options, ed)
         items = plan.run()
         self.unfixed = list(plan.unfixed)  # the latest pass knows best what is left
         if not plan.recs:

@@ -1,4 +1,7 @@
-"""The public report: the JSON contract of ``inspector check --format json`` as pydantic types."""
+"""The public report: the JSON contract of ``inspector check --format json`` as pydantic types.
+
+Imports nothing of the package: every other module may import it.
+"""
 
 from __future__ import annotations
 
@@ -35,12 +38,6 @@ class Report(BaseModel):
     transcript_labels: list[str] = Field(default_factory=list, description="where each transcript was found")
     target_reason: str | None = Field(default=None, description="why this target, when it was not chosen "
                                       "explicitly: the model the request names, or the format's default")
-
-    def counts(self) -> dict[str, int]:
-        """Number of findings per severity (all three keys always present)."""
-        from .check import counts
-
-        return counts(self.findings)
 
     @property
     def ok(self) -> bool:

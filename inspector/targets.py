@@ -7,18 +7,9 @@ the real index and ids, exactly as the provider spells it ("preceeding" included
 
 from __future__ import annotations
 
-from .model import Issue
+from .model import USUAL, Issue
 
 TARGETS = ("openai", "deepseek", "mistral", "anthropic", "bedrock", "gemini", "responses")
-DEFAULT_TARGET = {
-    "openai-chat": "openai",
-    "anthropic": "anthropic",
-    "openai-responses": "responses",
-    "gemini": "gemini",
-    "bedrock": "bedrock",
-    "langchain": "openai",
-    "claude-code": "anthropic",
-}
 PROVIDER_NAME = {
     "openai": "OpenAI",
     "deepseek": "DeepSeek",
@@ -140,8 +131,8 @@ def provider_error(issue: Issue, target: str, fields: dict) -> str | None:
     code = issue.code
     if code in _RESULT_SIDE_AS_ORPHAN:
         code = "TC002"
-    if "provider" in issue.data:  # the target's wording for this dialect (set by the dialect; None: unknown)
-        tmpl = issue.data["provider"]
+    if issue.provider is not USUAL:  # the target's wording for this dialect (set by the dialect; None: unknown)
+        tmpl = issue.provider
     elif issue.code == "TC021" and issue.data.get("kind") == "missing_reasoning":
         tmpl = _MISSING_DEEPSEEK_RC
     elif issue.code == "TC012" and target == "openai" and issue.data.get("name"):

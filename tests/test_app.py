@@ -90,7 +90,7 @@ def test_dialect_badge_override_options_and_target_default():
     target = at.selectbox(key="target")
     assert target.label == "Target"
     assert target.value == "openai"
-    assert target.options == list(dialects.get("openai-chat").TARGETS)
+    assert target.options == list(dialects.get("openai-chat").targets)
 
 
 def test_target_change_changes_severities_and_provider_texts_at_once():
@@ -258,7 +258,7 @@ def test_other_dialects_get_their_own_target_and_a_timeline(rel):
     at = upload(app(), path.name, data)
     report = inspector.check(data)
     assert at.selectbox(key="target").value == report.target
-    assert at.selectbox(key="target").options == list(dialects.get(report.dialect).TARGETS)
+    assert at.selectbox(key="target").options == list(dialects.get(report.dialect).targets)
     comp = component_data(at)
     metrics = {m.label: m.value for m in at.metric}
     assert comp["total"] == int(metrics["Messages"].replace(",", "")) > 0

@@ -104,8 +104,7 @@ def test_fit_keeps_whole_units_stays_clean_and_loses_nothing(case):
     text = json.dumps(data) if not isinstance(data, list) or dialect != "claude-code" else "".join(
         json.dumps(e) + "\n" for e in data)
     doc = inspector.load(text)
-    inspector.check(doc, target)  # assigns the dialect
-    a_msgs = [m for t in doc.transcripts for m in _msgs(t)]
+    a_msgs = [m for t in doc.transcripts for m in _msgs(t, target)]
     total = sum(count_messages([m.raw for m in a_msgs], counter_for(target)))
     budget = int(total * share)
     try:
@@ -143,7 +142,7 @@ def items_of_ok(data):
         return False
 
 
-def _msgs(t):
-    from inspector.dialects import get
+def _msgs(t, target):
+    from inspector.dialects import dialect_of
 
-    return get(t.dialect).normalize(t.items, t.path, [])
+    return dialect_of(t, None, target).read(t.items, t.path, [])

@@ -369,9 +369,9 @@ def test_repair_unpacks_and_is_callable_from_the_package():
 
 
 def test_unsupported_dialect_is_an_input_error(monkeypatch):
-    from inspector import editors
+    from inspector import dialects
 
-    monkeypatch.delitem(editors._EDITORS, "openai-chat")
+    monkeypatch.setattr(dialects.get("openai-chat"), "editor", None)
     with pytest.raises(InputError, match="repair is not available for dialect 'openai-chat' yet"):
         inspector.repair(base())
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import inspector
+from inspector.check import counts
 from inspector.scan import local, sources
 from inspector.scan.work import ScanOptions
 
@@ -154,7 +155,7 @@ def test_every_shape_the_inspector_reads_works_as_a_dataset_line(tmp_path):
             continue
         rep = inspector.check(str(path))
         lines.append(orjson.dumps(doc.root).decode())
-        want.append((path.name, rep.dialect, rep.counts()["error"], rep.counts()["warning"]))
+        want.append((path.name, rep.dialect, counts(rep.findings)["error"], counts(rep.findings)["warning"]))
     assert len({w[1] for w in want}) >= 5
     ds = tmp_path / "shapes.jsonl"
     ds.write_text("\n".join(lines) + "\n")

@@ -1,65 +1,80 @@
-"""Wire formats. Each dialect module reads its own shape into the neutral ``Msg`` view.
-
-A dialect module provides:
-
-- ``NAME``: the dialect's name (``openai-chat``), ``TARGETS``: the targets it fits, default first;
-- ``BLOCK``: how a call block gathers its results: ``"run"`` (the unbroken run of result
-  messages after the call message, openai-chat), ``"next"`` (only the next message: anthropic,
-  bedrock, gemini) or ``"items"`` (a run of call items, then their outputs: Responses);
-- ``detect(items) -> int``: how sure it is that ``items`` is in this dialect (0 = not at all;
-  openai-chat answers 1 for anything with roles, the others 2-4 on evidence only they have);
-- ``normalize(items, where, issues) -> list[Msg]``: the neutral view, appending shape ``Issue``s
-  (TC007, TC008, TC010, ...) as it goes. Structural breaks raise ``InputError`` with a JSON path;
-- optionally ``dialect_issues(msgs, pairing, target) -> list[Issue]``: the dialect's own order
-  and state rules (role alternation, thinking blocks, reasoning items, thought signatures).
+"""Wire formats: one ``Dialect`` (``base.py``) per file, registered here.
 
 Dialects: openai-chat, anthropic, openai-responses, gemini, bedrock, langchain, claude-code
-(Claude Code session logs: entries grouped into the API's messages). Their repair editors live in
-``inspector.editors``.
+(Claude Code session logs: entries grouped into the API's messages). Registering a dialect adds
+its container recognisers and puts it under the conformance suite.
+
+Nothing in this package imports ``rules``, ``check`` or ``fixes``: the imports point one way,
+from the engine down to the formats.
 """
 
 from __future__ import annotations
 
-from types import ModuleType
-
+from ..containers import Transcript
+from ..containers import register as register_recogniser
 from ..errors import InputError
-from . import openai_chat
+from .base import Block, Dialect
 
-_DIALECTS: dict[str, ModuleType] = {}
-
-
-def register(module: ModuleType) -> ModuleType:
-    _DIALECTS[module.NAME] = module
-    return module
+_DIALECTS: dict[str, Dialect] = {}
 
 
-register(openai_chat)
-
-# The other dialects, and the recognisers of the log files they come in (``inspector.logs``).
-from . import anthropic, bedrock, claude_code, gemini, langchain, responses  # noqa: E402
-
-for _mod in (anthropic, responses, gemini, bedrock, langchain, claude_code):
-    register(_mod)
-
-from .. import logs  # noqa: E402,F401  (registers container recognisers)
+def register(dialect: Dialect) -> Dialect:
+    """Make ``dialect`` known by its name, and its container recognisers tried."""
+    _DIALECTS[dialect.name] = dialect
+    for fn in dialect.recognisers:
+        register_recogniser(fn)
+    return dialect
 
 
 def names() -> list[str]:
     return list(_DIALECTS)
 
 
-def get(name: str) -> ModuleType:
+def all_dialects() -> list[Dialect]:
+    return list(_DIALECTS.values())
+
+
+def get(name: str) -> Dialect:
     try:
         return _DIALECTS[name]
     except KeyError:
         raise InputError(f"unknown dialect {name!r}; known: {', '.join(_DIALECTS)}") from None
 
 
-def detect(items: list) -> ModuleType:
-    """The dialect that recognises ``items`` best; openai-chat when nothing is sure."""
-    best, score = openai_chat, 0
-    for mod in _DIALECTS.values():
-        s = mod.detect(items)
+def detect(items: list, target: str | None = None) -> Dialect:
+    """The dialect that recognises ``items`` best; openai-chat when nothing is sure.
+
+    With a ``target`` the user named, a dialect that fits it wins over one that does not
+    (a plain role/content array reads as openai-chat and as anthropic alike)."""
+    best, score = _DIALECTS["openai-chat"], 0
+    fit_best, fit_score = None, 0
+    for d in _DIALECTS.values():
+        s = d.detect(items)
         if s > score:
-            best, score = mod, s
+            best, score = d, s
+        if target is not None and s > fit_score and target in d.targets:
+            fit_best, fit_score = d, s
+    if target is not None and target not in best.targets and fit_best is not None:
+        return fit_best
     return best
+
+
+def dialect_of(t: Transcript, override: str | None = None, target: str | None = None) -> Dialect:
+    """The dialect a transcript is read as: the user's override, the one its container named, or detection."""
+    if override:
+        return get(override)
+    if t.dialect:
+        return get(t.dialect)
+    return detect(t.items, target)
+
+
+# The dialects, in the order detection breaks ties (openai-chat first: the fallback).
+from . import anthropic, bedrock, claude_code, gemini, langchain, openai_chat, responses  # noqa: E402
+
+for _d in (openai_chat.DIALECT, anthropic.DIALECT, responses.DIALECT, gemini.DIALECT, bedrock.DIALECT,
+           langchain.DIALECT, claude_code.DIALECT):
+    register(_d)
+
+from .. import log_containers  # noqa: E402,F401  (agents' log files that hold openai-chat messages)
+
+__all__ = ["Block", "Dialect", "all_dialects", "detect", "dialect_of", "get", "names", "register"]

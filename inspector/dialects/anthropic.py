@@ -10,15 +10,15 @@ back (TC021). One pass reads the list, as in ``openai_chat``.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..containers import path_text
 from ..errors import InputError
 from ..model import Call, Issue, Msg, Result
-from .openai_chat import _type
-from .shared_rules import block_call, block_result, objects, unknown_role, user_as_result
+from .base import Block, Dialect, Samples, block_call, block_result, objects, parts_text, unknown_role, user_as_result
+from .base import type_name as _type
+from .editing import BlockEditor
 
-NAME = "anthropic"
-TARGETS = ("anthropic",)
-BLOCK = "next"
 ROLES = ("user", "assistant")
 THINKING = ("thinking", "redacted_thinking")
 # Block types only this dialect has (openai-chat content parts are text / image_url / input_audio / file).
@@ -27,14 +27,23 @@ OWN_BLOCKS = frozenset({"tool_use", "tool_result", "thinking", "redacted_thinkin
 
 
 def detect(items: list) -> int:
+    """3 on blocks only Anthropic has; 1 for a plain list of user and assistant messages that it
+    reads as well as openai-chat does (that tie goes to openai-chat unless the user names an
+    Anthropic target)."""
+    plain = bool(items)
     for m in items[:50]:
-        if type(m) is dict and type(m.get("content")) is list and "tool_calls" not in m:
+        if type(m) is not dict:
+            plain = False
+            continue
+        if type(m.get("content")) is list and "tool_calls" not in m:
             for b in m["content"]:
                 if type(b) is dict:
                     t = b.get("type")
                     if t in OWN_BLOCKS or (t == "image" and "source" in b):
                         return 3
-    return 0
+        if plain and (m.get("role") not in ROLES or type(m.get("content")) not in (str, list) or "tool_calls" in m):
+            plain = False
+    return 1 if plain else 0
 
 
 def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
@@ -101,14 +110,22 @@ def first_block_type(raw: dict) -> str | None:
     return None
 
 
-def dialect_issues(msgs: list[Msg], pairing, target: str) -> list[Issue]:
-    """Role alternation (TC019), tool output sent as user text (TC020) and thinking blocks (TC021)."""
-    issues: list[Issue] = []
-    note = issues.append
-    same_role(msgs, note)
-    user_as_result(msgs, pairing, note)
-    thinking(msgs, note)
-    return issues
+def text(raw: Any) -> str:
+    """The text of a message: its text blocks and the text of its ``tool_result`` blocks, in order."""
+    if type(raw) is not dict:
+        return ""
+    content = raw.get("content")
+    if type(content) is not list:
+        return content if type(content) is str else ""
+    out = []
+    for b in content:
+        if type(b) is dict:
+            t = b.get("type")
+            if t == "text" and type(b.get("text")) is str:
+                out.append(b["text"])
+            elif t == "tool_result" or (type(t) is str and t.endswith("_tool_result")):
+                out.append(parts_text(b.get("content")))
+    return "\n".join(x for x in out if x)
 
 
 def same_role(msgs: list[Msg], note) -> None:
@@ -154,3 +171,64 @@ def thinking(msgs: list[Msg], note) -> None:
                            say="is the last assistant turn of an open tool loop and does not start with a thinking "
                                "block, which the API requires when thinking is on."))
             return
+
+
+# --- repair --------------------------------------------------------------------------------------
+
+
+class AnthropicEditor(BlockEditor):
+    """Raw edits on Messages API messages; results are ``tool_result`` blocks of the next user message."""
+
+    def is_result(self, block: Any) -> bool:
+        return type(block) is dict and block.get("type") == "tool_result"
+
+    def result_block(self, call, call_id, text, error):
+        b = {"type": "tool_result", "tool_use_id": call_id, "content": text}
+        if error:
+            b["is_error"] = True
+        return b
+
+    def with_call_id(self, block, new_id):
+        return {**block, "id": new_id}
+
+    def with_result_id(self, block, new_id):
+        return {**block, "tool_use_id": new_id}
+
+
+class Anthropic(Dialect):
+    """Anthropic Messages ``messages``."""
+
+    name = "anthropic"
+    targets = ("anthropic",)
+    block = Block.NEXT
+    editor_class = AnthropicEditor
+    samples = Samples(
+        clean=[{"role": "user", "content": "Weather in Paris?"},
+               {"role": "assistant", "content": [
+                   {"type": "text", "text": "Let me look."},
+                   {"type": "tool_use", "id": "toolu_01", "name": "get_weather", "input": {"city": "Paris"}}]},
+               {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_01", "content": "18C"}]},
+               {"role": "assistant", "content": "It is 18C in Paris."}],
+        broken=[{"role": "user", "content": "Weather in Paris?"},
+                {"role": "assistant", "content": [
+                    {"type": "tool_use", "id": "toolu_01", "name": "get_weather", "input": {"city": "Paris"}}]},
+                {"role": "user", "content": [{"type": "text", "text": "Never mind."}]},
+                {"role": "assistant", "content": "OK."}],
+    )
+
+    detect = staticmethod(detect)
+    read = staticmethod(normalize)
+
+    def rules(self, msgs: list[Msg], pairing, target: str) -> list[Issue]:
+        """Role alternation (TC019), tool output sent as user text (TC020) and thinking blocks (TC021)."""
+        issues: list[Issue] = []
+        note = issues.append
+        same_role(msgs, note)
+        user_as_result(msgs, pairing, note, self.text)
+        thinking(msgs, note)
+        return issues
+
+    text = staticmethod(text)
+
+
+DIALECT = Anthropic()

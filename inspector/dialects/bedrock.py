@@ -8,16 +8,16 @@ results first, roles alternate), so the rules are shared with ``anthropic``.
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 from ..containers import path_text
 from ..errors import InputError
 from ..model import Call, Issue, Msg, Result
-from .anthropic import ROLES, dialect_issues  # noqa: F401  (the same order rules; Converse has no thinking blocks)
-from .openai_chat import _type
-from .shared_rules import block_call, block_result, objects, unknown_role
-
-NAME = "bedrock"
-TARGETS = ("bedrock",)
-BLOCK = "next"
+from .anthropic import ROLES, Anthropic
+from .base import Samples, block_call, block_result, objects, unknown_role
+from .base import type_name as _type
+from .editing import BlockEditor
 
 
 def detect(items: list) -> int:
@@ -77,3 +77,79 @@ def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
         add(Msg(i, role, calls, results, m, other))
     return out
 
+
+def _result_text(tr: dict) -> str:
+    c = tr.get("content")
+    if type(c) is not list:
+        return ""
+    return "\n".join(x["text"] if type(x.get("text")) is str else json.dumps(x.get("json"))
+                     for x in c if type(x) is dict)
+
+
+def text(raw: Any) -> str:
+    """The text of a message: its ``text`` blocks and the content of its ``toolResult`` blocks."""
+    content = raw.get("content") if type(raw) is dict else None
+    if type(content) is not list:
+        return content if type(content) is str else ""
+    out = []
+    for b in content:
+        if type(b) is dict:
+            if type(b.get("text")) is str:
+                out.append(b["text"])
+            elif type(b.get("toolResult")) is dict:
+                out.append(_result_text(b["toolResult"]))
+    return "\n".join(x for x in out if x)
+
+
+# --- repair --------------------------------------------------------------------------------------
+
+
+class BedrockEditor(BlockEditor):
+    """Raw edits on Converse messages: blocks keyed by kind (``{"toolResult": {...}}``)."""
+
+    def is_result(self, block: Any) -> bool:
+        return type(block) is dict and type(block.get("toolResult")) is dict
+
+    def text_block(self, text):
+        return {"text": text}
+
+    def result_block(self, call, call_id, text, error):
+        r = {"toolUseId": call_id, "content": [{"text": text}]}
+        if error:
+            r["status"] = "error"
+        return {"toolResult": r}
+
+    def with_call_id(self, block, new_id):
+        return {**block, "toolUse": {**block["toolUse"], "toolUseId": new_id}}
+
+    def with_result_id(self, block, new_id):
+        return {**block, "toolResult": {**block["toolResult"], "toolUseId": new_id}}
+
+
+class Bedrock(Anthropic):
+    """AWS Bedrock Converse ``messages``: Anthropic's order rules (``rules`` is Anthropic's;
+    Converse has no thinking blocks for it to find)."""
+
+    name = "bedrock"
+    targets = ("bedrock",)
+    editor_class = BedrockEditor
+    samples = Samples(
+        clean=[{"role": "user", "content": [{"text": "Weather in Paris?"}]},
+               {"role": "assistant", "content": [
+                   {"toolUse": {"toolUseId": "tooluse_1", "name": "get_weather", "input": {"city": "Paris"}}}]},
+               {"role": "user", "content": [{"toolResult": {"toolUseId": "tooluse_1", "content": [{"text": "18C"}]}}]},
+               {"role": "assistant", "content": [{"text": "It is 18C in Paris."}]}],
+        broken=[{"role": "user", "content": [{"text": "Weather in Paris?"}]},
+                {"role": "assistant", "content": [
+                    {"toolUse": {"toolUseId": "tooluse_1", "name": "get_weather", "input": {"city": "Paris"}}}]},
+                {"role": "user", "content": [{"text": "Never mind."}]},
+                {"role": "assistant", "content": [{"text": "OK."}]}],
+    )
+
+    detect = staticmethod(detect)
+    read = staticmethod(normalize)
+
+    text = staticmethod(text)
+
+
+DIALECT = Bedrock()

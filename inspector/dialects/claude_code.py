@@ -12,15 +12,15 @@ message indices are then the API's own (``messages.22`` in Claude Code's error t
 
 from __future__ import annotations
 
-from ..containers import path_text
+from typing import Any
+
+from ..containers import Path, path_text
 from ..errors import InputError
 from ..model import Issue, Msg
 from . import anthropic
-from .openai_chat import _type
+from .base import Samples
+from .base import type_name as _type
 
-NAME = "claude-code"
-TARGETS = ("anthropic",)
-BLOCK = "next"
 ENTRY_KEYS = ("sessionId", "uuid", "parentUuid", "timestamp")
 
 
@@ -95,15 +95,52 @@ def _extend(msgs: list, merged: set, at: int, m: dict) -> None:
     msgs[at]["content"].extend(_blocks(m.get("content")))
 
 
-def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
-    msgs, _ = groups(items, where)
-    return anthropic.normalize(msgs, where, issues)
+def claude_code_log(root: Any, fmt: str) -> list[tuple[Path, str]]:
+    """Claude Code session logs: JSON Lines of entries, or a ``{"loglines": [...]}`` export."""
+    if type(root) is dict and type(root.get("loglines")) is list:
+        return [(("loglines",), "Claude Code session export")]
+    if type(root) is list and any(is_entry(e) for e in root[:20]):
+        return [((), "Claude Code session log")]
+    return []
 
 
-def dialect_issues(msgs: list[Msg], pairing, target: str) -> list[Issue]:
-    return anthropic.dialect_issues(msgs, pairing, target)
+def _entry(uuid: str, parent: str | None, role: str, content, mid: str | None = None) -> dict:
+    message = {"role": role, "content": content}
+    if mid:
+        message["id"] = mid
+    return {"type": role, "uuid": uuid, "parentUuid": parent, "sessionId": "s1", "message": message}
 
 
-def item_groups(items: list, where: tuple = ()) -> list[list[int]]:
-    """For each API message, the log entries it joins (what fit removes when it removes the message)."""
-    return groups(items, where)[1]
+class ClaudeCode(anthropic.Anthropic):
+    """Claude Code session logs: Anthropic messages inside log entries, read and checked as
+    the Anthropic messages they are grouped into."""
+
+    name = "claude-code"
+    targets = ("anthropic",)
+    editor_class = None
+    recognisers = (claude_code_log,)
+    samples = Samples(
+        clean=[_entry("u1", None, "user", "List the files."),
+               _entry("a1", "u1", "assistant", [{"type": "tool_use", "id": "toolu_1", "name": "Bash",
+                                                 "input": {"command": "ls"}}], "msg_1"),
+               _entry("u2", "a1", "user", [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "a.py"}]),
+               _entry("a2", "u2", "assistant", [{"type": "text", "text": "There is a.py."}], "msg_2")],
+        broken=[_entry("u1", None, "user", "List the files."),
+                _entry("a1", "u1", "assistant", [{"type": "tool_use", "id": "toolu_1", "name": "Bash",
+                                                  "input": {"command": "ls"}}], "msg_1"),
+                _entry("u2", "a1", "user", "Never mind."),
+                _entry("a2", "u2", "assistant", [{"type": "text", "text": "OK."}], "msg_2")],
+    )
+
+    detect = staticmethod(detect)
+
+    def read(self, items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
+        msgs, _ = groups(items, where)
+        return anthropic.normalize(msgs, where, issues)
+
+    def item_groups(self, items: list, where: tuple = ()) -> list[list[int]]:
+        """For each API message, the log entries it joins (what fit removes when it removes the message)."""
+        return groups(items, where)[1]
+
+
+DIALECT = ClaudeCode()

@@ -10,17 +10,16 @@ for the current turn when the model uses signatures at all (TC021).
 
 from __future__ import annotations
 
+import json
 import re
+from typing import Any
 
 from ..containers import path_text
 from ..errors import InputError
 from ..model import Call, Issue, Msg, Result
-from .openai_chat import _type
-from .shared_rules import objects, unknown_role, user_as_result
-
-NAME = "gemini"
-TARGETS = ("gemini",)
-BLOCK = "next"
+from .base import Block, Dialect, Samples, objects, unknown_role, user_as_result
+from .base import type_name as _type
+from .editing import BlockEditor
 # FunctionDeclaration.name: starts with a letter or underscore; letters, digits, _ . : -; at most 64.
 NAME_RE = re.compile(r"[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}")
 ROLES = {"user": "user", "model": "assistant", "function": "user"}
@@ -100,17 +99,25 @@ def _id(part: dict) -> str | None:
     return cid if type(cid) is str and cid else None
 
 
-def text_of(raw: dict) -> str:
-    parts = raw.get("parts")
+def text(raw: Any) -> str:
+    """The text of a content: its ``text`` parts, and each function response as JSON."""
+    parts = raw.get("parts") if type(raw) is dict else None
     if type(parts) is not list:
         return ""
-    return "\n".join(p["text"] for p in parts if type(p) is dict and type(p.get("text")) is str)
+    out = []
+    for p in parts:
+        if type(p) is dict:
+            if type(p.get("text")) is str:
+                out.append(p["text"])
+            else:
+                fr = _get(p, "functionResponse", "function_response")
+                if type(fr) is dict:
+                    out.append(json.dumps(fr.get("response"), ensure_ascii=False))
+    return "\n".join(x for x in out if x)
 
 
-def dialect_issues(msgs: list[Msg], pairing, target: str) -> list[Issue]:
-    """Call-turn placement (TC019), tool output sent as user text (TC020), thought signatures (TC021)."""
-    issues: list[Issue] = []
-    note = issues.append
+def call_turns(msgs: list[Msg], note) -> None:
+    """TC019 for a function call turn that does not follow a user turn or a function response turn."""
     prev = None
     for m in msgs:
         if m.calls and m.role == "assistant" and (prev is None or prev.role == "assistant"):
@@ -118,9 +125,6 @@ def dialect_issues(msgs: list[Msg], pairing, target: str) -> list[Issue]:
                        prev="model" if prev is not None else None,
                        say="is a function call turn that does not follow a user turn or a function response turn."))
         prev = m
-    user_as_result(msgs, pairing, note, text_of)
-    signatures(msgs, note)
-    return issues
 
 
 def _signed(p: dict) -> bool:
@@ -151,3 +155,75 @@ def signatures(msgs: list[Msg], note) -> None:
                 note(Issue("TC021", m.index, c.id, pos=c.pos, name=c.name, kind="thought_signature",
                            say=f"has a function call ({c.name}, part {c.pos}) without the thoughtSignature the model "
                                "gave it; Gemini 3 rejects the current turn's calls without it."))
+
+
+# --- repair --------------------------------------------------------------------------------------
+
+
+class GeminiEditor(BlockEditor):
+    """Raw edits on Gemini contents: results are ``functionResponse`` parts of the next turn."""
+
+    KEY = "parts"
+    ASSISTANT = "model"
+
+    def is_result(self, part: Any) -> bool:
+        return type(part) is dict and ("functionResponse" in part or "function_response" in part)
+
+    def text_block(self, text):
+        return {"text": text}
+
+    def result_block(self, call, call_id, text, error):
+        fr: dict = {"name": call.name, "response": {"error" if error else "output": text}}
+        if call_id:
+            fr["id"] = call_id
+        return {"functionResponse": fr}
+
+    def _key(self, part, camel, snake):
+        return camel if camel in part else snake
+
+    def with_call_id(self, part, new_id):
+        k = self._key(part, "functionCall", "function_call")
+        return {**part, k: {**part[k], "id": new_id}}
+
+    def with_result_id(self, part, new_id):
+        k = self._key(part, "functionResponse", "function_response")
+        return {**part, k: {**part[k], "id": new_id}}
+
+    def has_id_slot(self, raw, call):
+        return False  # Gemini ids are optional: repair never invents them
+
+
+class Gemini(Dialect):
+    """Gemini ``contents`` (REST camelCase and Python SDK snake_case)."""
+
+    name = "gemini"
+    targets = ("gemini",)
+    block = Block.NEXT
+    editor_class = GeminiEditor
+    samples = Samples(
+        clean=[{"role": "user", "parts": [{"text": "Weather in Paris?"}]},
+               {"role": "model", "parts": [{"functionCall": {"name": "get_weather", "args": {"city": "Paris"}}}]},
+               {"role": "user", "parts": [{"functionResponse": {"name": "get_weather", "response": {"temp": "18C"}}}]},
+               {"role": "model", "parts": [{"text": "It is 18C in Paris."}]}],
+        broken=[{"role": "user", "parts": [{"text": "Weather in Paris?"}]},
+                {"role": "model", "parts": [{"functionCall": {"name": "get_weather", "args": {"city": "Paris"}}}]},
+                {"role": "user", "parts": [{"text": "Never mind."}]},
+                {"role": "model", "parts": [{"text": "OK."}]}],
+    )
+
+    detect = staticmethod(detect)
+    read = staticmethod(normalize)
+
+    def rules(self, msgs: list[Msg], pairing, target: str) -> list[Issue]:
+        """Call-turn placement (TC019), tool output sent as user text (TC020), thought signatures (TC021)."""
+        issues: list[Issue] = []
+        note = issues.append
+        call_turns(msgs, note)
+        user_as_result(msgs, pairing, note, self.text)
+        signatures(msgs, note)
+        return issues
+
+    text = staticmethod(text)
+
+
+DIALECT = Gemini()

@@ -11,13 +11,13 @@ provider adapters send a run of ToolMessages after the AIMessage, so pairing is 
 
 from __future__ import annotations
 
-from ..model import Call, Issue, Msg, Result  # noqa: F401
-from .openai_chat import NAME_RE, _bad_id
-from .shared_rules import TaggedCall, objects, unknown_role, user_as_result
+import json
+from typing import Any
 
-NAME = "langchain"
-TARGETS = ("openai", "deepseek", "mistral", "anthropic", "bedrock", "gemini")
-BLOCK = "run"
+from ..model import Call, Issue, Msg, Result
+from .base import NAME_RE, Block, Dialect, Samples, TaggedCall, objects, parts_text, role_order, unknown_role, user_as_result
+from .base import bad_id as _bad_id
+from .editing import Editor
 KINDS = {
     "ai": "assistant", "AIMessage": "assistant", "AIMessageChunk": "assistant",
     "human": "user", "HumanMessage": "user", "HumanMessageChunk": "user",
@@ -133,13 +133,151 @@ def _calls(d: dict, i: int, note, form: str) -> list[Call]:
     return calls
 
 
-def dialect_issues(msgs: list[Msg], pairing, target: str) -> list[Issue]:
-    """The openai-chat order rules (TC019 for strict targets) and tool output sent as user text (TC020)."""
-    from ..rules.sequence import _role_order as role_order
-    from ..rules.sequence import text_of
+def text(raw: Any) -> str:
+    """The text of a serialized message's content (a string, text parts, else its JSON)."""
+    if type(raw) is not dict:
+        return ""
+    content = unwrap(raw)[1].get("content")
+    if content is not None and type(content) not in (str, list):
+        return json.dumps(content, ensure_ascii=False)
+    return parts_text(content)
 
-    issues: list[Issue] = []
-    note = issues.append
-    role_order(msgs, note)
-    user_as_result(msgs, pairing, note, lambda raw: text_of(unwrap(raw)[1]))
-    return issues
+
+# --- repair --------------------------------------------------------------------------------------
+
+LC_PATH = ["langchain", "schema", "messages"]
+
+
+def _message(kind: str, form: str, fields: dict) -> dict:
+    """A new message of ``kind`` (``tool``, ``human``, ``ai``) in serialization shape ``form``."""
+    if form == "lc":
+        cls = {"tool": "ToolMessage", "human": "HumanMessage", "ai": "AIMessage"}[kind]
+        return {"lc": 1, "type": "constructor", "id": [*LC_PATH, cls], "kwargs": {**fields, "type": kind}}
+    if form == "data":
+        return {"type": kind, "data": {**fields, "type": kind}}
+    return {**fields, "type": kind}
+
+
+class LangChainEditor(Editor):
+    """Raw edits on serialized messages, in the shape each message has: edits go to its fields
+    and it is wrapped back the same way. New ToolMessages take the shape of the AIMessage whose
+    call they answer and carry ``status: "error"`` (LangChain's own flag for a failed tool) when
+    they are placeholders."""
+
+    def placeholder(self, call: Call, call_id: str | None, text: str) -> dict:
+        form = getattr(call, "tag", "plain")
+        return _message("tool", form, {"content": text, "tool_call_id": call_id, "name": call.name, "status": "error"})
+
+    def _call_slot(self, d: dict, pos: int) -> tuple[str, list, int]:
+        """Which list holds call ``pos``: tool_calls, invalid_tool_calls, or additional_kwargs.tool_calls."""
+        tc = d.get("tool_calls")
+        if tc is None:
+            return "additional_kwargs", list(d["additional_kwargs"]["tool_calls"]), pos
+        if pos < len(tc):
+            return "tool_calls", list(tc), pos
+        return "invalid_tool_calls", list(d.get("invalid_tool_calls") or []), pos - len(tc)
+
+    def set_call_id(self, raw: dict, call: Call, new_id: str) -> dict:
+        _, d = unwrap(raw)
+        key, lst, k = self._call_slot(d, call.pos)
+        lst[k] = {**lst[k], "id": new_id}
+        if key == "additional_kwargs":
+            return rewrap(raw, {**d, "additional_kwargs": {**d["additional_kwargs"], "tool_calls": lst}})
+        return rewrap(raw, {**d, key: lst})
+
+    def set_result_id(self, raw: dict, result: Result, new_id: str) -> dict:
+        _, d = unwrap(raw)
+        return rewrap(raw, {**d, "tool_call_id": new_id})
+
+    def set_result_name(self, raw: dict, result: Result, name: str) -> dict | None:
+        _, d = unwrap(raw)
+        return rewrap(raw, {**d, "name": name}) if "name" in d else None
+
+    def drop_calls(self, raw: dict, calls: list[Call]) -> tuple[dict, list[Any]]:
+        _, d = unwrap(raw)
+        d = dict(d)
+        removed: list[Any] = []
+        by_key: dict[str, set[int]] = {}
+        for c in calls:
+            key, _, k = self._call_slot(d, c.pos)
+            by_key.setdefault(key, set()).add(k)
+        for key, drop in by_key.items():
+            src = d["additional_kwargs"]["tool_calls"] if key == "additional_kwargs" else d.get(key) or []
+            kept = [c for j, c in enumerate(src) if j not in drop]
+            removed.extend(c for j, c in enumerate(src) if j in drop)
+            if key == "additional_kwargs":
+                d["additional_kwargs"] = {**d["additional_kwargs"], "tool_calls": kept}
+            else:
+                d[key] = kept  # LangChain's own default is an empty list
+        if d.get("content") is None:
+            d["content"] = ""
+        return rewrap(raw, d), removed
+
+    def call_item(self, raw: dict, call: Call) -> Any:
+        _, d = unwrap(raw)
+        _, lst, k = self._call_slot(d, call.pos)
+        return lst[k]
+
+    def has_id_slot(self, raw: dict, call: Call) -> bool:
+        return True
+
+    def shape_fix(self, raw: dict, issue: Issue) -> tuple[dict, str] | None:
+        _, d = unwrap(raw)
+        if issue.code == "TC018" and d.get("content") is None:
+            return rewrap(raw, {**d, "content": ""}), "set the null or missing content to an empty string"
+        return None
+
+    def note_for_orphan(self, raw: dict, result: Result, text: str) -> dict:
+        return _message("human", shape(raw), {"content": text + "\n" + self.text_of(raw)})
+
+    def user_to_result(self, raw: dict, call: Call, call_id: str | None) -> dict:
+        _, d = unwrap(raw)
+        return _message("tool", shape(raw), {"content": d.get("content", ""), "tool_call_id": call_id, "name": call.name})
+
+    def bridge(self, text: str) -> dict:
+        return {"type": "ai", "content": text}
+
+    def role_of(self, item: Any) -> str:
+        if type(item) is not dict:
+            return "unknown"
+        kind, d = unwrap(item)
+        role = KINDS.get(kind) if type(kind) is str else None
+        if role == "chat":
+            role = CHAT_ROLES.get(d.get("role"))
+        return role or str(kind)
+
+
+class LangChain(Dialect):
+    """Serialized LangChain messages (``messages_to_dict``, ``dumpd``, ``model_dump``)."""
+
+    name = "langchain"
+    targets = ("openai", "deepseek", "mistral", "anthropic", "bedrock", "gemini")
+    block = Block.RUN
+    editor_class = LangChainEditor
+    samples = Samples(
+        clean=[{"type": "human", "data": {"content": "Weather in Paris?"}},
+               {"type": "ai", "data": {"content": "", "tool_calls": [
+                   {"name": "get_weather", "args": {"city": "Paris"}, "id": "call_1", "type": "tool_call"}]}},
+               {"type": "tool", "data": {"content": "18C", "tool_call_id": "call_1", "name": "get_weather"}},
+               {"type": "ai", "data": {"content": "It is 18C in Paris."}}],
+        broken=[{"type": "human", "data": {"content": "Weather in Paris?"}},
+                {"type": "ai", "data": {"content": "", "tool_calls": [
+                    {"name": "get_weather", "args": {"city": "Paris"}, "id": "call_1", "type": "tool_call"}]}},
+                {"type": "human", "data": {"content": "Never mind."}}],
+    )
+
+    detect = staticmethod(detect)
+    read = staticmethod(normalize)
+
+    def rules(self, msgs: list[Msg], pairing, target: str) -> list[Issue]:
+        """The openai-chat order rules (TC019 for strict targets) and tool output sent as user text (TC020)."""
+        issues: list[Issue] = []
+        note = issues.append
+        role_order(msgs, note)
+        user_as_result(msgs, pairing, note, self.text)
+        return issues
+
+    text = staticmethod(text)
+
+
+DIALECT = LangChain()

@@ -4,26 +4,27 @@ Also reads the near relatives found in real logs: Inspect AI's tool calls (``fun
 name string, ``arguments`` an object), SWE-agent's tool replies with a ``tool_call_ids`` list,
 and ToolBench's legacy chains. One pass over the list builds the neutral view and records every
 shape issue, so that checking a 100,000-message transcript stays close to the cost of parsing it.
+
+The file holds the whole format: the reader, the rules only Chat Completions has (reasoning
+state, Mistral's roles), the text of a message and the repair editor.
 """
 
 from __future__ import annotations
 
-import re
+import json
 from typing import Any
-
-import orjson
 
 from ..containers import path_text
 from ..errors import InputError
 from ..model import Call, Issue, Msg, Result
+from .base import NAME_RE, Block, Dialect, JSONError, Samples, loads, parts_text, user_as_result
+from .base import bad_id as _bad_id
+from .base import type_name as _type
+from .editing import Editor
 
-NAME = "openai-chat"
-TARGETS = ("openai", "deepseek", "mistral")
-BLOCK = "run"
 ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
-NAME_RE = re.compile(r"[a-zA-Z0-9_-]{1,64}")
-_loads = orjson.loads
-_JSONError = orjson.JSONDecodeError
+_loads = loads
+_JSONError = JSONError
 
 
 def detect(items: list) -> int:
@@ -31,16 +32,6 @@ def detect(items: list) -> int:
         if type(m) is dict and ((type(m.get("role")) is str and m["role"] in ROLES) or "tool_calls" in m):
             return 1
     return 0
-
-
-def _bad_id(x: Any) -> bool:
-    return not x or type(x) is not str or x == "null"
-
-
-def _type(x: Any) -> str:
-    return {dict: "an object", list: "an array", str: "a string", bool: "a boolean", type(None): "null"}.get(
-        type(x), "a number"
-    )
 
 
 def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
@@ -196,3 +187,183 @@ def _assistant_calls(m: dict, i: int, where: tuple, note, names_ok: set, pending
     if fc is not None and type(fc) is dict:
         calls.append(Call(None, fc.get("name"), fc.get("arguments"), len(calls), i))
     return calls
+
+
+def text(raw: Any) -> str:
+    """The text of a message: its content string, or the text of its content parts."""
+    return parts_text(raw.get("content")) if type(raw) is dict else ""
+
+
+def reasoning(msgs: list[Msg], target: str, note) -> None:
+    """``reasoning_content`` sent back (TC021): DeepSeek's thinking mode wants it on every call
+    message, other targets ignore it."""
+    with_rc = [m for m in msgs if m.role == "assistant" and "reasoning_content" in m.raw]
+    if not with_rc:
+        return
+    if target == "deepseek":
+        # Thinking mode wants reasoning_content on every assistant message that made tool calls.
+        lacking = [m for m in msgs if m.role == "assistant" and m.calls and "reasoning_content" not in m.raw]
+        for m in lacking:
+            note(Issue("TC021", m.index, None, None, kind="missing_reasoning"))
+        if lacking:
+            return
+    note(Issue("TC021", with_rc[0].index, None, None, kind="reasoning_content", count=len(with_rc)))
+
+
+# --- repair --------------------------------------------------------------------------------------
+
+
+def _call_list(raw: dict) -> list:
+    tc = raw.get("tool_calls")
+    return tc if type(tc) is list else []
+
+
+def _is_legacy(raw: dict, call: Call) -> bool:
+    return call.pos >= len(_call_list(raw)) and type(raw.get("function_call")) is dict
+
+
+def _content_text(content: Any) -> str:
+    if type(content) is str:
+        return content
+    if content is None:
+        return ""
+    return json.dumps(content, ensure_ascii=False)
+
+
+class OpenAIChatEditor(Editor):
+    """Raw edits on Chat Completions messages, never in place: ``tool_calls`` with ``function``
+    objects, Inspect AI calls, custom tool calls, the legacy ``function_call`` / ``role:"function"``
+    pair, and SWE-agent replies with ``tool_call_ids``."""
+
+    def placeholder(self, call: Call, call_id: str | None, text: str) -> dict:
+        if call_id is None:  # legacy function_call: answered by a role "function" message
+            return {"role": "function", "name": call.name, "content": text}
+        return {"role": "tool", "tool_call_id": call_id, "content": text}
+
+    def set_call_id(self, raw: dict, call: Call, new_id: str) -> dict:
+        calls = list(_call_list(raw))
+        calls[call.pos] = {**calls[call.pos], "id": new_id}
+        return {**raw, "tool_calls": calls}
+
+    def set_result_id(self, raw: dict, result: Result, new_id: str) -> dict:
+        if raw.get("tool_call_id") is None and type(raw.get("tool_call_ids")) is list and result.pos < len(raw["tool_call_ids"]):
+            ids = list(raw["tool_call_ids"])
+            ids[result.pos] = new_id
+            return {**raw, "tool_call_ids": ids}
+        return {**raw, "tool_call_id": new_id}
+
+    def set_result_name(self, raw: dict, result: Result, name: str) -> dict | None:
+        if "name" not in raw:
+            return None
+        return {**raw, "name": name}
+
+    def drop_calls(self, raw: dict, calls: list[Call]) -> tuple[dict, list[Any]]:
+        out = dict(raw)
+        removed = []
+        positions = {c.pos for c in calls}
+        tc = _call_list(raw)
+        if any(p < len(tc) for p in positions):
+            kept = []
+            for j, c in enumerate(tc):
+                (removed if j in positions else kept).append(c)
+            if kept:
+                out["tool_calls"] = kept
+            else:
+                out.pop("tool_calls", None)
+                out.pop("parallel_tool_calls", None)
+        if any(_is_legacy(raw, c) for c in calls):
+            removed.append(out.pop("function_call"))
+        if out.get("content") is None and "tool_calls" not in out and "function_call" not in out:
+            out["content"] = ""
+        return out, removed
+
+    def call_item(self, raw: dict, call: Call) -> Any:
+        if _is_legacy(raw, call):
+            return raw["function_call"]
+        return _call_list(raw)[call.pos]
+
+    def has_id_slot(self, raw: dict, call: Call) -> bool:
+        return not _is_legacy(raw, call)
+
+    def shape_fix(self, raw: dict, issue: Issue) -> tuple[dict, str] | None:
+        code = issue.code
+        if code == "TC007" and raw.get("tool_calls") == []:
+            out = {k: v for k, v in raw.items() if k != "tool_calls"}
+            out.pop("parallel_tool_calls", None)
+            if out.get("content") is None and "function_call" not in out:
+                out["content"] = ""
+                return out, "removed the empty 'tool_calls' array and set the null content to an empty string"
+            return out, "removed the empty 'tool_calls' array"
+        if code == "TC010":
+            j = issue.data.get("pos", 0)
+            calls = list(_call_list(raw))
+            fn = calls[j].get("function") if j < len(calls) and type(calls[j]) is dict else None
+            if type(fn) is not dict or type(fn.get("arguments")) in (str, type(None)):
+                return None
+            text = json.dumps(fn["arguments"], ensure_ascii=False)
+            calls[j] = {**calls[j], "function": {**fn, "arguments": text}}
+            return {**raw, "tool_calls": calls}, f"serialised the {issue.data.get('got', 'object')} arguments of call {j} as a JSON string"
+        if code == "TC018" and raw.get("content") is None:
+            if raw.get("role") == "assistant" and (raw.get("tool_calls") or raw.get("function_call")):
+                return None
+            return {**raw, "content": ""}, "set the null or missing content to an empty string"
+        return None
+
+    def note_for_orphan(self, raw: dict, result: Result, text: str) -> dict:
+        return {"role": "user", "content": text + "\n" + _content_text(raw.get("content"))}
+
+    def user_to_result(self, raw: dict, call: Call, call_id: str | None) -> dict:
+        rest = {k: v for k, v in raw.items() if k != "role"}
+        if call_id is None:
+            return {"role": "function", "name": call.name, **rest}
+        return {"role": "tool", "tool_call_id": call_id, **rest}
+
+    def bridge(self, text: str) -> dict:
+        return {"role": "assistant", "content": text}
+
+    def role_of(self, item: Any) -> str:
+        role = item.get("role") if type(item) is dict else None
+        return "system" if role == "developer" else str(role)
+
+
+def _call(cid: str, name: str, args: str = "{}") -> dict:
+    return {"id": cid, "type": "function", "function": {"name": name, "arguments": args}}
+
+
+class OpenAIChat(Dialect):
+    """OpenAI Chat Completions ``messages`` (and Mistral's and DeepSeek's, which share the shape)."""
+
+    name = "openai-chat"
+    targets = ("openai", "deepseek", "mistral")
+    block = Block.RUN
+    editor_class = OpenAIChatEditor
+    samples = Samples(
+        clean=[{"role": "user", "content": "Weather in Paris?"},
+               {"role": "assistant", "content": None, "tool_calls": [_call("call_1", "get_weather", '{"city": "Paris"}')]},
+               {"role": "tool", "tool_call_id": "call_1", "content": "18C, clear"},
+               {"role": "assistant", "content": "It is 18C and clear in Paris."}],
+        broken=[{"role": "user", "content": "Weather in Paris?"},
+                {"role": "assistant", "content": None, "tool_calls": [_call("call_1", "get_weather", '{"city": "Paris"}')]},
+                {"role": "user", "content": "Never mind."}],
+    )
+
+    detect = staticmethod(detect)
+    read = staticmethod(normalize)
+
+    def rules(self, msgs: list[Msg], pairing, target: str) -> list[Issue]:
+        """Tool output sent as user text (TC020), reasoning state (TC021), Mistral's roles (TC024)."""
+        issues: list[Issue] = []
+        note = issues.append
+        user_as_result(msgs, pairing, note, text)
+        reasoning(msgs, target, note)
+        if target == "mistral":
+            # Mistral's roles are system, user, assistant and tool: OpenAI's "developer" is unknown there.
+            for m in msgs:
+                if m.role == "system" and m.raw.get("role") == "developer":
+                    note(Issue("TC024", m.index, None, role="developer"))
+        return issues
+
+    text = staticmethod(text)
+
+
+DIALECT = OpenAIChat()

@@ -10,15 +10,18 @@ through their ``raw_item``. A ``reasoning`` item must be followed by the item it
 
 from __future__ import annotations
 
-from ..containers import path_text
-from ..errors import InputError
-from ..model import Issue, Msg, Result
-from .openai_chat import NAME_RE, _JSONError, _bad_id, _loads, _type
-from .shared_rules import TaggedCall, unknown_role, user_as_result
+import json
+from typing import Any
 
-NAME = "openai-responses"
-TARGETS = ("responses", "deepseek")  # DeepSeek serves /v1/responses too, with its stricter adjacency
-BLOCK = "items"
+from ..containers import Path, path_text
+from ..errors import InputError
+from ..model import Call, Issue, Msg, Result
+from .base import NAME_RE, Block, Dialect, Samples, TaggedCall, parts_text, unknown_role, user_as_result
+from .base import JSONError as _JSONError
+from .base import bad_id as _bad_id
+from .base import loads as _loads
+from .base import type_name as _type
+from .editing import Editor
 # call item type -> its output item type (openai-agents-python ``_TOOL_CALL_TO_OUTPUT_TYPE``)
 OUTPUT_OF = {
     "function_call": "function_call_output",
@@ -147,18 +150,6 @@ def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
     return out
 
 
-def dialect_issues(msgs: list[Msg], pairing, target: str) -> list[Issue]:
-    """Tool output sent as user text (TC020) and reasoning items cut off from their item (TC021)."""
-    issues: list[Issue] = []
-    note = issues.append
-    user_as_result(msgs, pairing, note)
-    reasoning(msgs, note)
-    continuation(msgs, pairing.issues)
-    if target == "deepseek":
-        deepseek_words(pairing.issues)
-    return issues
-
-
 def continuation(msgs: list[Msg], pairing_issues: list[Issue]) -> None:
     """Outputs before any call item are how a request continues an earlier response
     (``previous_response_id``): the call is stored server-side. The input alone cannot tell, so
@@ -166,7 +157,7 @@ def continuation(msgs: list[Msg], pairing_issues: list[Issue]) -> None:
     first_call = next((m.index for m in msgs if m.calls), len(msgs))
     for iss in pairing_issues:
         if iss.code == "TC002" and iss.index < first_call:
-            iss.data["say"] = (f"is an output for call {iss.call_id or '(no id)'}, but no call item in this input has "
+            iss.say = (f"is an output for call {iss.call_id or '(no id)'}, but no call item in this input has "
                                "that id; that is only fine when the request continues an earlier response "
                                "(previous_response_id or conversation), which holds the call.")
 
@@ -179,7 +170,7 @@ DEEPSEEK_NO_OUTPUT = "No tool output found for tool call {id}."
 
 def deepseek_words(pairing_issues: list[Issue]) -> None:
     for iss in pairing_issues:
-        iss.data["provider"] = DEEPSEEK_NO_OUTPUT if iss.code in ("TC001", "TC003") else None
+        iss.provider = DEEPSEEK_NO_OUTPUT if iss.code in ("TC001", "TC003") else None
 
 
 def reasoning(msgs: list[Msg], note) -> None:
@@ -203,3 +194,152 @@ def reasoning(msgs: list[Msg], note) -> None:
             note(Issue("TC021", start, None, k if nxt is not None else None, kind="reasoning_item", item=rid,
                        say=f"is a reasoning item ({rid or 'no id'}) followed by {what}, not by the call or "
                            "message it produced; OpenAI rejects a reasoning item without its required following item."))
+
+
+def _inner(raw: dict) -> dict:
+    """The item itself: an Agents SDK run item's ``raw_item``, or the item."""
+    inner = raw.get("raw_item")
+    return inner if type(inner) is dict and type(raw.get("type")) is str and raw["type"].endswith("_item") else raw
+
+
+def text(raw: Any) -> str:
+    """The text of an item: an output's ``output``, or a message's content text."""
+    if type(raw) is not dict:
+        return ""
+    item = _inner(raw)
+    out = item.get("output")
+    if type(out) is str:
+        return out
+    if out is not None:
+        return json.dumps(out, ensure_ascii=False)
+    return parts_text(item.get("content"))
+
+
+def agents_run_state(root: Any, fmt: str) -> list[tuple[Path, str]]:
+    """OpenAI Agents SDK run states: ``generated_items`` are Responses items wrapped as run items."""
+    if type(root) is dict and "$schemaVersion" in root and type(root.get("generated_items")) is list:
+        return [(("generated_items",), "OpenAI Agents SDK run state")]
+    return []
+
+
+# --- repair --------------------------------------------------------------------------------------
+
+
+def _with_inner(raw: dict, inner: dict) -> dict:
+    return {**raw, "raw_item": inner} if _inner(raw) is not raw else inner
+
+
+def _id_key(item: dict) -> str:
+    t = item.get("type")
+    if t == "mcp_approval_request":
+        return "id"
+    if t == "mcp_approval_response":
+        return "approval_request_id"
+    if t == "local_shell_call_output" and "call_id" not in item:
+        return "id"
+    return "call_id"
+
+
+class ResponsesEditor(Editor):
+    """Raw edits on ``input`` items, never in place. Each item is one entry of the neutral view,
+    so repair's plan applies as for openai-chat: a placeholder is an output item of the type that
+    answers the call. Agents SDK run items are edited inside their ``raw_item``. Removing a call
+    (``missing=remove_call``) would remove the whole item, which is refused with a clear message."""
+
+    def placeholder(self, call: Call, call_id: str | None, text: str) -> dict:
+        kind = OUTPUT_OF.get(getattr(call, "tag", "function_call"), "function_call_output")
+        if kind == "mcp_approval_response":
+            return {"type": kind, "approval_request_id": call_id, "approve": False, "reason": text}
+        if kind == "local_shell_call_output":
+            return {"type": kind, "id": call_id, "output": text}
+        return {"type": kind, "call_id": call_id, "output": text}
+
+    def set_call_id(self, raw: dict, call: Call, new_id: str) -> dict:
+        item = _inner(raw)
+        return _with_inner(raw, {**item, _id_key(item): new_id})
+
+    def set_result_id(self, raw: dict, result: Result, new_id: str) -> dict:
+        item = _inner(raw)
+        return _with_inner(raw, {**item, _id_key(item): new_id})
+
+    def set_result_name(self, raw: dict, result: Result, name: str) -> dict | None:
+        item = _inner(raw)
+        return _with_inner(raw, {**item, "name": name}) if "name" in item else None
+
+    def drop_calls(self, raw: dict, calls: list[Call]) -> tuple[dict, list[Any]]:
+        raise InputError("missing=remove_call is not available for Responses input: a call is a whole item; "
+                         "use missing=placeholder")
+
+    def call_item(self, raw: dict, call: Call) -> Any:
+        return _inner(raw)
+
+    def has_id_slot(self, raw: dict, call: Call) -> bool:
+        return True
+
+    def shape_fix(self, raw: dict, issue: Issue) -> tuple[dict, str] | None:
+        item = _inner(raw)
+        if issue.code == "TC010" and item.get("type") == "function_call" and type(item.get("arguments")) in (dict, list):
+            text = json.dumps(item["arguments"], ensure_ascii=False)
+            return _with_inner(raw, {**item, "arguments": text}), "serialised the object arguments as a JSON string"
+        return None
+
+    def note_for_orphan(self, raw: dict, result: Result, text: str) -> dict:
+        return {"role": "user", "content": text + "\n" + self.text_of(raw)}
+
+    def user_to_result(self, raw: dict, call: Call, call_id: str | None) -> dict:
+        return self.placeholder(call, call_id, self.text_of(raw))
+
+    def bridge(self, text: str) -> dict:
+        return {"role": "assistant", "content": text}
+
+    def role_of(self, item: Any) -> str:
+        if type(item) is not dict:
+            return "unknown"
+        item = _inner(item)
+        t = item.get("type")
+        if t in OUTPUT_OF:
+            return "assistant"
+        if t in OUTPUTS:
+            return "tool"
+        if t == "message" or (t is None and "role" in item):
+            return MESSAGE_ROLES.get(item.get("role"), str(item.get("role")))
+        return str(t)
+
+
+class Responses(Dialect):
+    """OpenAI Responses API ``input`` items (and the Agents SDK's run items around them)."""
+
+    name = "openai-responses"
+    targets = ("responses", "deepseek")  # DeepSeek serves /v1/responses too, with its stricter adjacency
+    block = Block.ITEMS
+    recognisers = (agents_run_state,)
+    editor_class = ResponsesEditor
+    samples = Samples(
+        clean=[{"role": "user", "content": "Weather in Paris?"},
+               {"type": "function_call", "call_id": "call_1", "name": "get_weather", "arguments": '{"city": "Paris"}'},
+               {"type": "function_call_output", "call_id": "call_1", "output": "18C"},
+               {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "It is 18C."}]}],
+        broken=[{"role": "user", "content": "Weather in Paris?"},
+                {"type": "function_call", "call_id": "call_1", "name": "get_weather", "arguments": '{"city": "Paris"}'},
+                {"role": "user", "content": "Never mind."}],
+    )
+
+    detect = staticmethod(detect)
+    read = staticmethod(normalize)
+
+    def rules(self, msgs: list[Msg], pairing, target: str) -> list[Issue]:
+        """Tool output sent as user text (TC020) and reasoning items cut off from their item (TC021);
+        the words of continuation and DeepSeek findings."""
+        issues: list[Issue] = []
+        note = issues.append
+        user_as_result(msgs, pairing, note, self.text)
+        reasoning(msgs, note)
+        continuation(msgs, pairing.issues)
+        if target == "deepseek":
+            deepseek_words(pairing.issues)
+        return issues
+
+    text = staticmethod(text)
+
+
+DIALECT = Responses()

@@ -7,6 +7,6 @@
 - ``ids``: deterministic ids that fit a target; ``base``: the small shared types.
 
 Every fix decides on the neutral view and edits raw items only through the dialect's editor
-(``inspector.editors``); ``inspector.repairing`` runs the plan per transcript, writes the lists back
+(``dialect.editor``, defined in the dialect's file); ``inspector.repairing`` runs the plan per transcript, writes the lists back
 into the document and builds the report.
 """

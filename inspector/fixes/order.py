@@ -7,7 +7,7 @@ what cannot be made valid without inventing a turn (the last message, a lone mes
 
 from __future__ import annotations
 
-from ..rules.sequence import MISTRAL_NEXT as ROLE_NEXT
+from ..dialects.base import MISTRAL_NEXT as ROLE_NEXT
 from .base import Slot
 
 

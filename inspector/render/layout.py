@@ -13,11 +13,12 @@ as plain strings; the component puts it into the page with ``textContent`` only.
 from __future__ import annotations
 
 import threading
-from typing import Any
+from typing import Any, Callable
 
-from ..dialects.langchain import unwrap
+from ..dialects import detect
 from ..links import Pairing
-from ..model import Finding, Msg
+from ..model import Msg
+from ..report import Finding
 
 PAGE_SIZE = 300
 OVERVIEW_BUCKETS = 160
@@ -28,43 +29,20 @@ SEARCH_TEXT_CHARS = 20_000  # text of one message that search looks at
 MAX_MATCHES = 5_000  # matches sent to the browser (the count says when there are more)
 SEV_RANK = {"error": 3, "warning": 2, "info": 1}
 SEV_NAME = {3: "error", 2: "warning", 1: "info", 0: ""}
-TEXT_KEYS = ("content", "text", "output", "parts", "data", "message", "input", "response", "result")
 
 
-def _collect(x: Any, out: list[str], budget: list[int], depth: int) -> None:
-    """Gather readable text from a message's content, whatever the dialect calls it."""
-    if budget[0] <= 0 or depth > 4:
-        return
-    if isinstance(x, str):
-        if x:
-            out.append(x[: budget[0]])
-            budget[0] -= len(out[-1])
-    elif isinstance(x, list):
-        for v in x[:20]:
-            _collect(v, out, budget, depth + 1)
-    elif isinstance(x, dict):
-        found = False
-        for k in TEXT_KEYS:
-            if k in x:
-                found = True
-                _collect(x[k], out, budget, depth + 1)
-        if not found and depth > 0:
-            kind = x.get("type")
-            if isinstance(kind, str) and kind not in ("text",):
-                out.append(f"[{kind}]")
-                budget[0] -= len(kind) + 2
+def preview_text(raw: Any, limit: int = PREVIEW_CHARS, text: Callable[[Any], str] | None = None) -> str:
+    """A one-glance preview of a message's text, at most ``limit`` characters, whitespace folded.
 
-
-def preview_text(raw: Any, limit: int = PREVIEW_CHARS) -> str:
-    """A one-glance preview of a message's text (any dialect), at most ``limit`` characters."""
-    out: list[str] = []
-    if isinstance(raw, dict):
-        raw = unwrap(raw)[1]  # LangChain's serialized shapes keep the message one level down
-        _collect({k: raw[k] for k in TEXT_KEYS if k in raw}, out, [limit + 1], 0)
-    else:
-        _collect(raw, out, [limit + 1], 1)
-    text = " ".join(" ".join(s.split()) for s in out if s.strip())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    ``text`` is the dialect's ``text`` (the detail pane and the Markdown export show the same
+    words); without it the message's own dialect is detected."""
+    if text is None:
+        text = detect([raw]).text
+    full = text(raw)
+    if len(full) > 8 * limit:
+        full = full[: 8 * limit]
+    folded = " ".join(full.split())
+    return folded if len(folded) <= limit else folded[: limit - 1] + "…"
 
 
 def first_string_arg(args: Any, limit: int = ARG_CHARS) -> str:
@@ -184,8 +162,10 @@ def assign_lanes(spans: list[tuple[int, int]]) -> list[int]:
 class TimelineModel:
     """Whole-transcript facts the timeline needs, computed once per checked transcript."""
 
-    def __init__(self, msgs: list[Msg], pairing: Pairing, findings: list[Finding], page_size: int = PAGE_SIZE):
+    def __init__(self, msgs: list[Msg], pairing: Pairing, findings: list[Finding], page_size: int = PAGE_SIZE,
+                 text: Callable[[Any], str] | None = None):
         self.msgs = msgs
+        self.text = text  # the dialect's text of a raw message (None: detected per message)
         self.n = len(msgs)
         self.page_size = max(1, page_size)
         self.marks: dict[int, list[tuple[str, str]]] = {}
@@ -287,7 +267,7 @@ class TimelineModel:
                 hay = []
                 for i, m in enumerate(self.msgs):
                     # The same words as the card's preview, only more of them.
-                    parts = [f"role:{m.role}", preview_text(m.raw, SEARCH_TEXT_CHARS)]
+                    parts = [f"role:{m.role}", preview_text(m.raw, SEARCH_TEXT_CHARS, text=self.text)]
                     for c in m.calls:
                         args = c.args if isinstance(c.args, str) else _json_text(c.args)
                         parts.append(f"tool:{c.name} id:{c.id} {args[:SEARCH_TEXT_CHARS]}")
@@ -328,7 +308,7 @@ class TimelineModel:
         return {
             "i": i,
             "role": _short(m.role, 40),
-            "text": preview_text(m.raw),
+            "text": preview_text(m.raw, text=self.text),
             "calls": [[_short(c.id) if c.id is not None else "", _short(c.name), c.pos, first_string_arg(c.args),
                        self.answer.get((i, c.pos), -1)] for c in m.calls],
             "results": [

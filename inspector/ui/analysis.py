@@ -18,8 +18,8 @@ from .. import dialects
 from ..check import Analysis, check_document, default_target
 from ..containers import Document, find_transcripts
 from ..jsonio import parse
-from ..model import Finding, Report
 from ..model_target import request_model, target_from_model
+from ..report import Finding, Report
 from ..render import TimelineModel
 
 
@@ -47,11 +47,11 @@ def detected_dialect(doc: Document) -> str:
     if not doc.transcripts:
         return "openai-chat"
     t = doc.transcripts[0]
-    return t.dialect or dialects.detect(t.items).NAME
+    return dialects.dialect_of(t).name
 
 
 def targets_for(dialect: str) -> tuple[str, ...]:
-    return tuple(dialects.get(dialect).TARGETS)
+    return tuple(dialects.get(dialect).targets)
 
 
 def target_default(dialect: str, doc: Document | None = None) -> tuple[str, str | None]:
@@ -105,11 +105,7 @@ def settle_heap() -> None:
 @st.cache_resource(max_entries=8, ttl=3600, show_spinner=False)
 def checked(sha: str, _data: bytes, name: str, dialect: str | None, target: str) -> Checked:
     """Check the file for ``target``, reading it as ``dialect`` (None: detect)."""
-    base = parsed(sha, _data, name)
-    # A fresh Document per (dialect, target): check_document records the dialect on each
-    # transcript, and the cached parse must stay as it was read.
-    doc = Document(root=base.root, format=base.format, transcripts=find_transcripts(base.root, base.format),
-                   source=name)
+    doc = parsed(sha, _data, name)  # check leaves the document as it was: the cached parse is shared
     report, analyses = check_document(doc, target, dialect)
     out = Checked(doc, report, analyses)
     freeze_heap()
@@ -119,4 +115,4 @@ def checked(sha: str, _data: bytes, name: str, dialect: str | None, target: str)
 @st.cache_resource(max_entries=8, ttl=3600, show_spinner=False)
 def timeline_model(sha: str, dialect: str | None, target: str, transcript: int, _checked: Checked) -> TimelineModel:
     a = _checked.analyses[transcript]
-    return TimelineModel(a.msgs, a.pairing, _checked.findings(transcript))
+    return TimelineModel(a.msgs, a.pairing, _checked.findings(transcript), text=a.dialect.text)

@@ -24,17 +24,6 @@ HEAD_LINES = 24
 FIELD_CHARS = 300  # strings longer than this are shortened under "All fields"
 ARG_CHARS = 4_000  # a call's argument strings longer than this are shortened
 
-TEXT_FIELDS = ("content", "text", "output")
-
-
-def _full_text(raw: Any) -> str | None:
-    if isinstance(raw, dict):
-        for k in TEXT_FIELDS:
-            v = raw.get(k)
-            if isinstance(v, str) and v:
-                return v
-    return None
-
 
 def _args_value(args: Any) -> tuple[Any, bool]:
     """Arguments ready to pretty-print: (value, True) for JSON, (text, False) otherwise."""
@@ -127,8 +116,8 @@ def detail_pane(checked: Checked, transcript: int, sel: int | None) -> None:
                 st.text("✕ the tool reported an error when it ran (not a pairing problem)")
             for n, l in enumerate(l for l in ends if l.result is r):
                 _goto(f"Call in #{l.call.msg} ({l.status})", l.call.msg, f"go:{sel}:r{r.pos}:{n}")
-        text = _full_text(m.raw)
-        if text is not None:
+        text = a.dialect.text(m.raw)  # the words the timeline previews and the Markdown export shows
+        if text:
             show_text(text, f"all:{transcript}:{sel}")
         with st.expander("All fields", expanded=False):
             st.json(_shorten(m.raw, FIELD_CHARS), expanded=2)

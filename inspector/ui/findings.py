@@ -10,7 +10,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from ..model import Finding
+from ..report import Finding
 from . import state
 
 SEVERITIES = ["error", "warning", "info"]

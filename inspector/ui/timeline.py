@@ -77,7 +77,7 @@ def _on_page() -> None:
 
 def _match_label(model: TimelineModel, i: int) -> list:
     m = model.msgs[i]
-    label = next((f"{c.name}: {first_string_arg(c.args)}" for c in m.calls), None) or preview_text(m.raw, 100)
+    label = next((f"{c.name}: {first_string_arg(c.args)}" for c in m.calls), None) or preview_text(m.raw, 100, text=model.text)
     return [i, str(m.role)[:40], label]
 
 

@@ -1,0 +1,256 @@
+"""What a wire format is: one ``Dialect`` subclass in one file of this package.
+
+A dialect reads its own shape into the neutral view (``Msg``, ``Call``, ``Result``), says which
+targets it fits, how a call block gathers its results, which order and state rules only it has,
+what the readable text of one of its messages is, where its lists hide inside log files, and how
+repair edits its raw items. Everything else (pairing, the rules over ids, severities, provider
+texts, repair's decisions, the UI) is dialect-neutral and asks the dialect.
+
+Writing a dialect (see ``openai_chat.py`` for a run dialect, ``anthropic.py`` for a next one):
+
+- class attributes ``name`` (``"openai-chat"``), ``targets`` (the targets it fits, **default
+  first**), ``block`` (a ``Block``), optionally ``recognisers`` (container recognisers, see
+  ``containers.register``) and ``editor`` (an ``editing.Editor`` subclass; without one the
+  dialect cannot be repaired);
+- ``detect(items) -> int``: 0 = not this dialect; openai-chat answers 1 for anything with
+  roles, the others 2-4 on evidence only they have (ties go to the first registered);
+- ``read(items, where, issues) -> list[Msg]``: the neutral view in one pass, appending shape
+  ``Issue``s as it goes; a structural break raises ``InputError`` located by ``where`` (the JSON
+  path of the list). This is the hot path: keep it a plain loop;
+- ``rules(msgs, pairing, target) -> list[Issue]``: the dialect's own order and state rules
+  (default: none);
+- ``item_groups(items, where)``: only for a dialect that joins several raw items into one
+  message (Claude Code log entries): which items each message came from (default: None);
+- ``text(raw) -> str``: the readable text of one raw message (text parts, and the text of the
+  results it carries), used by the timeline preview, the detail pane, the Markdown export, TC020
+  and repair's notes, so that they all show the same words;
+- ``samples``: a ``Samples`` for the conformance suite (``tests/test_dialect_conformance.py``),
+  which runs over every registered dialect: ``clean`` is a document (a message list, or the file
+  value it sits in) that checks without error or warning for the default target and holds a
+  message with text at ``text_at`` of its first transcript; ``broken`` one that has at least one
+  error for the default target and that repair fixes. Registering the dialect
+  (``dialects.register(MyDialect())``) is all it takes for the suite to test it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+from typing import TYPE_CHECKING, Any, Callable, ClassVar
+
+import orjson
+
+from ..containers import path_text
+from ..errors import InputError
+from ..model import Call, Issue, Msg, Result
+
+if TYPE_CHECKING:
+    from ..links import Pairing
+    from .editing import Editor
+
+
+class Block(str, Enum):
+    """How a call block gathers its results (``links.pair``)."""
+
+    RUN = "run"  # the unbroken run of result messages after the call message (openai-chat)
+    NEXT = "next"  # the next message only; later ones are TC015 (anthropic, bedrock, gemini)
+    ITEMS = "items"  # a run of call items, then their outputs (Responses)
+
+
+@dataclass(frozen=True)
+class Samples:
+    """A dialect's own examples for the conformance suite (see the module docstring)."""
+
+    clean: Any
+    broken: Any
+    text_at: int = 0
+
+
+class Dialect:
+    """One wire format. Subclasses set the class attributes and implement ``detect``, ``read`` and ``text``."""
+
+    name: ClassVar[str] = ""
+    targets: ClassVar[tuple[str, ...]] = ()
+    block: ClassVar[Block] = Block.RUN
+    recognisers: ClassVar[tuple[Callable, ...]] = ()
+    editor_class: ClassVar[type | None] = None
+    samples: ClassVar[Samples | None] = None
+
+    def __init__(self) -> None:
+        self.editor: Editor | None = self.editor_class(self) if self.editor_class is not None else None
+
+    @property
+    def default_target(self) -> str:
+        return self.targets[0]
+
+    def detect(self, items: list) -> int:
+        raise NotImplementedError
+
+    def read(self, items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
+        raise NotImplementedError
+
+    def rules(self, msgs: list[Msg], pairing: Pairing, target: str) -> list[Issue]:
+        return []
+
+    def text(self, raw: Any) -> str:
+        raise NotImplementedError
+
+    def item_groups(self, items: list, where: tuple = ()) -> list[list[int]] | None:
+        """For each neutral message, the raw items it was read from; None when that is one item
+        each (a dialect that joins several items into one message says which)."""
+        return None
+
+    def __repr__(self) -> str:
+        return f"<dialect {self.name}>"
+
+
+# --- helpers the readers share -------------------------------------------------------------------
+
+NAME_RE = re.compile(r"[a-zA-Z0-9_-]{1,64}")  # a tool name most providers accept
+loads = orjson.loads
+JSONError = orjson.JSONDecodeError
+
+
+def bad_id(x: Any) -> bool:
+    """True when ``x`` cannot be a call id (missing, empty, not a string, the string "null")."""
+    return not x or type(x) is not str or x == "null"
+
+
+def type_name(x: Any) -> str:
+    """``an object``, ``an array``, ... for an error message about a value of the wrong type."""
+    return {dict: "an object", list: "an array", str: "a string", bool: "a boolean", type(None): "null"}.get(
+        type(x), "a number"
+    )
+
+
+def objects(items: list, where: tuple, what: str = "a message object"):
+    """``enumerate(items)``, with a located ``InputError`` for an entry that is not an object."""
+    for i, m in enumerate(items):
+        if type(m) is not dict:
+            raise InputError(f"expected {what}, got {type_name(m)}", f"{path_text(where)}[{i}]")
+        yield i, m
+
+
+def unknown_role(i: int, role, m: Any, note, **data) -> Msg:
+    """TC024 for a role the dialect does not have, and the message as it stands."""
+    note(Issue("TC024", i, None, **data, role=role))
+    return Msg(i, role if type(role) is str else repr(role), (), (), m)
+
+
+def block_call(i: int, j: int, cid, name, args, note) -> Call:
+    """A call read from content block ``j`` of message ``i`` (anthropic ``tool_use``, bedrock
+    ``toolUse``): TC008 when its id is missing, TC012 when its name is not a valid tool name."""
+    if bad_id(cid):
+        note(Issue("TC008", i, None, side="call", pos=j, value=cid, name=name))
+        cid = None
+    if type(name) is not str or not NAME_RE.fullmatch(name):
+        note(Issue("TC012", i, cid, pos=j, name=name, missing=name is None))
+    return Call(cid, name, args, j, i)
+
+
+def block_result(i: int, j: int, tid, note) -> Result:
+    """A result read from content block ``j`` of message ``i``: TC008 when its id is missing."""
+    if bad_id(tid):
+        note(Issue("TC008", i, None, side="result", pos=j, value=tid))
+        tid = None
+    return Result(tid, None, j, i)
+
+
+class TaggedCall(Call):
+    """A call that remembers one thing its dialect's editor needs and the neutral view has no
+    slot for: the Responses item type (``custom_tool_call``, ...) or the LangChain serialization
+    shape of its message."""
+
+    __slots__ = ("tag",)
+
+    def __init__(self, id, name, args, pos: int, msg: int, tag: str):
+        self.id = id
+        self.name = name
+        self.args = args
+        self.pos = pos
+        self.msg = msg
+        self.tag = tag
+
+
+def parts_text(content: Any) -> str:
+    """The text of a content value: a string, or the ``text`` of its parts, one per line."""
+    if type(content) is str:
+        return content
+    if type(content) is list:
+        return "\n".join(p["text"] for p in content if type(p) is dict and type(p.get("text")) is str)
+    return ""
+
+
+def json_text(value: Any) -> str:
+    """A value that is not text, shown as compact JSON (a tool output object, ...)."""
+    if value is None:
+        return ""
+    if type(value) is str:
+        return value
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:
+        return repr(value)
+
+
+# --- rules the dialects share --------------------------------------------------------------------
+
+OUTPUT_PREFIXES = ("observation:", "result:", "tool result", "tool output", "output:", "function result")
+
+
+def looks_like_tool_output(text: str, ids: list[str], names: list[str]) -> bool:
+    t = text.strip()
+    if not t:
+        return False
+    if any(i and i in t for i in ids):
+        return True
+    low = t[:200].lower()
+    if low.startswith(OUTPUT_PREFIXES):
+        return True
+    if t[0] in "{[":
+        try:
+            loads(t)
+            return True
+        except JSONError:
+            pass
+    return any(type(n) is str and len(n) > 3 and n in t[:500] for n in names)
+
+
+def user_as_result(msgs: list[Msg], pairing: Pairing, note, text: Callable[[Any], str]) -> None:
+    """TC020: a user message right after a call block whose calls have no result, that reads
+    like the output of one of them. ``text`` is the dialect's ``text``."""
+    missing_by_msg: dict[int, list] = {}
+    for c in pairing.missing:
+        missing_by_msg.setdefault(c.msg, []).append(c)
+    for b in pairing.blocks:
+        unanswered = missing_by_msg.get(b.index)
+        if not unanswered:
+            continue
+        nxt = b.ends + 1
+        if nxt < len(msgs) and msgs[nxt].role == "user" and not msgs[nxt].results:
+            ids = [c.id for c in unanswered if c.id]
+            names = [c.name for c in unanswered]
+            if looks_like_tool_output(text(msgs[nxt].raw), ids, names):
+                c = unanswered[0]
+                note(Issue("TC020", nxt, c.id, b.index, name=c.name))
+
+
+# Role transitions mistral_common accepts (keys: the previous role); the hosted API also refuses
+# user after tool. openai-chat checks this inline while reading; dialects that read into
+# openai-chat roles (langchain) use ``role_order``.
+MISTRAL_NEXT = {
+    "system": {"user", "assistant", "system"},
+    "user": {"assistant", "system", "user"},
+    "assistant": {"assistant", "user", "tool"},
+    "tool": {"assistant", "tool"},
+}
+_BAD_PAIRS = frozenset((a, b) for a in MISTRAL_NEXT for b in MISTRAL_NEXT if b not in MISTRAL_NEXT[a])
+
+
+def role_order(msgs: list[Msg], note) -> None:
+    """TC019 for each role transition Mistral refuses."""
+    roles = ["tool" if m.role == "function" else m.role for m in msgs]
+    for k, pair in enumerate(zip(roles, roles[1:]), 1):
+        if pair in _BAD_PAIRS:
+            note(Issue("TC019", k, None, k - 1, role=pair[1], prev=pair[0]))

@@ -1,0 +1,198 @@
+"""Editors: the few raw edits repair needs, one ``Editor`` subclass per dialect, in the dialect's file.
+
+Repair decides *what* to do on the neutral view (``Msg``, ``Call``, ``Result``, ``Pairing``) and
+never touches a dialect's dicts itself: every edit goes through the dialect's editor
+(``dialect.editor``). An editor never mutates its input; each method returns a new item (a
+shallow copy where a field changed), so that the caller's data stays as it was and unchanged
+messages keep their identity, key order and unknown fields.
+
+Interface (see ``Editor`` for the exact signatures). ``raw`` is the dialect's item at
+``msg.index``; ``call``/``result`` are the neutral ``Call``/``Result`` inside it:
+
+- ``placeholder(call, call_id, text) -> item``: a synthesized result answering ``call`` (marked
+  as an error where the dialect has a flag for it);
+- ``set_call_id(raw, call, new_id)`` / ``set_result_id(raw, result, new_id)``: rename one id;
+- ``set_result_name(raw, result, name)``: give a result its call's tool name (TC013);
+- ``drop_calls(raw, calls) -> (item, [removed raw calls])``: the message without those calls,
+  never leaving an empty call array behind;
+- ``call_item(raw, call)``: the raw call object, whole (for the quarantine);
+- ``has_id_slot(raw, call)``: False for calls that carry no id by design (legacy ``function_call``);
+- ``shape_fix(raw, issue) -> (item, sentence) | None``: the lossless fix for a shape issue the
+  dialect's reader raised (TC007 empty call array, TC010 object arguments, TC018 null content);
+- ``note_for_orphan(raw, result, text) -> item``: a user message quoting an orphan result;
+- ``user_to_result(raw, call, call_id) -> item``: tool output sent as user text, made a result;
+- ``bridge(text) -> item``: a synthesized assistant message (role-order repair);
+- ``role_of(item) -> str``: the neutral role of an item the planner built itself;
+- ``text_of(raw) -> str``: the dialect's ``text`` (placeholder detection, notes).
+
+Dialects whose results are blocks of the next message (``Block.NEXT``) subclass ``BlockEditor``,
+which adds ``explode`` and ``join``: repair (``fixes.join``) runs its plan on a copy where each
+result block is a message of its own, then joins runs of one role back.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..model import Call, Issue, Result
+
+if TYPE_CHECKING:
+    from .base import Dialect
+
+
+class Editor:
+    """Raw edits for one dialect. Subclasses implement every method; none may mutate its input."""
+
+    def __init__(self, dialect: "Dialect"):
+        self.dialect = dialect
+
+    def placeholder(self, call: Call, call_id: str | None, text: str) -> Any:
+        raise NotImplementedError
+
+    def set_call_id(self, raw: Any, call: Call, new_id: str) -> Any:
+        raise NotImplementedError
+
+    def set_result_id(self, raw: Any, result: Result, new_id: str) -> Any:
+        raise NotImplementedError
+
+    def set_result_name(self, raw: Any, result: Result, name: str) -> Any | None:
+        """The item with the result's name set, or None when the result carries no name field."""
+        raise NotImplementedError
+
+    def drop_calls(self, raw: Any, calls: list[Call]) -> tuple[Any, list[Any]]:
+        raise NotImplementedError
+
+    def call_item(self, raw: Any, call: Call) -> Any:
+        raise NotImplementedError
+
+    def has_id_slot(self, raw: Any, call: Call) -> bool:
+        raise NotImplementedError
+
+    def shape_fix(self, raw: Any, issue: Issue) -> tuple[Any, str] | None:
+        raise NotImplementedError
+
+    def note_for_orphan(self, raw: Any, result: Result, text: str) -> Any:
+        raise NotImplementedError
+
+    def user_to_result(self, raw: Any, call: Call, call_id: str | None) -> Any:
+        raise NotImplementedError
+
+    def bridge(self, text: str) -> Any:
+        raise NotImplementedError
+
+    def role_of(self, item: Any) -> str:
+        raise NotImplementedError
+
+    def text_of(self, raw: Any) -> str:
+        return self.dialect.text(raw) if type(raw) is dict else ""
+
+
+
+class BlockEditor(Editor):
+    """Shared by the three dialects: ``KEY`` names the block list, ``is_result`` spots a result."""
+
+    KEY = "content"
+    USER = "user"
+    ASSISTANT = "assistant"
+
+    # --- what the dialects differ in ---------------------------------------------------------
+
+    def is_result(self, block: Any) -> bool:
+        raise NotImplementedError
+
+    def result_block(self, call: Call, call_id: str | None, text: str, error: bool) -> dict:
+        raise NotImplementedError
+
+    def with_call_id(self, block: dict, new_id: str) -> dict:
+        raise NotImplementedError
+
+    def with_result_id(self, block: dict, new_id: str) -> dict:
+        raise NotImplementedError
+
+    def text_block(self, text: str) -> dict:
+        return {"type": "text", "text": text}
+
+    # --- the Editor interface ------------------------------------------------------------------
+
+    def _blocks(self, raw: dict) -> list:
+        b = raw.get(self.KEY)
+        if type(b) is list:
+            return list(b)
+        if type(b) is str and b:
+            return [self.text_block(b)]
+        return []
+
+    def placeholder(self, call: Call, call_id: str | None, text: str) -> dict:
+        return {"role": self.USER, self.KEY: [self.result_block(call, call_id, text, True)]}
+
+    def set_call_id(self, raw: dict, call: Call, new_id: str) -> dict:
+        blocks = self._blocks(raw)
+        blocks[call.pos] = self.with_call_id(blocks[call.pos], new_id)
+        return {**raw, self.KEY: blocks}
+
+    def set_result_id(self, raw: dict, result: Result, new_id: str) -> dict:
+        blocks = self._blocks(raw)
+        blocks[result.pos] = self.with_result_id(blocks[result.pos], new_id)
+        return {**raw, self.KEY: blocks}
+
+    def set_result_name(self, raw: dict, result: Result, name: str) -> dict | None:
+        return None
+
+    def drop_calls(self, raw: dict, calls: list[Call]) -> tuple[dict, list[Any]]:
+        drop = {c.pos for c in calls}
+        blocks = self._blocks(raw)
+        kept = [b for j, b in enumerate(blocks) if j not in drop]
+        removed = [b for j, b in enumerate(blocks) if j in drop]
+        if not kept:  # a message may not be empty: say what was there
+            kept = [self.text_block("[tool call removed by repair: no result was recorded]")]
+        return {**raw, self.KEY: kept}, removed
+
+    def call_item(self, raw: dict, call: Call) -> Any:
+        return self._blocks(raw)[call.pos]
+
+    def has_id_slot(self, raw: dict, call: Call) -> bool:
+        return True
+
+    def shape_fix(self, raw: dict, issue: Issue) -> tuple[dict, str] | None:
+        return None  # an empty value is refused too: nothing lossless to do
+
+    def note_for_orphan(self, raw: dict, result: Result, text: str) -> dict:
+        return {"role": self.USER, self.KEY: [self.text_block(text + "\n" + self.text_of(raw))]}
+
+    def user_to_result(self, raw: dict, call: Call, call_id: str | None) -> dict:
+        return {**raw, "role": self.USER, self.KEY: [self.result_block(call, call_id, self.text_of(raw), False)]}
+
+    def bridge(self, text: str) -> dict:
+        return {"role": self.ASSISTANT, self.KEY: [self.text_block(text)]}
+
+    def role_of(self, item: Any) -> str:
+        return str(item.get("role", self.USER)) if type(item) is dict else "unknown"
+
+    # --- explode, plan, join -------------------------------------------------------------------
+
+    def explode(self, items: list) -> tuple[list, list[int], dict[int, list]]:
+        """Each result block its own message, the rest of its message after them."""
+        out: list = []
+        origin: list[int] = []
+        pieces: dict[int, list] = {}
+        for k, m in enumerate(items):
+            blocks = m.get(self.KEY) if type(m) is dict else None
+            if type(blocks) is not list or not any(self.is_result(b) for b in blocks):
+                out.append(m)
+                origin.append(k)
+                continue
+            mine = [{**m, self.KEY: [b]} for b in blocks if self.is_result(b)]
+            rest = [b for b in blocks if not self.is_result(b)]
+            if rest:
+                mine.append({**m, self.KEY: rest})
+            pieces[k] = mine
+            out.extend(mine)
+            origin.extend([k] * len(mine))
+        return out, origin, pieces
+
+    def join(self, raws: list[dict]) -> dict:
+        """One message from several of one role: result blocks first, then the others, in order."""
+        blocks = [b for r in raws for b in self._blocks(r)]
+        results = [b for b in blocks if self.is_result(b)]
+        others = [b for b in blocks if not self.is_result(b)]
+        return {**raws[0], self.KEY: results + others}

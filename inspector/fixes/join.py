@@ -1,0 +1,168 @@
+"""Repair for the dialects whose results are blocks of the next message (``Block.NEXT``:
+anthropic, bedrock, gemini, claude-code).
+
+Repair's plan works on lists where every result is its own message (openai-chat). Here, several
+``tool_result`` blocks share one user message, maybe with text after them. So the plan runs on an
+*exploded* copy (``BlockEditor.explode``): each result block becomes a message of its own, and the
+other blocks of that message follow as one more message. After the plan, runs of messages of one
+role are joined back (results first, then the other blocks), which also merges results split over
+several messages (TC015), puts results before text (TC016) and joins two messages of one role
+(TC019), as rules.md §4 asks. A message the plan did not touch comes back as the very object it was.
+
+Change and quarantine indices are the input's own: an exploded piece reports the index of the
+message it came from, and a quarantined result block is quarantined as the block itself.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from ..check import Analysis
+from ..containers import Transcript
+from ..dialects.base import Block, user_as_result
+from ..dialects.editing import BlockEditor
+from ..links import pair
+from ..model import Issue
+from ..rules.sequence import sequence_issues
+from .plan import Plan
+
+JOIN_CODES = ("TC015", "TC016", "TC019")
+_MSG_NO = re.compile(r"(?<=message )#(\d+)")
+
+
+class _Out:
+    """An output position, for the report (the plan's records point at one)."""
+
+    __slots__ = ("pos", "raw", "origin")
+
+    def __init__(self, pos: int, raw: Any, origin: int | None):
+        self.pos, self.raw, self.origin = pos, raw, origin
+
+
+class _Rec:
+    __slots__ = ("action", "code", "call_id", "before", "slot", "text", "new_id")
+
+    def __init__(self, action, code, call_id, before, slot, text, new_id=None):
+        self.action, self.code, self.call_id, self.before = action, code, call_id, before
+        self.slot, self.text, self.new_id = slot, text, new_id
+
+
+class JoinPlan:
+    """Explode, run repair's own plan, join back; ``recs``/``quarantine``/... as the plan's."""
+
+    def __init__(self, a: Analysis, target: str, options: Any, ed: BlockEditor):
+        self.a, self.target, self.opt, self.ed = a, target, options, ed
+        self.recs: list = []
+        self.quarantine: list = []
+        self.id_map: dict[str, str] = {}
+        self.unfixed: list[str] = []
+        self.resolved: list = []
+
+    def _analyse(self, items: list) -> Analysis:
+        t = self.a.transcript
+        d = self.a.dialect
+        issues: list[Issue] = []
+        msgs = d.read(items, t.path, issues)
+        pairing = pair(msgs, Block.RUN)
+        issues.extend(pairing.issues)
+        issues.extend(sequence_issues(msgs, pairing, self.target))
+        user_as_result(msgs, pairing, issues.append, d.text)
+        ex = Transcript(items=items, path=t.path, container=t.container, dialect=d.name, extra=t.extra)
+        return Analysis(ex, d, msgs, pairing, issues)
+
+    def run(self) -> list:
+        items = self.a.transcript.items
+        ex, origin, pieces = self.ed.explode(items)
+        inner = Plan(self._analyse(ex), self.target, self.opt, self.ed)
+        out = inner.run()
+        joins = [iss for iss in self.a.issues if iss.code in JOIN_CODES]
+        if not inner.recs and not joins:
+            self.resolved = [_Out(k, m, k) for k, m in enumerate(items)]
+            return list(items)
+        # Group runs of one role; remember which output group each inner position went to.
+        groups: list[list[int]] = []
+        for k, raw in enumerate(out):
+            if groups and self.ed.role_of(out[groups[-1][-1]]) == self.ed.role_of(raw):
+                groups[-1].append(k)
+            else:
+                groups.append([k])
+        by_piece = {id(p): k for k, ps in pieces.items() for p in ps}
+        new: list = []
+        group_of: dict[int, _Out] = {}
+        for g in groups:
+            raws = [out[k] for k in g]
+            src = {by_piece.get(id(r)) for r in raws}
+            k0 = src.pop() if len(src) == 1 else None
+            if len(raws) == 1 and k0 is None:
+                raw = raws[0]
+            else:
+                raw = self.ed.join(raws)
+                # All the pieces of one input message, unedited, already in the joined order: the input itself.
+                key = self.ed.KEY
+                if k0 is not None and [id(r) for r in raws] == [id(p) for p in pieces[k0]] and \
+                        [id(b) for b in raw[key]] == [id(b) for b in items[k0][key]]:
+                    raw = items[k0]
+                else:
+                    self._keep_fields(raws, ex, origin)
+            slot = _Out(len(new), raw, None)
+            new.append(raw)
+            for k in g:
+                group_of[k] = slot
+        self.resolved = [group_of[g[0]] for g in groups]
+        inner_pos = self._inner_positions(inner)
+
+        def ours(text: str) -> str:  # the plan's "message #k" are exploded indices
+            return _MSG_NO.sub(lambda mo: f"#{origin[int(mo[1])]}" if int(mo[1]) < len(origin) else mo[0], text)
+
+        for r in inner.recs:
+            before = origin[r.before] if r.before is not None else None
+            pos = inner_pos.get(id(r.slot)) if r.slot is not None else None
+            slot = group_of.get(pos) if pos is not None else None
+            self.recs.append(_Rec(r.action, r.code, r.call_id, before, slot, ours(r.text), r.new_id))
+        for index, code, reason, content in inner.quarantine:
+            k = origin[index]
+            if k in pieces and type(content) is dict and len(content.get(self.ed.KEY) or ()) == 1:
+                content = content[self.ed.KEY][0]  # the result block itself
+            self.quarantine.append((k, code, reason, content))
+        for iss in joins:
+            slot = self._slot_of_input(iss.index, out, group_of, by_piece, items)
+            what = {"TC015": ("merge_results", "joined the tool results split over several user messages into one"),
+                    "TC016": ("results_first", "put the tool results before the other blocks of the message"),
+                    "TC019": ("merge_messages", "joined two messages of one role into one")}[iss.code]
+            self.recs.append(_Rec(what[0], iss.code, iss.call_id, iss.index, slot, f"Message #{iss.index}: {what[1]}."))
+        self.id_map = inner.id_map
+        self.unfixed = [ours(u) for u in inner.unfixed]
+        return new
+
+    def _keep_fields(self, raws: list, ex: list, origin: list[int]) -> None:
+        """A joined message keeps the first one's fields; another's differing fields go to the report."""
+        at = {id(x): origin[i] for i, x in enumerate(ex)}
+        first = raws[0]
+        for r in raws[1:]:
+            extra = {k: v for k, v in r.items() if k not in (self.ed.KEY, "role") and first.get(k) != v}
+            if extra:
+                k = at.get(id(r), at.get(id(first), 0))
+                self.quarantine.append((k, "TC019", "message fields that the message it was joined into does not "
+                                        "have (the blocks themselves are in the output)", extra))
+
+    @staticmethod
+    def _inner_positions(inner) -> dict[int, int]:
+        pos: dict[int, int] = {}
+        for r in inner.recs:
+            s = r.slot
+            if s is not None and getattr(s, "pos", None) is not None:
+                pos[id(s)] = s.pos
+        resolved = getattr(inner, "resolved", None)
+        if resolved:
+            for k, s in enumerate(resolved):
+                pos.setdefault(id(s), k)
+        return pos
+
+    def _slot_of_input(self, index: int, out: list, group_of: dict, by_piece: dict, items: list):
+        """The output message holding (a piece of) input message ``index``, if it is still there."""
+        target = items[index] if 0 <= index < len(items) else None
+        for k, raw in enumerate(out):
+            if raw is target or by_piece.get(id(raw)) == index:
+                return group_of.get(k)
+        return None
