@@ -24,12 +24,15 @@ Writing a dialect (see ``openai_chat.py`` for a run dialect, ``anthropic.py`` fo
 - ``text(raw) -> str``: the readable text of one raw message (text parts, and the text of the
   results it carries), used by the timeline preview, the detail pane, the Markdown export, TC020
   and repair's notes, so that they all show the same words;
-- ``samples``: a ``Samples`` for the conformance suite (``tests/test_dialect_conformance.py``),
-  which runs over every registered dialect: ``clean`` is a document (a message list, or the file
-  value it sits in) that checks without error or warning for the default target and holds a
-  message with text at ``text_at`` of its first transcript; ``broken`` one that has at least one
-  error for the default target and that repair fixes. Registering the dialect
-  (``dialects.register(MyDialect())``) is all it takes for the suite to test it.
+- ``samples``: a ``Samples`` for the conformance suite (``tests/test_dialect_conformance.py``,
+  and ``tests/test_text_everywhere.py`` for the app), which runs over every registered dialect.
+  ``clean`` is a document (a message list, or the file value it sits in, as a user would drop
+  it in) that checks without error or warning for the default target and whose message
+  ``text_at`` (an index into ``read``'s messages) has text; ``broken`` is one with at least one
+  error for the default target, which repair makes clean without losing a string of it.
+  Registering the dialect (``dialects.register(MyDialect())``) is all it takes for the suites to
+  test it: detection of both samples, ``text``, check, and the repair round trip (lossless,
+  idempotent, the same bytes for the clean sample; skipped while ``editor_class`` is None).
 """
 
 from __future__ import annotations
