@@ -51,7 +51,10 @@ class Pairing:
 
 
 # Roles (of items-mode dialects) that neither answer nor end a call block that has no results yet.
-TRANSPARENT = frozenset({"reasoning", "hosted", "approval"})
+TRANSPARENT = frozenset({"reasoning", "hosted", "approval", "reference"})
+# A Responses ``item_reference`` stands for an item the provider stores (a call among them): the
+# outputs that follow it may answer that call, so they are not orphans.
+REFERENCE = "reference"
 
 
 def pair(msgs: list[Msg], block_mode: str = "run", external_calls: bool = False) -> Pairing:
@@ -125,9 +128,10 @@ def pair(msgs: list[Msg], block_mode: str = "run", external_calls: bool = False)
         if b.disordered:
             _order(b, answered, note)
     external: list[Result] = []
-    if external_calls and orphans:
+    if orphans and (external_calls or items_mode):
         first_call = blocks[0].index if blocks else len(msgs)
-        external = [r for r in orphans if r.msg < first_call and not r.legacy]
+        external = [r for r in orphans if not r.legacy and (
+            (external_calls and r.msg < first_call) or (items_mode and _after_reference(msgs, r.msg)))]
         if external:
             held = {(r.msg, r.pos) for r in external}
             orphans = [r for r in orphans if (r.msg, r.pos) not in held]
@@ -226,6 +230,19 @@ def _answer_split(r: Result, block: Block, answered: dict, links: list) -> bool:
             answered[id(c)] = r
             links.append(Link(c, r, OK))
             return True
+    return False
+
+
+def _after_reference(msgs: list[Msg], k: int) -> bool:
+    """True when item ``k`` is in the run of call, output and transparent items right after an item_reference."""
+    k -= 1
+    while k >= 0:
+        m = msgs[k]
+        if m.role == REFERENCE:
+            return True
+        if not (m.results or m.calls or m.role in TRANSPARENT):
+            return False
+        k -= 1
     return False
 
 

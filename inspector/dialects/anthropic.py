@@ -23,7 +23,10 @@ ROLES = ("user", "assistant")
 THINKING = ("thinking", "redacted_thinking")
 # Block types only this dialect has (openai-chat content parts are text / image_url / input_audio / file).
 OWN_BLOCKS = frozenset({"tool_use", "tool_result", "thinking", "redacted_thinking", "server_tool_use",
-                        "web_search_tool_result", "document", "search_result"})
+                        "web_search_tool_result", "document", "search_result", "mcp_tool_use", "mcp_tool_result",
+                        "container_upload"})
+# Tools the API runs itself; their results (``*_tool_result``) follow in the same message.
+SERVER_CALLS = frozenset({"server_tool_use", "mcp_tool_use"})
 
 
 def detect(items: list) -> int:
@@ -39,7 +42,8 @@ def detect(items: list) -> int:
             for b in m["content"]:
                 if type(b) is dict:
                     t = b.get("type")
-                    if t in OWN_BLOCKS or (t == "image" and "source" in b):
+                    if type(t) is str and (t in OWN_BLOCKS or (t == "image" and "source" in b)
+                                           or t[-12:] == "_tool_result"):
                         return 3
         if plain and (m.get("role") not in ROLES or type(m.get("content")) not in (str, list) or "tool_calls" in m):
             plain = False
@@ -82,6 +86,7 @@ def read_blocks(content: list, i: int, role: str, where: tuple, note) -> tuple[l
     calls: list[Call] = []
     results: list[Result] = []
     other = misplaced = empty_text = False
+    server: set | None = None  # ids of the server tool calls seen so far in this message
     for j, b in enumerate(content):
         if type(b) is not dict:
             raise InputError(f"expected a content block object, got {_type(b)}", f"{path_text(where)}[{i}].content[{j}]")
@@ -98,9 +103,38 @@ def read_blocks(content: list, i: int, role: str, where: tuple, note) -> tuple[l
             other = True
             if t == "text" and not b.get("text"):
                 empty_text = True
+            elif type(t) is not str:
+                continue
+            elif t in SERVER_CALLS:
+                server = server or set()
+                if type(b.get("id")) is str:
+                    server.add(b["id"])
+            elif t[-12:] == "_tool_result":
+                server_result(b, t, i, j, server, note)
     if empty_text:
         note(Issue("TC018", i, None, role=role, say="has an empty text block; the API rejects empty text blocks."))
     return calls, results, other
+
+
+# A server tool's result (web_search_tool_result, code_execution_tool_result, mcp_tool_result, ...)
+# answers a server_tool_use / mcp_tool_use block before it in the same assistant message; the API
+# refuses one without it, with this text (anthropics/claude-code#92611, #95406, for
+# advisor_tool_result). Such pairs never wait for the next message: they are no TC001.
+SERVER_RESULT_TEXT = ("messages.{i}.content.{j}: unexpected `tool_use_id` found in `%s` blocks: {id}. "
+                      "Each `%s` block must have a corresponding `server_tool_use` block before it.")
+
+
+def server_result(b: dict, kind: str, i: int, j: int, server: set | None, note) -> None:
+    """TC002 for a server tool result with no server tool call before it in its message."""
+    tid = b.get("tool_use_id")
+    if server is not None and type(tid) is str and tid in server:
+        return
+    iss = Issue("TC002", i, tid if type(tid) is str else None, pos=j, kind=kind,
+                say=f"has a {kind} block (content {j}) for server tool call {tid or '(no id)'}, but no "
+                    "server_tool_use block with that id comes before it in the message.")
+    if kind.replace("_", "").isalpha():
+        iss.provider = SERVER_RESULT_TEXT % (kind, kind)
+    note(iss)
 
 
 def first_block_type(raw: dict) -> str | None:
