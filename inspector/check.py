@@ -74,6 +74,19 @@ def default_target(dialect: str) -> str:
     return get(dialect).default_target
 
 
+def named_target(doc: Document, dialect: Dialect, fits) -> tuple[str | None, str]:
+    """The target the file names besides a request's model, and why: what its container says (an
+    OTLP span's provider, a HAR entry's URL), or what the dialect reads in its own history (a
+    Pydantic AI response's provider)."""
+    if not doc.transcripts:
+        return None, ""
+    t = doc.transcripts[0]
+    hint, why = t.extra.get("target"), t.extra.get("target_reason", "")
+    if hint is None:
+        hint, why = dialect.target_from(t.items)
+    return (hint, why) if hint in fits else (None, "")
+
+
 @contextmanager
 def gc_paused():
     """Pause the cyclic GC for allocation-heavy work that creates no cycles.
@@ -167,6 +180,9 @@ def verdict(report) -> str:
 def target_for_document(doc: Document, first: Dialect, read_as: list[Dialect]) -> tuple[str, str]:
     """The default target and why: the model the requests name, else the dialect's default."""
     fits = [t for t in first.targets if all(t in d.targets for d in read_as)]
+    named, why = named_target(doc, first, fits)
+    if named is not None:
+        return named, why
     model = request_model(doc)
     if model is not None:
         chosen, why = target_from_model(model, fits)

@@ -29,6 +29,10 @@ class Transcript:
 
     @property
     def label(self) -> str:
+        """What the picker and the report call it: the recogniser's own name for it (a HAR entry's
+        method, URL and status; an OTLP span's name and id), else its name and JSON path."""
+        if self.extra.get("label"):
+            return self.extra["label"]
         where = path_text(self.path)
         return f"{self.name} ({where})" if self.name else where
 
@@ -46,17 +50,42 @@ class Document:
     lines: list[int] | None = None
 
 
+class Embedded:
+    """A path step into a JSON document held as a string (a HAR entry's request body, an OTLP
+    span attribute): reading parses the string, repair writes the new value back as JSON text."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "EMBEDDED"
+
+
+EMBEDDED = Embedded()
+
+
 def path_text(path: Path) -> str:
-    """``("samples", 0, "messages")`` → ``$.samples[0].messages``."""
+    """``("samples", 0, "messages")`` → ``$.samples[0].messages``; a step into a JSON string is ``(json)``."""
     out = "$"
     for p in path:
-        out += f"[{p}]" if isinstance(p, int) else f".{p}"
+        out += f"[{p}]" if isinstance(p, int) else "(json)" if p is EMBEDDED else f".{p}"
     return out
+
+
+def embedded_json(text: Any) -> Any:
+    """The value a JSON string holds, or None when it holds none (not a string, not JSON)."""
+    if type(text) is not str or text[:1] not in ("{", "["):
+        return None
+    import orjson
+
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return None
 
 
 def get_path(root: Any, path: Path) -> Any:
     for p in path:
-        root = root[p]
+        root = embedded_json(root) if p is EMBEDDED else root[p]
     return root
 
 
@@ -88,6 +117,8 @@ def looks_like_messages(x: Any) -> bool:
 
 # --- container recognisers, most specific first --------------------------------------------------
 # Each takes the root and returns [(path, container description)] or [] when it does not apply.
+# The description may be a pair (description, extra): ``extra`` goes to ``Transcript.extra``
+# ("label": what to call the transcript, "target": the provider the file names, ...).
 # Dialect packages may add recognisers with ``register`` (Claude Code logs, Letta files, ...).
 
 Recogniser = Callable[[Any, str], list[tuple[Path, str]]]
@@ -246,7 +277,13 @@ def find_transcripts(root: Any, fmt: str = "json") -> list[Transcript]:
             "(looked for an array of messages, a request body with 'messages', 'input' or 'contents', "
             "JSON Lines of messages, eval logs and agent trajectories)"
         )
-    out = [Transcript(items=get_path(root, p), path=p, container=what, name=batch_name(root, p)) for p, what in found]
+    out = []
+    for found_path, what in found:
+        extra: dict = {}
+        if type(what) is tuple:  # (description, extra): a recogniser that names or targets its transcript
+            what, extra = what
+        out.append(Transcript(items=get_path(root, found_path), path=found_path, container=what,
+                              name=batch_name(root, found_path), extra=dict(extra)))
     for t in out:
         # A Responses request that continues a stored response: its first outputs answer calls
         # the provider holds, which the input does not repeat.

@@ -142,3 +142,39 @@ def provider_error(issue: Issue, target: str, fields: dict) -> str | None:
     if tmpl is None:
         return None
     return tmpl.format_map(_Fields(fields))
+
+
+# --- the provider a file names -------------------------------------------------------------------
+# Formats that do not say which provider they were sent to (AG-UI, Vercel AI SDK, Pydantic AI,
+# OpenTelemetry spans, HAR captures) often say it in passing: a provider name or a request URL.
+# (A model name is read by ``model_target``.)
+
+_PROVIDERS = {
+    # OpenTelemetry gen_ai.provider.name / gen_ai.system values, Pydantic AI provider names.
+    "openai": "openai", "azure.ai.openai": "openai", "azure": "openai", "az.ai.openai": "openai",
+    "anthropic": "anthropic", "aws.bedrock": "bedrock", "bedrock": "bedrock", "aws_bedrock": "bedrock",
+    "gcp.gemini": "gemini", "gcp.vertex_ai": "gemini", "gcp.gen_ai": "gemini", "google-gla": "gemini",
+    "google-vertex": "gemini", "google": "gemini", "gemini": "gemini", "vertex_ai": "gemini",
+    "mistral_ai": "mistral", "mistral": "mistral", "deepseek": "deepseek",
+}
+_HOSTS = (
+    ("api.openai.com", "openai"), (".openai.azure.com", "openai"), ("api.anthropic.com", "anthropic"),
+    ("bedrock-runtime.", "bedrock"), ("generativelanguage.googleapis.com", "gemini"),
+    ("aiplatform.googleapis.com", "gemini"), ("api.mistral.ai", "mistral"), ("api.deepseek.com", "deepseek"),
+)
+
+
+def target_from_provider(name: object) -> str | None:
+    """The target an OpenTelemetry ``gen_ai.provider.name`` or a Pydantic AI provider name means."""
+    return _PROVIDERS.get(name.lower()) if type(name) is str else None
+
+
+def target_from_url(url: object) -> str | None:
+    """The target a request URL's host names (``/v1/responses`` on OpenAI is the Responses API)."""
+    if type(url) is not str:
+        return None
+    low = url.lower()
+    for host, target in _HOSTS:
+        if host in low:
+            return "responses" if target == "openai" and "/responses" in low else target
+    return None

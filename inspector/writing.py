@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .containers import EMBEDDED, embedded_json
 from .jsonio import dumps
 
 
@@ -27,6 +28,8 @@ def replace(root: Any, path: tuple, value: Any) -> Any:
     if not path:
         return value
     head, rest = path[0], path[1:]
+    if head is EMBEDDED:  # a JSON document held as a string (HAR body, OTLP attribute): back as compact JSON text
+        return dumps(replace(embedded_json(root), rest, value), indent=False).decode().rstrip("\n")
     copy = dict(root) if type(root) is dict else list(root)
     copy[head] = replace(root[head], rest, value)
     return copy

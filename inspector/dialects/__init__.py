@@ -1,7 +1,9 @@
 """Wire formats: one ``Dialect`` (``base.py``) per file, registered here.
 
 Dialects: openai-chat, anthropic, openai-responses, gemini, bedrock, langchain, claude-code
-(Claude Code session logs: entries grouped into the API's messages). Registering a dialect adds
+(Claude Code session logs: entries grouped into the API's messages), and the formats of no one
+provider: ag-ui, vercel-ai, vercel-ui, pydantic-ai, otel-genai. HAR captures (``har.py``) hold
+request bodies of any of them. Registering a dialect adds
 its container recognisers and puts it under the conformance suite.
 
 Nothing in this package imports ``rules``, ``check`` or ``fixes``: the imports point one way,
@@ -76,5 +78,13 @@ for _d in (openai_chat.DIALECT, anthropic.DIALECT, responses.DIALECT, gemini.DIA
     register(_d)
 
 from .. import log_containers  # noqa: E402,F401  (agents' log files that hold openai-chat messages)
+
+# Formats that belong to no provider (issue 11): agent frameworks' histories and telemetry.
+from . import agui, otel_genai, pydantic_ai, vercel_ai, vercel_ui  # noqa: E402
+
+for _d in (agui.DIALECT, vercel_ai.DIALECT, vercel_ui.DIALECT, pydantic_ai.DIALECT, otel_genai.DIALECT):
+    register(_d)
+
+from .. import har  # noqa: E402,F401  (HAR captures: chat requests of any dialect)
 
 __all__ = ["Block", "Dialect", "all_dialects", "detect", "dialect_of", "get", "names", "register"]

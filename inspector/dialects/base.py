@@ -99,6 +99,11 @@ class Dialect:
     def text(self, raw: Any) -> str:
         raise NotImplementedError
 
+    def target_from(self, items: list) -> tuple[str | None, str]:
+        """The provider a history names itself (a Pydantic AI response's ``provider_name``), and
+        why; ``(None, "")`` for formats that do not say (the default)."""
+        return None, ""
+
     def item_groups(self, items: list, where: tuple = ()) -> list[list[int]] | None:
         """For each neutral message, the raw items it was read from; None when that is one item
         each (a dialect that joins several items into one message says which)."""

@@ -83,6 +83,12 @@ class Editor:
     def role_of(self, item: Any) -> str:
         raise NotImplementedError
 
+    def answer_in_place(self, raw: Any, call: Call, text: str) -> Any | None:
+        """The message with ``call`` answered inside it (marked as failed with ``text``), for formats
+        that keep a call's outcome in the call itself (a Vercel UIMessage tool part); None (the
+        default) when a result is a message or block of its own and ``placeholder`` makes it."""
+        return None
+
     def text_of(self, raw: Any) -> str:
         return self.dialect.text(raw) if type(raw) is dict else ""
 

@@ -183,6 +183,13 @@ class ResultFixes:
             if self.opt.missing == "remove_call":
                 removal.setdefault(b.index, []).append(c)
                 continue
+            filled = self.ed.answer_in_place(self.raw(c.msg), c, self.opt.placeholder_text(cid, c.name))
+            if filled is not None:
+                self.cur[c.msg] = filled
+                self.log("insert_placeholder", code, cid, c.msg, self.slot(c.msg),
+                         f"Marked call {cid} ({tool_label(c.name)}) of message #{c.msg} as failed: "
+                         "no result was recorded.")
+                continue
             item = self.ed.placeholder(c, cid, self.opt.placeholder_text(cid, c.name))
             s = Slot(item, None)
             self.after.setdefault(b.ends, []).append(s)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from .. import dialects
-from ..check import Analysis, check_document, default_target
+from ..check import Analysis, check_document, default_target, named_target
 from ..containers import Document, find_transcripts
 from ..jsonio import parse
 from ..model_target import request_model, target_from_model
@@ -55,8 +55,13 @@ def targets_for(dialect: str) -> tuple[str, ...]:
 
 
 def target_default(dialect: str, doc: Document | None = None) -> tuple[str, str | None]:
-    """The target to start with and, when the request's model chose it, why."""
+    """The target to start with and, when the file chose it (a span's provider, a request URL, the
+    request's model), why."""
     fits = targets_for(dialect)
+    if doc is not None:
+        named, why = named_target(doc, dialects.get(dialect), fits)
+        if named is not None:
+            return named, why
     model = request_model(doc) if doc is not None else None
     if model is not None:
         chosen, why = target_from_model(model, fits)

@@ -17,7 +17,7 @@ from .. import dialects
 from ..errors import InputError
 from . import analysis, loading, state, style, url
 from .findings import findings_table
-from .pasted_error import pasted_error_panel
+from .pasted_error import pasted_error_panel, recorded_error
 from .repair_panel import OPTIONS_KEY, repair_panel
 from .summary import summary
 from .timeline import timeline_panel
@@ -75,6 +75,10 @@ def toolbar(doc, loaded: state.Loaded) -> tuple[str | None, str, int]:
     transcript = 0
     with c3:
         n = len(doc.transcripts)
+        if n > 1 and state.TRANSCRIPT not in st.session_state:
+            # A capture that recorded the provider's error opens on the request that got it.
+            st.session_state[state.TRANSCRIPT] = next(
+                (k for k, t in enumerate(doc.transcripts) if t.extra.get("response_error")), 0)
         if n > 1:
             if st.session_state.get(state.TRANSCRIPT, 0) >= n:
                 st.session_state[state.TRANSCRIPT] = 0
@@ -91,7 +95,8 @@ def toolbar(doc, loaded: state.Loaded) -> tuple[str | None, str, int]:
             st.badge(f"{doc.format.upper()}", color="gray")
             if why and st.session_state.get(state.TARGET) == start:
                 # Our words only in the badge; the model name (transcript text) goes out as text below.
-                st.badge("target from the request's model", icon=":material/target:", color="green")
+                st.badge("target from the request's model" if why.startswith("the request's model")
+                         else "target named by the file", icon=":material/target:", color="green")
             size = len(loaded.data)
             st.badge(f"{size / 1e6:.1f} MB" if size >= 100_000 else f"{size / 1e3:.1f} kB", color="gray")
     if why and target == start:
@@ -153,6 +158,7 @@ def main() -> None:
     if transcript < 0:
         st.text("No conversation in this file.")
         return
+    recorded_error(checked, transcript, loaded.sha)
     # Pasting the provider's error is the headline job: its box sits beside the verdict.
     summary(checked, transcript, beside=lambda: pasted_error_panel(checked, transcript))
     timeline_box = st.container()

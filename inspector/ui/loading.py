@@ -30,7 +30,7 @@ def samples() -> list[Path]:
     d = samples_dir()
     if not d.is_dir():
         return []
-    files = [p for p in d.iterdir() if p.suffix in (".json", ".jsonl") and p.is_file()]
+    files = [p for p in d.iterdir() if p.suffix in (".json", ".jsonl", ".har") and p.is_file()]
     return sorted(files, key=lambda p: (not p.stem.startswith("clean"), p.stem))
 
 
@@ -63,10 +63,10 @@ def loading_panel() -> None:
     st.subheader("Open a transcript")
     up = st.file_uploader(
         "Upload a transcript",
-        type=["json", "jsonl"],
+        type=["json", "jsonl", "har"],
         key="upload",
         help=f"JSON or JSON Lines, up to {upload_limit_mb()} MB: a messages array, a request body, "
-        "an eval log or an agent trajectory.",
+        "an eval log, an agent trajectory, a trace export or a HAR capture.",
     )
     if up is not None and st.session_state.get("_upload_seen") != up.file_id:
         st.session_state["_upload_seen"] = up.file_id

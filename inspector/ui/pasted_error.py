@@ -16,6 +16,19 @@ from .analysis import Checked
 KEY = "pasted_error"
 
 
+def recorded_error(checked: Checked, transcript: int, sha: str) -> None:
+    """A HAR entry that recorded the provider's error response: read it as if it were pasted.
+
+    Done once per file and transcript, before the text box is drawn, so that the panel reads it and
+    the timeline opens on the message it names; the user can still clear or replace the text."""
+    t = checked.doc.transcripts[transcript] if transcript < len(checked.doc.transcripts) else None
+    text = t.extra.get("response_error") if t is not None else None
+    key = (sha, transcript)
+    if text and st.session_state.get("_recorded_seen") != key:
+        st.session_state["_recorded_seen"] = key
+        st.session_state[KEY] = text
+
+
 def pasted_error_panel(checked: Checked, transcript: int) -> None:
     text = st.text_area(
         "Paste the error you got",

@@ -42,7 +42,7 @@ def set_loaded(data: bytes, name: str, origin: str, view: dict | None = None) ->
     st.session_state[MARK] = None
     st.session_state[PAGE] = 0
     st.session_state[FOCUS] = st.session_state.get(FOCUS, 0) + 1
-    for key in (TARGET, TRANSCRIPT, "findings", "pasted_error", "_pasted_seen", "_fsel_seen"):
+    for key in (TARGET, TRANSCRIPT, "findings", "pasted_error", "_pasted_seen", "_fsel_seen", "_recorded_seen"):
         st.session_state.pop(key, None)
     st.session_state[DIALECT] = AUTO
     view = view or {}

@@ -1,0 +1,240 @@
+"""OpenTelemetry GenAI messages (``gen_ai.input.messages``), on their own or inside an OTLP/JSON
+trace export.
+
+Each message is ``{role, parts: [...], name?}``; parts by ``type``: ``text`` (``content``),
+``tool_call`` (``id``, ``name``, ``arguments``), ``tool_call_response`` (``id``, ``response``;
+``result`` in the conventions' first drafts, as Pydantic AI and Logfire still write),
+``server_tool_call`` / ``server_tool_call_response`` (run by the provider: they answer each other
+inside the model's turn and are no calls to answer), ``reasoning``, ``blob``, ``file``, ``uri``
+and any other (generic) part. Results come in a ``tool`` (or ``user``) message after the call;
+instrumentations write one message per result or one with several, so pairing is openai-chat's
+(``Block.RUN``).
+
+Trace exports (``resourceSpans[].scopeSpans[].spans[]``, the collector's file exporter and the
+observability tools' "export trace" buttons) hold the messages as a JSON string in the span
+attribute ``gen_ai.input.messages``: every span that has it is one transcript, labelled by span
+name and id, and repair writes the repaired messages back into that string. The span says which
+provider it called (``gen_ai.provider.name``, formerly ``gen_ai.system``; else
+``gen_ai.request.model``): that is the default target; without it, the most permissive reading
+(openai). Schema: open-telemetry/semantic-conventions ``docs/gen-ai/gen-ai-input-messages.json``
+(docs/formats-research.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..containers import EMBEDDED, Path, embedded_json
+from ..model import Call, Issue, Msg, Result
+from ..model_target import vendor_of
+from ..targets import target_from_provider
+from .base import NAME_RE, Block, Dialect, Samples, bad_id, json_text, objects, role_order, unknown_role, \
+    user_as_result
+from .editing import Editor
+
+ROLES = ("system", "user", "assistant", "tool")
+OWN_PARTS = frozenset({"tool_call", "tool_call_response", "server_tool_call", "server_tool_call_response",
+                       "reasoning", "blob", "uri"})
+INPUT_ATTR = "gen_ai.input.messages"
+
+
+def _response(part: dict) -> Any:
+    return part["response"] if "response" in part else part.get("result")
+
+
+class OtelGenAi(Dialect):
+    name = "otel-genai"
+    targets = ("openai", "deepseek", "mistral", "anthropic", "bedrock", "gemini")
+    block = Block.RUN
+
+    def detect(self, items: list) -> int:
+        for m in items[:50]:
+            if type(m) is dict and type(m.get("parts")) is list:
+                for p in m["parts"][:20]:
+                    if type(p) is dict and (p.get("type") in OWN_PARTS or (p.get("type") == "text" and "content" in p)):
+                        return 4
+        return 0
+
+    def read(self, items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
+        out: list[Msg] = []
+        note = issues.append
+        for i, m in objects(items, where):
+            role = m.get("role")
+            parts = m.get("parts")
+            if role not in ROLES:
+                out.append(unknown_role(i, role, m, note))
+                continue
+            calls: list[Call] = []
+            results: list[Result] = []
+            other = False
+            for j, p in enumerate(parts if type(parts) is list else ()):
+                kind = p.get("type") if type(p) is dict else None
+                if kind == "tool_call" and role == "assistant":
+                    cid, name = p.get("id"), p.get("name")
+                    if bad_id(cid):
+                        note(Issue("TC008", i, None, side="call", pos=j, value=cid, name=name))
+                        cid = None
+                    if type(name) is not str or not NAME_RE.fullmatch(name):
+                        note(Issue("TC012", i, cid, pos=j, name=name, missing=name is None))
+                    calls.append(Call(cid, name, p.get("arguments"), j, i))
+                elif kind == "tool_call_response" and role in ("tool", "user"):
+                    tid = p.get("id")
+                    if bad_id(tid):
+                        note(Issue("TC008", i, None, side="result", pos=j, value=tid))
+                        tid = None
+                    results.append(Result(tid, p.get("name"), j, i))
+                elif kind not in ("server_tool_call", "server_tool_call_response"):
+                    other = True
+            out.append(Msg(i, role, calls, results, m, other))
+        return out
+
+    def rules(self, msgs: list[Msg], pairing, target: str) -> list[Issue]:
+        issues: list[Issue] = []
+        if target == "mistral":
+            role_order(msgs, issues.append)
+        user_as_result(msgs, pairing, issues.append, self.text)
+        return issues
+
+    def text(self, raw: Any) -> str:
+        if type(raw) is not dict or type(raw.get("parts")) is not list:
+            return ""
+        out = []
+        for p in raw["parts"]:
+            if type(p) is not dict:
+                continue
+            if p.get("type") == "text":
+                out.append(json_text(p.get("content")))
+            elif p.get("type") == "tool_call_response":
+                out.append(json_text(_response(p)))
+        return "\n".join(t for t in out if t)
+
+
+class OtelGenAiEditor(Editor):
+    def placeholder(self, call: Call, call_id: str | None, text: str) -> dict:
+        return {"role": "tool", "parts": [{"type": "tool_call_response", "id": call_id, "response": text}]}
+
+    def _with_part(self, raw: dict, pos: int, **fields: Any) -> dict:
+        parts = list(raw["parts"])
+        parts[pos] = {**parts[pos], **fields}
+        return {**raw, "parts": parts}
+
+    def set_call_id(self, raw: dict, call: Call, new_id: str) -> dict:
+        return self._with_part(raw, call.pos, id=new_id)
+
+    def set_result_id(self, raw: dict, result: Result, new_id: str) -> dict:
+        return self._with_part(raw, result.pos, id=new_id)
+
+    def set_result_name(self, raw: dict, result: Result, name: str) -> dict | None:
+        return self._with_part(raw, result.pos, name=name) if "name" in raw["parts"][result.pos] else None
+
+    def drop_calls(self, raw: dict, calls: list[Call]) -> tuple[dict, list[Any]]:
+        drop = {c.pos for c in calls}
+        parts = list(raw["parts"])
+        kept = [p for j, p in enumerate(parts) if j not in drop]
+        if not kept:
+            kept = [{"type": "text", "content": "[tool call removed by repair: no result was recorded]"}]
+        return {**raw, "parts": kept}, [p for j, p in enumerate(parts) if j in drop]
+
+    def call_item(self, raw: dict, call: Call) -> Any:
+        return raw["parts"][call.pos]
+
+    def has_id_slot(self, raw: dict, call: Call) -> bool:
+        return True
+
+    def shape_fix(self, raw: dict, issue: Issue) -> None:
+        return None
+
+    def note_for_orphan(self, raw: dict, result: Result, text: str) -> dict:
+        return {"role": "user", "parts": [{"type": "text", "content": text + "\n" + self.text_of(raw)}]}
+
+    def user_to_result(self, raw: dict, call: Call, call_id: str | None) -> dict:
+        return {**raw, "role": "tool",
+                "parts": [{"type": "tool_call_response", "id": call_id, "response": self.text_of(raw)}]}
+
+    def bridge(self, text: str) -> dict:
+        return {"role": "assistant", "parts": [{"type": "text", "content": text}]}
+
+    def role_of(self, item: Any) -> str:
+        return str(item.get("role")) if type(item) is dict else "unknown"
+
+
+# --- OTLP/JSON trace exports ---------------------------------------------------------------------
+
+def _attr_value(v: Any) -> Any:
+    if type(v) is not dict:
+        return None
+    for k in ("stringValue", "intValue", "boolValue", "doubleValue"):
+        if k in v:
+            return v[k]
+    return None
+
+
+def otlp_traces(root: Any, fmt: str) -> list[tuple[Path, Any]]:
+    """One transcript per span holding ``gen_ai.input.messages`` (a file, or JSON Lines of exports)."""
+    if type(root) is dict:
+        docs = [((), root)]
+    elif type(root) is list and root and type(root[0]) is dict and "resourceSpans" in root[0]:
+        docs = [((k,), d) for k, d in enumerate(root)]
+    else:
+        return []
+    out: list[tuple[Path, Any]] = []
+    for base, doc in docs:
+        rss = doc.get("resourceSpans") if type(doc) is dict else None
+        if type(rss) is not list:
+            continue
+        for r, rs in enumerate(rss):
+            for s, ss in enumerate(rs.get("scopeSpans") or () if type(rs) is dict else ()):
+                for k, span in enumerate(ss.get("spans") or () if type(ss) is dict else ()):
+                    attrs = span.get("attributes") if type(span) is dict else None
+                    if type(attrs) is not list:
+                        continue
+                    values = {a.get("key"): (n, _attr_value(a.get("value"))) for n, a in enumerate(attrs)
+                              if type(a) is dict}
+                    if INPUT_ATTR not in values or type(embedded_json(values[INPUT_ATTR][1])) is not list:
+                        continue
+                    n = values[INPUT_ATTR][0]
+                    path = (*base, "resourceSpans", r, "scopeSpans", s, "spans", k, "attributes", n, "value",
+                            "stringValue", EMBEDDED)
+                    say = {key: values[key][1] for key in
+                           ("gen_ai.provider.name", "gen_ai.system", "gen_ai.request.model") if key in values}
+                    extra = {"label": f"span {span.get('name', '?')} ({span.get('spanId', '?')})"}
+                    extra.update(span_target(say))
+                    out.append((path, ("OpenTelemetry span", extra)))
+    return out
+
+
+def span_target(attrs: dict) -> dict:
+    """``{"target", "target_reason"}`` from a span's provider name, else its requested model."""
+    for key in ("gen_ai.provider.name", "gen_ai.system"):
+        target = target_from_provider(attrs.get(key))
+        if target:
+            return {"target": target, "target_reason": f"the span's {key} is {attrs[key]!r}"}
+    model = attrs.get("gen_ai.request.model")
+    if type(model) is str:
+        vendor, on_bedrock = vendor_of(model)
+        target = "bedrock" if on_bedrock else vendor
+        if target:
+            return {"target": target, "target_reason": f"the span's gen_ai.request.model is {model!r}"}
+    return {}
+
+
+OtelGenAi.editor_class = OtelGenAiEditor
+OtelGenAi.recognisers = (otlp_traces,)
+
+_ASK = {"role": "user", "parts": [{"type": "text", "content": "Convert 250 EUR to JPY."}]}
+_CALL = {"role": "assistant", "parts": [
+    {"type": "tool_call", "id": "call_fx_01", "name": "convert_currency",
+     "arguments": {"amount": 250, "from": "EUR", "to": "JPY"}}]}
+OtelGenAi.samples = Samples(
+    clean=[
+        _ASK, _CALL,
+        {"role": "tool", "parts": [{"type": "tool_call_response", "id": "call_fx_01", "response": "40,512 JPY"}]},
+        {"role": "assistant", "parts": [{"type": "text", "content": "250 EUR is about 40,512 JPY."}]},
+    ],
+    broken=[
+        _ASK, _CALL,
+        {"role": "user", "parts": [{"type": "text", "content": "And in USD?"}]},
+    ],
+)
+
+DIALECT = OtelGenAi()

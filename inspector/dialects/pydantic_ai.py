@@ -1,0 +1,227 @@
+"""Pydantic AI message history, as ``ModelMessagesTypeAdapter`` dumps it (``result.all_messages_json()``).
+
+A list of ``{"kind": "request", "parts": [...]}`` (what the agent sent) and ``{"kind": "response",
+"parts": [...]}`` (what the model answered), parts told apart by ``part_kind``: ``system-prompt``,
+``user-prompt``, ``tool-return`` and ``retry-prompt`` in requests; ``text``, ``thinking``,
+``tool-call`` (``tool_name``, ``args`` as a JSON string or an object, ``tool_call_id``),
+``builtin-tool-call`` and ``builtin-tool-return`` in responses. A ``tool-return`` answers its call
+by ``tool_call_id``; so does a ``retry-prompt`` that names a tool (Pydantic AI sends it to the
+model as that call's result; without ``tool_name`` it is a user message). Built-in tool calls are
+run by the provider and answered inside the same response: they are no calls to answer.
+
+Pydantic AI's model adapters send the results of a response's calls from the *next* request, so a
+call block is the response and the next message (``Block.NEXT``); results in a later request are
+TC015, a user prompt before a tool return in one request TC016. The history names its model and
+provider (``model_name``, ``provider_name`` on responses): the default target comes from them,
+else the most permissive reading (openai). Schema: pydantic-ai ``pydantic_ai_slim/pydantic_ai/
+messages.py`` (docs/formats-research.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..model import Call, Issue, Msg, Result
+from ..model_target import vendor_of
+from ..targets import target_from_provider
+from .base import NAME_RE, Block, Dialect, JSONError, Samples, bad_id, json_text, loads, objects, unknown_role, \
+    user_as_result
+from .editing import BlockEditor
+
+KINDS = {"request": "user", "response": "assistant"}
+RESULT_KINDS = ("tool-return", "retry-prompt")
+OWN_PARTS = frozenset({"system-prompt", "user-prompt", "tool-return", "retry-prompt", "tool-call", "text", "thinking",
+                       "builtin-tool-call", "builtin-tool-return", "file"})
+
+
+def is_result(part: Any) -> bool:
+    """A part that answers a call: a tool return, or a retry prompt naming the tool it answers."""
+    if type(part) is not dict:
+        return False
+    k = part.get("part_kind")
+    return k == "tool-return" or (k == "retry-prompt" and part.get("tool_name") is not None)
+
+
+class PydanticAi(Dialect):
+    name = "pydantic-ai"
+    targets = ("openai", "deepseek", "mistral", "anthropic", "bedrock", "gemini")
+    block = Block.NEXT
+
+    def detect(self, items: list) -> int:
+        for m in items[:50]:
+            if type(m) is dict and m.get("kind") in KINDS and type(m.get("parts")) is list:
+                for p in m["parts"][:20]:
+                    if type(p) is dict and p.get("part_kind") in OWN_PARTS:
+                        return 4
+        return 0
+
+    def read(self, items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
+        out: list[Msg] = []
+        add = out.append
+        note = issues.append
+        for i, m in objects(items, where):
+            role = KINDS.get(m.get("kind")) if type(m.get("kind")) is str else None
+            parts = m.get("parts")
+            if role is None or type(parts) is not list:
+                add(unknown_role(i, m.get("kind"), m, note))
+                continue
+            calls: list[Call] = []
+            results: list[Result] = []
+            other = misplaced = False
+            for j, p in enumerate(parts):
+                if type(p) is not dict:
+                    other = True
+                    continue
+                kind = p.get("part_kind")
+                if kind == "tool-call" and role == "assistant":
+                    calls.append(self._call(p, i, j, note))
+                elif role == "user" and is_result(p):
+                    tid = p.get("tool_call_id")
+                    if bad_id(tid):
+                        note(Issue("TC008", i, None, side="result", pos=j, value=tid))
+                        tid = None
+                    if other and not misplaced:
+                        misplaced = True
+                        note(Issue("TC016", i, tid, pos=j))
+                    results.append(Result(tid, p.get("tool_name"), j, i))
+                elif kind not in ("builtin-tool-call", "builtin-tool-return"):
+                    other = True
+            add(Msg(i, role, calls, results, m, other))
+        return out
+
+    @staticmethod
+    def _call(p: dict, i: int, j: int, note) -> Call:
+        cid, name, args = p.get("tool_call_id"), p.get("tool_name"), p.get("args")
+        if bad_id(cid):
+            note(Issue("TC008", i, None, side="call", pos=j, value=cid, name=name))
+            cid = None
+        if type(name) is not str or not NAME_RE.fullmatch(name):
+            note(Issue("TC012", i, cid, pos=j, name=name, missing=name is None))
+        if type(args) is str and args:
+            try:
+                loads(args)
+            except JSONError:
+                note(Issue("TC011", i, cid, pos=j, name=name))
+        return Call(cid, name, args, j, i)
+
+    def rules(self, msgs: list[Msg], pairing, target: str) -> list[Issue]:
+        issues: list[Issue] = []
+        user_as_result(msgs, pairing, issues.append, self.text)
+        return issues
+
+    def text(self, raw: Any) -> str:
+        if type(raw) is not dict or type(raw.get("parts")) is not list:
+            return ""
+        out = []
+        for p in raw["parts"]:
+            if type(p) is dict and p.get("part_kind") not in ("tool-call", "builtin-tool-call", "thinking"):
+                c = p.get("content")
+                if type(c) is list:  # a user prompt's multimodal content
+                    c = "\n".join(x if type(x) is str else json_text(x) for x in c)
+                t = json_text(c)
+                if t:
+                    out.append(t)
+        return "\n".join(out)
+
+    def target_from(self, items: list) -> tuple[str | None, str]:
+        """The provider the history's responses name (``provider_name``, else ``model_name``), and why."""
+        for m in items[:200]:
+            if type(m) is dict and m.get("kind") == "response":
+                p, model = m.get("provider_name"), m.get("model_name")
+                t = target_from_provider(p)
+                if t:
+                    return t, f"the history's responses came from provider {p!r}"
+                if type(model) is str:
+                    vendor, on_bedrock = vendor_of(model)
+                    if on_bedrock or vendor:
+                        return ("bedrock" if on_bedrock else vendor), f"the history's responses came from model {model!r}"
+        return None, ""
+
+
+class PydanticAiEditor(BlockEditor):
+    """Result parts are blocks of the next request: repair explodes and joins them like Anthropic's."""
+
+    KEY = "parts"
+
+    def is_result(self, block: Any) -> bool:
+        return is_result(block)
+
+    def result_block(self, call: Call, call_id: str | None, text: str, error: bool) -> dict:
+        # A tool return, also for a placeholder: a retry prompt would ask the model to call again.
+        return {"part_kind": "tool-return", "tool_name": call.name, "content": text, "tool_call_id": call_id}
+
+    def join(self, raws: list[dict]) -> dict:
+        """Results first, then the other parts; the message keeps every field any piece had
+        (a placeholder joined into a request takes on that request's fields)."""
+        merged: dict = {}
+        for r in raws:
+            for k, v in r.items():
+                merged.setdefault(k, v)
+        parts = [b for r in raws for b in self._blocks(r)]
+        return {**merged, "parts": [b for b in parts if is_result(b)] + [b for b in parts if not is_result(b)]}
+
+    def with_call_id(self, block: dict, new_id: str) -> dict:
+        return {**block, "tool_call_id": new_id}
+
+    def with_result_id(self, block: dict, new_id: str) -> dict:
+        return {**block, "tool_call_id": new_id}
+
+    def text_block(self, text: str) -> dict:
+        return {"part_kind": "user-prompt", "content": text}
+
+    def placeholder(self, call: Call, call_id: str | None, text: str) -> dict:
+        return {"kind": "request", "parts": [self.result_block(call, call_id, text, True)]}
+
+    def drop_calls(self, raw: dict, calls: list[Call]) -> tuple[dict, list[Any]]:
+        drop = {c.pos for c in calls}
+        blocks = self._blocks(raw)
+        kept = [b for j, b in enumerate(blocks) if j not in drop]
+        if not kept:
+            kept = [{"part_kind": "text", "content": "[tool call removed by repair: no result was recorded]"}]
+        return {**raw, "parts": kept}, [b for j, b in enumerate(blocks) if j in drop]
+
+    def note_for_orphan(self, raw: dict, result: Result, text: str) -> dict:
+        return {"kind": "request", "parts": [self.text_block(text + "\n" + self.text_of(raw))]}
+
+    def user_to_result(self, raw: dict, call: Call, call_id: str | None) -> dict:
+        return {**raw, "kind": "request", "parts": [self.result_block(call, call_id, self.text_of(raw), False)]}
+
+    def bridge(self, text: str) -> dict:
+        return {"kind": "response", "parts": [{"part_kind": "text", "content": text}]}
+
+    def role_of(self, item: Any) -> str:
+        return KINDS.get(item.get("kind"), "unknown") if type(item) is dict else "unknown"
+
+
+PydanticAi.editor_class = PydanticAiEditor
+
+
+def _request(*parts: dict) -> dict:
+    return {"kind": "request", "parts": list(parts), "instructions": None}
+
+
+def _response(*parts: dict) -> dict:
+    return {"kind": "response", "parts": list(parts), "model_name": "gpt-4o-2024-08-06", "provider_name": "openai",
+            "timestamp": "2026-03-02T09:14:03.218Z"}
+
+
+_ASK = {"part_kind": "user-prompt", "content": "What is the weather in Lisbon?", "timestamp": "2026-03-02T09:14:02Z"}
+_CALL = {"part_kind": "tool-call", "tool_name": "get_weather", "args": '{"city": "Lisbon"}',
+         "tool_call_id": "call_Wq3xV8bA"}
+PydanticAi.samples = Samples(
+    clean=[
+        _request(_ASK),
+        _response(_CALL),
+        _request({"part_kind": "tool-return", "tool_name": "get_weather", "content": "19 C, clear",
+                  "tool_call_id": "call_Wq3xV8bA", "timestamp": "2026-03-02T09:14:04Z"}),
+        _response({"part_kind": "text", "content": "It is 19 C and clear in Lisbon."}),
+    ],
+    broken=[
+        _request(_ASK),
+        _response(_CALL),
+        _request({"part_kind": "user-prompt", "content": "Never mind, what about Porto?",
+                  "timestamp": "2026-03-02T09:15:00Z"}),
+    ],
+)
+
+DIALECT = PydanticAi()

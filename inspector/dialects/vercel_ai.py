@@ -1,0 +1,241 @@
+"""Vercel AI SDK ``ModelMessage[]`` (``CoreMessage`` before AI SDK 5): what ``generateText`` and
+``streamText`` take as ``messages`` and give back as ``response.messages``.
+
+Roles ``system``, ``user``, ``assistant``, ``tool``; ``content`` is a string or an array of parts.
+An assistant's ``tool-call`` part (``toolCallId``, ``toolName``, ``input``; ``args`` before AI SDK
+5) is answered by a ``tool-result`` part (``toolCallId``, ``toolName``, ``output``; ``result``
+before AI SDK 5) in a following ``role: "tool"`` message. A call with ``providerExecuted: true``
+is run by the provider and answered inside the same assistant message: it is no call to answer.
+Tool approval (AI SDK 6): an assistant's ``tool-approval-request`` (``approvalId``, ``toolCallId``)
+is answered by a ``tool-approval-response`` (``approvalId``, ``approved``) in a tool message; the
+SDK then runs the call or reports the denial itself, so the response stands for the call's result.
+
+The SDK refuses a history where a call has no result before the next user or system turn, or by
+the end of the list, before any provider sees it (``convertToLanguageModelPrompt``):
+``MissingToolResultsError`` ("Tool result is missing for tool call X."), the text TC001 gets here
+for every target. So a call left open at the end is TC001 here, not a pending TC022. Pairing is openai-chat's (``Block.RUN``); the file names
+no provider, so the default target is the most permissive reading (openai) unless a model name
+says otherwise. Schema: vercel/ai ``packages/provider-utils/src/types/*.ts`` and
+``packages/ai/src/prompt/missing-tool-results-error.ts`` (docs/formats-research.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..model import Call, Issue, Msg, Result
+from .base import NAME_RE, Block, Dialect, Samples, bad_id, json_text, objects, parts_text, role_order, \
+    unknown_role, user_as_result
+from .editing import Editor
+
+ROLES = ("system", "user", "assistant", "tool")
+OWN_PARTS = frozenset({"tool-call", "tool-result", "tool-approval-request", "tool-approval-response", "reasoning"})
+
+
+def missing_results_error(ids: list[str]) -> str:
+    """The text of the SDK's own ``MissingToolResultsError`` for these call ids."""
+    many = len(ids) > 1
+    return (f"Tool result{'s are' if many else ' is'} missing for tool call{'s' if many else ''} "
+            f"{', '.join(ids)}.")
+
+
+def result_text(part: dict) -> str:
+    """A tool result's output as text: ``{type: "text"|"json"|"error-text"|..., value}``, or v4's ``result``."""
+    out = part.get("output", part.get("result"))
+    if type(out) is dict and "value" in out and type(out.get("type")) is str:
+        out = out["value"]
+    return json_text(out)
+
+
+class VercelAi(Dialect):
+    name = "vercel-ai"
+    targets = ("openai", "deepseek", "mistral", "anthropic", "bedrock", "gemini")
+    block = Block.RUN
+
+    def detect(self, items: list) -> int:
+        for m in items[:50]:
+            if type(m) is dict and type(m.get("content")) is list and "parts" not in m:
+                for p in m["content"][:20]:
+                    if type(p) is dict and p.get("type") in OWN_PARTS and ("toolCallId" in p or "approvalId" in p):
+                        return 3
+        return 0
+
+    def read(self, items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
+        out: list[Msg] = []
+        add = out.append
+        note = issues.append
+        approvals: dict[str, str] = {}  # approvalId -> toolCallId
+        for i, m in objects(items, where):
+            role = m.get("role")
+            if role not in ROLES:
+                add(unknown_role(i, role, m, note))
+                continue
+            content = m.get("content")
+            if type(content) is not list:
+                if content is None:
+                    note(Issue("TC018", i, None, field="content", role=role))
+                add(Msg(i, role, (), (), m))
+                continue
+            calls: list[Call] = []
+            results: list[Result] = []
+            other = False
+            for j, p in enumerate(content):
+                kind = p.get("type") if type(p) is dict else None
+                if kind == "tool-call" and role == "assistant":
+                    if p.get("providerExecuted"):
+                        continue  # answered by the provider, in this message
+                    calls.append(self._call(p, i, j, note))
+                elif kind == "tool-approval-request":
+                    if type(p.get("approvalId")) is str:
+                        approvals[p["approvalId"]] = p.get("toolCallId")
+                elif kind == "tool-result" and role == "tool":
+                    tid = p.get("toolCallId")
+                    if bad_id(tid):
+                        note(Issue("TC008", i, None, side="result", pos=j, value=tid))
+                        tid = None
+                    results.append(Result(tid, p.get("toolName"), j, i))
+                elif kind == "tool-approval-response" and role == "tool":
+                    tid = approvals.get(p.get("approvalId"))
+                    if tid is not None:
+                        results.append(Result(tid, None, j, i))
+                elif kind == "tool-result" and role == "assistant":
+                    continue  # a provider-executed call's result
+                else:
+                    other = True
+            add(Msg(i, role, calls, results, m, other if role == "tool" else True))
+        return out
+
+    @staticmethod
+    def _call(p: dict, i: int, j: int, note) -> Call:
+        cid, name = p.get("toolCallId"), p.get("toolName")
+        if bad_id(cid):
+            note(Issue("TC008", i, None, side="call", pos=j, value=cid, name=name))
+            cid = None
+        if type(name) is not str or not NAME_RE.fullmatch(name):
+            note(Issue("TC012", i, cid, pos=j, name=name, missing=name is None))
+        return Call(cid, name, p.get("input", p.get("args")), j, i)
+
+    def rules(self, msgs: list[Msg], pairing, target: str) -> list[Issue]:
+        issues: list[Issue] = []
+        for iss in pairing.issues:  # the SDK checks the end of the list too: nothing is pending
+            if iss.code == "TC022":
+                iss.code = "TC001"
+        pairing.pending.clear()
+        set_sdk_wording(pairing)
+        if target == "mistral":
+            role_order(msgs, issues.append)
+        user_as_result(msgs, pairing, issues.append, self.text)
+        return issues
+
+    def text(self, raw: Any) -> str:
+        if type(raw) is not dict:
+            return ""
+        content = raw.get("content")
+        if type(content) is list:
+            out = []
+            for p in content:
+                if type(p) is dict and p.get("type") == "tool-result":
+                    out.append(result_text(p))
+                elif type(p) is dict and type(p.get("text")) is str and p.get("type") != "reasoning":
+                    out.append(p["text"])
+            return "\n".join(t for t in out if t)
+        return parts_text(content)
+
+
+def set_sdk_wording(pairing) -> None:
+    """TC001 in an AI SDK history is the SDK's own ``MissingToolResultsError``, whatever the target."""
+    by_msg: dict[int, list[str]] = {}
+    for iss in pairing.issues:
+        if iss.code == "TC001":
+            by_msg.setdefault(iss.index, []).append(iss.call_id or "(no id)")
+    for iss in pairing.issues:
+        if iss.code == "TC001":
+            iss.provider = missing_results_error(by_msg[iss.index]).replace("{", "{{").replace("}", "}}")
+
+
+class VercelAiEditor(Editor):
+    def placeholder(self, call: Call, call_id: str | None, text: str) -> dict:
+        return {"role": "tool", "content": [{"type": "tool-result", "toolCallId": call_id, "toolName": call.name,
+                                             "output": {"type": "error-text", "value": text}}]}
+
+    def _parts(self, raw: dict) -> list:
+        return list(raw["content"])
+
+    def set_call_id(self, raw: dict, call: Call, new_id: str) -> dict:
+        parts = self._parts(raw)
+        parts[call.pos] = {**parts[call.pos], "toolCallId": new_id}
+        return {**raw, "content": parts}
+
+    def set_result_id(self, raw: dict, result: Result, new_id: str) -> dict:
+        parts = self._parts(raw)
+        if parts[result.pos].get("type") == "tool-result":
+            parts[result.pos] = {**parts[result.pos], "toolCallId": new_id}
+        return {**raw, "content": parts}
+
+    def set_result_name(self, raw: dict, result: Result, name: str) -> dict | None:
+        parts = self._parts(raw)
+        if parts[result.pos].get("type") != "tool-result":
+            return None
+        parts[result.pos] = {**parts[result.pos], "toolName": name}
+        return {**raw, "content": parts}
+
+    def drop_calls(self, raw: dict, calls: list[Call]) -> tuple[dict, list[Any]]:
+        drop = {c.pos for c in calls}
+        parts = self._parts(raw)
+        kept = [p for j, p in enumerate(parts) if j not in drop]
+        if not kept:
+            kept = [{"type": "text", "text": "[tool call removed by repair: no result was recorded]"}]
+        return {**raw, "content": kept}, [p for j, p in enumerate(parts) if j in drop]
+
+    def call_item(self, raw: dict, call: Call) -> Any:
+        return raw["content"][call.pos]
+
+    def has_id_slot(self, raw: dict, call: Call) -> bool:
+        return True
+
+    def shape_fix(self, raw: dict, issue: Issue) -> tuple[dict, str] | None:
+        if issue.code == "TC018" and raw.get("content") is None:
+            return {**raw, "content": ""}, "set the null or missing content to an empty string"
+        return None
+
+    def note_for_orphan(self, raw: dict, result: Result, text: str) -> dict:
+        return {"role": "user", "content": text + "\n" + self.text_of(raw)}
+
+    def user_to_result(self, raw: dict, call: Call, call_id: str | None) -> dict:
+        return {**raw, "role": "tool", "content": [
+            {"type": "tool-result", "toolCallId": call_id, "toolName": call.name,
+             "output": {"type": "text", "value": self.text_of(raw)}}]}
+
+    def bridge(self, text: str) -> dict:
+        return {"role": "assistant", "content": text}
+
+    def role_of(self, item: Any) -> str:
+        return str(item.get("role")) if type(item) is dict else "unknown"
+
+
+VercelAi.editor_class = VercelAiEditor
+
+_ASK = {"role": "user", "content": [{"type": "text", "text": "Book me a table for two at 8pm."}]}
+_CALLS = {"role": "assistant", "content": [
+    {"type": "text", "text": "Checking availability."},
+    {"type": "tool-call", "toolCallId": "call_9Kx2", "toolName": "findTable", "input": {"people": 2, "time": "20:00"}},
+]}
+VercelAi.samples = Samples(
+    clean=[
+        {"role": "system", "content": "You book restaurant tables."},
+        _ASK,
+        _CALLS,
+        {"role": "tool", "content": [{"type": "tool-result", "toolCallId": "call_9Kx2", "toolName": "findTable",
+                                      "output": {"type": "json", "value": {"table": 12}}}]},
+        {"role": "assistant", "content": [{"type": "text", "text": "Table 12 is yours at 8pm."}]},
+    ],
+    broken=[
+        {"role": "system", "content": "You book restaurant tables."},
+        _ASK,
+        _CALLS,
+        {"role": "user", "content": [{"type": "text", "text": "Actually make it 8:30."}]},
+    ],
+    text_at=1,
+)
+
+DIALECT = VercelAi()

@@ -1,0 +1,187 @@
+"""Vercel AI SDK ``UIMessage[]``: what ``useChat`` holds and posts to the route handler.
+
+``{id, role, parts: [...]}``. A tool call and its outcome are one part: ``tool-<name>`` (static
+tools) or ``dynamic-tool`` (with ``toolName``), carrying ``toolCallId``, ``input`` and a ``state``:
+``input-streaming`` and ``input-available`` (the call, no outcome yet), ``approval-requested``
+(waiting for the user), ``approval-responded`` (the user answered; the SDK runs it or reports the
+denial), ``output-available``, ``output-error``, ``output-denied``. AI SDK 4 wrote
+``{type: "tool-invocation", toolInvocation: {state: "partial-call"|"call"|"result", ...}}``.
+
+A part still without an outcome is an unanswered call: followed by a later message, the SDK's
+``convertToModelMessages`` gives a tool call without a result and the request fails with
+``MissingToolResultsError``; as the last message it is pending (TC022). Answered parts are
+complete in themselves and pair with nothing else. Repair answers a call in place, the way the
+SDK records a failed tool: the part gets ``state: "output-error"`` and an ``errorText``.
+Schema: vercel/ai ``packages/ai/src/ui/ui-messages.ts`` (docs/formats-research.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..model import Call, Issue, Msg, Result
+from .base import NAME_RE, Block, Dialect, Samples, bad_id, json_text, objects, unknown_role
+from .editing import Editor
+from .vercel_ai import set_sdk_wording
+
+ROLES = ("system", "user", "assistant")
+OPEN_STATES = frozenset({"input-streaming", "input-available", "approval-requested", "partial-call", "call"})
+
+
+def tool_part(p: Any) -> dict | None:
+    """The fields of a tool part (the ``toolInvocation`` object for AI SDK 4), or None."""
+    if type(p) is not dict or type(p.get("type")) is not str:
+        return None
+    t = p["type"]
+    if t == "tool-invocation" and type(p.get("toolInvocation")) is dict:
+        return p["toolInvocation"]
+    if t == "dynamic-tool" or (t.startswith("tool-") and "toolCallId" in p):
+        return p
+    return None
+
+
+def tool_name(p: dict, fields: dict) -> Any:
+    return fields.get("toolName") if "toolName" in fields else p["type"][5:]
+
+
+class VercelUi(Dialect):
+    name = "vercel-ui"
+    targets = ("openai", "deepseek", "mistral", "anthropic", "bedrock", "gemini")
+    block = Block.RUN
+
+    def detect(self, items: list) -> int:
+        for m in items[:50]:
+            if type(m) is dict and type(m.get("parts")) is list and m.get("role") in ROLES:
+                for p in m["parts"][:20]:
+                    # Gemini parts have no "type"; OpenTelemetry text parts hold "content", not "text".
+                    if type(p) is dict and type(p.get("type")) is str and (
+                            tool_part(p) is not None or p["type"] in ("step-start", "source-url", "file")
+                            or (p["type"] in ("text", "reasoning") and "text" in p)):
+                        return 4
+        return 0
+
+    def read(self, items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
+        out: list[Msg] = []
+        note = issues.append
+        for i, m in objects(items, where):
+            role = m.get("role")
+            if role not in ROLES:
+                out.append(unknown_role(i, role, m, note))
+                continue
+            parts = m.get("parts")
+            calls: list[Call] = []
+            for j, p in enumerate(parts if type(parts) is list else ()):
+                f = tool_part(p)
+                if f is None or role != "assistant" or f.get("state") not in OPEN_STATES or f.get("providerExecuted"):
+                    continue
+                cid, name = f.get("toolCallId"), tool_name(p, f)
+                if bad_id(cid):
+                    note(Issue("TC008", i, None, side="call", pos=j, value=cid, name=name))
+                    cid = None
+                if type(name) is not str or not NAME_RE.fullmatch(name):
+                    note(Issue("TC012", i, cid, pos=j, name=name, missing=name is None))
+                calls.append(Call(cid, name, f.get("input", f.get("args")), j, i))
+            out.append(Msg(i, role, calls, (), m))
+        return out
+
+    def rules(self, msgs: list[Msg], pairing, target: str) -> list[Issue]:
+        set_sdk_wording(pairing)
+        return []
+
+    def text(self, raw: Any) -> str:
+        if type(raw) is not dict or type(raw.get("parts")) is not list:
+            return ""
+        out = []
+        for p in raw["parts"]:
+            f = tool_part(p)
+            if f is not None:
+                out.append(json_text(f.get("output", f.get("result", f.get("errorText")))))
+            elif type(p) is dict and p.get("type") == "text" and type(p.get("text")) is str:
+                out.append(p["text"])
+        return "\n".join(t for t in out if t)
+
+
+class VercelUiEditor(Editor):
+    """Edits parts in place; a missing result is written into the call's own part."""
+
+    def answer_in_place(self, raw: dict, call: Call, text: str) -> dict:
+        parts = list(raw["parts"])
+        p = parts[call.pos]
+        if p.get("type") == "tool-invocation":
+            inv = {**p["toolInvocation"], "state": "result", "result": {"error": text}}
+            parts[call.pos] = {**p, "toolInvocation": inv}
+        else:
+            parts[call.pos] = {**p, "state": "output-error", "errorText": text}
+        return {**raw, "parts": parts}
+
+    def placeholder(self, call: Call, call_id: str | None, text: str) -> Any:
+        raise NotImplementedError("UIMessage results live in the call's part: answer_in_place")
+
+    def set_call_id(self, raw: dict, call: Call, new_id: str) -> dict:
+        parts = list(raw["parts"])
+        p = parts[call.pos]
+        if p.get("type") == "tool-invocation":
+            parts[call.pos] = {**p, "toolInvocation": {**p["toolInvocation"], "toolCallId": new_id}}
+        else:
+            parts[call.pos] = {**p, "toolCallId": new_id}
+        return {**raw, "parts": parts}
+
+    def set_result_id(self, raw: dict, result: Result, new_id: str) -> dict:
+        return raw
+
+    def set_result_name(self, raw: dict, result: Result, name: str) -> None:
+        return None
+
+    def drop_calls(self, raw: dict, calls: list[Call]) -> tuple[dict, list[Any]]:
+        drop = {c.pos for c in calls}
+        parts = list(raw["parts"])
+        kept = [p for j, p in enumerate(parts) if j not in drop]
+        if not any(type(p) is dict and p.get("type") != "step-start" for p in kept):
+            kept.append({"type": "text", "text": "[tool call removed by repair: no result was recorded]"})
+        return {**raw, "parts": kept}, [p for j, p in enumerate(parts) if j in drop]
+
+    def call_item(self, raw: dict, call: Call) -> Any:
+        return raw["parts"][call.pos]
+
+    def has_id_slot(self, raw: dict, call: Call) -> bool:
+        return True
+
+    def shape_fix(self, raw: dict, issue: Issue) -> None:
+        return None
+
+    def note_for_orphan(self, raw: dict, result: Result, text: str) -> dict:
+        return {"id": f"{raw.get('id', 'orphan')}-note", "role": "user", "parts": [{"type": "text", "text": text}]}
+
+    def user_to_result(self, raw: dict, call: Call, call_id: str | None) -> dict:
+        return raw
+
+    def bridge(self, text: str) -> dict:
+        return {"id": "repair-bridge", "role": "assistant", "parts": [{"type": "text", "text": text}]}
+
+    def role_of(self, item: Any) -> str:
+        return str(item.get("role")) if type(item) is dict else "unknown"
+
+
+VercelUi.editor_class = VercelUiEditor
+
+_ASK = {"id": "u1", "role": "user", "parts": [{"type": "text", "text": "What's the weather in Oslo?"}]}
+VercelUi.samples = Samples(
+    clean=[
+        _ASK,
+        {"id": "a1", "role": "assistant", "parts": [
+            {"type": "step-start"},
+            {"type": "tool-getWeather", "toolCallId": "call_oslo_1", "state": "output-available",
+             "input": {"city": "Oslo"}, "output": {"tempC": -3}},
+            {"type": "text", "text": "It is -3 C in Oslo.", "state": "done"}]},
+    ],
+    broken=[
+        _ASK,
+        {"id": "a1", "role": "assistant", "parts": [
+            {"type": "step-start"},
+            {"type": "tool-getWeather", "toolCallId": "call_oslo_1", "state": "input-available",
+             "input": {"city": "Oslo"}}]},
+        {"id": "u2", "role": "user", "parts": [{"type": "text", "text": "Hello?"}]},
+    ],
+)
+
+DIALECT = VercelUi()

@@ -1,0 +1,207 @@
+"""The formats of issue 11 part 2: AG-UI, Vercel AI SDK (ModelMessage and UIMessage), Pydantic AI,
+OpenTelemetry GenAI (alone and in OTLP trace exports) and HAR captures: read, checked with the
+right words, repaired in place and written back in the same shape."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import inspector
+from inspector import dialects
+from inspector.containers import EMBEDDED
+
+SAMPLES = Path(__file__).resolve().parents[1] / "sample_logs"
+NEW = {n: dialects.get(n) for n in ("ag-ui", "vercel-ai", "vercel-ui", "pydantic-ai", "otel-genai")}
+
+
+def codes(report):
+    return [(f.code, f.severity, f.message_index) for f in report.findings]
+
+
+@pytest.mark.parametrize("name", sorted(NEW))
+def test_own_samples_detected_clean_broken_and_repaired(name):
+    d = NEW[name]
+    clean, broken = d.samples.clean, d.samples.broken
+    r = inspector.check(clean)
+    assert r.dialect == name and not [f for f in r.findings if f.severity in ("error", "warning")]
+    assert d.text(clean[d.samples.text_at]).strip()
+    r = inspector.check(broken)
+    assert r.dialect == name and any(f.severity == "error" for f in r.findings)
+    fixed = inspector.repair(json.dumps(broken))
+    assert fixed.report.ok and fixed.report.changes
+    assert inspector.repair(fixed.output).output == fixed.output  # idempotent
+    assert not [f for f in inspector.check(fixed.output, dialect=name).findings if f.severity == "error"]
+    text = json.dumps(clean, indent=2) + "\n"
+    assert inspector.repair(text).output == text.encode()  # clean: the very same bytes
+
+
+def test_agui_bedrock_rejection_one_of_two_parallel_calls_unanswered():
+    path = SAMPLES / "agui_parallel_half_answered.json"
+    r = inspector.check(str(path), target="bedrock")
+    assert r.dialect == "ag-ui"
+    [f] = [f for f in r.findings if f.severity == "error"]
+    assert (f.code, f.message_index, f.tool_call_id) == ("TC001", 2, "tooluse_Zr7m2LwPSl9a")
+    assert f.provider_error == "Expected toolResult blocks at messages.3.content for the following Ids: tooluse_Zr7m2LwPSl9a"
+    fixed = inspector.repair(str(path), target="bedrock")
+    out = fixed.data
+    assert [m["id"] for m in out][:5] == [m["id"] for m in json.loads(path.read_text())][:4] + ["tooluse_Zr7m2LwPSl9a-result"]
+    assert out[4]["toolCallId"] == "tooluse_Zr7m2LwPSl9a" and out[4]["role"] == "tool"
+    assert out[5]["role"] == "activity"  # kept where it was
+    assert fixed.report.ok
+
+
+def test_vercel_model_messages_sdk_wording_provider_executed_and_old_names():
+    r = inspector.check(str(SAMPLES / "vercel_ai_missing_tool_result.json"))
+    assert r.dialect == "vercel-ai" and r.target == "anthropic"  # the body's model says so
+    [f] = r.findings
+    assert f.tool_call_id == "toolu_01Hc8Rk3"  # the provider-executed web_search answers itself
+    assert f.provider_error == "Tool result is missing for tool call toolu_01Hc8Rk3."
+    v4 = [{"role": "user", "content": "hi"},
+          {"role": "assistant", "content": [{"type": "tool-call", "toolCallId": "c1", "toolName": "f", "args": {}}]},
+          {"role": "tool", "content": [{"type": "tool-result", "toolCallId": "c1", "toolName": "f", "result": 4}]}]
+    r = inspector.check(v4)
+    assert r.dialect == "vercel-ai" and r.findings == []
+
+
+def test_vercel_approval_response_stands_for_the_result():
+    msgs = [{"role": "user", "content": "delete it"},
+            {"role": "assistant", "content": [
+                {"type": "tool-call", "toolCallId": "c1", "toolName": "rm", "input": {}},
+                {"type": "tool-approval-request", "approvalId": "a1", "toolCallId": "c1"}]},
+            {"role": "tool", "content": [{"type": "tool-approval-response", "approvalId": "a1", "approved": False}]},
+            {"role": "user", "content": "ok"}]
+    assert inspector.check(msgs).findings == []
+    r = inspector.check(msgs[:2] + msgs[3:])
+    assert codes(r) == [("TC001", "error", 1)]
+    # The SDK checks the end of the list as well: an open call there is refused, not pending.
+    r = inspector.check(msgs[:2])
+    assert codes(r) == [("TC001", "error", 1)] and r.findings[0].provider_error.startswith("Tool result is missing")
+    assert inspector.repair(json.dumps(msgs[:2])).report.ok
+
+
+def test_vercel_ui_messages_open_parts_are_missing_results_and_repair_fills_them_in_place():
+    path = SAMPLES / "vercel_ui_pending_tool_part.json"
+    r = inspector.check(str(path))
+    assert r.dialect == "vercel-ui"
+    assert sorted(f.tool_call_id for f in r.findings) == ["call_de1b9x", "call_n0t1fy"]
+    assert r.findings[0].provider_error == "Tool results are missing for tool calls call_de1b9x, call_n0t1fy."
+    fixed = inspector.repair(str(path))
+    parts = fixed.data[1]["parts"]
+    assert len(fixed.data) == 3 and [p.get("state") for p in parts[1:]] == ["output-available", "output-error", "output-error"]
+    assert "call_n0t1fy" in parts[3]["errorText"] and parts[3]["input"] == {"channel": "#infra"}
+    assert fixed.report.ok
+    # At the end of the history the open call is pending, as useChat holds it while the tool runs.
+    r = inspector.check(json.loads(path.read_text())[:2])
+    assert {f.code for f in r.findings} == {"TC022"}
+
+
+def test_pydantic_ai_history_retry_prompt_answers_its_call_and_target_from_provider():
+    path = SAMPLES / "pydantic_ai_history.json"
+    r = inspector.check(str(path))
+    assert (r.dialect, r.target, r.findings) == ("pydantic-ai", "openai", [])
+    data = json.loads(path.read_text())
+    del data[4]  # the tool-return of the second call: the text response follows instead
+    r = inspector.check(data)
+    assert codes(r) == [("TC001", "error", 3)]
+    data[1]["provider_name"], data[1]["model_name"] = "anthropic", "claude-sonnet-4-5"
+    for m in data:
+        m.pop("provider_name", None) if m is not data[1] else None
+    assert inspector.check(data).target == "anthropic"
+
+
+def test_otlp_trace_one_transcript_per_chat_span_and_repair_writes_the_attribute_back():
+    path = SAMPLES / "otel_trace_export.json"
+    doc = inspector.load(str(path))
+    assert [t.label for t in doc.transcripts] == ["span chat claude-sonnet-4-5 (a1b2c3d4e5f60718)",
+                                                  "span chat claude-sonnet-4-5 (c3d4e5f60718293a)"]
+    assert doc.transcripts[1].path[-1] is EMBEDDED
+    r = inspector.check(str(path))
+    assert (r.dialect, r.target) == ("otel-genai", "anthropic")  # gen_ai.provider.name
+    assert [(f.transcript, f.code, f.message_index) for f in r.findings] == [(1, "TC001", 2)]
+    fixed = inspector.repair(str(path))
+    span = fixed.data["resourceSpans"][0]["scopeSpans"][0]["spans"][2]
+    attr = next(a for a in span["attributes"] if a["key"] == "gen_ai.input.messages")
+    msgs = json.loads(attr["value"]["stringValue"])
+    assert [p["id"] for p in msgs[4]["parts"]] == ["toolu_01Bf7Ym"] and msgs[4]["role"] == "tool"
+    assert msgs[5]["role"] == "user" and len(msgs) == 6
+    before = json.loads(path.read_text())
+    assert fixed.data["resourceSpans"][0]["scopeSpans"][0]["spans"][:2] == before["resourceSpans"][0]["scopeSpans"][0]["spans"][:2]
+    assert inspector.check(fixed.output).findings == []
+
+
+def test_otel_messages_alone_and_older_result_field():
+    msgs = [{"role": "user", "parts": [{"type": "text", "content": "2+2?"}]},
+            {"role": "assistant", "parts": [{"type": "tool_call", "id": "c1", "name": "add", "arguments": {"a": 2}}]},
+            {"role": "tool", "parts": [{"type": "tool_call_response", "id": "c1", "result": 4}]},
+            {"role": "assistant", "parts": [{"type": "server_tool_call", "id": "s1", "name": "web_search",
+                                             "server_tool_call": {"type": "web_search"}},
+                                            {"type": "text", "content": "4"}]}]
+    r = inspector.check(msgs)
+    assert (r.dialect, r.findings) == ("otel-genai", [])
+
+
+def test_har_every_chat_entry_is_a_transcript_labelled_and_the_error_is_kept():
+    path = SAMPLES / "har_capture_openai_400.har"
+    doc = inspector.load(str(path))
+    assert [t.label for t in doc.transcripts] == ["POST https://api.openai.com/v1/chat/completions → 200",
+                                                  "POST https://api.openai.com/v1/chat/completions → 400"]
+    assert "preceeding message with 'tool_calls'" in doc.transcripts[1].extra["response_error"]
+    assert "response_error" not in doc.transcripts[0].extra
+    r = inspector.check(str(path))
+    assert [(f.transcript, f.code, f.message_index) for f in r.findings if f.severity == "error"] == [(1, "TC002", 3)]
+    from inspector.provider_errors import parse_error
+
+    assert 3 in parse_error(doc.transcripts[1].extra["response_error"]).indexes
+    fixed = inspector.repair(str(path))
+    entry = fixed.data["log"]["entries"][2]
+    body = json.loads(entry["request"]["postData"]["text"])
+    assert [m["role"] for m in body["messages"]] == ["user", "assistant", "user"] and body["tools"]
+    assert fixed.data["log"]["entries"][:2] == json.loads(path.read_text())["log"]["entries"][:2]
+
+
+@pytest.mark.parametrize("url,want", [
+    ("https://api.anthropic.com/v1/messages", "anthropic"),
+    ("https://bedrock-runtime.us-east-1.amazonaws.com/model/x/converse", "bedrock"),
+    ("https://api.openai.com/v1/responses", "responses"),
+    ("http://localhost:8080/chat", None),
+])
+def test_target_from_url(url, want):
+    from inspector.targets import target_from_url
+
+    assert target_from_url(url) == want
+
+
+def test_har_entry_to_a_proxy_takes_the_target_from_the_bodys_model():
+    har = json.loads((SAMPLES / "har_capture_openai_400.har").read_text())
+    for e in har["log"]["entries"]:
+        e["request"]["url"] = "http://localhost:4000/v1/chat/completions"  # a LiteLLM proxy
+        if "postData" in e["request"]:
+            body = json.loads(e["request"]["postData"]["text"])
+            e["request"]["postData"]["text"] = json.dumps({**body, "model": "mistral-large-latest"})
+    r = inspector.check(json.dumps(har))
+    assert r.target == "mistral" and "mistral-large-latest" in r.target_reason
+
+
+def _app_with_sample(name: str):
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(SAMPLES.parent / "app.py"), default_timeout=60)
+    at.run()
+    at.button(key=f"sample:{name}").click().run()
+    assert not at.exception
+    return at
+
+
+def test_app_takes_the_target_the_trace_names():
+    at = _app_with_sample("otel_trace_export.json")
+    assert at.selectbox(key="target").value == "anthropic"
+
+
+def test_app_opens_a_har_capture_on_the_refused_request_with_its_error_read():
+    at = _app_with_sample("har_capture_openai_400.har")
+    assert at.selectbox(key="transcript").value == 1
+    assert "preceeding message with 'tool_calls'" in at.text_area(key="pasted_error").value
+    assert at.session_state["sel"] == 3  # the message the error names
