@@ -18,8 +18,8 @@ import json
 from typing import Any
 
 from ..model import Call, Issue, Msg, Result
-from .base import NAME_RE, Block, Dialect, Samples, bad_id, loads, JSONError, objects, parts_text, role_order, \
-    unknown_role, user_as_result
+from .base import Block, Dialect, Samples, block_call, block_result, objects, parts_text, string_args, \
+    type_name, unknown_role, run_rules
 from .editing import Editor
 
 ROLES = {"developer": "system", "system": "system", "user": "user", "assistant": "assistant", "tool": "tool",
@@ -49,13 +49,10 @@ class AgUi(Dialect):
             if role == "assistant":
                 add(Msg(i, "assistant", self._calls(m, i, note), (), m))
             elif role == "tool":
-                cid = m.get("toolCallId")
-                if bad_id(cid):
-                    note(Issue("TC008", i, None, side="result", value=cid))
-                    cid = None
+                r = block_result(i, 0, m.get("toolCallId"), note)
                 if m.get("content") is None:
-                    note(Issue("TC018", i, cid, field="content", role="tool"))
-                add(Msg(i, "tool", (), (Result(cid, None, 0, i),), m, False))
+                    note(Issue("TC018", i, r.id, field="content", role="tool"))
+                add(Msg(i, "tool", (), (r,), m, False))
             else:
                 add(Msg(i, role, (), (), m))
         return out
@@ -63,8 +60,6 @@ class AgUi(Dialect):
     @staticmethod
     def _calls(m: dict, i: int, note) -> list[Call]:
         tc = m.get("toolCalls")
-        if tc is None:
-            return []
         if type(tc) is not list:
             return []
         if not tc:
@@ -74,28 +69,15 @@ class AgUi(Dialect):
             if type(c) is not dict:
                 continue
             fn = c.get("function") if type(c.get("function")) is dict else {}
-            cid, name, args = c.get("id"), fn.get("name"), fn.get("arguments")
-            if bad_id(cid):
-                note(Issue("TC008", i, None, side="call", pos=j, value=cid, name=name))
-                cid = None
-            if type(name) is not str or not NAME_RE.fullmatch(name):
-                note(Issue("TC012", i, cid, pos=j, name=name, missing=name is None))
-            if type(args) is str and args:
-                try:
-                    loads(args)
-                except JSONError:
-                    note(Issue("TC011", i, cid, pos=j, name=name))
-            elif args is not None and type(args) is not str:
-                note(Issue("TC010", i, cid, pos=j, name=name, got=("an object" if type(args) is dict else "an array")))
-            calls.append(Call(cid, name, args, j, i))
+            call = block_call(i, j, c.get("id"), fn.get("name"), fn.get("arguments"), note)
+            if call.args is not None and type(call.args) is not str:
+                note(Issue("TC010", i, call.id, pos=j, name=call.name, got=type_name(call.args)))
+            string_args(call, note)
+            calls.append(call)
         return calls
 
     def rules(self, msgs: list[Msg], pairing, target: str) -> list[Issue]:
-        issues: list[Issue] = []
-        if target == "mistral":  # the other providers' adapters merge a tool run and the user turn after it
-            role_order(msgs, issues.append)
-        user_as_result(msgs, pairing, issues.append, self.text)
-        return issues
+        return run_rules(msgs, pairing, target, self.text)
 
     def text(self, raw: Any) -> str:
         if type(raw) is not dict:

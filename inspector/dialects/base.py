@@ -165,6 +165,16 @@ def block_result(i: int, j: int, tid, note) -> Result:
     return Result(tid, None, j, i)
 
 
+def string_args(call: Call, note) -> None:
+    """TC011 when a call's arguments are a string that is not JSON (an object is left alone: the
+    formats that allow one send it as it is)."""
+    if type(call.args) is str and call.args:
+        try:
+            loads(call.args)
+        except JSONError:
+            note(Issue("TC011", call.msg, call.id, pos=call.pos, name=call.name))
+
+
 class TaggedCall(Call):
     """A call that remembers one thing its dialect's editor needs and the neutral view has no
     slot for: the Responses item type (``custom_tool_call``, ...) or the LangChain serialization
@@ -262,3 +272,14 @@ def role_order(msgs: list[Msg], note) -> None:
     for k, pair in enumerate(zip(roles, roles[1:]), 1):
         if pair in _BAD_PAIRS:
             note(Issue("TC019", k, None, k - 1, role=pair[1], prev=pair[0]))
+
+
+def run_rules(msgs: list[Msg], pairing: Pairing, target: str, text: Callable[[Any], str]) -> list[Issue]:
+    """The rules of a format whose adapters send each provider a run of tool results after the
+    call (AG-UI, Vercel AI SDK, OpenTelemetry): Mistral's role order (the other providers' adapters
+    merge a tool run and the user turn after it) and tool output sent as user text (TC020)."""
+    issues: list[Issue] = []
+    if target == "mistral":
+        role_order(msgs, issues.append)
+    user_as_result(msgs, pairing, issues.append, text)
+    return issues

@@ -202,3 +202,38 @@ class BlockEditor(Editor):
         results = [b for b in blocks if self.is_result(b)]
         others = [b for b in blocks if not self.is_result(b)]
         return {**raws[0], self.KEY: results + others}
+
+
+class PartsEditor(Editor):
+    """For formats whose calls are parts of a message's ``KEY`` list (Vercel AI SDK, OpenTelemetry):
+    part-level edits that keep every other part, and the message's fields, as they were."""
+
+    KEY = "parts"
+
+    def text_part(self, text: str) -> dict:
+        return {"type": "text", "text": text}
+
+    def with_part(self, raw: dict, pos: int, **fields: Any) -> dict:
+        parts = list(raw[self.KEY])
+        parts[pos] = {**parts[pos], **fields}
+        return {**raw, self.KEY: parts}
+
+    def drop_calls(self, raw: dict, calls: list[Call]) -> tuple[dict, list[Any]]:
+        drop = {c.pos for c in calls}
+        parts = list(raw[self.KEY])
+        kept = [p for j, p in enumerate(parts) if j not in drop]
+        if not any(type(p) is dict and p.get("type") != "step-start" for p in kept):  # never an empty message
+            kept.append(self.text_part("[tool call removed by repair: no result was recorded]"))
+        return {**raw, self.KEY: kept}, [p for j, p in enumerate(parts) if j in drop]
+
+    def call_item(self, raw: dict, call: Call) -> Any:
+        return raw[self.KEY][call.pos]
+
+    def has_id_slot(self, raw: dict, call: Call) -> bool:
+        return True
+
+    def shape_fix(self, raw: dict, issue: Issue) -> tuple[dict, str] | None:
+        return None
+
+    def role_of(self, item: Any) -> str:
+        return str(item.get("role")) if type(item) is dict else "unknown"

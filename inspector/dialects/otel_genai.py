@@ -28,9 +28,9 @@ from ..containers import EMBEDDED, Path, embedded_json
 from ..model import Call, Issue, Msg, Result
 from ..model_target import vendor_of
 from ..targets import target_from_provider
-from .base import NAME_RE, Block, Dialect, Samples, bad_id, json_text, objects, role_order, unknown_role, \
-    user_as_result
-from .editing import Editor
+from .base import Block, Dialect, Samples, block_call, block_result, json_text, objects, unknown_role, \
+    run_rules
+from .editing import PartsEditor
 
 ROLES = ("system", "user", "assistant", "tool")
 OWN_PARTS = frozenset({"tool_call", "tool_call_response", "server_tool_call", "server_tool_call_response",
@@ -70,30 +70,16 @@ class OtelGenAi(Dialect):
             for j, p in enumerate(parts if type(parts) is list else ()):
                 kind = p.get("type") if type(p) is dict else None
                 if kind == "tool_call" and role == "assistant":
-                    cid, name = p.get("id"), p.get("name")
-                    if bad_id(cid):
-                        note(Issue("TC008", i, None, side="call", pos=j, value=cid, name=name))
-                        cid = None
-                    if type(name) is not str or not NAME_RE.fullmatch(name):
-                        note(Issue("TC012", i, cid, pos=j, name=name, missing=name is None))
-                    calls.append(Call(cid, name, p.get("arguments"), j, i))
+                    calls.append(block_call(i, j, p.get("id"), p.get("name"), p.get("arguments"), note))
                 elif kind == "tool_call_response" and role in ("tool", "user"):
-                    tid = p.get("id")
-                    if bad_id(tid):
-                        note(Issue("TC008", i, None, side="result", pos=j, value=tid))
-                        tid = None
-                    results.append(Result(tid, p.get("name"), j, i))
+                    results.append(block_result(i, j, p.get("id"), note))
                 elif kind not in ("server_tool_call", "server_tool_call_response"):
                     other = True
             out.append(Msg(i, role, calls, results, m, other))
         return out
 
     def rules(self, msgs: list[Msg], pairing, target: str) -> list[Issue]:
-        issues: list[Issue] = []
-        if target == "mistral":
-            role_order(msgs, issues.append)
-        user_as_result(msgs, pairing, issues.append, self.text)
-        return issues
+        return run_rules(msgs, pairing, target, self.text)
 
     def text(self, raw: Any) -> str:
         if type(raw) is not dict or type(raw.get("parts")) is not list:
@@ -109,53 +95,31 @@ class OtelGenAi(Dialect):
         return "\n".join(t for t in out if t)
 
 
-class OtelGenAiEditor(Editor):
+class OtelGenAiEditor(PartsEditor):
+    def text_part(self, text: str) -> dict:
+        return {"type": "text", "content": text}
+
     def placeholder(self, call: Call, call_id: str | None, text: str) -> dict:
         return {"role": "tool", "parts": [{"type": "tool_call_response", "id": call_id, "response": text}]}
 
-    def _with_part(self, raw: dict, pos: int, **fields: Any) -> dict:
-        parts = list(raw["parts"])
-        parts[pos] = {**parts[pos], **fields}
-        return {**raw, "parts": parts}
-
     def set_call_id(self, raw: dict, call: Call, new_id: str) -> dict:
-        return self._with_part(raw, call.pos, id=new_id)
+        return self.with_part(raw, call.pos, id=new_id)
 
     def set_result_id(self, raw: dict, result: Result, new_id: str) -> dict:
-        return self._with_part(raw, result.pos, id=new_id)
+        return self.with_part(raw, result.pos, id=new_id)
 
     def set_result_name(self, raw: dict, result: Result, name: str) -> dict | None:
-        return self._with_part(raw, result.pos, name=name) if "name" in raw["parts"][result.pos] else None
-
-    def drop_calls(self, raw: dict, calls: list[Call]) -> tuple[dict, list[Any]]:
-        drop = {c.pos for c in calls}
-        parts = list(raw["parts"])
-        kept = [p for j, p in enumerate(parts) if j not in drop]
-        if not kept:
-            kept = [{"type": "text", "content": "[tool call removed by repair: no result was recorded]"}]
-        return {**raw, "parts": kept}, [p for j, p in enumerate(parts) if j in drop]
-
-    def call_item(self, raw: dict, call: Call) -> Any:
-        return raw["parts"][call.pos]
-
-    def has_id_slot(self, raw: dict, call: Call) -> bool:
-        return True
-
-    def shape_fix(self, raw: dict, issue: Issue) -> None:
-        return None
+        return self.with_part(raw, result.pos, name=name) if "name" in raw["parts"][result.pos] else None
 
     def note_for_orphan(self, raw: dict, result: Result, text: str) -> dict:
-        return {"role": "user", "parts": [{"type": "text", "content": text + "\n" + self.text_of(raw)}]}
+        return {"role": "user", "parts": [self.text_part(text + "\n" + self.text_of(raw))]}
 
     def user_to_result(self, raw: dict, call: Call, call_id: str | None) -> dict:
         return {**raw, "role": "tool",
                 "parts": [{"type": "tool_call_response", "id": call_id, "response": self.text_of(raw)}]}
 
     def bridge(self, text: str) -> dict:
-        return {"role": "assistant", "parts": [{"type": "text", "content": text}]}
-
-    def role_of(self, item: Any) -> str:
-        return str(item.get("role")) if type(item) is dict else "unknown"
+        return {"role": "assistant", "parts": [self.text_part(text)]}
 
 
 # --- OTLP/JSON trace exports ---------------------------------------------------------------------

@@ -24,7 +24,7 @@ from typing import Any
 from ..model import Call, Issue, Msg, Result
 from ..model_target import vendor_of
 from ..targets import target_from_provider
-from .base import NAME_RE, Block, Dialect, JSONError, Samples, bad_id, json_text, loads, objects, unknown_role, \
+from .base import Block, Dialect, Samples, block_call, block_result, json_text, objects, string_args, unknown_role, \
     user_as_result
 from .editing import BlockEditor
 
@@ -74,35 +74,20 @@ class PydanticAi(Dialect):
                     continue
                 kind = p.get("part_kind")
                 if kind == "tool-call" and role == "assistant":
-                    calls.append(self._call(p, i, j, note))
+                    call = block_call(i, j, p.get("tool_call_id"), p.get("tool_name"), p.get("args"), note)
+                    string_args(call, note)
+                    calls.append(call)
                 elif role == "user" and is_result(p):
-                    tid = p.get("tool_call_id")
-                    if bad_id(tid):
-                        note(Issue("TC008", i, None, side="result", pos=j, value=tid))
-                        tid = None
+                    r = block_result(i, j, p.get("tool_call_id"), note)
+                    r.name = p.get("tool_name")  # for TC013
                     if other and not misplaced:
                         misplaced = True
-                        note(Issue("TC016", i, tid, pos=j))
-                    results.append(Result(tid, p.get("tool_name"), j, i))
+                        note(Issue("TC016", i, r.id, pos=j))
+                    results.append(r)
                 elif kind not in ("builtin-tool-call", "builtin-tool-return"):
                     other = True
             add(Msg(i, role, calls, results, m, other))
         return out
-
-    @staticmethod
-    def _call(p: dict, i: int, j: int, note) -> Call:
-        cid, name, args = p.get("tool_call_id"), p.get("tool_name"), p.get("args")
-        if bad_id(cid):
-            note(Issue("TC008", i, None, side="call", pos=j, value=cid, name=name))
-            cid = None
-        if type(name) is not str or not NAME_RE.fullmatch(name):
-            note(Issue("TC012", i, cid, pos=j, name=name, missing=name is None))
-        if type(args) is str and args:
-            try:
-                loads(args)
-            except JSONError:
-                note(Issue("TC011", i, cid, pos=j, name=name))
-        return Call(cid, name, args, j, i)
 
     def rules(self, msgs: list[Msg], pairing, target: str) -> list[Issue]:
         issues: list[Issue] = []

@@ -24,9 +24,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..model import Call, Issue, Msg, Result
-from .base import NAME_RE, Block, Dialect, Samples, bad_id, json_text, objects, parts_text, role_order, \
-    unknown_role, user_as_result
-from .editing import Editor
+from .base import Block, Dialect, Samples, block_call, block_result, json_text, objects, parts_text, \
+    unknown_role, run_rules
+from .editing import PartsEditor
 
 ROLES = ("system", "user", "assistant", "tool")
 OWN_PARTS = frozenset({"tool-call", "tool-result", "tool-approval-request", "tool-approval-response", "reasoning"})
@@ -84,16 +84,14 @@ class VercelAi(Dialect):
                 if kind == "tool-call" and role == "assistant":
                     if p.get("providerExecuted"):
                         continue  # answered by the provider, in this message
-                    calls.append(self._call(p, i, j, note))
+                    calls.append(block_call(i, j, p.get("toolCallId"), p.get("toolName"), p.get("input", p.get("args")), note))
                 elif kind == "tool-approval-request":
                     if type(p.get("approvalId")) is str:
                         approvals[p["approvalId"]] = p.get("toolCallId")
                 elif kind == "tool-result" and role == "tool":
-                    tid = p.get("toolCallId")
-                    if bad_id(tid):
-                        note(Issue("TC008", i, None, side="result", pos=j, value=tid))
-                        tid = None
-                    results.append(Result(tid, p.get("toolName"), j, i))
+                    r = block_result(i, j, p.get("toolCallId"), note)
+                    r.name = p.get("toolName")  # for TC013
+                    results.append(r)
                 elif kind == "tool-approval-response" and role == "tool":
                     tid = approvals.get(p.get("approvalId"))
                     if tid is not None:
@@ -105,27 +103,13 @@ class VercelAi(Dialect):
             add(Msg(i, role, calls, results, m, other if role == "tool" else True))
         return out
 
-    @staticmethod
-    def _call(p: dict, i: int, j: int, note) -> Call:
-        cid, name = p.get("toolCallId"), p.get("toolName")
-        if bad_id(cid):
-            note(Issue("TC008", i, None, side="call", pos=j, value=cid, name=name))
-            cid = None
-        if type(name) is not str or not NAME_RE.fullmatch(name):
-            note(Issue("TC012", i, cid, pos=j, name=name, missing=name is None))
-        return Call(cid, name, p.get("input", p.get("args")), j, i)
-
     def rules(self, msgs: list[Msg], pairing, target: str) -> list[Issue]:
-        issues: list[Issue] = []
         for iss in pairing.issues:  # the SDK checks the end of the list too: nothing is pending
             if iss.code == "TC022":
                 iss.code = "TC001"
         pairing.pending.clear()
         set_sdk_wording(pairing)
-        if target == "mistral":
-            role_order(msgs, issues.append)
-        user_as_result(msgs, pairing, issues.append, self.text)
-        return issues
+        return run_rules(msgs, pairing, target, self.text)
 
     def text(self, raw: Any) -> str:
         if type(raw) is not dict:
@@ -153,45 +137,25 @@ def set_sdk_wording(pairing) -> None:
             iss.provider = missing_results_error(by_msg[iss.index]).replace("{", "{{").replace("}", "}}")
 
 
-class VercelAiEditor(Editor):
+class VercelAiEditor(PartsEditor):
+    KEY = "content"
+
     def placeholder(self, call: Call, call_id: str | None, text: str) -> dict:
         return {"role": "tool", "content": [{"type": "tool-result", "toolCallId": call_id, "toolName": call.name,
                                              "output": {"type": "error-text", "value": text}}]}
 
-    def _parts(self, raw: dict) -> list:
-        return list(raw["content"])
-
     def set_call_id(self, raw: dict, call: Call, new_id: str) -> dict:
-        parts = self._parts(raw)
-        parts[call.pos] = {**parts[call.pos], "toolCallId": new_id}
-        return {**raw, "content": parts}
+        return self.with_part(raw, call.pos, toolCallId=new_id)
 
     def set_result_id(self, raw: dict, result: Result, new_id: str) -> dict:
-        parts = self._parts(raw)
-        if parts[result.pos].get("type") == "tool-result":
-            parts[result.pos] = {**parts[result.pos], "toolCallId": new_id}
-        return {**raw, "content": parts}
+        if raw["content"][result.pos].get("type") != "tool-result":
+            return raw  # an approval response: its approvalId, not a call id
+        return self.with_part(raw, result.pos, toolCallId=new_id)
 
     def set_result_name(self, raw: dict, result: Result, name: str) -> dict | None:
-        parts = self._parts(raw)
-        if parts[result.pos].get("type") != "tool-result":
+        if raw["content"][result.pos].get("type") != "tool-result":
             return None
-        parts[result.pos] = {**parts[result.pos], "toolName": name}
-        return {**raw, "content": parts}
-
-    def drop_calls(self, raw: dict, calls: list[Call]) -> tuple[dict, list[Any]]:
-        drop = {c.pos for c in calls}
-        parts = self._parts(raw)
-        kept = [p for j, p in enumerate(parts) if j not in drop]
-        if not kept:
-            kept = [{"type": "text", "text": "[tool call removed by repair: no result was recorded]"}]
-        return {**raw, "content": kept}, [p for j, p in enumerate(parts) if j in drop]
-
-    def call_item(self, raw: dict, call: Call) -> Any:
-        return raw["content"][call.pos]
-
-    def has_id_slot(self, raw: dict, call: Call) -> bool:
-        return True
+        return self.with_part(raw, result.pos, toolName=name)
 
     def shape_fix(self, raw: dict, issue: Issue) -> tuple[dict, str] | None:
         if issue.code == "TC018" and raw.get("content") is None:
@@ -208,9 +172,6 @@ class VercelAiEditor(Editor):
 
     def bridge(self, text: str) -> dict:
         return {"role": "assistant", "content": text}
-
-    def role_of(self, item: Any) -> str:
-        return str(item.get("role")) if type(item) is dict else "unknown"
 
 
 VercelAi.editor_class = VercelAiEditor

@@ -20,8 +20,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..model import Call, Issue, Msg, Result
-from .base import NAME_RE, Block, Dialect, Samples, bad_id, json_text, objects, unknown_role
-from .editing import Editor
+from .base import Block, Dialect, Samples, block_call, json_text, objects, unknown_role
+from .editing import PartsEditor
 from .vercel_ai import set_sdk_wording
 
 ROLES = ("system", "user", "assistant")
@@ -74,13 +74,7 @@ class VercelUi(Dialect):
                 f = tool_part(p)
                 if f is None or role != "assistant" or f.get("state") not in OPEN_STATES or f.get("providerExecuted"):
                     continue
-                cid, name = f.get("toolCallId"), tool_name(p, f)
-                if bad_id(cid):
-                    note(Issue("TC008", i, None, side="call", pos=j, value=cid, name=name))
-                    cid = None
-                if type(name) is not str or not NAME_RE.fullmatch(name):
-                    note(Issue("TC012", i, cid, pos=j, name=name, missing=name is None))
-                calls.append(Call(cid, name, f.get("input", f.get("args")), j, i))
+                calls.append(block_call(i, j, f.get("toolCallId"), tool_name(p, f), f.get("input", f.get("args")), note))
             out.append(Msg(i, role, calls, (), m))
         return out
 
@@ -101,65 +95,39 @@ class VercelUi(Dialect):
         return "\n".join(t for t in out if t)
 
 
-class VercelUiEditor(Editor):
+class VercelUiEditor(PartsEditor):
     """Edits parts in place; a missing result is written into the call's own part."""
 
     def answer_in_place(self, raw: dict, call: Call, text: str) -> dict:
-        parts = list(raw["parts"])
-        p = parts[call.pos]
-        if p.get("type") == "tool-invocation":
-            inv = {**p["toolInvocation"], "state": "result", "result": {"error": text}}
-            parts[call.pos] = {**p, "toolInvocation": inv}
-        else:
-            parts[call.pos] = {**p, "state": "output-error", "errorText": text}
-        return {**raw, "parts": parts}
+        p = raw["parts"][call.pos]
+        if p.get("type") == "tool-invocation":  # AI SDK 4
+            return self.with_part(raw, call.pos, toolInvocation={**p["toolInvocation"], "state": "result",
+                                                                 "result": {"error": text}})
+        return self.with_part(raw, call.pos, state="output-error", errorText=text)
 
     def placeholder(self, call: Call, call_id: str | None, text: str) -> Any:
         raise NotImplementedError("UIMessage results live in the call's part: answer_in_place")
 
     def set_call_id(self, raw: dict, call: Call, new_id: str) -> dict:
-        parts = list(raw["parts"])
-        p = parts[call.pos]
+        p = raw["parts"][call.pos]
         if p.get("type") == "tool-invocation":
-            parts[call.pos] = {**p, "toolInvocation": {**p["toolInvocation"], "toolCallId": new_id}}
-        else:
-            parts[call.pos] = {**p, "toolCallId": new_id}
-        return {**raw, "parts": parts}
+            return self.with_part(raw, call.pos, toolInvocation={**p["toolInvocation"], "toolCallId": new_id})
+        return self.with_part(raw, call.pos, toolCallId=new_id)
 
     def set_result_id(self, raw: dict, result: Result, new_id: str) -> dict:
-        return raw
+        return raw  # UIMessages have no result parts of their own
 
     def set_result_name(self, raw: dict, result: Result, name: str) -> None:
         return None
 
-    def drop_calls(self, raw: dict, calls: list[Call]) -> tuple[dict, list[Any]]:
-        drop = {c.pos for c in calls}
-        parts = list(raw["parts"])
-        kept = [p for j, p in enumerate(parts) if j not in drop]
-        if not any(type(p) is dict and p.get("type") != "step-start" for p in kept):
-            kept.append({"type": "text", "text": "[tool call removed by repair: no result was recorded]"})
-        return {**raw, "parts": kept}, [p for j, p in enumerate(parts) if j in drop]
-
-    def call_item(self, raw: dict, call: Call) -> Any:
-        return raw["parts"][call.pos]
-
-    def has_id_slot(self, raw: dict, call: Call) -> bool:
-        return True
-
-    def shape_fix(self, raw: dict, issue: Issue) -> None:
-        return None
-
     def note_for_orphan(self, raw: dict, result: Result, text: str) -> dict:
-        return {"id": f"{raw.get('id', 'orphan')}-note", "role": "user", "parts": [{"type": "text", "text": text}]}
+        return {"id": f"{raw.get('id', 'orphan')}-note", "role": "user", "parts": [self.text_part(text)]}
 
     def user_to_result(self, raw: dict, call: Call, call_id: str | None) -> dict:
-        return raw
+        return raw  # never asked: this dialect reports no TC020
 
     def bridge(self, text: str) -> dict:
-        return {"id": "repair-bridge", "role": "assistant", "parts": [{"type": "text", "text": text}]}
-
-    def role_of(self, item: Any) -> str:
-        return str(item.get("role")) if type(item) is dict else "unknown"
+        return {"id": "repair-bridge", "role": "assistant", "parts": [self.text_part(text)]}
 
 
 VercelUi.editor_class = VercelUiEditor
