@@ -14,6 +14,7 @@ Spec: HAR 1.2, http://www.softwareishard.com/blog/har-12-spec/ (docs/formats-res
 
 from __future__ import annotations
 
+import base64
 from typing import Any
 
 from .containers import EMBEDDED, LIST_KEYS, Path, embedded_json, looks_like_messages, register
@@ -47,6 +48,11 @@ def har_entries(root: Any, fmt: str) -> list[tuple[Path, Any]]:
             extra["target_reason"] = f"the request went to {url.split('/')[2] if '//' in url else url}"
         content = resp.get("content")
         text = content.get("text") if type(content) is dict else None
+        if type(text) is str and content.get("encoding") == "base64":  # HAR 1.2: binary-safe bodies
+            try:
+                text = base64.b64decode(text).decode("utf-8", "replace")
+            except ValueError:
+                text = None
         if type(status) is int and status >= 400 and type(text) is str and text.strip():
             extra["response_error"] = text[:ERROR_CHARS]
         out.append((("log", "entries", k, "request", "postData", "text", EMBEDDED, key), ("HAR entry", extra)))

@@ -162,6 +162,16 @@ def test_har_every_chat_entry_is_a_transcript_labelled_and_the_error_is_kept():
     assert fixed.data["log"]["entries"][:2] == json.loads(path.read_text())["log"]["entries"][:2]
 
 
+def test_har_error_body_recorded_as_base64_is_read():
+    import base64
+
+    har = json.loads((SAMPLES / "har_capture_openai_400.har").read_text())
+    content = har["log"]["entries"][2]["response"]["content"]
+    content["text"], content["encoding"] = base64.b64encode(content["text"].encode()).decode(), "base64"
+    doc = inspector.load(json.dumps(har))
+    assert "preceeding message" in doc.transcripts[1].extra["response_error"]
+
+
 @pytest.mark.parametrize("url,want", [
     ("https://api.anthropic.com/v1/messages", "anthropic"),
     ("https://bedrock-runtime.us-east-1.amazonaws.com/model/x/converse", "bedrock"),
