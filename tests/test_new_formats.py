@@ -64,6 +64,9 @@ def test_vercel_model_messages_sdk_wording_provider_executed_and_old_names():
           {"role": "tool", "content": [{"type": "tool-result", "toolCallId": "c1", "toolName": "f", "result": 4}]}]
     r = inspector.check(v4)
     assert r.dialect == "vercel-ai" and r.findings == []
+    fixed = inspector.repair(v4[:2] + [{"role": "user", "content": "and?"}])
+    assert fixed.data[2]["content"][0] == {"type": "tool-result", "toolCallId": "c1", "toolName": "f",
+                                           "result": fixed.data[2]["content"][0]["result"], "isError": True}
 
 
 def test_vercel_approval_response_stands_for_the_result():

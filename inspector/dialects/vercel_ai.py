@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..model import Call, Issue, Msg, Result
-from .base import Block, Dialect, Samples, block_call, block_result, json_text, objects, parts_text, \
+from .base import Block, Dialect, Samples, TaggedCall, block_call, block_result, json_text, objects, parts_text, \
     unknown_role, run_rules
 from .editing import PartsEditor
 
@@ -84,7 +84,9 @@ class VercelAi(Dialect):
                 if kind == "tool-call" and role == "assistant":
                     if p.get("providerExecuted"):
                         continue  # answered by the provider, in this message
-                    calls.append(block_call(i, j, p.get("toolCallId"), p.get("toolName"), p.get("input", p.get("args")), note))
+                    c = block_call(i, j, p.get("toolCallId"), p.get("toolName"), p.get("input", p.get("args")), note)
+                    # AI SDK 4 names (args/result): a placeholder answers in the same generation's words.
+                    calls.append(TaggedCall(c.id, c.name, c.args, j, i, "v4" if "input" not in p and "args" in p else "v5"))
                 elif kind == "tool-approval-request":
                     if type(p.get("approvalId")) is str:
                         approvals[p["approvalId"]] = p.get("toolCallId")
@@ -141,8 +143,12 @@ class VercelAiEditor(PartsEditor):
     KEY = "content"
 
     def placeholder(self, call: Call, call_id: str | None, text: str) -> dict:
-        return {"role": "tool", "content": [{"type": "tool-result", "toolCallId": call_id, "toolName": call.name,
-                                             "output": {"type": "error-text", "value": text}}]}
+        part = {"type": "tool-result", "toolCallId": call_id, "toolName": call.name}
+        if getattr(call, "tag", "v5") == "v4":
+            part.update(result=text, isError=True)
+        else:
+            part["output"] = {"type": "error-text", "value": text}
+        return {"role": "tool", "content": [part]}
 
     def set_call_id(self, raw: dict, call: Call, new_id: str) -> dict:
         return self.with_part(raw, call.pos, toolCallId=new_id)
