@@ -185,6 +185,9 @@ class ResultFixes:
                 continue
             filled = self.ed.answer_in_place(self.raw(c.msg), c, self.opt.placeholder_text(cid, c.name))
             if filled is not None:
+                # The part is rewritten, not removed: its state before goes to the report, whole.
+                self.quarantine.append((c.msg, code, "the call as it was before repair marked it failed in place",
+                                        self.ed.call_item(self.raw(c.msg), c)))
                 self.cur[c.msg] = filled
                 self.log("insert_placeholder", code, cid, c.msg, self.slot(c.msg),
                          f"Marked call {cid} ({tool_label(c.name)}) of message #{c.msg} as failed: "
