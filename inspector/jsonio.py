@@ -7,7 +7,10 @@ recognised when the whole text is not one JSON value but every non-empty line is
 
 from __future__ import annotations
 
+import codecs
 import json
+import math
+import re
 from typing import Any
 
 import orjson
@@ -15,21 +18,52 @@ import orjson
 from .errors import InputError, PythonReprInput
 
 BOM = b"\xef\xbb\xbf"
+# Longest first: the UTF-32-LE mark begins with the UTF-16-LE one.
+_BOMS = ((codecs.BOM_UTF32_LE, "UTF-32-LE"), (codecs.BOM_UTF32_BE, "UTF-32-BE"), (BOM, "UTF-8"),
+         (codecs.BOM_UTF16_LE, "UTF-16-LE"), (codecs.BOM_UTF16_BE, "UTF-16-BE"))
+
+
+def sniff_encoding(head: bytes) -> tuple[str, int]:
+    """``(encoding, length of its byte-order mark)`` from a file's first bytes.
+
+    JSON text starts with an ASCII character, so without a mark the pattern of NUL bytes in the
+    first four says UTF-16 or UTF-32 and which byte order (RFC 4627, section 3). NUL bytes
+    anywhere else in the head mean a binary file: ``InputError`` before anything more is read.
+    """
+    for bom, name in _BOMS:
+        if head.startswith(bom):
+            return name, len(bom)
+    z = [b == 0 for b in head[:4]]
+    if len(z) == 4:
+        if z == [True, True, True, False]:
+            return "UTF-32-BE", 0
+        if z == [False, True, True, True]:
+            return "UTF-32-LE", 0
+        if z[0] and not z[1] and z[2] and not z[3]:
+            return "UTF-16-BE", 0
+        if not z[0] and z[1] and not z[2] and z[3]:
+            return "UTF-16-LE", 0
+    if b"\x00" in head[:4096]:
+        raise InputError("this looks like a binary file, not JSON text (it contains NUL bytes)")
+    return "UTF-8", 0
 
 
 def decode_text(data: bytes | str) -> bytes:
-    """Return UTF-8 bytes without a BOM; refuse binary input with a clear message."""
+    """Return UTF-8 bytes without a BOM (UTF-16 and UTF-32 are transcoded); refuse binary input."""
     if isinstance(data, str):
         data = data.encode("utf-8", "surrogatepass")
-    if data.startswith(BOM):
-        data = data[len(BOM):]
-    if b"\x00" in data[:4096]:
-        raise InputError("this looks like a binary file, not JSON text (it contains NUL bytes)")
-    return data
+    encoding, bom = sniff_encoding(data[:4096])
+    if encoding == "UTF-8":
+        return data[bom:] if bom else data
+    try:
+        text = data[bom:].decode(encoding.lower())
+    except UnicodeDecodeError as exc:
+        raise InputError(f"the file looks like {encoding} text but byte {exc.start + bom} does not decode as {encoding}") from None
+    return text.encode("utf-8", "surrogatepass")
 
 
-def _where(text: str, pos: int) -> str:
-    line = text.count("\n", 0, pos) + 1
+def _where(text: str, pos: int, line_offset: int = 0) -> str:
+    line = text.count("\n", 0, pos) + 1 + line_offset
     col = pos - (text.rfind("\n", 0, pos) + 1) + 1
     return f"line {line} column {col}"
 
@@ -48,22 +82,91 @@ def _explain(data: bytes, line_offset: int = 0) -> InputError:
     except json.JSONDecodeError as exc:
         return InputError(exc.msg, f"line {exc.lineno + line_offset} column {exc.colno}")
     except RecursionError:
-        return InputError("the JSON is nested too deeply to be a transcript", "line 1 column 1")
+        return _beyond_orjson(text, line_offset)
     except ValueError as exc:  # NaN / Infinity
         return InputError(str(exc))
-    # The stdlib accepted what orjson refused: nesting deeper than orjson's limit, or
-    # numbers orjson cannot hold.
-    return InputError("the JSON is nested too deeply or holds numbers out of range")
+    # The stdlib accepted what orjson refused: say which of orjson's limits and where.
+    return _beyond_orjson(text, line_offset)
+
+
+_LONE_SURROGATE = re.compile(
+    r"(?<!\\)(?:\\\\)*(\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+    r"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2})")
+_EXPONENT = re.compile(r"-?[0-9]+(?:\.[0-9]+)?[eE][+-]?[0-9]+")
+ORJSON_MAX_DEPTH = 1024
+
+
+def _beyond_orjson(text: str, line_offset: int = 0) -> InputError:
+    """Why orjson refused text the stdlib reads: a lone surrogate escape, a number that is
+    infinite as a double, or nesting past orjson's 1024 levels; with the line and column."""
+    m = _LONE_SURROGATE.search(text)
+    if m:
+        return InputError(f"{m.group(1)} is half of a UTF-16 surrogate pair without its other half, "
+                          "so the string is not valid Unicode", _where(text, m.start(1), line_offset))
+    for m in _EXPONENT.finditer(text):
+        if math.isinf(float(m.group())):
+            return InputError(f"the number {m.group()[:40]} is too large for a 64-bit float",
+                              _where(text, m.start(), line_offset))
+    depth = 0
+    for m in _BRACKET.finditer(text):
+        c = m.group()
+        if c in "[{":
+            depth += 1
+            if depth > ORJSON_MAX_DEPTH:
+                return InputError(f"the JSON nests more than {ORJSON_MAX_DEPTH} levels deep, too deep to be a transcript",
+                                  _where(text, m.start(), line_offset))
+        elif c in "]}":
+            depth -= 1
+    return InputError("the JSON holds a value this reader cannot represent")
+
+
+# A string literal (skipped whole) or a bracket: nesting depth outside strings.
+_BRACKET = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.S)
 
 
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON (found a bare {name} value)")
 
 
+# Digits stay digits, everything else becomes a space: a run of 19 digits is then a plain
+# substring search (both run at memory speed, unlike a regular expression over the text).
+_DIGITS_AS_ZERO = bytes(48 if 48 <= c <= 57 else 32 for c in range(256))
+_LONG_RUN = b"0" * 19
+_RUN = re.compile(rb"-?[0-9]{19,}")
+_SCAN_CHUNK = 1 << 20
+INT_MIN, INT_MAX = -(1 << 63), (1 << 64) - 1  # what orjson reads as an integer; beyond, a float
+
+
+def _has_wide_int(data: bytes) -> bool:
+    """True when ``data`` may hold an integer orjson would turn into a float (19+ digits).
+
+    Checked in 1 MB chunks so that the digit map never copies the whole file; digit runs
+    inside strings (ids, hashes) give a false alarm that costs only the exact parse.
+    """
+    for start in range(0, len(data), _SCAN_CHUNK):
+        chunk = data[max(0, start - 20): start + _SCAN_CHUNK]
+        if _LONG_RUN in chunk.translate(_DIGITS_AS_ZERO):
+            for m in _RUN.finditer(chunk):
+                if not INT_MIN <= int(m.group()) <= INT_MAX:
+                    return True
+    return False
+
+
+def _orjson_loads(data: bytes) -> Any:
+    """``orjson.loads``, but integers beyond 64 bits stay exact (the stdlib reads those files)."""
+    value = orjson.loads(data)
+    if _has_wide_int(data):
+        try:
+            return json.loads(data, parse_constant=_reject_constant)
+        except ValueError as exc:  # e.g. an integer longer than Python's 4300-digit limit
+            raise InputError(f"a number in the file cannot be read exactly ({exc})") from None
+    return value
+
+
 def loads(data: bytes) -> Any:
     """Parse one JSON value from BOM-free UTF-8 bytes, or raise ``InputError`` with a location."""
     try:
-        return orjson.loads(data)
+        return _orjson_loads(data)
     except orjson.JSONDecodeError:
         raise _explain(data) from None
 
@@ -72,7 +175,7 @@ def parse(data: bytes | str) -> tuple[Any, str]:
     """Parse JSON or JSON Lines. Returns ``(value, "json"|"jsonl")``; JSONL gives a list of values."""
     data = decode_text(data)
     try:
-        return orjson.loads(data), "json"
+        return _orjson_loads(data), "json"
     except orjson.JSONDecodeError:
         pass
     lines = data.split(b"\n")
@@ -86,7 +189,7 @@ def parse(data: bytes | str) -> tuple[Any, str]:
             if not ln.strip():
                 continue
             try:
-                values.append(orjson.loads(ln))
+                values.append(_orjson_loads(ln))
             except orjson.JSONDecodeError:
                 first_error = (no, ln)
                 break

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 import sys
 from pathlib import Path
 from typing import Any
@@ -12,27 +13,106 @@ from .errors import InputError
 from .jsonio import parse
 
 MAX_BYTES = 1 << 31  # 2 GiB: beyond this, reading into memory is not a sensible plan
+CHUNK = 1 << 20
+TIMEOUT_VARIABLE = "INSPECTOR_READ_TIMEOUT"
 
 
-def read_source(source: str | os.PathLike) -> tuple[bytes, str]:
-    """Bytes of a file, or of stdin for ``-``, with a one-line error when it cannot be read."""
+def read_source(source: str | os.PathLike, *, timeout: float | None = None) -> tuple[bytes, str]:
+    """Bytes of a file, or of stdin for ``-``, with a one-line error when it cannot be read.
+
+    Regular files are sized before reading; stdin, devices and FIFOs are read in chunks under the
+    same 2 GiB cap, and a first chunk of binary (``/dev/zero``) stops the read at once. A pipe
+    that stays silent is waited for, unless ``timeout`` (or ``INSPECTOR_READ_TIMEOUT``, seconds)
+    says how long to wait for it.
+    """
     name = os.fspath(source)
+    if timeout is None:
+        timeout = _timeout_from_env()
+    if name == "":
+        raise InputError("the path is empty: name a transcript file, or - for stdin")
     if name == "-":
-        return sys.stdin.buffer.read(), "<stdin>"
+        return _with_timeout(lambda: _read_stream(sys.stdin.buffer, "<stdin>"), "<stdin>", timeout), "<stdin>"
     p = Path(name)
     try:
         if p.is_dir():
             raise InputError("is a directory, not a transcript file", name)
-        size = p.stat().st_size
-        if size > MAX_BYTES:
-            raise InputError(f"the file is {size / 1e9:.1f} GB, more than the 2 GB this tool reads", name)
-        return p.read_bytes(), name
+        info = p.stat()
+        if stat.S_ISREG(info.st_mode):
+            if info.st_size > MAX_BYTES:
+                raise InputError(f"the file is {info.st_size / 1e9:.1f} GB, more than the 2 GB this tool reads", name)
+            with open(p, "rb") as f:  # read at most the cap even if the file grows meanwhile
+                return _read_stream(f, name), name
+        return _with_timeout(lambda: _read_special(p, name), name, timeout), name
     except FileNotFoundError:
         raise InputError("no such file", name) from None
     except PermissionError:
         raise InputError("permission denied", name) from None
     except OSError as exc:
         raise InputError(exc.strerror or str(exc), name) from None
+
+
+def _read_special(p: Path, name: str) -> bytes:
+    with open(p, "rb", buffering=0) as f:  # opening a FIFO waits for its writer
+        return _read_stream(f, name)
+
+
+def _read_stream(f, name: str) -> bytes:
+    """Everything ``f`` gives, in chunks, refusing binary at the first chunk and more than the cap."""
+    from .jsonio import sniff_encoding
+
+    chunks: list[bytes] = []
+    total = 0
+    while True:
+        chunk = f.read(min(CHUNK, MAX_BYTES + 1 - total))
+        if not chunk:
+            break
+        if not chunks:
+            try:
+                sniff_encoding(chunk)
+            except InputError as exc:
+                raise InputError(exc.what, name) from None
+        total += len(chunk)
+        if total > MAX_BYTES:
+            raise InputError("more than the 2 GB this tool reads", name)
+        chunks.append(chunk)
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
+def _timeout_from_env() -> float | None:
+    raw = os.environ.get(TIMEOUT_VARIABLE, "").strip()
+    if not raw:
+        return None
+    try:
+        value = float(raw)
+    except ValueError:
+        value = float("nan")
+    if not (value > 0 and value != float("inf")):
+        raise InputError(f"{TIMEOUT_VARIABLE}={raw!r} must be a number of seconds greater than zero")
+    return value
+
+
+def _with_timeout(read, name: str, timeout: float | None) -> bytes:
+    """``read()``, or ``InputError`` when it has not finished within ``timeout`` seconds."""
+    if timeout is None:
+        return read()
+    import threading
+
+    box: dict = {}
+
+    def run():
+        try:
+            box["data"] = read()
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
+            box["error"] = exc
+
+    worker = threading.Thread(target=run, daemon=True, name="inspector-read")
+    worker.start()
+    worker.join(timeout)
+    if worker.is_alive():  # the daemon thread stays blocked on the pipe; the process can still exit
+        raise InputError(f"no end of input after {timeout:g} s ({TIMEOUT_VARIABLE}); is anything writing to it?", name)
+    if "error" in box:
+        raise box["error"]
+    return box["data"]
 
 
 def load(source: Any, *, name: str | None = None) -> Document:

@@ -20,6 +20,7 @@ format (JSON or JSON Lines), unknown fields and key order.
 from __future__ import annotations
 
 import os
+import re
 from typing import Any, Iterator, Literal
 
 from pydantic import BaseModel, Field, field_validator
@@ -39,16 +40,34 @@ DEFAULT_BRIDGE = "[no assistant reply was recorded here]"
 DEFAULT_NOTE = "[A tool result for call {id} ({name}) that answers no call in this transcript; its content follows.]"
 
 
-class _Fields(dict):
-    def __missing__(self, key: str) -> str:
-        return "{" + key + "}"
+MAX_TEXT_CHARS = 2000  # the texts repair writes (placeholder, bridge, note) are sentences, not payloads
+MAX_FIELD_CHARS = 200  # an id or name longer than this is shortened where a text quotes it
+_FIELD = re.compile(r"\{\{|\}\}|\{(id|name)\}|[{}]")
 
 
 def _fill(template: str, cid: Any, name: Any) -> str:
-    try:
-        return template.format_map(_Fields(id=cid or "(no id)", name=name if isinstance(name, str) and name else "unnamed tool"))
-    except (ValueError, IndexError, AttributeError) as exc:
-        raise InputError(f"the text template {template!r} is not valid ({exc}); use {{id}} and {{name}}") from None
+    """``template`` with ``{id}`` and ``{name}`` replaced and ``{{``/``}}`` written as braces.
+
+    No format mini-language (``{id:>200000000}`` once asked for a 200 MB string): any other
+    brace is refused by ``_template_ok``. The quoted values are shortened, so the text stays
+    about as long as the template.
+    """
+    values = {"id": _short(str(cid) if cid else "(no id)"),
+              "name": _short(name) if isinstance(name, str) and name else "unnamed tool"}
+    return _FIELD.sub(lambda m: values[m.group(1)] if m.group(1) else m.group(0)[0], template)
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= MAX_FIELD_CHARS else text[:MAX_FIELD_CHARS - 1] + "…"
+
+
+def _template_ok(template: str) -> str:
+    for m in _FIELD.finditer(template):
+        if len(m.group(0)) == 1:
+            raise ValueError(
+                f"a lone {m.group(0)!r} at character {m.start() + 1}: only {{id}} and {{name}} are filled in "
+                "(no format specs); write {{ and }} for braces")
+    return template
 
 
 class RepairOptions(BaseModel):
@@ -65,17 +84,19 @@ class RepairOptions(BaseModel):
     rename_ids: bool = Field(True, description="TC006/TC009: rename duplicate ids and ids the target's format refuses")
     user_as_result: bool = Field(False, description="TC020: make tool output sent as a user message the call's result")
     unknown_role: Literal["quarantine", "keep"] = Field("quarantine", description="TC024: take the message out, or keep it")
-    placeholder: str = Field(DEFAULT_PLACEHOLDER, description="text of a placeholder result; {id} and {name} are filled in")
-    bridge: str = Field(DEFAULT_BRIDGE, description="text of a synthesized assistant message bridging a role order")
-    note: str = Field(DEFAULT_NOTE, description="first line of a note that quotes an orphan result")
+    placeholder: str = Field(DEFAULT_PLACEHOLDER, max_length=MAX_TEXT_CHARS,
+                             description="text of a placeholder result; {id} and {name} are filled in")
+    bridge: str = Field(DEFAULT_BRIDGE, max_length=MAX_TEXT_CHARS,
+                        description="text of a synthesized assistant message bridging a role order")
+    note: str = Field(DEFAULT_NOTE, max_length=MAX_TEXT_CHARS,
+                      description="first line of a note that quotes an orphan result; {id} and {name} are filled in")
 
     model_config = {"extra": "forbid"}
 
     @field_validator("placeholder", "note")
     @classmethod
-    def _template_ok(cls, v: str) -> str:
-        _fill(v, "x", "y")
-        return v
+    def _templates(cls, v: str) -> str:
+        return _template_ok(v)
 
     def placeholder_text(self, cid: Any, name: Any) -> str:
         return _fill(self.placeholder, cid, name)

@@ -38,7 +38,7 @@ def option_widgets(defaults_override: dict | None = None) -> dict:
     from ..repairing import RepairOptions
 
     values: dict[str, Any] = {}
-    restore = defaults_override or {}
+    restore = usable_options(defaults_override or {})
     fields = list(RepairOptions.model_fields.items())
     short = [(n, i) for n, i in fields if _choices(i.annotation) or i.annotation is bool]
     texts = [(n, i) for n, i in fields if (n, i) not in short]
@@ -52,6 +52,28 @@ def option_widgets(defaults_override: dict | None = None) -> dict:
                 values[name] = _option(name, info, restore)
     st.session_state[OPTIONS_KEY] = values
     return values
+
+
+def usable_options(options: Any) -> dict:
+    """The options (from a share link's view) that ``RepairOptions`` accepts one by one.
+
+    A link is made by anyone: an option it carries that the engine refuses (a text over the
+    length limit, a choice that does not exist) is dropped and the default shown instead.
+    """
+    from ..repairing import RepairOptions
+
+    if not isinstance(options, dict):
+        return {}
+    kept = {}
+    for name, value in options.items():
+        if name not in RepairOptions.model_fields:
+            continue
+        try:
+            RepairOptions(**{name: value})
+        except ValueError:
+            continue
+        kept[name] = value
+    return kept
 
 
 LABELS = {
@@ -83,7 +105,11 @@ def _option(name: str, info: Any, restore: dict) -> Any:
         st.session_state.setdefault(key, bool(default))
         return st.toggle(label, key=key, help=info.description or None)
     st.session_state.setdefault(key, "" if default is None else str(default))
-    return st.text_input(label, key=key, help=info.description or None)
+    return st.text_input(label, key=key, help=info.description or None, max_chars=_max_chars(info))
+
+
+def _max_chars(info: Any) -> int | None:
+    return next((m.max_length for m in info.metadata if getattr(m, "max_length", None)), None)
 
 
 @st.cache_resource(max_entries=8, ttl=3600, show_spinner="Repairing…")
