@@ -31,21 +31,29 @@ def sniff_encoding(head: bytes) -> tuple[str, int]:
     anywhere else in the head mean a binary file: ``InputError`` before anything more is read.
     """
     for bom, name in _BOMS:
-        if head.startswith(bom):
+        if head.startswith(bom) and (name == "UTF-8" or _wide(head[len(bom):]) == name):
             return name, len(bom)
-    z = [b == 0 for b in head[:4]]
-    if len(z) == 4:
-        if z == [True, True, True, False]:
-            return "UTF-32-BE", 0
-        if z == [False, True, True, True]:
-            return "UTF-32-LE", 0
-        if z[0] and not z[1] and z[2] and not z[3]:
-            return "UTF-16-BE", 0
-        if not z[0] and z[1] and not z[2] and z[3]:
-            return "UTF-16-LE", 0
+    wide = _wide(head)
+    if wide:
+        return wide, 0
     if b"\x00" in head[:4096]:
         raise InputError("this looks like a binary file, not JSON text (it contains NUL bytes)")
     return "UTF-8", 0
+
+
+def _wide(head: bytes) -> str | None:
+    """UTF-16 or UTF-32 (and byte order) from the NULs around a first ASCII character, or None."""
+    z = [b == 0 for b in head[:4]]
+    if len(z) == 4:
+        if z == [True, True, True, False]:
+            return "UTF-32-BE"
+        if z == [False, True, True, True]:
+            return "UTF-32-LE"
+        if z[0] and not z[1] and z[2] and not z[3]:
+            return "UTF-16-BE"
+        if not z[0] and z[1] and not z[2] and z[3]:
+            return "UTF-16-LE"
+    return None
 
 
 def decode_text(data: bytes | str) -> bytes:
@@ -113,7 +121,7 @@ def _beyond_orjson(text: str, line_offset: int = 0) -> InputError:
         if c in "[{":
             depth += 1
             if depth > ORJSON_MAX_DEPTH:
-                return InputError(f"the JSON nests more than {ORJSON_MAX_DEPTH} levels deep, too deep to be a transcript",
+                return InputError(f"the JSON is nested too deeply: more than {ORJSON_MAX_DEPTH} levels, too deep to be a transcript",
                                   _where(text, m.start(), line_offset))
         elif c in "]}":
             depth -= 1

@@ -90,7 +90,7 @@ def test_utf16_and_utf32_files_are_read(tmp_path, encoding):
 
 def test_broken_utf16_names_the_encoding():
     with pytest.raises(InputError, match="UTF-16-LE"):
-        parse(b"\xff\xfe[\x00\x00\xd8")
+        parse(b"\xff\xfe[\x00{\x00\x00\xd8")
 
 
 @pytest.mark.parametrize(("text", "where", "what"), [
