@@ -38,6 +38,10 @@ class Analysis:
         self.issues = issues
 
 
+# The list's key in a request body names its API when the items alone do not.
+_LIST_KEY_DIALECT = {"input": "openai-responses", "contents": "gemini"}
+
+
 def dialects_for(doc: Document, dialect: str | None = None, target: str | None = None) -> list[Dialect]:
     """The dialect each transcript is read as (the override, the container's, or detection),
     leaving the document as it is.
@@ -50,7 +54,11 @@ def dialects_for(doc: Document, dialect: str | None = None, target: str | None =
     for k, t in enumerate(doc.transcripts):
         d = dialect_of(t, dialect, target)
         if not dialect and not t.dialect and d.detect(t.items) <= 1:
-            weak.add(k)
+            key = t.path[-1] if t.path and type(t.path[-1]) is str else None
+            if key in _LIST_KEY_DIALECT:  # a body's "input" is a Responses input even with only role messages
+                d = get(_LIST_KEY_DIALECT[key])
+            else:
+                weak.add(k)
         out.append(d)
     sure = {d.name for k, d in enumerate(out) if k not in weak}
     if weak and len(sure) == 1:
@@ -116,7 +124,7 @@ def findings_for(a: Analysis, target: str, transcript_no: int = 0) -> list[dict]
         if iss.code in ("TC001",):
             missing_ids.setdefault(iss.index, []).append(iss.call_id or "(no id)")
     for iss in a.issues:
-        sev = severity(iss.code, target)
+        sev = severity(iss.code, target, iss.data.get("kind"))
         if sev is None:
             continue
         f = {
@@ -146,6 +154,7 @@ def findings_for(a: Analysis, target: str, transcript_no: int = 0) -> list[dict]
                 "field": "tool_calls[%d].id" % d.get("pos", 0) if d.get("side") == "call" else "tool_call_id",
                 "got": d.get("got"),
                 "next": iss.index + 1,
+                "item": d.get("item") or "",
             }
             f["provider_error"] = provider_error(iss, target, fields)
         out.append(f)

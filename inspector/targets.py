@@ -37,7 +37,7 @@ _TABLE = {
     "TC012": (E, E, E, E, E, E, E),
     "TC013": (W, W, W, N, N, W, N),
     "TC014": (I, I, I, I, I, W, I),
-    "TC015": (N, N, N, E, E, W, N),
+    "TC015": (N, N, N, E, E, E, N),
     "TC016": (N, N, N, E, E, N, N),
     "TC017": (W, E, E, N, N, N, N),
     "TC018": (E, E, E, E, E, W, N),
@@ -53,7 +53,20 @@ SEVERITY: dict[str, dict[str, str | None]] = {
 }
 
 
-def severity(code: str, target: str) -> str | None:
+# Cases of a rule that one target rates apart from the rest of the rule (rules.md, 2026-11-23):
+# the Responses API rejects a reasoning item without its required following item, while the other
+# reasoning-state cases stay warnings there.
+KIND_SEVERITY: dict[tuple[str, str], dict[str, str]] = {
+    ("TC021", "reasoning_item"): {"responses": E},
+}
+
+
+def severity(code: str, target: str, kind: str | None = None) -> str | None:
+    """The target's severity for ``code`` (for one ``kind`` of it, where that differs)."""
+    if kind is not None:
+        special = KIND_SEVERITY.get((code, kind))
+        if special is not None and target in special:
+            return special[target]
     return SEVERITY[code][target]
 
 
@@ -102,6 +115,7 @@ _T = {
     ("TC010", "openai"): "Invalid type for 'messages[{i}].tool_calls[{j}].function.arguments': expected a string, but got {got} instead.",
     ("TC012", "openai"): "Invalid 'messages[{i}].tool_calls[{j}].function.name': empty string. Expected a string with minimum length 1, but got an empty string instead.",
     ("TC012", "mistral"): "Function name was {name} but must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64.",
+    ("TC015", "gemini"): "Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.",
     ("TC017", "openai"): "Missing parameter 'name': messages with role 'function' must have a 'name'.",
     ("TC017", "deepseek"): "Missing parameter 'name': messages with role 'function' must have a 'name'.",
     ("TC018", "openai"): "Invalid value for 'content': expected a string, got null.",
@@ -121,6 +135,10 @@ _RESULT_SIDE_AS_ORPHAN = ("TC003", "TC004")
 _MISSING_DEEPSEEK_RC = "Missing `reasoning_content` field in the assistant message at message index {i}. For more information, please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls"
 
 
+# Recorded from OpenAI /v1/responses (corpus: broken/pydantic-ai_openai_responses_reasoning_without_following_item).
+_REASONING_ITEM = {"responses": "Item '{item}' of type 'reasoning' was provided without its required following item."}
+
+
 class _Fields(dict):
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"
@@ -135,6 +153,8 @@ def provider_error(issue: Issue, target: str, fields: dict) -> str | None:
         tmpl = issue.provider
     elif issue.code == "TC021" and issue.data.get("kind") == "missing_reasoning":
         tmpl = _MISSING_DEEPSEEK_RC
+    elif issue.code == "TC021" and issue.data.get("kind") == "reasoning_item":
+        tmpl = _REASONING_ITEM.get(target)
     elif issue.code == "TC012" and target == "openai" and issue.data.get("name"):
         tmpl = None  # OpenAI's known text is for an empty name only
     else:

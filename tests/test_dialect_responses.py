@@ -119,7 +119,8 @@ def test_tc020_tool_output_sent_as_user_text():
 
 def test_tc021_reasoning_item_needs_its_following_item():
     f = found([user(), rs("rs_9"), {"role": "assistant", "content": "42"}, user("more?")], "TC021")
-    assert f.message_index == 1 and f.severity == "warning" and "rs_9" in f.text
+    assert f.message_index == 1 and f.severity == "error" and "rs_9" in f.text
+    assert f.provider_error == "Item 'rs_9' of type 'reasoning' was provided without its required following item."
     found([user(), rs()], "TC021")  # at the end of the input
     absent([user(), rs(), say("42", id="msg_1"), user("more?")], "TC021")
     absent(CLEAN, "TC021")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..links import DUPLICATE, OK, Link
 from ..model import Call
+from ..targets import severity
 from .base import tool_label
 from .ids import fits, make_id
 
@@ -38,6 +39,22 @@ class MessageFixes:
                 continue
             self.take_out(iss.index, "TC024", f"role {role!r} is not a role of this format", "quarantine_message",
                           None, f"Took message #{iss.index} (role {role!r}) out into the quarantine.")
+
+    def dangling_reasoning(self) -> None:
+        """A Responses ``reasoning`` item whose following item is gone is refused (TC021, error for
+        the Responses API): take it out into the quarantine. Reasoning items may be left out of an
+        input; repair never fabricates the item it belonged to (rules.md §4.12)."""
+        for iss in self.by_code.get("TC021", ()):
+            if iss.data.get("kind") != "reasoning_item" or severity(iss.code, self.target, "reasoning_item") != "error":
+                continue
+            end = iss.other if iss.other is not None else len(self.msgs)
+            for i in range(iss.index, end):
+                if self.msgs[i].role == "reasoning" and i not in self.skip:
+                    item = self.raw(i).get("id") if type(self.raw(i)) is dict else None
+                    self.take_out(i, "TC021", "a reasoning item without its required following item",
+                                  "quarantine_message", None,
+                                  f"Took reasoning item #{i} ({item or 'no id'}) out into the quarantine: the item "
+                                  "it was produced with is not in the input, and the target refuses it alone.")
 
     def assign_ids(self) -> None:
         self.renamed: list[tuple[int, Call, str]] = []  # (message index, call, new id)

@@ -82,6 +82,7 @@ class Plan(ResultFixes, MessageFixes, OrderFixes):
 
     def run(self) -> list[Any]:
         self.unknown_roles()
+        self.dangling_reasoning()
         converted = self.user_as_result()
         self.place_results(converted)
         self.orphans()
