@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gc
 from contextlib import contextmanager
+from typing import Callable
 
 from .containers import Document, Transcript
 from .dialects import Dialect, dialect_of, get
@@ -202,8 +203,14 @@ def target_for_document(doc: Document, first: Dialect, read_as: list[Dialect]) -
     return first.default_target, f"the default for the {first.name} format"
 
 
-def check_plain(doc: Document, target: str | None = None, dialect: str | None = None) -> tuple[dict, list[Analysis]]:
-    """The report as a plain dict (the JSON contract) and the analyses behind it."""
+PROGRESS_EVERY = 500  # transcripts between two calls of a ``progress`` callback
+
+
+def check_plain(doc: Document, target: str | None = None, dialect: str | None = None, *,
+                progress: Callable[[int, int], None] | None = None) -> tuple[dict, list[Analysis]]:
+    """The report as a plain dict (the JSON contract) and the analyses behind it.
+
+    ``progress(done, total)`` is called every few hundred transcripts (a dataset in the app)."""
     if target is not None:
         check_target(target)
     read_as = dialects_for(doc, dialect, target)
@@ -218,7 +225,14 @@ def check_plain(doc: Document, target: str | None = None, dialect: str | None = 
                 f"target {target!r} does not fit the {d.name} dialect (it fits: {', '.join(d.targets)})"
             )
     with gc_paused():
-        analyses = [analyse(t, target, d) for t, d in zip(doc.transcripts, read_as)]
+        if progress is None:
+            analyses = [analyse(t, target, d) for t, d in zip(doc.transcripts, read_as)]
+        else:
+            analyses, total = [], len(doc.transcripts)
+            for k, (t, d) in enumerate(zip(doc.transcripts, read_as), 1):
+                analyses.append(analyse(t, target, d))
+                if k % PROGRESS_EVERY == 0 or k == total:
+                    progress(k, total)
     findings: list[dict] = []
     for n, a in enumerate(analyses):
         findings.extend(findings_for(a, target, n))
@@ -234,9 +248,10 @@ def check_plain(doc: Document, target: str | None = None, dialect: str | None = 
     return report, analyses
 
 
-def check_document(doc: Document, target: str | None = None, dialect: str | None = None):
+def check_document(doc: Document, target: str | None = None, dialect: str | None = None, *,
+                   progress: Callable[[int, int], None] | None = None):
     """``(Report, [Analysis])``: the pydantic report for API callers, and the analyses."""
     from .report import Report
 
-    plain, analyses = check_plain(doc, target, dialect)
+    plain, analyses = check_plain(doc, target, dialect, progress=progress)
     return Report.model_validate(plain), analyses

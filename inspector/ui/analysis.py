@@ -11,6 +11,7 @@ from __future__ import annotations
 import gc
 import threading
 from dataclasses import dataclass
+from typing import Callable
 
 import streamlit as st
 
@@ -108,10 +109,15 @@ def settle_heap() -> None:
 
 
 @st.cache_resource(max_entries=8, ttl=3600, show_spinner=False)
-def checked(sha: str, _data: bytes, name: str, dialect: str | None, target: str) -> Checked:
-    """Check the file for ``target``, reading it as ``dialect`` (None: detect)."""
+def checked(sha: str, _data: bytes, name: str, dialect: str | None, target: str,
+            _progress: Callable[[int, int], None] | None = None) -> Checked:
+    """Check the file for ``target``, reading it as ``dialect`` (None: detect).
+
+    A file of many transcripts (a dataset) calls ``_progress(done, total)`` every few hundred,
+    so that a big upload shows how far the check is.
+    """
     doc = parsed(sha, _data, name)  # check leaves the document as it was: the cached parse is shared
-    report, analyses = check_document(doc, target, dialect)
+    report, analyses = check_document(doc, target, dialect, progress=_progress)
     out = Checked(doc, report, analyses)
     freeze_heap()
     return out

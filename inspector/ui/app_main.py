@@ -16,6 +16,7 @@ import streamlit as st
 from .. import dialects
 from ..errors import InputError
 from . import analysis, loading, state, style, url
+from .dataset import back_button, dataset_view
 from .findings import findings_table
 from .pasted_error import pasted_error_panel, recorded_error
 from .repair_panel import OPTIONS_KEY, repair_panel
@@ -83,7 +84,7 @@ def toolbar(doc, loaded: state.Loaded) -> tuple[str | None, str, int]:
             if st.session_state.get(state.TRANSCRIPT, 0) >= n:
                 st.session_state[state.TRANSCRIPT] = 0
             transcript = st.selectbox(
-                "Transcript", list(range(n)), key=state.TRANSCRIPT,
+                "Transcript", list(range(n)), key=state.TRANSCRIPT, on_change=state.open_picked,
                 format_func=lambda i: f"{i + 1} of {n}: {doc.transcripts[i].label} ({len(doc.transcripts[i].items)} msgs)",
             )
     with c0:
@@ -124,6 +125,7 @@ def share_sidebar(loaded: state.Loaded, dialect: str | None, effective: str, tar
         "options": dict(st.session_state.get(OPTIONS_KEY) or {}),
         "selected": state.selected(),
         "transcript": transcript,
+        "dataset": "transcript" if state.dataset_open() else "table",
     }
     mod.share_panel(loaded.data, loaded.name, view)
 
@@ -148,16 +150,34 @@ def main() -> None:
         show_input_error(exc)
         return
     url.follow(loaded)  # back/forward and edited addresses
+    state.open_pending()
     dialect, target, transcript = toolbar(doc, loaded)
+    progress = st.empty()
+
+    def checking(done: int, total: int) -> None:
+        if total >= 1000:  # a dataset big enough to take a moment
+            progress.progress(done / total, text=f"Checking transcripts: {done:,} of {total:,}")
+
     try:
-        checked = analysis.checked(loaded.sha, loaded.data, loaded.name, dialect, target)
+        checked = analysis.checked(loaded.sha, loaded.data, loaded.name, dialect, target, checking)
     except Exception as exc:  # noqa: BLE001
         show_input_error(exc)
         return
+    finally:
+        progress.empty()
     transcript = min(transcript, len(checked.analyses) - 1)
     if transcript < 0:
         st.text("No conversation in this file.")
         return
+    many = len(checked.analyses) > 1
+    if many and not state.dataset_open():
+        dataset_view(checked, (loaded.sha, dialect, target))
+        with st.sidebar:
+            share_sidebar(loaded, dialect, checked.report.dialect, target, transcript)
+        analysis.settle_heap()
+        return
+    if many:
+        back_button(len(checked.analyses))
     recorded_error(checked, transcript, loaded.sha)
     # Pasting the provider's error is the headline job: its box sits beside the verdict.
     summary(checked, transcript, beside=lambda: pasted_error_panel(checked, transcript))

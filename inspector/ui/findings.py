@@ -12,6 +12,7 @@ import streamlit as st
 
 from ..report import Finding
 from . import state
+from .tables import clicked_row, selectable_table
 
 SEVERITIES = ["error", "warning", "info"]
 COLUMNS = ["message", "code", "severity", "rule", "tool_call_id", "sentence", "provider_error", "hint"]
@@ -70,15 +71,8 @@ def findings_table(findings: list[Finding]) -> None:
         pick = st.multiselect("Rule code", codes, default=[], key="f_code", placeholder="All codes")
     shown = [f for f in findings if f.severity in (sev or SEVERITIES) and (not pick or f.code in pick)]
     df = findings_frame(shown)
-    event = st.dataframe(
-        df,
-        key="findings",
-        on_select="rerun",
-        selection_mode="single-row",
-        hide_index=True,
-        width="stretch",
-        height=min(420, 38 + 35 * max(1, len(df))),
-        column_config={
+    event = selectable_table(
+        df, "findings", 420, {
             "message": st.column_config.NumberColumn("#", help="message index", width="small", format="%d"),
             "code": st.column_config.TextColumn("code", width="small"),
             "severity": st.column_config.TextColumn("severity", width="small"),
@@ -89,13 +83,7 @@ def findings_table(findings: list[Finding]) -> None:
             "hint": st.column_config.TextColumn("hint", width="medium"),
         },
     )
-    rows = list(event.selection.rows) if event is not None else []
-    seen_key = (tuple(rows), tuple(sev or ()), tuple(pick))
-    last = st.session_state.get("_fsel_seen")
-    st.session_state["_fsel_seen"] = seen_key
-    filters_same = last is not None and last[1:] == seen_key[1:]
-    if rows and (last is None or filters_same) and (last is None or last[0] != seen_key[0]):
-        row = rows[0]
-        if 0 <= row < len(shown):
-            state.jump(shown[row].message_index)
+    row = clicked_row(event, (tuple(sev or ()), tuple(pick)), "_fsel_seen", len(shown))
+    if row is not None:
+        state.jump(shown[row].message_index)
     st.caption(f"{len(shown):,} of {len(findings):,} findings shown. Select a row to show its message in the timeline.")

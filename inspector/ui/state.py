@@ -17,6 +17,7 @@ from ..render import PAGE_SIZE
 
 FILE, SEL, MARK, PAGE, FOCUS, ERROR = "file", "sel", "mark", "page", "focus", "input_error"
 DIALECT, TARGET, TRANSCRIPT = "dialect_choice", "target", "transcript"
+DS_OPEN, DS_PENDING = "ds_open", "ds_pending"  # a transcript of a dataset is open; one is to be opened
 AUTO = "auto-detect"
 
 
@@ -42,8 +43,12 @@ def set_loaded(data: bytes, name: str, origin: str, view: dict | None = None) ->
     st.session_state[MARK] = None
     st.session_state[PAGE] = 0
     st.session_state[FOCUS] = st.session_state.get(FOCUS, 0) + 1
-    for key in (TARGET, TRANSCRIPT, "findings", "pasted_error", "_pasted_seen", "_fsel_seen", "_recorded_seen"):
+    for key in (TARGET, TRANSCRIPT, "findings", "pasted_error", "_pasted_seen", "_fsel_seen", "_recorded_seen",
+                DS_PENDING, "ds_table", "_ds_seen", "ds_sev", "ds_rule", "ds_dialect"):
         st.session_state.pop(key, None)
+    # A file with several transcripts opens as the dataset view; a shared link says which view
+    # it was made from (links made before the dataset view existed opened the transcript).
+    st.session_state[DS_OPEN] = bool(view) and view.get("dataset", "transcript") == "transcript"
     st.session_state[DIALECT] = AUTO
     view = view or {}
     if view.get("dialect"):
@@ -60,6 +65,35 @@ def set_loaded(data: bytes, name: str, origin: str, view: dict | None = None) ->
         st.session_state["repair_options"] = dict(options)
     if isinstance(view.get("selected"), int):
         jump(view["selected"])
+
+
+def dataset_open() -> bool:
+    """True when a transcript of a several-transcript file is open (False: the dataset view)."""
+    return bool(st.session_state.get(DS_OPEN))
+
+
+def open_pending() -> None:
+    """Open the transcript the dataset view asked for in the previous run (before the picker is drawn)."""
+    n = st.session_state.pop(DS_PENDING, None)
+    if n is not None:
+        st.session_state[TRANSCRIPT] = n
+        st.session_state[DS_OPEN] = True
+        st.session_state[SEL] = None
+        _show(0)
+
+
+def open_picked() -> None:
+    """The toolbar's Transcript picker changed: open that transcript."""
+    st.session_state[DS_OPEN] = True
+    st.session_state[SEL] = None
+    _show(0)
+
+
+def close_transcript() -> None:
+    """Back to the dataset view, with no row selected in its table."""
+    st.session_state[DS_OPEN] = False
+    st.session_state.pop("ds_table", None)
+    st.session_state.pop("_ds_seen", None)
 
 
 def set_error(message: str) -> None:

@@ -1,0 +1,71 @@
+"""The dataset view in the browser: summary, chart, table; a row click opens the transcript, and back;
+a shared link reopens the same view and transcript."""
+
+from __future__ import annotations
+
+import json
+
+from playwright.sync_api import expect
+
+from .conftest import upload, wait_idle
+
+CALL = {"id": "call_1", "type": "function", "function": {"name": "lookup", "arguments": "{}"}}
+GOOD = {"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": None, "tool_calls": [CALL]},
+                     {"role": "tool", "tool_call_id": "call_1", "content": "ok"}, {"role": "assistant", "content": "done"}]}
+ORPHAN = {"messages": [{"role": "user", "content": "hi"}, {"role": "tool", "tool_call_id": "call_9", "content": "x"}]}
+RECORDS = [GOOD, GOOD, ORPHAN, GOOD, GOOD]
+TL = '[data-testid="timeline"]'
+
+
+def click_row(page, row: int) -> None:
+    """Click a row of the transcripts table (a canvas grid: by position, below the header)."""
+    grid = page.locator(".st-key-ds_table [data-testid=stDataFrameResizable]")
+    grid.wait_for()
+    box = grid.bounding_box()
+    page.mouse.click(box["x"] + 14, box["y"] + 35 * (row + 1) + 17)  # the row marker column
+    wait_idle(page)
+
+
+def test_dataset_view_row_opens_the_transcript_and_back_and_share(app_page, browser):
+    page = app_page
+    upload(page, name="train.jsonl", data=b"".join(json.dumps(r).encode() + b"\n" for r in RECORDS))
+    summary = page.locator(".st-key-dataset_summary")
+    expect(summary).to_contain_text("Transcripts")
+    expect(summary).to_contain_text("5")
+    expect(page.locator(".st-key-verdict-bad")).to_contain_text("would reject 1 of 5 transcripts (20.0%)")
+    expect(page.locator(".st-key-rule_chart canvas, .st-key-rule_chart svg").first).to_be_visible()
+    expect(page.locator(TL)).to_have_count(0)
+
+    click_row(page, 2)  # the broken one
+    expect(page.locator(TL)).to_be_visible()
+    expect(page.locator(f"{TL} [data-msg-index]")).to_have_count(2)
+    expect(page.get_by_test_id("stMetric").filter(has_text="Messages")).to_contain_text("2")
+
+    # Share the open transcript: the link reopens it, in a browser that has never seen the file.
+    page.get_by_role("button", name="Share", exact=True).click()
+    link = page.locator(".st-key-share_url code")
+    expect(link).to_be_visible()
+    url = link.inner_text().strip()
+    other = browser.new_context().new_page()
+    other.goto(url.replace("http://127.0.0.1:8501", page.url.split("/?")[0].rstrip("/")))
+    other.wait_for_function("() => document.querySelector('[data-testid=stApp]')?.dataset.testScriptState === 'notRunning'")
+    expect(other.locator(f"{TL} [data-msg-index]")).to_have_count(2)
+    expect(other.get_by_role("button", name="All 5 transcripts")).to_be_visible()
+    other.context.close()
+
+    page.get_by_role("button", name="All 5 transcripts").click()
+    wait_idle(page)
+    expect(page.locator(TL)).to_have_count(0)
+    expect(page.locator(".st-key-dataset_summary")).to_be_visible()
+
+    # Share the dataset view itself: the link opens the table, not a transcript.
+    page.get_by_role("button", name="Share", exact=True).click()
+    wait_idle(page)
+    expect(page.locator(".st-key-share_url code")).to_be_visible()
+    url = page.locator(".st-key-share_url code").inner_text().strip()
+    other = browser.new_context().new_page()
+    other.goto(url.replace("http://127.0.0.1:8501", page.url.split("/?")[0].rstrip("/")))
+    other.wait_for_function("() => document.querySelector('[data-testid=stApp]')?.dataset.testScriptState === 'notRunning'")
+    expect(other.locator(".st-key-dataset_summary")).to_be_visible()
+    expect(other.locator(TL)).to_have_count(0)
+    other.context.close()
