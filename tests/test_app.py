@@ -307,7 +307,9 @@ def test_repair_counts_and_lists_describe_the_same_transcript():
     lines = [json.dumps(clean), json.dumps(BROKEN), json.dumps(BROKEN)]
     data = ("\n".join(lines)).encode()
     whole = inspector.repair(data, target="openai").report
-    at = open_repair(upload(app(), "many.jsonl", data))
+    at = upload(app(), "many.jsonl", data)
+    at.button(key="ds_open_button").click().run()  # the dataset view first; open transcript 1
+    at = open_repair(at)
     metrics = {m.label: m.value for m in at.metric if m.label in ("Errors before", "Errors after", "Changes", "Quarantined")}
     assert metrics == {"Errors before": "0", "Errors after": "0", "Changes": "0", "Quarantined": "0"}
     assert "Nothing to change in this transcript for this target." in texts(at)
