@@ -78,8 +78,10 @@ def toolbar(doc, loaded: state.Loaded) -> tuple[str | None, str, int]:
         n = len(doc.transcripts)
         if n > 1 and state.TRANSCRIPT not in st.session_state:
             # A capture that recorded the provider's error opens on the request that got it.
-            st.session_state[state.TRANSCRIPT] = next(
-                (k for k, t in enumerate(doc.transcripts) if t.extra.get("response_error")), 0)
+            refused = next((k for k, t in enumerate(doc.transcripts) if t.extra.get("response_error")), None)
+            st.session_state[state.TRANSCRIPT] = refused or 0
+            if refused is not None:  # straight to it, not the dataset view
+                st.session_state[state.DS_OPEN] = True
         if n > 1:
             if st.session_state.get(state.TRANSCRIPT, 0) >= n:
                 st.session_state[state.TRANSCRIPT] = 0

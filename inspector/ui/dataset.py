@@ -37,7 +37,7 @@ def dataset_rows(sha: str, dialect: str | None, target: str, _checked: Checked) 
         c = counts(fs)
         first = next((f for f in fs if f.severity == "error"), None) or next(
             (f for f in fs if f.severity == "warning"), None) or (fs[0] if fs else None)
-        rows.append((n, a.transcript.label, a.transcript.dialect, len(a.transcript.items), c["error"],
+        rows.append((n, a.transcript.label, a.dialect.name, len(a.transcript.items), c["error"],
                      c["warning"], c["info"], ", ".join(sorted({f.code for f in fs})),
                      f"{first.code} {first.text}" if first else ""))
     return pd.DataFrame(rows, columns=COLUMNS)

@@ -90,5 +90,9 @@ def open_sample(page, stem: str) -> None:
     """Click a sample in the sidebar (its label is the file stem with spaces)."""
     side = page.get_by_test_id("stSidebar")
     side.get_by_role("button", name=stem.replace("_", " "), exact=True).click()
+    wait_idle(page)
+    opener = page.locator(".st-key-ds_open_button button")
+    if opener.count():  # several transcripts open as the dataset view: open the first one
+        opener.click()
     page.locator('[data-testid="timeline"]').wait_for()
     wait_idle(page)
