@@ -8,9 +8,11 @@ recognised when the whole text is not one JSON value but every non-empty line is
 from __future__ import annotations
 
 import codecs
+import contextlib
 import json
 import math
 import re
+import sys
 from typing import Any
 
 import orjson
@@ -233,7 +235,20 @@ def dumps(value: Any, *, indent: bool = True) -> bytes:
     try:
         return orjson.dumps(value, option=opt) + b"\n"
     except TypeError:
-        # Integers beyond 64 bits and other values orjson refuses: the stdlib can still write them.
-        text = json.dumps(value, ensure_ascii=False, indent=2 if indent else None)
-        return text.encode("utf-8") + b"\n"
+        # Integers beyond 64 bits, nesting past orjson's 255 levels and other values orjson
+        # refuses: the stdlib can still write them (as deep as the 1024 levels a file may hold).
+        with _recursion_room(4 * ORJSON_MAX_DEPTH + 1000):
+            text = json.dumps(value, ensure_ascii=False, indent=2 if indent else None)
+        return text.encode("utf-8", "surrogatepass") + b"\n"
+
+
+@contextlib.contextmanager
+def _recursion_room(limit: int):
+    """Let the stdlib encoder recurse through deep (but parseable) values, then restore the limit."""
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, limit))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(old)
 

@@ -119,13 +119,18 @@ def _ids_in(text: str) -> list[str]:
     return _unique(i for i in out if i and i.lower() not in _FIELD_WORDS)
 
 
+MAX_INDEX_DIGITS = 9  # int() refuses 4,301 digits; an index that long points at nothing anyway
+
+
 def parse_error(text: str) -> PastedError:
     """Message indexes, tool call ids and rule codes named by a provider's error text."""
     text = text or ""
     indexes: list[tuple[int, int]] = []  # (position in text, index) so they come out in text order
     for rx in _INDEX_RES:
         for m in rx.finditer(text):
-            indexes.append((m.start(), int(m.group(1))))
+            digits = m.group(1)
+            if digits.isascii() and len(digits) <= MAX_INDEX_DIGITS:  # no transcript has 10**9 messages
+                indexes.append((m.start(), int(digits)))
     rules: list[str] = []
     provider = None
     for rx, codes, who in _PHRASES:

@@ -65,7 +65,7 @@ def run_repair(args: argparse.Namespace) -> int:
     rep = result.report
     _write(args.output, result.output)
     if args.report:
-        _write(args.report, rep.model_dump_json(indent=2).encode() + b"\n")
+        _write(args.report, rep.to_json())
     if args.markdown:
         _write(args.markdown, to_markdown(result.document, rep).encode())
     fb, fa = rep.findings_before, rep.findings_after

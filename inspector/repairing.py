@@ -19,6 +19,8 @@ format (JSON or JSON Lines), unknown fields and key order.
 
 from __future__ import annotations
 
+import json
+import math
 import os
 import re
 from typing import Any, Iterator, Literal
@@ -175,6 +177,16 @@ class RepairReport(BaseModel):
     unfixed: list[str] = Field(default_factory=list, description="what could not be fixed safely, and why")
     ok: bool = True
 
+    def to_json(self) -> bytes:
+        """The report as indented JSON. Quarantined content is written by ``jsonio.dumps``: it is
+        the input's own data (integers beyond 64 bits, nesting past pydantic's 255 levels)."""
+        from .jsonio import dumps
+
+        plain = self.model_dump(mode="json", exclude={"quarantine": {"__all__": {"content"}}})
+        for item, q in zip(plain["quarantine"], self.quarantine):
+            item["content"] = q.content
+        return dumps(plain)
+
 
 class RepairResult:
     """The repaired file (``output`` bytes, ``data`` value, ``document``) and its ``report``.
@@ -221,6 +233,8 @@ def repair(source: Any, target: str | None = None, options: RepairOptions | dict
     if isinstance(options, dict):
         options = RepairOptions(**options)
     options = options or RepairOptions()
+    if isinstance(source, (list, dict)):
+        refuse_non_json(source)
     original = source_bytes(source)
     if original is None and isinstance(source, (str, os.PathLike)) and not isinstance(source, Document):
         original, name = read_source(source)
@@ -229,6 +243,53 @@ def repair(source: Any, target: str | None = None, options: RepairOptions | dict
         doc = load(source)
     with gc_paused():  # a big transcript allocates many small objects; collection cycles only cost time
         return _repair_document(doc, target, options, dialect, original)
+
+
+def refuse_non_json(value: Any) -> None:
+    """``InputError`` naming the first value in Python data that a JSON file cannot hold.
+
+    ``check`` reads such data as it is, but repair writes JSON: a set, bytes, a ``Decimal``, a
+    non-string key, a lone surrogate or a cycle would otherwise fail deep inside the writer
+    with a ``TypeError`` or ``UnicodeEncodeError``.
+    """
+    import orjson
+
+    from .jsonio import ORJSON_MAX_DEPTH
+
+    try:
+        orjson.dumps(value)
+        json.dumps(value, allow_nan=False)  # orjson writes NaN as null without a word
+        return  # the common case, at C speed
+    except (TypeError, ValueError, RecursionError):
+        pass  # both also refuse things JSON can hold (integers beyond 64 bits, deep nesting): look closer
+    stack: list[tuple[Any, str, int]] = [(value, "$", 0)]
+    open_ids: dict[int, int] = {}  # id -> depth, of containers on the current path
+    while stack:
+        v, where, depth = stack.pop()
+        if depth > ORJSON_MAX_DEPTH:
+            raise InputError(f"nested more than {ORJSON_MAX_DEPTH} levels deep, too deep to be a transcript", where)
+        if isinstance(v, str):
+            try:
+                v.encode("utf-8")
+            except UnicodeEncodeError:
+                raise InputError("a string holds a lone surrogate (half of a UTF-16 pair), which JSON text cannot", where) from None
+        elif isinstance(v, (dict, list)):
+            for i in [k for k, d in open_ids.items() if d >= depth]:
+                del open_ids[i]
+            if id(v) in open_ids:
+                raise InputError("the data contains itself (a cycle), which JSON cannot hold", where)
+            open_ids[id(v)] = depth
+            if isinstance(v, dict):
+                for k, x in v.items():
+                    if not isinstance(k, str):
+                        raise InputError(f"a key is a {type(k).__name__}, but JSON object keys are strings", where)
+                    stack.append((x, f"{where}[{k[:40]!r}]", depth + 1))
+            else:
+                stack.extend((x, f"{where}[{i}]", depth + 1) for i, x in enumerate(v))
+        elif isinstance(v, float) and not math.isfinite(v):
+            raise InputError(f"{v!r} is not a JSON number (a file could not hold it; repair would write null)", where)
+        elif not (v is None or isinstance(v, (bool, int, float))):
+            raise InputError(f"a {type(v).__name__} value, which JSON cannot hold (use a list, a string or a number)", where)
 
 
 def _repair_document(doc: Document, target: str | None, options: RepairOptions, dialect: str | None,

@@ -128,7 +128,7 @@ def repaired_name(name: str) -> str:
 def _side(label: str, items: list, index: int | None, absent: str) -> None:
     if index is not None and 0 <= index < len(items):
         st.text(f"{label} #{index}")
-        st.json(items[index], expanded=1)
+        show_json(items[index])
     else:
         st.text(absent)
 
@@ -187,17 +187,44 @@ def repair_panel(checked: Checked, loaded: state.Loaded, dialect: str | None, ta
         st.download_button("Download repaired JSON", result.output, file_name=repaired_name(loaded.name),
                            mime="application/json", on_click="ignore", type="primary", key="dl_repaired",
                            icon=":material/download:")
-        st.download_button("Download repair report", rep.model_dump_json(indent=2).encode(),
+        st.download_button("Download repair report", rep.to_json(),
                            file_name=PurePath(repaired_name(loaded.name)).stem + ".report.json",
                            mime="application/json", on_click="ignore", key="dl_report")
         st.download_button("Download Markdown transcript", to_markdown(result.document, rep).encode(),
                            file_name=PurePath(loaded.name or "transcript").stem + ".md",
                            mime="text/markdown", on_click="ignore", key="dl_markdown")
     _before_after(checked, result, transcript)
-    held = [q.model_dump() for q in rep.quarantine if q.transcript == transcript]
+    held = [{**q.model_dump(exclude={"content"}), "content": q.content}
+            for q in rep.quarantine if q.transcript == transcript]
     if held:
         st.text("Quarantined (kept in the report, not sent):")
-        st.json(held, expanded=1)
+        show_json(held)
+
+
+JSON_TREE_DEPTH = 64  # deeper values are shown as JSON text: a tree that deep breaks the page
+
+
+def show_json(value: Any) -> None:
+    """``st.json`` for ordinary values, the JSON text (``st.code``) for very deep ones."""
+    if _deeper_than(value, JSON_TREE_DEPTH):
+        from ..jsonio import dumps
+
+        st.code(dumps(value).decode("utf-8", "replace"), language="json")
+    else:
+        st.json(value, expanded=1)
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    stack = [(value, 0)]
+    while stack:
+        v, d = stack.pop()
+        if d > limit:
+            return True
+        if isinstance(v, dict):
+            stack.extend((x, d + 1) for x in v.values())
+        elif isinstance(v, list):
+            stack.extend((x, d + 1) for x in v)
+    return False
 
 
 def _counts(checked: Checked, result: Any, transcript: int) -> None:

@@ -19,7 +19,8 @@ KEYS = ("target", "tr", "dialect", "m")
 
 def _int(x) -> int | None:
     s = str(x).strip() if x is not None else ""
-    return int(s) if s.isdigit() and len(s) <= 9 else None
+    # isascii: "²".isdigit() is true and int("²") fails; a crafted link must not stop the page
+    return int(s) if s.isascii() and s.isdigit() and len(s) <= 9 else None
 
 
 def view_from_url() -> dict:
