@@ -107,6 +107,26 @@ class RepairOptions(BaseModel):
         return _fill(self.note, cid, name)
 
 
+def usable_options(options: Any) -> dict:
+    """The options (from a share link's view) that ``RepairOptions`` accepts one by one.
+
+    A link is made by anyone: an option it carries that the engine refuses (a text over the
+    length limit, a choice that does not exist) is dropped and the default shown instead.
+    """
+    if not isinstance(options, dict):
+        return {}
+    kept = {}
+    for name, value in options.items():
+        if name not in RepairOptions.model_fields:
+            continue
+        try:
+            RepairOptions(**{name: value})
+        except ValueError:
+            continue
+        kept[name] = value
+    return kept
+
+
 # ``--set RULE=ACTION``: a rule code or an option name, and the action.
 SET_KEYS = {
     "TC001": "missing", "TC002": "orphan", "TC017": "orphan", "TC005": "duplicate", "TC022": "pending",

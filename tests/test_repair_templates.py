@@ -64,8 +64,7 @@ def test_cli_format_spec_placeholder_stays_small(tmp_path):
 
 
 def test_share_link_options_that_the_engine_refuses_are_dropped():
-    pytest.importorskip("streamlit")
-    from inspector.ui.repair_panel import usable_options
+    from inspector.repairing import usable_options
 
     got = usable_options({"placeholder": "{id:>200000000}", "note": "y" * 10**6, "orphan": "explode",
                           "missing": "remove_call", "nonsense": 1})

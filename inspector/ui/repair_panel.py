@@ -38,6 +38,8 @@ def option_widgets(defaults_override: dict | None = None) -> dict:
     from ..repairing import RepairOptions
 
     values: dict[str, Any] = {}
+    from ..repairing import usable_options
+
     restore = usable_options(defaults_override or {})
     fields = list(RepairOptions.model_fields.items())
     short = [(n, i) for n, i in fields if _choices(i.annotation) or i.annotation is bool]
@@ -52,28 +54,6 @@ def option_widgets(defaults_override: dict | None = None) -> dict:
                 values[name] = _option(name, info, restore)
     st.session_state[OPTIONS_KEY] = values
     return values
-
-
-def usable_options(options: Any) -> dict:
-    """The options (from a share link's view) that ``RepairOptions`` accepts one by one.
-
-    A link is made by anyone: an option it carries that the engine refuses (a text over the
-    length limit, a choice that does not exist) is dropped and the default shown instead.
-    """
-    from ..repairing import RepairOptions
-
-    if not isinstance(options, dict):
-        return {}
-    kept = {}
-    for name, value in options.items():
-        if name not in RepairOptions.model_fields:
-            continue
-        try:
-            RepairOptions(**{name: value})
-        except ValueError:
-            continue
-        kept[name] = value
-    return kept
 
 
 LABELS = {

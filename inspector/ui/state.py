@@ -58,7 +58,7 @@ def set_loaded(data: bytes, name: str, origin: str, view: dict | None = None) ->
     if isinstance(view.get("transcript"), int):
         st.session_state[TRANSCRIPT] = view["transcript"]
     if isinstance(view.get("options"), dict):
-        from .repair_panel import usable_options  # a link's options are checked before any use
+        from ..repairing import usable_options  # a link's options are checked before any use
 
         options = usable_options(view["options"])
         st.session_state["repair_options_restore"] = options
