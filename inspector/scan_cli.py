@@ -32,7 +32,7 @@ def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--engine", choices=("local", "dask"), default="local", help="local processes, or a Dask cluster")
     p.add_argument("--scheduler", help="Dask scheduler address (default: start a LocalCluster)")
     p.add_argument("--glob", action="append", default=None, metavar="PATTERN",
-                   help="files to take from directories (repeatable; default *.jsonl *.ndjson *.json *.traj *.parquet)")
+                   help="files to take from directories (repeatable; default *.jsonl *.ndjson *.json *.traj *.har *.parquet)")
     p.add_argument("--fail-on", choices=("error", "warning", "info"), default="error",
                    help="lowest severity that makes the exit code 1 (default: error)")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,

@@ -147,7 +147,7 @@ def test_every_shape_the_inspector_reads_works_as_a_dataset_line(tmp_path):
 
     want = []
     lines = [json.dumps(GOOD)]
-    for path in sorted(CORPUS.rglob("*.json*")):
+    for path in [*sorted(CORPUS.rglob("*.json*")), *sorted(SAMPLES.iterdir())]:
         if path.name in ("expected.json", "manifest.json"):
             continue
         doc = inspector.load(str(path))
@@ -156,7 +156,7 @@ def test_every_shape_the_inspector_reads_works_as_a_dataset_line(tmp_path):
         rep = inspector.check(str(path))
         lines.append(orjson.dumps(doc.root).decode())
         want.append((path.name, rep.dialect, counts(rep.findings)["error"], counts(rep.findings)["warning"]))
-    assert len({w[1] for w in want}) >= 5
+    assert len({w[1] for w in want}) >= 9  # the new dialects (AG-UI, Vercel, Pydantic AI) included
     ds = tmp_path / "shapes.jsonl"
     ds.write_text("\n".join(lines) + "\n")
     p = run("scan", ds, "-o", tmp_path / "rows.jsonl")

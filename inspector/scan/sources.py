@@ -25,7 +25,7 @@ from ..containers import LIST_KEYS, looks_like_message, looks_like_messages
 from ..errors import InputError
 from . import lines
 
-DEFAULT_GLOBS = ("*.jsonl", "*.ndjson", "*.json", "*.traj", "*.parquet")
+DEFAULT_GLOBS = ("*.jsonl", "*.ndjson", "*.json", "*.traj", "*.har", "*.parquet")
 
 
 @dataclass(frozen=True)
