@@ -20,7 +20,7 @@ from .explain import hint, sentence
 from .links import Pairing, pair
 from .model import Issue, Msg
 from .model_target import request_model, target_from_model
-from .rules import RULES, sequence_issues
+from .rules import RULES, sequence_issues, undeclared_tools
 from .targets import PROVIDER_NAME, check_target, provider_error, severity
 
 
@@ -75,6 +75,9 @@ def analyse(t: Transcript, target: str, dialect: Dialect) -> Analysis:
     issues.extend(pairing.issues)
     issues.extend(sequence_issues(msgs, pairing, target))
     issues.extend(dialect.rules(msgs, pairing, target))
+    declared = t.extra.get("declared_tools")
+    if declared is not None:
+        issues.extend(undeclared_tools(msgs, declared))
     return Analysis(t, dialect, msgs, pairing, issues)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from .declared_tools import declared_tools
 from .errors import InputError
 
 Path = tuple[Any, ...]
@@ -285,6 +286,10 @@ def find_transcripts(root: Any, fmt: str = "json") -> list[Transcript]:
         out.append(Transcript(items=get_path(root, found_path), path=found_path, container=what,
                               name=batch_name(root, found_path), extra=dict(extra)))
     for t in out:
+        holder = get_path(root, t.path[:-1]) if t.path else None
+        tools = declared_tools(holder)
+        if tools is not None:  # TC026: calls are checked against the tools the request declares
+            t.extra["declared_tools"] = tools
         # A Responses request that continues a stored response: its first outputs answer calls
         # the provider holds, which the input does not repeat.
         if t.path == ("input",) and type(root) is dict and (root.get("previous_response_id") or root.get("conversation")):

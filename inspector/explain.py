@@ -78,6 +78,13 @@ def sentence(issue: Issue, msgs: list[Msg]) -> str:
         return f"Message #{i} reuses tool call id {cid}, already used by a call in message #{o}."
     if code == "TC024":
         return f"Message #{i} has role {d.get('role')!r}, which this format does not have."
+    if code == "TC025":
+        return (f"Message #{i} has {d.get('count', 1)} text or other block(s) after its tool_use block(s) "
+                f"(first at content[{d.get('pos', 0)}]); the tool_use blocks must end the message.")
+    if code == "TC026":
+        near = f" (did you mean {d['near']!r}?)" if d.get("near") else ""
+        return (f"Message #{i} calls tool {name} (id {_cid(cid)}), which the request's tools do not declare{near}; "
+                f"declared: {', '.join(d.get('declared') or []) or 'none'}.")
     return f"Message #{i}: {code}."
 
 
@@ -97,6 +104,10 @@ def hint(issue: Issue, msgs: list[Msg]) -> str | None:
         return "Did the agent loop add messages before the tool returned?"
     if code == "TC004":
         return "Were messages reordered, or was the history sorted by time with the tool's timestamp earlier?"
+    if code == "TC025":
+        return "Was streamed text appended after the tool calls when the message was saved? Repair moves it before them."
+    if code == "TC026":
+        return "Was the tool renamed or removed from the request's tools while old calls stayed in the history?"
     if code == "TC005":
         return "A retry may have written a second reply for the same call."
     if code == "TC001":

@@ -47,6 +47,8 @@ _TABLE = {
     "TC022": (W, W, W, W, W, W, W),
     "TC023": (I, I, W, E, E, I, E),
     "TC024": (E, E, E, E, E, E, E),
+    "TC025": (N, N, N, E, W, N, N),
+    "TC026": (W, W, W, W, W, W, W),
 }
 SEVERITY: dict[str, dict[str, str | None]] = {
     code: dict(zip(_COLS, row)) for code, row in _TABLE.items()

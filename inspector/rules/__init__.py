@@ -9,5 +9,6 @@ from __future__ import annotations
 
 from .catalogue import RULES, rule_name
 from .sequence import sequence_issues
+from .tools import undeclared_tools
 
-__all__ = ["RULES", "rule_name", "sequence_issues"]
+__all__ = ["RULES", "rule_name", "sequence_issues", "undeclared_tools"]

@@ -27,6 +27,8 @@ RULES: dict[str, str] = {
     "TC022": "pending_trailing_call",
     "TC023": "tool_call_id_reused",
     "TC024": "unknown_role",
+    "TC025": "blocks_after_tool_use",
+    "TC026": "undeclared_tool",
 }
 
 
