@@ -8,9 +8,15 @@ Runs the real app (``streamlit run app.py``) and Debian's Chromium, and prints i
   never seen before (so the server's cache does not help);
 - the number of cards in the page at 20,000 messages (goal: at most 1,000);
 - click-to-detail time at 20,000 messages: from a click on a card until the detail pane names
-  that message (goal: under 1 s).
+  that message (goal: under 1 s);
+- held-down ``j`` at 20,000 messages: 20 key presses 33 ms apart (a keyboard's auto-repeat),
+  once inside a page and once across the page boundary at #300. Reported: the time from the
+  first press until the 20th card is selected in the timeline (goal: under 2 s) and the time
+  from the last press until the detail pane names that card (goal: within 1 s);
+- chip-to-result: a click on a call chip until the detail pane names its result.
 
-Usage: ``.venv/bin/python benchmarks/bench_browser.py [--runs 3]``. Prints figures; asserts nothing.
+Usage: ``.venv/bin/python benchmarks/bench_browser.py [--runs 3] [--only-interaction]``. Prints
+figures; asserts nothing.
 """
 
 from __future__ import annotations
@@ -73,7 +79,34 @@ def upload_to_timeline(browser, url: str, path: Path) -> tuple[float, float]:
         page.close()
 
 
-def big_page_figures(browser, url: str, path: Path, clicks: int) -> tuple[int, list[float]]:
+SELECTED = """(i) => {
+  const root = document.querySelector('[data-testid=stBidiComponentIsolated]')?.shadowRoot;
+  return !!root?.querySelector(`.card.selected[data-msg-index="${i}"]`);
+}"""
+
+
+def held_key(page, start: int, presses: int = 20, gap_ms: int = 33) -> tuple[float, float]:
+    """Select ``start``, then press j ``presses`` times; (first press to card selected, last press to detail)."""
+    card = page.locator(f'{TL} [data-msg-index="{start}"]')
+    card.scroll_into_view_if_needed()
+    card.click()
+    page.locator(".st-key-detail h3", has_text=f"Message #{start}").wait_for(timeout=60_000)
+    page.wait_for_function(IDLE, timeout=60_000)
+    goal = start + presses
+    t0 = time.perf_counter()
+    for k in range(presses):
+        page.keyboard.press("j")
+        if k < presses - 1:
+            page.wait_for_timeout(gap_ms)
+    t_last = time.perf_counter()
+    page.wait_for_function(SELECTED, arg=goal, timeout=60_000, polling=10)
+    moved = time.perf_counter() - t0
+    page.locator(".st-key-detail h3", has_text=f"Message #{goal}").wait_for(timeout=60_000)
+    settled = time.perf_counter() - t_last
+    return moved, settled
+
+
+def big_page_figures(browser, url: str, path: Path, clicks: int) -> dict:
     page = browser.new_page(viewport={"width": 1440, "height": 1000})
     try:
         page.goto(url)
@@ -91,7 +124,19 @@ def big_page_figures(browser, url: str, path: Path, clicks: int) -> tuple[int, l
             card.click()
             page.locator(".st-key-detail h3", has_text=f"Message #{i}").wait_for(timeout=60_000)
             times.append(time.perf_counter() - t0)
-        return cards, times
+        inside = [held_key(page, 40 + 60 * k) for k in range(3)]
+        across = [held_key(page, 290)]
+        # Chip to result: the first call chip of a card with a call leads to its result.
+        chips = []
+        for k in range(3):
+            chip = page.locator(f"{TL} .chip.call[data-goto]").nth(5 + 7 * k)
+            chip.scroll_into_view_if_needed()
+            dest = chip.get_attribute("data-goto")
+            t0 = time.perf_counter()
+            chip.click()
+            page.locator(".st-key-detail h3", has_text=f"Message #{dest}").wait_for(timeout=60_000)
+            chips.append(time.perf_counter() - t0)
+        return {"cards": cards, "clicks": times, "inside": inside, "across": across, "chips": chips}
     finally:
         page.close()
 
@@ -100,32 +145,43 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=3, help="uploads per size (median is reported)")
     ap.add_argument("--clicks", type=int, default=5)
+    ap.add_argument("--only-interaction", action="store_true",
+                    help="skip the upload ratio; measure clicks and keys on one 20,000-message upload")
     args = ap.parse_args()
     app = appserver.start()
+    small, big, small_idle, big_idle = [], [], [], []
     try:
         with tempfile.TemporaryDirectory() as d, sync_playwright() as pw:
             tmp = Path(d)
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
             upload_to_timeline(browser, app.url, transcript_file(10, tmp))  # warm-up: imports, first paint
-            small, big, small_idle, big_idle = [], [], [], []
-            for _ in range(args.runs):
+            for _ in range(0 if args.only_interaction else args.runs):
                 for n, drawn, idle in ((10, small, small_idle), (20_000, big, big_idle)):
                     d_, i_ = upload_to_timeline(browser, app.url, transcript_file(n, tmp))
                     drawn.append(d_)
                     idle.append(i_)
-            cards, clicks = big_page_figures(browser, app.url, transcript_file(20_000, tmp), args.clicks)
+            fig = big_page_figures(browser, app.url, transcript_file(20_000, tmp), args.clicks)
             browser.close()
     finally:
         app.stop()
-    s, b = statistics.median(small), statistics.median(big)
+    if small:
+        s, b = statistics.median(small), statistics.median(big)
+        print(f"upload-to-timeline, 10 messages:      {s:.2f} s (median of {len(small)}: {', '.join(f'{x:.2f}' for x in small)})")
+        print(f"upload-to-timeline, 20,000 messages:  {b:.2f} s (median of {len(big)}: {', '.join(f'{x:.2f}' for x in big)})")
+        print(f"ratio 20,000 / 10:                    {b / s:.2f}   (goal <= 2)")
+        si, bi = statistics.median(small_idle), statistics.median(big_idle)
+        print(f"  (until the script is first idle: {si:.2f} s and {bi:.2f} s, ratio {bi / si:.2f})")
+    clicks = fig["clicks"]
     c = statistics.median(clicks)
-    print(f"upload-to-timeline, 10 messages:      {s:.2f} s (median of {len(small)}: {', '.join(f'{x:.2f}' for x in small)})")
-    print(f"upload-to-timeline, 20,000 messages:  {b:.2f} s (median of {len(big)}: {', '.join(f'{x:.2f}' for x in big)})")
-    print(f"ratio 20,000 / 10:                    {b / s:.2f}   (goal <= 2)")
-    si, bi = statistics.median(small_idle), statistics.median(big_idle)
-    print(f"  (until the script is first idle: {si:.2f} s and {bi:.2f} s, ratio {bi / si:.2f})")
-    print(f"cards in the page at 20,000 messages: {cards}   (goal <= 1000)")
+    print(f"cards in the page at 20,000 messages: {fig['cards']}   (goal <= 1000)")
     print(f"click-to-detail at 20,000 messages:   {c:.2f} s (median of {len(clicks)}; max {max(clicks):.2f})   (goal < 1 s)")
+    chips = fig["chips"]
+    print(f"chip-to-result detail at 20,000:      {statistics.median(chips):.2f} s (median of {len(chips)}; max {max(chips):.2f})")
+    for label, runs in (("inside a page", fig["inside"]), ("across #300", fig["across"])):
+        moved = [m for m, _ in runs]
+        settled = [x for _, x in runs]
+        print(f"held j, 20 cards, {label:13}:   moved in {statistics.median(moved):.2f} s (max {max(moved):.2f}; goal < 2 s), "
+              f"detail settled {statistics.median(settled):.2f} s after the last key (max {max(settled):.2f}; goal < 1 s)")
 
 
 if __name__ == "__main__":

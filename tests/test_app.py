@@ -379,3 +379,11 @@ def test_a_shared_link_keeps_auto_detect_unless_the_sharer_overrode_it(tmp_path,
     assert at.selectbox(key="dialect_choice").value == "auto-detect"
     assert at.session_state["sel"] == 3
     assert _qp(at, "t") == token
+
+
+def test_a_python_repr_is_named_and_can_be_read_on_request():
+    at = upload(app(), "printed.json", repr(BROKEN).encode())
+    assert any("looks like a Python repr" in t for t in texts(at))
+    at.button(key="read_repr").click().run()
+    assert not at.exception
+    assert len(at.dataframe[0].value) == len(inspector.check(BROKEN).findings)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import streamlit as st
 
 from .. import dialects
-from ..errors import InputError
+from ..errors import InputError, PythonReprInput
 from . import analysis, loading, state, style, url
 from .dataset import back_button, dataset_view
 from .findings import findings_table
@@ -31,6 +31,17 @@ def show_input_error(exc: Exception) -> None:
     with st.container(key="input_error", border=True):
         st.text("Could not read this input")
         st.text(str(exc) if isinstance(exc, InputError) else f"{type(exc).__name__}: {exc}")
+
+
+def read_python_repr(loaded: state.Loaded) -> None:
+    """The user chose to read a Python repr: load it as the JSON it stands for."""
+    from ..pyrepr import repr_to_json
+
+    data = repr_to_json(loaded.data)
+    if data is None:
+        state.set_error("this Python repr cannot be read safely as a plain literal")
+        return
+    state.set_loaded(data, loaded.name.rsplit(".", 1)[0] + ".json", loaded.origin)
 
 
 def welcome() -> None:
@@ -150,6 +161,11 @@ def main() -> None:
     except Exception as exc:  # noqa: BLE001 - any unreadable input is a message, not a trace
         st.text(loaded.name)
         show_input_error(exc)
+        if isinstance(exc, PythonReprInput) and exc.readable:
+            st.button("Read it as a Python literal", key="read_repr", on_click=read_python_repr, args=(loaded,),
+                      icon=":material/data_object:",
+                      help="Reads the text with ast.literal_eval: literals only (strings, numbers, lists, "
+                           "dicts, None, True, False), never code.")
         return
     url.follow(loaded)  # back/forward and edited addresses
     state.open_pending()
