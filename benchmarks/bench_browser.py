@@ -87,7 +87,7 @@ SELECTED = """(i) => {
 
 def held_key(page, start: int, presses: int = 20, gap_ms: int = 33) -> tuple[float, float]:
     """Select ``start``, then press j ``presses`` times; (first press to card selected, last press to detail)."""
-    card = page.locator(f'{TL} [data-msg-index="{start}"]')
+    card = page.locator(f'{TL} [data-msg-index="{start}"] .card-head')
     card.scroll_into_view_if_needed()
     card.click()
     page.locator(".st-key-detail h3", has_text=f"Message #{start}").wait_for(timeout=60_000)
@@ -118,7 +118,7 @@ def big_page_figures(browser, url: str, path: Path, clicks: int) -> dict:
         times = []
         for k in range(clicks):
             i = 20 + 37 * k
-            card = page.locator(f'{TL} [data-msg-index="{i}"]')
+            card = page.locator(f'{TL} [data-msg-index="{i}"] .card-head')  # not a chip: those follow links
             card.scroll_into_view_if_needed()
             t0 = time.perf_counter()
             card.click()

@@ -82,3 +82,16 @@ def test_tool_execution_errors_are_recognised():
     responses = {"type": "function_call_output", "call_id": "c", "output": "x", "status": "error"}
     assert result_failed(responses, "c")
     assert not result_failed({"type": "function_call_output", "call_id": "c", "output": "x", "status": "completed"}, "c")
+
+
+def test_claude_code_cards_show_time_and_tokens():
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "anthropic" / "claude-code-log_representative_messages.jsonl"
+    report, analyses = check_document(inspector.load(str(path)))
+    a = analyses[0]
+    m = TimelineModel(a.msgs, a.pairing, report.findings, items=a.transcript.items)
+    card = m.page(0)["items"][1]
+    assert card["meta"] == "10:00:30 · 25 in / 120 out tokens"
+    assert m.meta(1, full=True).startswith("2025-06-14T10:00:30+00:00")
+    assert model(ITEMS).page(0)["items"][0]["meta"] == ""  # a plain OpenAI list has none

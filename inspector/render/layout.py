@@ -19,6 +19,7 @@ from ..dialects import detect
 from ..links import Pairing
 from ..model import Msg
 from ..report import Finding
+from .meta import message_meta, meta_text
 
 PAGE_SIZE = 300
 OVERVIEW_BUCKETS = 160
@@ -163,9 +164,14 @@ class TimelineModel:
     """Whole-transcript facts the timeline needs, computed once per checked transcript."""
 
     def __init__(self, msgs: list[Msg], pairing: Pairing, findings: list[Finding], page_size: int = PAGE_SIZE,
-                 text: Callable[[Any], str] | None = None):
+                 text: Callable[[Any], str] | None = None, items: list | None = None):
         self.msgs = msgs
         self.text = text  # the dialect's text of a raw message (None: detected per message)
+        # Envelopes: a Claude Code entry holds the message under "message" and the timestamp beside it.
+        self.envelope: dict[int, dict] = {}
+        for it in items or ():
+            if type(it) is dict and type(it.get("message")) is dict:
+                self.envelope[id(it["message"])] = it
         self.n = len(msgs)
         self.page_size = max(1, page_size)
         self.marks: dict[int, list[tuple[str, str]]] = {}
@@ -243,6 +249,11 @@ class TimelineModel:
             out.append([a, z, worst, count, target])
         return out
 
+    def meta(self, i: int, full: bool = False) -> str:
+        """Time, duration and tokens of message ``i`` in a few words ("" when the format has none)."""
+        m = self.msgs[i]
+        return meta_text(message_meta(m.raw, self.envelope.get(id(m.raw))), full)
+
     @property
     def finding_indexes(self) -> list[int]:
         """Messages with at least one finding, in transcript order (for next/previous finding)."""
@@ -318,6 +329,7 @@ class TimelineModel:
                 for r in m.results
             ],
             "marks": [[code, sev] for code, sev in self.marks.get(i, [])],
+            "meta": self.meta(i),
             "sev": SEV_NAME[self.worst.get(i, 0)],
         }
 

@@ -93,6 +93,7 @@ function buildCard(it, selected) {
   const head = el("div", "card-head");
   head.appendChild(el("span", "idx", "#" + num(it.i)));
   head.appendChild(el("span", "role", it.role));
+  if (it.meta) head.appendChild(el("span", "meta", it.meta));
   const marks = el("span", "marks");
   for (const [code, sev] of it.marks) {
     const m = el("span", "mark sev-" + sev, code);

@@ -126,4 +126,5 @@ def checked(sha: str, _data: bytes, name: str, dialect: str | None, target: str,
 @st.cache_resource(max_entries=8, ttl=3600, show_spinner=False)
 def timeline_model(sha: str, dialect: str | None, target: str, transcript: int, _checked: Checked) -> TimelineModel:
     a = _checked.analyses[transcript]
-    return TimelineModel(a.msgs, a.pairing, _checked.findings(transcript), text=a.dialect.text)
+    return TimelineModel(a.msgs, a.pairing, _checked.findings(transcript), text=a.dialect.text,
+                         items=a.transcript.items)

@@ -15,7 +15,7 @@ from typing import Any
 import orjson
 import streamlit as st
 
-from ..render.layout import result_failed
+from ..render.layout import TimelineModel, result_failed
 from . import state
 from .analysis import Checked
 
@@ -77,7 +77,8 @@ def _goto(label: str, index: int, key: str) -> None:
     st.button(label, key=key, on_click=state.jump, args=(index,), type="tertiary", icon=":material/arrow_forward:")
 
 
-def detail_pane(checked: Checked, transcript: int, sel: int | None) -> None:
+def detail_pane(checked: Checked, transcript: int, sel: int | None, model: TimelineModel | None = None) -> None:
+    """The selected message; ``model`` (the timeline's) adds its time, duration and tokens."""
     with st.container(key="detail", border=True):
         a = checked.analyses[transcript]
         if sel is None or not 0 <= sel < len(a.msgs):
@@ -87,6 +88,9 @@ def detail_pane(checked: Checked, transcript: int, sel: int | None) -> None:
         m = a.msgs[sel]
         st.subheader(f"Message #{sel}")
         st.text(f"role: {m.role}")
+        when = model.meta(sel, full=True) if model is not None else ""
+        if when:
+            st.text(when)
         for f in (f for f in checked.findings(transcript) if f.message_index == sel):
             with st.container(border=True):
                 st.text(f"{f.code} · {f.severity} · {f.rule}")

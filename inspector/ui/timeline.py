@@ -158,6 +158,6 @@ def timeline_panel(checked: Checked, key: tuple, transcript: int, loaded: state.
             on_search_change=_on_search,
         )
     with right:
-        detail_pane(checked, transcript, sel)
+        detail_pane(checked, transcript, sel, model)
     if loaded is not None:
         url.record(loaded, key[1], key[2], transcript)

@@ -94,7 +94,7 @@ def test_next_and_previous_finding_keys(app_page):
     items = agent_log()
     items.insert(40, {"role": "tool", "tool_call_id": "call_early", "content": "stray early"})
     load_log(page, items)
-    page.locator(f'{TL} [data-msg-index="0"]').click()
+    page.locator(f'{TL} [data-msg-index="0"] .card-head').click()
     page.keyboard.press("n")
     expect(page.locator(f'{TL} [data-msg-index="40"].selected')).to_have_count(1)
     page.keyboard.press("n")
@@ -108,7 +108,7 @@ def test_keys_keep_working_across_the_page_boundary(app_page):
     """j from #298 to #302: the page turns at #300 and the keys go on working."""
     page = app_page
     load_log(page)
-    card = page.locator(f'{TL} [data-msg-index="298"]')
+    card = page.locator(f'{TL} [data-msg-index="298"] .card-head')
     card.scroll_into_view_if_needed()
     card.click()
     for _ in range(4):
@@ -127,7 +127,7 @@ def test_keys_keep_working_across_the_page_boundary(app_page):
 def test_question_mark_shows_the_keys(app_page):
     page = app_page
     load_log(page, agent_log(5, None))
-    page.locator(f'{TL} [data-msg-index="0"]').click()
+    page.locator(f'{TL} [data-msg-index="0"] .card-head').click()
     expect(page.locator(f"{TL} [data-testid=keys-help]")).to_be_hidden()
     page.keyboard.press("?")
     expect(page.locator(f"{TL} [data-testid=keys-help]")).to_be_visible()
@@ -137,7 +137,7 @@ def test_question_mark_shows_the_keys(app_page):
 def test_slash_focuses_search(app_page):
     page = app_page
     load_log(page, agent_log(5, None))
-    page.locator(f'{TL} [data-msg-index="0"]').click()
+    page.locator(f'{TL} [data-msg-index="0"] .card-head').click()
     page.keyboard.press("/")
     page.keyboard.type("dir3")
     page.keyboard.press("Enter")
@@ -154,7 +154,7 @@ def test_detail_pane_is_bounded_and_shows_the_text_once(app_page):
         {"role": "tool", "tool_call_id": "call_1", "content": big},
     ]
     load_log(page, items, "bigresult.json")
-    page.locator(f'{TL} [data-msg-index="2"]').click()
+    page.locator(f'{TL} [data-msg-index="2"] .card-head').click()
     detail = page.locator(".st-key-detail")
     expect(detail.locator("h3")).to_have_text("Message #2")
     expect(detail).to_contain_text("line 0: x")
@@ -200,7 +200,7 @@ def test_layout_fits_a_laptop_with_six_cards_in_view(app_page):
     load_log(page)
     tl = page.locator(TL)
     tl.scroll_into_view_if_needed()
-    page.locator(f'{TL} [data-msg-index="0"]').click()
+    page.locator(f'{TL} [data-msg-index="0"] .card-head').click()
     visible = page.evaluate("""() => {
       const root = document.querySelector('[data-testid=stBidiComponentIsolated]').shadowRoot;
       const sc = root.querySelector('.tl-scroll').getBoundingClientRect();
@@ -216,7 +216,7 @@ def test_url_restores_the_view_on_reload_and_back(app_page):
     """A shared view's address follows the selection; reload and back/forward open the same place."""
     page = app_page
     load_log(page, agent_log(20, None), "urlview.json")
-    page.locator(f'{TL} [data-msg-index="5"]').click()
+    page.locator(f'{TL} [data-msg-index="5"] .card-head').click()
     expect(page.locator(".st-key-detail h3")).to_have_text("Message #5")
     page.get_by_role("button", name="Share", exact=True).click()
     link = page.locator(".st-key-share_url code")
@@ -226,7 +226,7 @@ def test_url_restores_the_view_on_reload_and_back(app_page):
     page.goto(url)
     wait_idle(page)
     expect(page.locator(f'{TL} [data-msg-index="5"].selected')).to_have_count(1)
-    page.locator(f'{TL} [data-msg-index="9"]').click()
+    page.locator(f'{TL} [data-msg-index="9"] .card-head').click()
     expect(page.locator(".st-key-detail h3")).to_have_text("Message #9")
     page.wait_for_function("() => new URLSearchParams(location.search).get('m') === '9'")
     assert "target=openai" in page.url and "dialect=" not in page.url
