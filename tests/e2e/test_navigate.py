@@ -88,6 +88,17 @@ def test_chip_goes_to_result_and_back_to_call(app_page):
     expect(page.locator(".st-key-detail h3")).to_have_text("Message #3")
 
 
+def test_a_connector_leads_to_its_other_end(app_page):
+    page = app_page
+    load_log(page, agent_log(5, None))
+    page.locator(f'{TL} [data-msg-index="3"] .card-head').click()
+    line = page.locator(f'{TL} path[data-link="call_0001"]')
+    line.dispatch_event("click")
+    expect(page.locator(f'{TL} [data-msg-index="4"].selected')).to_have_count(1)
+    line.dispatch_event("click")
+    expect(page.locator(f'{TL} [data-msg-index="3"].selected')).to_have_count(1)
+
+
 def test_next_and_previous_finding_keys(app_page):
     """n goes to the next message with a finding, in transcript order, on another page if need be."""
     page = app_page
