@@ -35,7 +35,7 @@ def show_input_error(exc: Exception) -> None:
 
 def read_python_repr(loaded: state.Loaded) -> None:
     """The user chose to read a Python repr: load it as the JSON it stands for."""
-    from ..pyrepr import repr_to_json
+    from ..jsonio import repr_to_json
 
     data = repr_to_json(loaded.data)
     if data is None:
