@@ -119,7 +119,8 @@ def looks_like_messages(x: Any) -> bool:
 # --- container recognisers, most specific first --------------------------------------------------
 # Each takes the root and returns [(path, container description)] or [] when it does not apply.
 # The description may be a pair (description, extra): ``extra`` goes to ``Transcript.extra``
-# ("label": what to call the transcript, "target": the provider the file names, ...).
+# ("label": what to call the transcript, "target": the provider the file names, "view": the
+# indices of the entries of the list at path that make the transcript, see ``_transcript``, ...).
 # Dialect packages may add recognisers with ``register`` (Claude Code logs, Letta files, ...).
 
 Recogniser = Callable[[Any, str], list[tuple[Path, str]]]
@@ -261,6 +262,21 @@ def _search(root: Any, max_depth: int = 6) -> list[tuple[Path, str]]:
     return []
 
 
+def _transcript(root: Any, p: Path, what: Any) -> Transcript:
+    """The transcript a recogniser found; ``what`` may be a pair (description, extra).
+
+    ``extra["view"]``, a list of indices, makes the transcript a *view*: some entries of the list
+    at ``p`` (a Claude Code sub-agent or abandoned branch). Its items are a new list of those
+    entries, and the indices stay in ``extra`` so that nothing writes the view back over the list."""
+    extra: dict = {}
+    if type(what) is tuple:  # (description, extra): a recogniser that names or targets its transcript
+        what, extra = what
+    items = get_path(root, p)
+    if "view" in extra:
+        items = [items[k] for k in extra["view"]]
+    return Transcript(items=items, path=p, container=what, name=batch_name(root, p), extra=dict(extra))
+
+
 def find_transcripts(root: Any, fmt: str = "json") -> list[Transcript]:
     """Every message list in the document, or ``InputError`` saying what was looked for."""
     for fn in _RECOGNISERS:
@@ -278,13 +294,7 @@ def find_transcripts(root: Any, fmt: str = "json") -> list[Transcript]:
             "(looked for an array of messages, a request body with 'messages', 'input' or 'contents', "
             "JSON Lines of messages, eval logs and agent trajectories)"
         )
-    out = []
-    for found_path, what in found:
-        extra: dict = {}
-        if type(what) is tuple:  # (description, extra): a recogniser that names or targets its transcript
-            what, extra = what
-        out.append(Transcript(items=get_path(root, found_path), path=found_path, container=what,
-                              name=batch_name(root, found_path), extra=dict(extra)))
+    out = [_transcript(root, p, what) for p, what in found]
     for t in out:
         holder = get_path(root, t.path[:-1]) if t.path else None
         tools = declared_tools(holder)

@@ -186,7 +186,9 @@ def make_plan(a: Analysis, counter: Counter, options: FitOptions) -> Plan:
     plan = Plan(us, unit_of, tokens)
     protect(a.msgs, plan, options)
     kept = plan.total
-    if kept <= options.max_tokens:
+    if kept <= options.max_tokens or "view" in a.transcript.extra:
+        # A view (a Claude Code sub-agent or abandoned branch) is entries of a list fitted as its
+        # main conversation; it is never written back on its own.
         return plan
     protected = sum(u.tokens for u in us if u.protected)
     if protected > options.max_tokens:

@@ -100,3 +100,62 @@ def test_an_openai_file_with_tool_messages_still_does_not_fit_anthropic():
         assert "does not fit the openai-chat dialect" in str(exc)
     else:
         raise AssertionError("expected the target to be refused")
+
+
+# --- Claude Code: rewinds and sub-agents ----------------------------------------------------------
+
+def entry(uuid, parent, role, content, mid=None, **extra):
+    message = {"role": role, "content": content}
+    if mid:
+        message["id"] = mid
+    return {"type": role, "uuid": uuid, "parentUuid": parent, "sessionId": "s", "timestamp": "t",
+            "message": message, **extra}
+
+
+def tool_use(cid):
+    return [{"type": "tool_use", "id": cid, "name": "Bash", "input": {"command": "ls"}}]
+
+
+def jsonl(entries):
+    return "".join(json.dumps(e) + "\n" for e in entries)
+
+
+# The person asked, the assistant called a tool, the person rewound (Esc Esc) before the result
+# and asked something else: the first question's branch ends with an unanswered call.
+REWOUND = [
+    entry("u1", None, "user", "Set up the project."),
+    entry("a1", "u1", "assistant", [{"type": "text", "text": "Sure."}], "m1"),
+    entry("u2", "a1", "user", "List the files."),
+    entry("a2", "u2", "assistant", tool_use("toolu_old"), "m2"),
+    entry("u3", "a1", "user", "Actually, show the README."),
+    entry("a3", "u3", "assistant", [{"type": "text", "text": "Here it is."}], "m3"),
+]
+
+
+def test_a_rewound_branch_is_not_read_into_the_conversation_but_offered_on_its_own():
+    report = inspector.check(jsonl(REWOUND))
+    assert report.dialect == "claude-code" and report.transcripts == 2
+    assert [f.code for f in report.findings if f.transcript == 0] == []
+    assert report.transcript_labels[1].startswith("abandoned branch")
+    doc = inspector.load(jsonl(REWOUND))
+    assert [e["uuid"] for e in doc.transcripts[1].items] == ["u1", "a1", "u2", "a2"]
+
+
+def test_sidechain_entries_are_their_own_transcript():
+    log = [*REWOUND[:2],
+           entry("s1", "a1", "user", "Search the code.", isSidechain=True, agentId="agent7"),
+           entry("s2", "s1", "assistant", tool_use("toolu_side"), "m9", isSidechain=True, agentId="agent7"),
+           entry("s3", "s2", "user", [{"type": "tool_result", "tool_use_id": "toolu_side", "content": "x"}],
+                 isSidechain=True, agentId="agent7"),
+           entry("u2", "a1", "user", "Thanks.")]
+    report = inspector.check(jsonl(log))
+    assert report.transcripts == 2 and report.transcript_labels[1].startswith("sub-agent agent7")
+    assert report.ok
+    doc = inspector.load(jsonl(log))
+    assert [e["uuid"] for e in doc.transcripts[1].items] == ["s1", "s2", "s3"]
+
+
+def test_a_log_without_forks_keeps_every_entry():
+    straight = [REWOUND[0], REWOUND[1], REWOUND[4], REWOUND[5]]
+    report = inspector.check(jsonl(straight))
+    assert report.transcripts == 1 and report.ok

@@ -266,4 +266,6 @@ def test_claude_code_export_and_sidechains():
     doc = inspector.load({"loglines": lines})
     assert doc.transcripts[0].container == "Claude Code session export"
     r = inspector.check({"loglines": lines})
-    assert r.dialect == "claude-code" and r.findings == []
+    # The sidechain stays out of the main conversation; it is a transcript of its own (issue 11).
+    assert r.dialect == "claude-code" and [f for f in r.findings if f.transcript == 0] == []
+    assert r.transcripts == 2 and r.transcript_labels[1].startswith("sub-agent")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..containers import Path, path_text
+from ..containers import path_text
 from ..errors import InputError
 from ..model import Issue, Msg
 from . import anthropic
@@ -45,8 +45,87 @@ def _blocks(content) -> list:
     return []
 
 
-def groups(items: list, where: tuple = ()) -> tuple[list[dict], list[list[int]]]:
-    """The API messages of a session log, and for each the indices of the entries it joins."""
+def _is_prompt(e: dict) -> bool:
+    """A user entry a person typed (not one holding only tool results): what a rewind replaces."""
+    m = e.get("message")
+    if e.get("type") != "user" or type(m) is not dict:
+        return False
+    c = m.get("content")
+    return type(c) is str or (type(c) is list and not _only_results(m))
+
+
+def conversations(items: list) -> tuple[set[int], list[list[int]], dict[str, list[int]]]:
+    """What is not the main conversation of a session log: ``(left_out, branches, sidechains)``.
+
+    The main conversation is the chain of ``parentUuid`` links that ends at the last entry. Where
+    a person rewound (two typed user entries share a parent on that chain), the older one starts
+    an abandoned branch: its entries are left out, and the branch (the chain ending at its last
+    entry) is offered on its own. ``isSidechain`` entries (a sub-agent's conversation) are left
+    out and offered per ``agentId``, unless the log holds nothing else (a sub-agent's own file).
+    Logs without forks (or without uuids) keep every entry: nothing is guessed.
+    """
+    side: dict[str, list[int]] = {}
+    parent_of: dict[str, object] = {}
+    index_of: dict[str, int] = {}
+    main_msgs = 0
+    for k, e in enumerate(items):
+        if type(e) is not dict:
+            continue
+        if e.get("isSidechain") is True:
+            agent = e.get("agentId")
+            side.setdefault(agent if type(agent) is str else "sub-agent", []).append(k)
+            continue
+        if type(e.get("message")) is dict:
+            main_msgs += 1
+        u = e.get("uuid")
+        if type(u) is str:
+            index_of[u] = k
+            parent_of[u] = e.get("parentUuid")
+    if not main_msgs:
+        side = {}  # a sub-agent's own log: its entries are the conversation
+    left = {k for ks in side.values() for k in ks}
+    parents = [p for p in parent_of.values() if type(p) is str]
+    if len(set(parents)) == len(parents):  # no entry has two children: no rewind
+        return left, [], side
+    children: dict[str, list[int]] = {}
+    for u, p in parent_of.items():
+        if type(p) is str and p in index_of:
+            children.setdefault(p, []).append(index_of[u])
+    last = max(index_of.values())
+    chain: set[int] = set()
+    k: int | None = last
+    while k is not None and k not in chain:
+        chain.add(k)
+        p = parent_of.get(items[k]["uuid"])
+        k = index_of.get(p) if type(p) is str else None
+    branches: list[list[int]] = []
+    for p, kids in children.items():
+        if len(kids) < 2 or index_of[p] not in chain:
+            continue
+        for c in kids:
+            if c in chain or not _is_prompt(items[c]):
+                continue
+            sub, todo = set(), [c]
+            while todo:  # the whole abandoned subtree
+                x = todo.pop()
+                if x not in sub:
+                    sub.add(x)
+                    todo.extend(children.get(items[x]["uuid"], ()))
+            left |= sub
+            path, x = [], max(sub)
+            while x is not None and x not in path:
+                path.append(x)
+                q = parent_of.get(items[x]["uuid"])
+                x = index_of.get(q) if type(q) is str else None
+            branches.append(sorted(path))
+    return left, sorted(branches), side
+
+
+def groups(items: list, where: tuple = (), left_out: set[int] | None = None) -> tuple[list[dict], list[list[int]]]:
+    """The API messages of a session log, and for each the indices of the entries it joins
+    (without the entries of ``left_out``: abandoned branches and sub-agents, see ``conversations``)."""
+    if left_out is None:
+        left_out = conversations(items)[0]
     msgs: list[dict] = []
     entries: list[list[int]] = []
     mids: list = []  # assistant message id per message (None for user messages)
@@ -56,7 +135,7 @@ def groups(items: list, where: tuple = ()) -> tuple[list[dict], list[list[int]]]
         if type(e) is not dict:
             raise InputError(f"expected a log entry object, got {_type(e)}", f"{path_text(where)}[{k}]")
         m = e.get("message")
-        if type(m) is not dict or e.get("isSidechain") is True:
+        if type(m) is not dict or (left_out and k in left_out):
             continue
         role = m.get("role") or e.get("type")
         n = len(msgs)
@@ -95,13 +174,22 @@ def _extend(msgs: list, merged: set, at: int, m: dict) -> None:
     msgs[at]["content"].extend(_blocks(m.get("content")))
 
 
-def claude_code_log(root: Any, fmt: str) -> list[tuple[Path, str]]:
-    """Claude Code session logs: JSON Lines of entries, or a ``{"loglines": [...]}`` export."""
+def claude_code_log(root: Any, fmt: str) -> list[tuple]:
+    """Claude Code session logs (JSON Lines of entries, or a ``{"loglines": [...]}`` export): the
+    main conversation, then each sub-agent and each abandoned branch as a view of its own."""
     if type(root) is dict and type(root.get("loglines")) is list:
-        return [(("loglines",), "Claude Code session export")]
-    if type(root) is list and any(is_entry(e) for e in root[:20]):
-        return [((), "Claude Code session log")]
-    return []
+        path, what, items = ("loglines",), "Claude Code session export", root["loglines"]
+    elif type(root) is list and any(is_entry(e) for e in root[:20]):
+        path, what, items = (), "Claude Code session log", root
+    else:
+        return []
+    _, branches, side = conversations(items)
+    out: list[tuple] = [(path, what)]
+    for agent, entries in side.items():
+        out.append((path, (what, {"view": entries, "label": f"sub-agent {agent}"})))
+    for entries in branches:
+        out.append((path, (what, {"view": entries, "label": f"abandoned branch ending at entry {entries[-1]}"})))
+    return out
 
 
 def _entry(uuid: str, parent: str | None, role: str, content, mid: str | None = None) -> dict:

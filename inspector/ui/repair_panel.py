@@ -15,6 +15,7 @@ from typing import Any
 
 import streamlit as st
 
+from ..repairing import usable_options
 from . import state
 from .analysis import Checked
 
