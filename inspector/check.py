@@ -149,7 +149,8 @@ def findings_for(a: Analysis, target: str, transcript_no: int = 0) -> list[dict]
                 "i": iss.index,
                 "j": d.get("pos", 0),
                 "id": iss.call_id or "",
-                "ids": ", ".join(missing_ids.get(iss.index, [iss.call_id or ""])),
+                "ids": ", ".join(d["ids"] if iss.code == "TC025" and d.get("ids")
+                                 else missing_ids.get(iss.index, [iss.call_id or ""])),
                 "n": d.get("length", len(iss.call_id or "")),
                 "name": d.get("name"),
                 "role": d.get("role"),

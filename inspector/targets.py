@@ -118,6 +118,7 @@ _T = {
     ("TC012", "openai"): "Invalid 'messages[{i}].tool_calls[{j}].function.name': empty string. Expected a string with minimum length 1, but got an empty string instead.",
     ("TC012", "mistral"): "Function name was {name} but must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64.",
     ("TC015", "gemini"): "Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.",
+    ("TC025", "anthropic"): "messages.{i}: `tool_use` ids were found without `tool_result` blocks immediately after: {ids}. Each `tool_use` block must have a corresponding `tool_result` block in the next message.",
     ("TC017", "openai"): "Missing parameter 'name': messages with role 'function' must have a 'name'.",
     ("TC017", "deepseek"): "Missing parameter 'name': messages with role 'function' must have a 'name'.",
     ("TC018", "openai"): "Invalid value for 'content': expected a string, got null.",

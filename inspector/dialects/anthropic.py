@@ -15,7 +15,8 @@ from typing import Any
 from ..containers import path_text
 from ..errors import InputError
 from ..model import Call, Issue, Msg, Result
-from .base import Block, Dialect, Samples, block_call, block_result, objects, parts_text, unknown_role, user_as_result
+from .base import (Block, Dialect, Samples, block_call, block_result, blocks_after_calls, objects, parts_text, unknown_role,
+                   user_as_result)
 from .base import type_name as _type
 from .editing import BlockEditor
 
@@ -113,7 +114,13 @@ def read_blocks(content: list, i: int, role: str, where: tuple, note) -> tuple[l
                 server_result(b, t, i, j, server, note)
     if empty_text:
         note(Issue("TC018", i, None, role=role, say="has an empty text block; the API rejects empty text blocks."))
+    if calls and role == "assistant":
+        blocks_after_calls(i, content, is_tool_use, note)
     return calls, results, other
+
+
+def is_tool_use(b: Any) -> bool:
+    return type(b) is dict and b.get("type") == "tool_use"
 
 
 # A server tool's result (web_search_tool_result, code_execution_tool_result, mcp_tool_result, ...)
@@ -224,6 +231,8 @@ class AnthropicEditor(BlockEditor):
 
     def with_call_id(self, block, new_id):
         return {**block, "id": new_id}
+
+    is_call = staticmethod(is_tool_use)
 
     def with_result_id(self, block, new_id):
         return {**block, "tool_use_id": new_id}

@@ -283,3 +283,20 @@ def run_rules(msgs: list[Msg], pairing: Pairing, target: str, text: Callable[[An
         role_order(msgs, issues.append)
     user_as_result(msgs, pairing, issues.append, text)
     return issues
+
+
+def blocks_after_calls(i: int, content: list, is_call, note, ignore=lambda b: False) -> None:
+    """TC025: blocks after the first call block of an assistant message (text, images, ...).
+
+    Anthropic answers "`tool_use` ids were found without `tool_result` blocks immediately after"
+    even when the next message holds every result (rules.md TC025): the calls must end the message.
+    ``ignore`` skips markers that are not content (Bedrock's ``cachePoint``).
+    """
+    first = next((j for j, b in enumerate(content) if is_call(b)), None)
+    if first is None:
+        return
+    after = [j for j in range(first + 1, len(content)) if not is_call(content[j]) and not ignore(content[j])]
+    if after:
+        ids = [b.get("id") for b in content if is_call(b) and type(b) is dict]
+        note(Issue("TC025", i, None, None, pos=after[0], count=len(after), first_call=first,
+                   ids=[x for x in ids if isinstance(x, str)]))

@@ -15,7 +15,7 @@ from ..containers import path_text
 from ..errors import InputError
 from ..model import Call, Issue, Msg, Result
 from .anthropic import ROLES, Anthropic
-from .base import Samples, block_call, block_result, objects, unknown_role
+from .base import Samples, block_call, block_result, blocks_after_calls, objects, unknown_role
 from .base import type_name as _type
 from .editing import BlockEditor
 
@@ -74,6 +74,8 @@ def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
                 empty_text = True
         if empty_text:
             note(Issue("TC018", i, None, role=role, say="has an empty text block; Bedrock rejects empty text blocks."))
+        if calls:
+            blocks_after_calls(i, content, is_tool_use, note, ignore=lambda b: type(b) is dict and "cachePoint" in b)
         add(Msg(i, role, calls, results, m, other))
     return out
 
@@ -109,6 +111,9 @@ class BedrockEditor(BlockEditor):
 
     def is_result(self, block: Any) -> bool:
         return type(block) is dict and type(block.get("toolResult")) is dict
+
+    def is_call(self, block: Any) -> bool:
+        return is_tool_use(block)
 
     def text_block(self, text):
         return {"text": text}
@@ -153,3 +158,7 @@ class Bedrock(Anthropic):
 
 
 DIALECT = Bedrock()
+
+
+def is_tool_use(b: Any) -> bool:
+    return type(b) is dict and type(b.get("toolUse")) is dict

@@ -162,6 +162,28 @@ class BlockEditor(Editor):
     def shape_fix(self, raw: dict, issue: Issue) -> tuple[dict, str] | None:
         return None  # an empty value is refused too: nothing lossless to do
 
+    def is_call(self, block: Any) -> bool:
+        return False
+
+    def calls_last(self, raw: dict) -> dict | None:
+        """TC025: the blocks after the first call moved before it (their order kept), so that the
+        calls end the message; None when nothing follows a call. Found by block kind, not by the
+        positions read at check time: other fixes may have dropped calls since."""
+        blocks = self._blocks(raw)
+        first = next((j for j, b in enumerate(blocks) if self.is_call(b)), None)
+        if first is None:
+            return None
+        tail = blocks[first:]
+        moved = [b for b in tail if not self.is_call(b) and not self.stays_last(b)]
+        if not moved:
+            return None
+        kept = [b for b in tail if self.is_call(b) or self.stays_last(b)]
+        return {**raw, self.KEY: blocks[:first] + moved + kept}
+
+    def stays_last(self, block: Any) -> bool:
+        """Markers that may follow the calls (Bedrock's ``cachePoint``)."""
+        return type(block) is dict and "cachePoint" in block
+
     def note_for_orphan(self, raw: dict, result: Result, text: str) -> dict:
         return {"role": self.USER, self.KEY: [self.text_block(text + "\n" + self.text_of(raw))]}
 

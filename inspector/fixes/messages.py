@@ -171,6 +171,22 @@ class MessageFixes:
             self.log("user_to_result", "TC020", new, k, self.slot(k),
                      f"Made user message #{k} the result of call {new} ({tool_label(c.name)}) from message #{c.msg}.")
 
+    def calls_last(self) -> None:
+        """TC025: text and other blocks after the calls of an assistant message move before them
+        (lossless; run after every fix that may drop or rename calls)."""
+        if not self.acts("TC025"):
+            return
+        for iss in self.by_code.get("TC025", ()):
+            i = iss.index
+            if i in self.skip:
+                continue
+            moved = self.ed.calls_last(self.raw(i))
+            if moved is not None:
+                self.cur[i] = moved
+                self.log("move_blocks_before_calls", "TC025", None, i, self.slot(i),
+                         f"Message #{i}: moved {iss.data.get('count', 1)} block(s) that followed the tool calls "
+                         "before the first call, keeping their order.")
+
     def _edit_results(self, names: bool) -> None:
         """Kept results take their call's final id (and, for TC013, its name)."""
         keeper_of, skip = self.keeper_of, self.skip

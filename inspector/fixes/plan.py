@@ -89,6 +89,7 @@ class Plan(ResultFixes, MessageFixes, OrderFixes):
         self.assign_ids()
         self.edit_messages(converted)
         self.add_missing()
+        self.calls_last()
         if self.recs or self.skip:
             raws, origins = self.emit()
         else:
