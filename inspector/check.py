@@ -223,10 +223,11 @@ def check_plain(doc: Document, target: str | None = None, dialect: str | None = 
     if target is None:
         target, reason = target_for_document(doc, first, read_as)
     target = check_target(target)
-    for d in read_as:
+    for k, d in enumerate(read_as):
         if target not in d.targets:
+            which = f" of transcript {k + 1} ({doc.transcripts[k].label})" if len(read_as) > 1 else ""
             raise InputError(
-                f"target {target!r} does not fit the {d.name} dialect (it fits: {', '.join(d.targets)})"
+                f"target {target!r} does not fit the {d.name} dialect{which} (it fits: {', '.join(d.targets)})"
             )
     with gc_paused():
         if progress is None:

@@ -119,8 +119,9 @@ def looks_like_messages(x: Any) -> bool:
 # --- container recognisers, most specific first --------------------------------------------------
 # Each takes the root and returns [(path, container description)] or [] when it does not apply.
 # The description may be a pair (description, extra): ``extra`` goes to ``Transcript.extra``
-# ("label": what to call the transcript, "target": the provider the file names, "view": the
-# indices of the entries of the list at path that make the transcript, see ``_transcript``, ...).
+# ("label": what to call the transcript, "target": the provider the file names, "dialect": the
+# dialect its container says it is, "view": the indices of the entries of the list at path that
+# make the transcript, see ``_transcript``, ...).
 # Dialect packages may add recognisers with ``register`` (Claude Code logs, Letta files, ...).
 
 Recogniser = Callable[[Any, str], list[tuple[Path, str]]]
@@ -271,10 +272,12 @@ def _transcript(root: Any, p: Path, what: Any) -> Transcript:
     extra: dict = {}
     if type(what) is tuple:  # (description, extra): a recogniser that names or targets its transcript
         what, extra = what
+    extra = dict(extra)
     items = get_path(root, p)
     if "view" in extra:
         items = [items[k] for k in extra["view"]]
-    return Transcript(items=items, path=p, container=what, name=batch_name(root, p), extra=dict(extra))
+    return Transcript(items=items, path=p, container=what, name=batch_name(root, p),
+                      dialect=extra.pop("dialect", ""), extra=extra)
 
 
 def find_transcripts(root: Any, fmt: str = "json") -> list[Transcript]:

@@ -218,3 +218,20 @@ def test_app_opens_a_har_capture_on_the_refused_request_with_its_error_read():
     assert at.selectbox(key="transcript").value == 1
     assert "preceeding message with 'tool_calls'" in at.text_area(key="pasted_error").value
     assert at.session_state["sel"] == 3  # the message the error names
+
+
+def test_har_entries_to_different_apis_keep_their_own_dialect():
+    from inspector.check import dialects_for
+    from inspector.errors import InputError
+
+    har = json.loads((SAMPLES / "har_capture_openai_400.har").read_text())
+    e = json.loads(json.dumps(har["log"]["entries"][1]))
+    e["request"]["url"] = "https://api.anthropic.com/v1/messages"
+    e["request"]["postData"]["text"] = json.dumps({"model": "claude-sonnet-4-5", "max_tokens": 64, "messages": [
+        {"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]})
+    har["log"]["entries"].append(e)
+    doc = inspector.load(json.dumps(har))
+    assert [d.name for d in dialects_for(doc)] == ["openai-chat", "openai-chat", "anthropic"]
+    # One target cannot judge both APIs: the refusal names the transcript that does not fit.
+    with pytest.raises(InputError, match=r"transcript 3 \(POST https://api.anthropic.com/v1/messages"):
+        inspector.check(json.dumps(har))
