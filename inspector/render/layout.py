@@ -264,12 +264,16 @@ class TimelineModel:
 
     def tool_names(self) -> list[tuple[str, int]]:
         """Each tool name called in the transcript with its number of calls, most called first."""
+        got = getattr(self, "_tool_names", None)
+        if got is not None:  # asked on every run of the timeline: counted once
+            return got
         counts: dict[str, int] = {}
         for m in self.msgs:
             for c in m.calls:
                 name = _short(c.name)
                 counts[name] = counts.get(name, 0) + 1
-        return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+        self._tool_names = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+        return self._tool_names
 
     def _hay(self) -> list[str]:
         """Per message, lower-cased: role, text, tool names, call ids and arguments (built on first search)."""
