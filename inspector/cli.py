@@ -306,6 +306,10 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_OK
     except KeyboardInterrupt:
         return 130
+    except OSError as exc:  # writing the output: a full disk or a closed device is not a bug to report
+        where = getattr(exc, "filename", None) or "the output"
+        sys.stderr.write(f"inspector: cannot write {where} ({exc.strerror or exc})\n")
+        return EXIT_INPUT
     except Exception as exc:  # the last line of defence: a user never sees a traceback
         if os.environ.get("INSPECTOR_DEBUG"):
             raise

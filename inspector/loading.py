@@ -40,8 +40,11 @@ def read_source(source: str | os.PathLike, *, timeout: float | None = None) -> t
         if stat.S_ISREG(info.st_mode):
             if info.st_size > MAX_BYTES:
                 raise InputError(f"the file is {info.st_size / 1e9:.1f} GB, more than the 2 GB this tool reads", name)
-            with open(p, "rb") as f:  # read at most the cap even if the file grows meanwhile
-                return _read_stream(f, name), name
+            with open(p, "rb") as f:  # one read (no second copy); at most the cap even if the file grew
+                data = f.read(MAX_BYTES + 1)
+            if len(data) > MAX_BYTES:
+                raise InputError("more than the 2 GB this tool reads", name)
+            return data, name
         return _with_timeout(lambda: _read_special(p, name), name, timeout), name
     except FileNotFoundError:
         raise InputError("no such file", name) from None

@@ -120,3 +120,14 @@ def test_integers_beyond_64_bits_stay_exact():
     jsonl = b'{"role": "user", "content": "x", "n": 18446744073709551616}\n{"role": "assistant", "content": "y"}\n'
     value, fmt = parse(jsonl)
     assert fmt == "jsonl" and value[0]["n"] == 2**64
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize("args", [["repair", "-"], ["check", "--format", "json", "-"]])
+def test_full_disk_is_named_not_reported_as_a_bug(args):
+    broken = json.dumps([{"role": "tool", "tool_call_id": "x", "content": "r"}]).encode()
+    with open("/dev/full", "wb") as full:
+        done = subprocess.run([sys.executable, "-m", "inspector", *args], input=broken, stdout=full,
+                              stderr=subprocess.PIPE, timeout=120)
+    assert done.returncode == 2
+    assert b"No space left on device" in done.stderr and b"please report" not in done.stderr

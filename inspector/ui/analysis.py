@@ -1,6 +1,6 @@
-"""Parse and check once per file, shared by every rerun: ``st.cache_resource`` keyed by sha256.
+"""Parse and check once per file, shared by every rerun: a byte-budget cache keyed by sha256.
 
-``cache_resource`` hands back the same object without copying (a ``cache_data`` hit on a
+``bytecache`` (like ``cache_resource``) hands back the same object without copying (a ``cache_data`` hit on a
 20,000-message transcript costs a pickle round trip on every rerun; see streamlit-notes §2), so
 everything returned here is treated as read-only. The bytes are passed as an underscore
 argument: Streamlit does not hash them, the sha256 in the key stands for them.
@@ -13,7 +13,6 @@ import threading
 from dataclasses import dataclass
 from typing import Callable
 
-import streamlit as st
 
 from .. import dialects
 from ..check import Analysis, check_document, default_target, named_target
@@ -22,6 +21,7 @@ from ..jsonio import parse
 from ..model_target import request_model, target_from_model
 from ..report import Finding, Report
 from ..render import TimelineModel
+from .bytecache import byte_cached
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,12 @@ class Checked:
         return [f for f in self.report.findings if f.transcript == transcript]
 
 
-@st.cache_resource(max_entries=4, ttl=3600, show_spinner=False)
+# Memory a cached result holds, as a multiple of the file's bytes (measured: the parsed document
+# is about 2.5x its JSON, a check's analyses about as much again).
+PARSED_PER_BYTE, CHECKED_PER_BYTE = 3, 3
+
+
+@byte_cached(lambda sha, _data, name: PARSED_PER_BYTE * len(_data))
 def parsed(sha: str, _data: bytes, name: str) -> Document:
     """The parsed file (raises ``InputError`` with a line and column when it is not JSON)."""
     root, fmt = parse(_data)
@@ -108,7 +113,7 @@ def settle_heap() -> None:
         gc.freeze()
 
 
-@st.cache_resource(max_entries=8, ttl=3600, show_spinner=False)
+@byte_cached(lambda sha, _data, *a, **k: CHECKED_PER_BYTE * len(_data))
 def checked(sha: str, _data: bytes, name: str, dialect: str | None, target: str,
             _progress: Callable[[int, int], None] | None = None) -> Checked:
     """Check the file for ``target``, reading it as ``dialect`` (None: detect).
@@ -123,7 +128,7 @@ def checked(sha: str, _data: bytes, name: str, dialect: str | None, target: str,
     return out
 
 
-@st.cache_resource(max_entries=8, ttl=3600, show_spinner=False)
+@byte_cached(lambda *a, **k: 0)  # holds parts of a ``checked`` result: dropped when idle like it
 def timeline_model(sha: str, dialect: str | None, target: str, transcript: int, _checked: Checked) -> TimelineModel:
     a = _checked.analyses[transcript]
     return TimelineModel(a.msgs, a.pairing, _checked.findings(transcript), text=a.dialect.text,

@@ -19,6 +19,7 @@ from ..rules import RULES
 from ..targets import PROVIDER_NAME
 from . import state
 from .analysis import Checked
+from .bytecache import byte_cached
 from .tables import clicked_row, selectable_table
 
 SEVERITIES = ["error", "warning", "info", "clean"]
@@ -26,7 +27,7 @@ COLOURS = {"error": "#c62828", "warning": "#ef6c00", "info": "#1565c0"}
 COLUMNS = ["#", "transcript", "dialect", "messages", "errors", "warnings", "notes", "codes", "first finding"]
 
 
-@st.cache_resource(max_entries=8, ttl=3600, show_spinner=False)
+@byte_cached(lambda *a, **k: 0)  # small, but keyed like ``checked``: dropped when idle like it
 def dataset_rows(sha: str, dialect: str | None, target: str, _checked: Checked) -> pd.DataFrame:
     """One row per transcript, from the file's one check (cached with it)."""
     per: list[list] = [[] for _ in _checked.analyses]

@@ -18,8 +18,10 @@ import streamlit as st
 from ..repairing import usable_options
 from . import state
 from .analysis import Checked
+from .bytecache import byte_cached
 
 OPTIONS_KEY = "repair_options"
+REPAIRED_PER_BYTE = 4  # the repaired document, its output bytes and its report
 MAX_PAIRS = 60  # before/after pairs shown; the downloads always hold everything
 
 
@@ -93,11 +95,12 @@ def _max_chars(info: Any) -> int | None:
     return next((m.max_length for m in info.metadata if getattr(m, "max_length", None)), None)
 
 
-@st.cache_resource(max_entries=8, ttl=3600, show_spinner="Repairing…")
+@byte_cached(lambda sha, _data, *a, **k: REPAIRED_PER_BYTE * len(_data))
 def repaired(sha: str, _data: bytes, dialect: str | None, target: str, options_json: str):
     from ..repairing import RepairOptions, repair
 
-    return repair(_data, target=target, options=RepairOptions(**json.loads(options_json)), dialect=dialect)
+    with st.spinner("Repairing…"):
+        return repair(_data, target=target, options=RepairOptions(**json.loads(options_json)), dialect=dialect)
 
 
 def repaired_name(name: str) -> str:

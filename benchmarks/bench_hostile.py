@@ -1,0 +1,134 @@
+"""Hostile-input bounds (issue 15): secret scan time and peak memory per byte.
+
+1. Secret scan (``Redactor.scan``, the share panel's check) on hostile text from 48 KB to 4 MB:
+   private-key headers with no END in one string (the old pattern backtracked: 57 s at 385 KB)
+   and AWS-style keys packed on one line (the old line counting was quadratic: 71 s at 4.2 MB).
+   Goal: time linear in the size, under 1 s per 10 MB.
+2. Peak memory of ``inspector check`` and ``inspector repair`` (the CLI, one process each) on a
+   100 MB and a 500 MB openai-chat transcript with 1% of its results removed, as a multiple of
+   the file size: the whole process's peak resident set, and the part above an idle process.
+   Goal: check <= 3x, repair <= 4x.
+
+Run under the shared lock: ``flock /work/coord/bench.lock .venv/bin/python benchmarks/bench_hostile.py
+[--sizes 100,500]``. The big files are written once into a temporary directory and removed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from gen import build_transcript, drop_results  # noqa: E402
+
+from inspector.redact import Redactor  # noqa: E402
+
+MB = 1_000_000
+SCAN_SIZES = (48_000, 96_000, 192_000, 385_000, 1 * MB, 2 * MB, 4 * MB)
+
+
+def _headers(size: int) -> bytes:
+    unit = "-----BEGIN PRIVATE KEY-----"
+    return json.dumps([{"role": "user", "content": unit * (size // len(unit))}]).encode()
+
+
+def _keys(size: int) -> bytes:
+    # one line, one AWS-style key every ~52 bytes (80,000 keys in 4.2 MB)
+    n = size // 52
+    return json.dumps([{"role": "user", "content": f"k AKIA{i:016d}"} for i in range(n)]).encode()
+
+
+def bench_scan() -> None:
+    r = Redactor.build()
+    print("secret scan on hostile input (time; seconds per 10 MB; goal linear, < 1 s per 10 MB)")
+    for name, make in (("private-key headers, no END", _headers), ("AWS keys on one line", _keys)):
+        for size in SCAN_SIZES:
+            data = make(size)
+            start = time.perf_counter()
+            found = r.scan(data)
+            took = time.perf_counter() - start
+            print(f"  {name:28s} {len(data) / 1e3:8.0f} KB  {took * 1000:8.1f} ms  "
+                  f"{took / len(data) * 10 * MB:6.2f} s/10MB  ({len(found)} found)")
+
+
+def write_transcript(path: Path, target_bytes: int) -> int:
+    """Stream a transcript of about ``target_bytes`` to ``path`` (repeats of a 100,000-message
+    block with fresh ids), without holding it in memory."""
+    block = drop_results(build_transcript(100_000), 0.01)
+    body = json.dumps(block)[1:-1]
+    written = 0
+    with path.open("w") as f:
+        f.write("[")
+        k = 0
+        while written < target_bytes:
+            if k:
+                f.write(",")
+            piece = body.replace('"call_', f'"call_r{k}_')
+            f.write(piece)
+            written += len(piece) + 1
+            k += 1
+        f.write("]")
+    return path.stat().st_size
+
+
+CHILD = r"""
+import resource, sys, os
+import inspector.cli
+base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+sys.argv = ["inspector", *sys.argv[1:]]
+try:
+    code = inspector.cli.main(sys.argv[1:])
+except SystemExit as e:
+    code = e.code
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+sys.stderr.write(f"\nPEAK {peak} {base} {code}\n")
+sys.stderr.flush()
+os._exit(0)
+"""
+
+
+def peak_of(args: list[str]) -> tuple[int, int, int]:
+    done = subprocess.run([sys.executable, "-c", CHILD, *args], capture_output=True, text=True)
+    line = [ln for ln in done.stderr.splitlines() if ln.startswith("PEAK ")]
+    if not line:
+        raise RuntimeError(done.stderr[-2000:])
+    _, peak, base, code = line[-1].split()
+    return int(peak), int(base), int(code)
+
+
+def bench_memory(sizes_mb: list[int]) -> None:
+    print("peak memory per byte of file (whole process / above an idle process; goal check <= 3x, repair <= 4x)")
+    with tempfile.TemporaryDirectory() as tmp:
+        for mb in sizes_mb:
+            path = Path(tmp) / f"t{mb}.json"
+            size = write_transcript(path, mb * MB)
+            out = Path(tmp) / "out.json"
+            for name, args in (("check", ["check", str(path)]),
+                               ("repair", ["repair", str(path), "-o", str(out)])):
+                start = time.perf_counter()
+                peak, base, code = peak_of(args)
+                took = time.perf_counter() - start
+                print(f"  {name:6s} {size / MB:6.0f} MB  peak {peak / MB:7.0f} MB = {peak / size:4.2f}x  "
+                      f"(above idle {(peak - base) / size:4.2f}x)  {took:5.1f} s  exit {code}")
+            path.unlink()
+            out.unlink(missing_ok=True)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sizes", default="100,500", help="transcript sizes in MB for the memory part")
+    ap.add_argument("--skip-memory", action="store_true")
+    args = ap.parse_args()
+    bench_scan()
+    if not args.skip_memory:
+        bench_memory([int(x) for x in args.sizes.split(",") if x])
+
+
+if __name__ == "__main__":
+    main()
