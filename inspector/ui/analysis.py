@@ -13,7 +13,6 @@ import threading
 from dataclasses import dataclass
 from typing import Callable
 
-
 from .. import dialects
 from ..check import Analysis, check_document, default_target, named_target
 from ..containers import Document, find_transcripts
