@@ -54,6 +54,25 @@ def _is_prompt(e: dict) -> bool:
     return type(c) is str or (type(c) is list and not _only_results(m))
 
 
+# The last list asked about and the answer: the recogniser and then the reader ask about the same
+# list. The list itself is kept (not its id, which a new list could reuse); nothing edits a parsed
+# list in place, so the answer stays right while it is the same object.
+_linear_seen: tuple = (None, False)
+
+
+def linear(items: list) -> bool:
+    """True for the common log: no sub-agent entries and no entry with two children (C-speed passes)."""
+    global _linear_seen
+    if _linear_seen[0] is items:
+        return _linear_seen[1]
+    parents = [e.get("parentUuid") for e in items if type(e) is dict]
+    sides = [e.get("isSidechain") for e in items if type(e) is dict]
+    parents = [p for p in parents if p is not None]
+    answer = len(set(parents)) == len(parents) and True not in sides
+    _linear_seen = (items, answer)
+    return answer
+
+
 def conversations(items: list) -> tuple[set[int], list[list[int]], dict[str, list[int]]]:
     """What is not the main conversation of a session log: ``(left_out, branches, sidechains)``.
 
@@ -125,7 +144,7 @@ def groups(items: list, where: tuple = (), left_out: set[int] | None = None) -> 
     """The API messages of a session log, and for each the indices of the entries it joins
     (without the entries of ``left_out``: abandoned branches and sub-agents, see ``conversations``)."""
     if left_out is None:
-        left_out = conversations(items)[0]
+        left_out = set() if linear(items) else conversations(items)[0]
     msgs: list[dict] = []
     entries: list[list[int]] = []
     mids: list = []  # assistant message id per message (None for user messages)
@@ -183,8 +202,10 @@ def claude_code_log(root: Any, fmt: str) -> list[tuple]:
         path, what, items = (), "Claude Code session log", root
     else:
         return []
-    _, branches, side = conversations(items)
     out: list[tuple] = [(path, what)]
+    if linear(items):
+        return out
+    _, branches, side = conversations(items)
     for agent, entries in side.items():
         out.append((path, (what, {"view": entries, "label": f"sub-agent {agent}"})))
     for entries in branches:
