@@ -92,3 +92,12 @@ def test_crafted_message_parameter_in_a_link_is_ignored():
 def test_pasted_index_with_thousands_of_digits_is_ignored():
     got = parse_error("messages[" + "1" * 4301 + "] and messages[3]: bad")
     assert got.indexes == [3]
+
+
+def test_removed_call_is_quarantined_as_the_input_had_it():
+    call = {"id": "call bad id!", "type": "function", "function": {"name": "f", "arguments": {"a": 1}}}
+    msgs = [{"role": "user", "content": "hi"},
+            {"role": "assistant", "content": None, "tool_calls": [call]},
+            {"role": "user", "content": "x"}]
+    rep = inspector.repair(msgs, target="mistral", options={"missing": "remove_call"}).report
+    assert [q.content for q in rep.quarantine] == [call]  # not renamed, arguments not stringified

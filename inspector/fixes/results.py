@@ -203,6 +203,12 @@ class ResultFixes:
             raw_before = self.raw(i)
             self.cur[i], removed = self.ed.drop_calls(raw_before, calls)
             for c, item in zip(calls, removed):
+                # The quarantine holds the call as the input had it, not as earlier steps of this
+                # repair left it (a renamed id, arguments turned into a string).
+                try:
+                    item = self.ed.call_item(self.items[i], c)
+                except NotImplementedError:
+                    pass
                 self.quarantine.append((i, "TC001", "the call had no result (missing=remove_call)", item))
                 self.log("remove_call", "TC001", c.id, i, self.slot(i),
                          f"Removed call {c.id} ({tool_label(c.name)}) from message #{i}: it had no result; "
