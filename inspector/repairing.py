@@ -321,6 +321,7 @@ def _repair_document(doc: Document, target: str | None, options: RepairOptions, 
                           findings_after=counts(before["findings"]))
     runs = [_Run(n, a.transcript, a.dialect.name) for n, a in enumerate(analyses)]
     changed = [run.step(a, ed, target, options) for run, a, ed in zip(runs, analyses, editors)]
+    del analyses, editors  # the planned steps hold what they need: one set of analyses at a time
     root = doc.root
     after = before
     for _ in range(MAX_PASSES):
@@ -335,6 +336,7 @@ def _repair_document(doc: Document, target: str | None, options: RepairOptions, 
         # so that repairing the output changes nothing.
         changed = [run.step(a, editor_of(a), target, options, later=True)
                    for run, a in zip(runs, again)]
+        del again
     else:
         if any(changed):
             report.unfixed.append("repair did not settle after several passes; the report lists every change made")
