@@ -387,3 +387,21 @@ def test_a_python_repr_is_named_and_can_be_read_on_request():
     at.button(key="read_repr").click().run()
     assert not at.exception
     assert len(at.dataframe[0].value) == len(inspector.check(BROKEN).findings)
+
+
+def test_findings_are_grouped_by_rule_with_counts_errors_first():
+    """One button per rule code: errors before warnings and notes; a click narrows the table to it."""
+    at = upload(app(), "broken.json", json.dumps(BROKEN).encode())
+    report = inspector.check(BROKEN)
+    buttons = [b for b in at.button if (b.key or "").startswith("rule:")]
+    codes = [b.key.split(":", 1)[1] for b in buttons]
+    assert sorted(codes) == sorted({f.code for f in report.findings})
+    sev = {f.code: f.severity for f in report.findings}
+    order = {"error": 0, "warning": 1, "info": 2}
+    assert [order[sev[c]] for c in codes] == sorted(order[sev[c]] for c in codes)
+    last = buttons[-1]
+    n = sum(1 for f in report.findings if f.code == codes[-1])
+    assert f": {n} " in last.label
+    last.click().run()
+    assert set(at.dataframe[0].value["code"]) == {codes[-1]}
+    assert at.session_state["sel"] == min(f.message_index for f in report.findings if f.code == codes[-1])
