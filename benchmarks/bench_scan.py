@@ -120,8 +120,15 @@ def tree_rss(proc: psutil.Process) -> int:
 
 
 def run_scan(path: Path, *args: str) -> tuple[float, int, dict]:
-    """Wall time, peak summed RSS of the process tree, and the JSON summary of one scan."""
+    """Wall time, peak summed RSS of the process tree, and the JSON summary of one scan.
+
+    Also prints the CPU seconds the run used (the CLI and every process it waited for): on a
+    machine shared with other work, wall times say little about parallelism, CPU seconds do.
+    """
+    import resource
+
     cli = Path(sys.executable).with_name("inspector")
+    ru0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     proc = subprocess.Popen([str(cli), "scan", str(path), "--format", "json", *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -143,17 +150,25 @@ def run_scan(path: Path, *args: str) -> tuple[float, int, dict]:
     wall = time.perf_counter() - t0
     done.set()
     th.join()
+    ru1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (ru1.ru_utime - ru0.ru_utime) + (ru1.ru_stime - ru0.ru_stime)
+    print(f"  ({' '.join(args)}: {cpu:.1f} CPU-s in {wall:.1f} s wall, {cpu / wall:.2f} cores busy on average)")
     if proc.returncode not in (0, 1):
         raise SystemExit(f"scan failed ({proc.returncode}): {err.decode()[-2000:]}")
+    CPU[" ".join(args)] = cpu
     return wall, peak[0], json.loads(out)
 
 
-def orjson_baseline(path: Path) -> float:
-    t0 = time.perf_counter()
+CPU: dict[str, float] = {}
+
+
+def orjson_baseline(path: Path) -> tuple[float, float]:
+    """Wall and CPU seconds of a bare ``orjson.loads`` of every line, in this process."""
+    t0, c0 = time.perf_counter(), time.process_time()
     with open(path, "rb", buffering=1 << 20) as f:
         for line in f:
             orjson.loads(line)
-    return time.perf_counter() - t0
+    return time.perf_counter() - t0, time.process_time() - c0
 
 
 def main() -> None:
@@ -169,13 +184,15 @@ def main() -> None:
         print(f"dataset: {one.stat().st_size / 1e9:.2f} GB, {n1:,} transcripts, {b1:,} broken ({100 * b1 / n1:.1f}%); "
               f"second: {two.stat().st_size / 1e9:.2f} GB, {n2:,} transcripts, {b2:,} broken; {cores} cores")
 
-        base = orjson_baseline(one)
-        print(f"bare orjson.loads of every line, one core: {base:.1f} s = {n1 / base:,.0f} lines/s")
+        base, base_cpu = orjson_baseline(one)
+        print(f"bare orjson.loads of every line, one core: {base:.1f} s ({base_cpu:.1f} CPU-s) = {n1 / base:,.0f} lines/s")
 
         w1, rss1, s1 = run_scan(one, "--jobs", "1")
+        CPU["1 job"] = CPU["--jobs 1"]
         print(f"scan --jobs 1:       {w1:6.1f} s = {n1 / w1:8,.0f} transcripts/s; peak RSS {rss1 / 1e6:5.0f} MB; "
               f"scan / bare parse = {w1 / base:.1f}x")
         wn, rssn, sn = run_scan(one, "--jobs", str(cores))
+        CPU["all cores"] = CPU[f"--jobs {cores}"]
         print(f"scan --jobs {cores}:       {wn:6.1f} s = {n1 / wn:8,.0f} transcripts/s; peak RSS {rssn / 1e6:5.0f} MB; "
               f"speed-up {w1 / wn:.2f}x over 1 job; scan / bare parse = {wn / base:.1f}x")
         w2, rss2, s2 = run_scan(two, "--jobs", str(cores))
@@ -185,6 +202,10 @@ def main() -> None:
         print(f"scan --engine dask (LocalCluster, 2 workers): {wd:6.1f} s = {n1 / wd:8,.0f} transcripts/s; "
               f"peak RSS {rssd / 1e6:5.0f} MB; {wn / wd:.2f}x the speed of the local engine")
 
+        c1, cn = CPU["1 job"], CPU["all cores"]
+        print(f"by CPU time (what a busy shared machine does not distort): 1 job {n1 / c1:,.0f} transcripts per "
+              f"CPU-s, {cores} jobs {n1 / cn:,.0f}; parallel efficiency {c1 / cn:.2f} (the speed-up on {cores} idle "
+              f"cores would be about {cores * c1 / cn:.2f}x); scan / bare parse by CPU = {c1 / base_cpu:.1f}x")
         exact = [(name, s["transcripts"], s["rejected"], n, b) for name, s, n, b in
                  (("jobs 1", s1, n1, b1), (f"jobs {cores}", sn, n1, b1), ("2x", s2, n2, b2), ("dask", sd, n1, b1))]
         for name, seen, rejected, n, b in exact:
