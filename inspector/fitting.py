@@ -115,12 +115,15 @@ def units(msgs: list[Msg], pairing: Pairing, tokens: list[int]) -> tuple[list[Un
             parent[max(ra, rb)] = min(ra, rb)
 
     for b in pairing.blocks:
-        for k in range(b.index, b.ends + 1):  # the block's own run (items-mode blocks span several items)
-            union(b.index, k)
+        # The block's own run (items-mode blocks span several items); blocks never overlap, so
+        # every message of the run points straight at the block's first message.
+        for k in range(b.index + 1, b.ends + 1):
+            parent[k] = b.index
         for k in b.result_msgs:  # results split over later messages (TC015)
             union(b.index, k)
-    for link in pairing.links:  # displaced, early and duplicate results go with their call
-        union(link.call.msg, link.result.msg)
+    for link in pairing.links:
+        if link.status != "ok":  # displaced, early and duplicate results go with their call
+            union(link.call.msg, link.result.msg)
     k = 0
     while k < n:  # a run of reasoning items needs the item after it
         if msgs[k].role == "reasoning":
