@@ -572,6 +572,7 @@ export default function (component) {
   document.addEventListener("keydown", state.docKey);
 
   scroller.addEventListener("scroll", () => { state.scroll = scroller.scrollTop; }, { passive: true });
+  shadeFit(root, data.fit);
   parentElement.appendChild(root);
 
   draw();
@@ -604,4 +605,30 @@ export default function (component) {
     ro.disconnect();
     if (state.docKey) { document.removeEventListener("keydown", state.docKey); state.docKey = null; }
   };
+}
+
+// What a fit to the budget would remove (inspector/ui/context.py): the overview slices get a
+// hatch as wide as the share of their messages that go, and the cards that go are hatched and
+// say which unit takes them (a call block goes whole, with all its results).
+function shadeFit(root, fit) {
+  if (!fit) return;
+  const slices = root.querySelectorAll(".tl-overview .ob");
+  (fit.buckets || []).forEach((f, k) => {
+    const b = slices[k];
+    if (!b || !(f > 0)) return;
+    b.classList.add("fit-out");
+    b.style.setProperty("--fit", String(Math.max(0.15, Math.min(1, Number(f)))));
+    b.setAttribute("data-fit-out", String(Number(f)));
+    b.title += ` · a fit to ${num(fit.budget)} tokens removes ${Math.round(Number(f) * 100)}% of these`;
+  });
+  for (const [a, z, kind, first, last, tokens] of fit.runs || []) {
+    for (let i = Number(a); i <= Number(z); i++) {
+      const c = root.querySelector(`.card[data-msg-index="${num(i)}"]`);
+      if (!c) continue;
+      c.classList.add("fit-out");
+      c.setAttribute("data-fit-unit", num(first));
+      const span = Number(first) === Number(last) ? `#${num(first)}` : `#${num(first)}–#${num(last)}`;
+      c.title = `a fit to ${num(fit.budget)} tokens removes this ${kind === "call block" ? "call block" : "message"} (${span}, ${num(tokens)} tokens)`;
+    }
+  }
 }

@@ -17,6 +17,7 @@ from .. import dialects
 from ..errors import InputError, PythonReprInput
 from . import analysis, loading, state, style, url
 from .dataset import back_button, dataset_view
+from .context import context_view, fit_section, timeline_overlay
 from .findings import findings_table
 from .pasted_error import pasted_error_panel, recorded_error
 from .repair_panel import OPTIONS_KEY, repair_panel
@@ -208,8 +209,12 @@ def main() -> None:
         with tabs[1]:
             if tabs[1].open:
                 repair_panel(checked, loaded, dialect, target, transcript)
+                st.divider()
+                fit_section(checked, loaded, dialect, target, transcript)
     with timeline_box:
-        timeline_panel(checked, (loaded.sha, dialect, target), transcript, loaded)
+        context_view(checked, loaded, dialect, target, transcript)
+        timeline_panel(checked, (loaded.sha, dialect, target), transcript, loaded,
+                       timeline_overlay(loaded, dialect, target, transcript))
     with st.sidebar:
         share_sidebar(loaded, dialect, checked.report.dialect, target, transcript)
     analysis.settle_heap()

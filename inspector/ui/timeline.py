@@ -132,8 +132,10 @@ def _filters(model: TimelineModel) -> list[int] | None:
 
 
 @st.fragment
-def timeline_panel(checked: Checked, key: tuple, transcript: int, loaded: state.Loaded | None = None) -> None:
-    """Timeline (left) and detail pane (right). ``key`` = (sha, dialect, target) for the cache.
+def timeline_panel(checked: Checked, key: tuple, transcript: int, loaded: state.Loaded | None = None,
+                   fit: dict | None = None) -> None:
+    """Timeline (left) and detail pane (right). ``key`` = (sha, dialect, target) for the cache;
+    ``fit``: the units a fit would remove, hatched on the cards and the overview (``context.py``).
 
     Every run (a click reruns only this fragment) ends by recording the view in the URL."""
     model = timeline_model(*key, transcript, checked)
@@ -149,6 +151,10 @@ def timeline_panel(checked: Checked, key: tuple, transcript: int, loaded: state.
         data["fi"] = model.finding_indexes
         data["search"] = search
         data["keep"] = _keep_data(model, p, kept)
+        if fit:
+            from .context import fit_for_page
+
+            data["fit"] = fit_for_page(fit, data["overview"], data["start"], data["end"])
         _component(
             key=KEY,
             data=data,
