@@ -146,3 +146,43 @@ def _msgs(t, target):
     from inspector.dialects import dialect_of
 
     return dialect_of(t, None, target).read(t.items, t.path, [])
+
+
+# Every registered dialect, the ones added later included, through its own clean sample
+# (``Dialect.samples``): fit goes through the dialect protocol, so each gets the same invariants.
+from inspector.dialects import all_dialects  # noqa: E402
+
+SAMPLED = [d for d in all_dialects() if d.samples is not None]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(SAMPLED), st.integers(0, 100), st.sampled_from(["drop-oldest", "drop-middle"]),
+       st.booleans())
+def test_every_registered_dialect_fits_its_clean_sample(d, percent, strategy, keep_system):
+    sample = d.samples.clean
+    text = json.dumps(sample)
+    target = d.targets[0]
+    assert not errors(text, target, d.name)
+    doc = inspector.load(text)
+    inspector.check(doc, target, dialect=d.name)
+    total = sum(sum(count_messages([m.raw for m in _read(d, t)], counter_for(target))) for t in doc.transcripts)
+    budget = total * percent // 100
+    options = {"strategy": strategy, "keep_system": keep_system}
+    event(d.name)
+    try:
+        r = inspector.fit(text, budget, target, options, dialect=d.name)
+    except inspector.FitError:
+        assert budget < total
+        return
+    assert r.report["tokens_after"] <= budget
+    assert not errors(r.output, target, d.name), r.report["removed"]
+    for n, t in enumerate(doc.transcripts):
+        back = {it["index"]: it["content"] for u in r.report["removed"] if u["transcript"] == n for it in u["items"]}
+        out_items = r.document.transcripts[n].items
+        assert [x for k, x in enumerate(t.items) if k not in back] == out_items
+    again = inspector.fit(r.output, budget, target, options, dialect=d.name)
+    assert again.output == r.output and again.report["removed"] == []
+
+
+def _read(d, t):
+    return d.read(t.items, t.path, [])
