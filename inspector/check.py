@@ -20,6 +20,7 @@ from .explain import hint, sentence
 from .links import Pairing, pair
 from .model import Issue, Msg
 from .model_target import request_model, target_from_model
+from .recognition import refuse_unaccounted
 from .rules import RULES, sequence_issues, undeclared_tools
 from .targets import PROVIDER_NAME, check_target, provider_error, severity
 
@@ -71,6 +72,7 @@ def dialects_for(doc: Document, dialect: str | None = None, target: str | None =
 def analyse(t: Transcript, target: str, dialect: Dialect) -> Analysis:
     issues: list[Issue] = []
     msgs = dialect.read(t.items, t.path, issues)
+    refuse_unaccounted(dialect.name, t.items, t.path, msgs, issues)
     pairing = pair(msgs, dialect.block, external_calls=t.extra.get("continues_response", False))
     issues.extend(pairing.issues)
     issues.extend(sequence_issues(msgs, pairing, target))

@@ -1,0 +1,80 @@
+"""A file the chosen dialect cannot account for is refused ("not recognised as DIALECT: …", exit 2)
+instead of judged: a verdict on misread messages is a confident wrong answer, and repair would
+quarantine most of the file. These shapes stay unreadable for the dialects forced on them even
+as new formats get readers of their own."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+import inspector
+from inspector.dialects import get
+from inspector.errors import InputError
+
+# A Pydantic AI message history (ModelRequest / ModelResponse with part_kind parts).
+PYDANTIC_AI = [
+    {"kind": "request", "parts": [{"part_kind": "user-prompt", "content": "weather in Lisbon?"}]},
+    {"kind": "response", "parts": [{"part_kind": "tool-call", "tool_name": "get_weather",
+                                    "args": {"city": "Lisbon"}, "tool_call_id": "call_Wq3xV8bA"}]},
+    {"kind": "request", "parts": [{"part_kind": "tool-return", "tool_name": "get_weather",
+                                   "content": "19 C", "tool_call_id": "call_Wq3xV8bA"}]},
+    {"kind": "response", "parts": [{"part_kind": "text", "content": "19 C in Lisbon."}]},
+]
+# A shape no format has: speakers and observations.
+UNKNOWN = [
+    {"speaker": "user", "type": "utterance", "text": "hi"},
+    {"speaker": "bot", "type": "action", "tool": "lookup", "call_id": "c1"},
+    {"type": "observation", "call_id": "c1", "value": 3},
+]
+
+
+def run(*args, stdin=None):
+    return subprocess.run([sys.executable, "-m", "inspector", *args], input=stdin, capture_output=True, text=True)
+
+
+@pytest.mark.parametrize("dialect", ["gemini", "openai-chat", "anthropic", "bedrock", "openai-responses"])
+def test_a_pydantic_ai_history_forced_into_another_dialect_is_refused(dialect):
+    with pytest.raises(InputError, match=f"not recognised as {dialect}: "):
+        inspector.check(PYDANTIC_AI, dialect=dialect)
+    with pytest.raises(InputError, match=f"not recognised as {dialect}: "):
+        inspector.repair(PYDANTIC_AI, dialect=dialect)
+
+
+def test_the_refusal_says_what_was_seen_and_the_cli_exits_2(tmp_path):
+    path = tmp_path / "history.json"
+    path.write_text(json.dumps(PYDANTIC_AI))
+    p = run("check", str(path), "--from", "gemini")
+    assert p.returncode == 2 and p.stdout == ""
+    (line,) = p.stderr.strip().splitlines()
+    assert "not recognised as gemini" in line and "tool_call_id" in line and "$[1].parts[0]" in line
+    p = run("repair", str(path), "--from", "openai-chat", "-o", str(tmp_path / "out.json"))
+    assert p.returncode == 2 and not (tmp_path / "out.json").exists()
+    (line,) = p.stderr.strip().splitlines()
+    assert "not recognised as openai-chat: 4 of 4 items" in line and "kind/parts" in line
+
+
+def test_a_genuinely_unknown_shape_is_refused_whatever_the_dialect():
+    for dialect in (None, "openai-chat", "gemini"):
+        with pytest.raises(InputError, match="not recognised as"):
+            inspector.check(UNKNOWN, dialect=dialect)
+
+
+def test_one_unknown_role_among_good_messages_is_still_a_finding():
+    msgs = [{"role": "user", "content": "hi"}, {"role": "asistant", "content": "hello"},
+            {"role": "user", "content": "bye"}]
+    assert [f.code for f in inspector.check(msgs).findings] == ["TC024"]
+
+
+def test_every_dialect_reads_its_own_samples_without_refusal():
+    from inspector.dialects import all_dialects
+
+    for d in all_dialects():
+        if d.samples is None:
+            continue
+        inspector.check(d.samples.clean, dialect=d.name)
+        inspector.check(d.samples.broken, dialect=d.name)
+    assert get("pydantic-ai").name == "pydantic-ai"
