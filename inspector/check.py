@@ -72,7 +72,7 @@ def dialects_for(doc: Document, dialect: str | None = None, target: str | None =
 def analyse(t: Transcript, target: str, dialect: Dialect) -> Analysis:
     issues: list[Issue] = []
     msgs = dialect.read(t.items, t.path, issues)
-    refuse_unaccounted(dialect.name, t.items, t.path, msgs, issues)
+    refuse_unaccounted(dialect, t.items, t.path, msgs, issues)
     pairing = pair(msgs, dialect.block, external_calls=t.extra.get("continues_response", False))
     issues.extend(pairing.issues)
     issues.extend(sequence_issues(msgs, pairing, target))

@@ -161,7 +161,7 @@ def _text_lines(report: dict, source: str, loc, paint) -> list[str]:
 def run_check(args: argparse.Namespace) -> int:
     """Check every file; print findings in the chosen format, one summary; exit with the worst code."""
     from . import __version__
-    from .check import check_plain, counts
+    from .check import check_plain
     from .ci_output import Locator, github_line, github_unreadable, sarif_log
     from .jsonio import dumps
 

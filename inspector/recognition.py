@@ -16,11 +16,14 @@ seen, and the CLI exits 2.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .containers import path_text
 from .errors import InputError
 from .model import Issue, Msg
+
+if TYPE_CHECKING:
+    from .dialects.base import Dialect
 
 # Field names that only tool calls and results carry, in the formats seen in the wild.
 TOOLISH = frozenset({
@@ -29,18 +32,6 @@ TOOLISH = frozenset({
     "tool_name", "toolName",
 })
 _DEPTH = 4  # how deep into an item to look (parts of a message, a call inside a part)
-# Each dialect's own tool fields: finding them is no sign of a wrong dialect (an Anthropic server
-# tool's result has a tool_use_id and is no client result). Only another format's fields are.
-# A dialect not listed here is not second-guessed this way.
-OWN = {
-    "openai-chat": {"tool_calls", "tool_call_id", "function_call", "call_id"},
-    "langchain": {"tool_calls", "tool_call_id", "function_call", "call_id", "tool_call", "toolCall"},
-    "anthropic": {"tool_use_id"},
-    "claude-code": {"tool_use_id", "toolUseId", "tool_name", "toolName"},
-    "bedrock": {"toolUseId"},
-    "gemini": {"functionCall", "functionResponse", "function_call", "function_response"},
-    "openai-responses": {"call_id", "tool_calls", "tool_call_id"},
-}
 
 
 def _toolish(x: Any, depth: int, path: tuple, seen: dict) -> None:
@@ -68,10 +59,15 @@ def _seen(items: list, issue: Issue) -> str:
     return f"no role, only {'/'.join(map(str, keys))}" if keys else "no role"
 
 
-def refuse_unaccounted(name: str, items: list, where: tuple, msgs: list[Msg], issues: list[Issue]) -> None:
-    """Raise ``InputError`` when ``name`` plainly did not recognise ``items`` (see the module doc)."""
+def refuse_unaccounted(dialect: Dialect, items: list, where: tuple, msgs: list[Msg], issues: list[Issue]) -> None:
+    """Raise ``InputError`` when ``dialect`` plainly did not recognise ``items`` (see the module doc).
+
+    The dialect's own tool fields (``Dialect.tool_fields``) are no sign of a wrong dialect (an
+    Anthropic server tool's result has a tool_use_id and is no client result); only another
+    format's are, and a dialect that declares none is not second-guessed that way."""
     if not items:
         return
+    name = dialect.name
     unknown = [i for i in issues if i.code == "TC024"]
     if len(unknown) >= 2 and 2 * len(unknown) > len(items):
         roles = sorted({_seen(items, i) for i in unknown})[:5]
@@ -79,7 +75,7 @@ def refuse_unaccounted(name: str, items: list, where: tuple, msgs: list[Msg], is
             f"not recognised as {name}: {len(unknown)} of {len(items)} items have a role or type {name} does not "
             f"have ({'; '.join(roles)}); choose the file's format with --from (or the app's Dialect), "
             "or it is a format the inspector does not read", path_text(where))
-    own = OWN.get(name)
+    own = dialect.tool_fields
     if own is None or any(m.calls or m.results for m in msgs):
         return
     found: dict = {}

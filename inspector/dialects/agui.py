@@ -18,8 +18,8 @@ import json
 from typing import Any
 
 from ..model import Call, Issue, Msg, Result
-from .base import Block, Dialect, Samples, block_call, block_result, objects, parts_text, string_args, \
-    type_name, unknown_role, run_rules
+from .base import PERMISSIVE_TARGETS, Block, Dialect, Samples, block_call, block_result, known, parts_text, \
+    run_rules, string_args, type_name
 from .editing import Editor
 
 ROLES = {"developer": "system", "system": "system", "user": "user", "assistant": "assistant", "tool": "tool",
@@ -28,7 +28,7 @@ ROLES = {"developer": "system", "system": "system", "user": "user", "assistant":
 
 class AgUi(Dialect):
     name = "ag-ui"
-    targets = ("openai", "deepseek", "mistral", "anthropic", "bedrock", "gemini")
+    targets = PERMISSIVE_TARGETS
     block = Block.RUN
 
     def detect(self, items: list) -> int:
@@ -41,11 +41,7 @@ class AgUi(Dialect):
         out: list[Msg] = []
         add = out.append
         note = issues.append
-        for i, m in objects(items, where):
-            role = ROLES.get(m.get("role")) if type(m.get("role")) is str else None
-            if role is None:
-                add(unknown_role(i, m.get("role"), m, note))
-                continue
+        for i, m, role in known(items, where, out, note, ROLES):
             if role == "assistant":
                 add(Msg(i, "assistant", self._calls(m, i, note), (), m))
             elif role == "tool":

@@ -244,6 +244,7 @@ class Anthropic(Dialect):
     name = "anthropic"
     targets = ("anthropic",)
     block = Block.NEXT
+    tool_fields = frozenset({"tool_use_id"})
     editor_class = AnthropicEditor
     samples = Samples(
         clean=[{"role": "user", "content": "Weather in Paris?"},

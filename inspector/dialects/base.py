@@ -19,6 +19,8 @@ Writing a dialect (see ``openai_chat.py`` for a run dialect, ``anthropic.py`` fo
   path of the list). This is the hot path: keep it a plain loop;
 - ``rules(msgs, pairing, target) -> list[Issue]``: the dialect's own order and state rules
   (default: none);
+- ``tool_fields``: the tool-call field names of the format (``recognition`` refuses a file whose
+  items carry another format's fields when the dialect read no call from them);
 - ``item_groups(items, where)``: only for a dialect that joins several raw items into one
   message (Claude Code log entries): which items each message came from (default: None);
 - ``text(raw) -> str``: the readable text of one raw message (text parts, and the text of the
@@ -77,6 +79,10 @@ class Dialect:
     targets: ClassVar[tuple[str, ...]] = ()
     block: ClassVar[Block] = Block.RUN
     recognisers: ClassVar[tuple[Callable, ...]] = ()
+    # The tool-call and result field names this format has itself (``recognition.TOOLISH`` names
+    # them all): finding one of them in a file read as this dialect is no sign of a wrong dialect,
+    # only another format's are. None: the dialect is not second-guessed that way.
+    tool_fields: ClassVar[frozenset[str] | None] = None
     editor_class: ClassVar[type | None] = None
     samples: ClassVar[Samples | None] = None
 
@@ -115,6 +121,9 @@ class Dialect:
 
 # --- helpers the readers share -------------------------------------------------------------------
 
+# The targets of a format whose adapters send any provider its history (AG-UI, LangChain, Vercel
+# AI SDK, Pydantic AI, OpenTelemetry): the most permissive reading first, the user picks another.
+PERMISSIVE_TARGETS = ("openai", "deepseek", "mistral", "anthropic", "bedrock", "gemini")
 NAME_RE = re.compile(r"[a-zA-Z0-9_-]{1,64}")  # a tool name most providers accept
 loads = orjson.loads
 JSONError = orjson.JSONDecodeError
@@ -144,6 +153,24 @@ def unknown_role(i: int, role, m: Any, note, **data) -> Msg:
     """TC024 for a role the dialect does not have, and the message as it stands."""
     note(Issue("TC024", i, None, **data, role=role))
     return Msg(i, role if type(role) is str else repr(role), (), (), m)
+
+
+def known(items: list, where: tuple, out: list[Msg], note, roles: tuple | dict, key: str = "role"):
+    """The read loop's preamble: ``(i, item, role)`` for each item whose ``key`` field is one of
+    ``roles`` (a tuple, or a dict from the format's word to the neutral role); any other item is
+    appended to ``out`` as a TC024 message, and an item that is not an object is a located
+    ``InputError`` (``objects``)."""
+    mapping = roles if type(roles) is dict else None
+    for i, m in objects(items, where):
+        raw = m.get(key)
+        if mapping is not None:
+            role = mapping.get(raw) if type(raw) is str else None
+        else:
+            role = raw if type(raw) is str and raw in roles else None
+        if role is None:
+            out.append(unknown_role(i, raw, m, note))
+            continue
+        yield i, m, role
 
 
 def block_call(i: int, j: int, cid, name, args, note) -> Call:
@@ -183,11 +210,7 @@ class TaggedCall(Call):
     __slots__ = ("tag",)
 
     def __init__(self, id, name, args, pos: int, msg: int, tag: str):
-        self.id = id
-        self.name = name
-        self.args = args
-        self.pos = pos
-        self.msg = msg
+        Call.__init__(self, id, name, args, pos, msg)
         self.tag = tag
 
 

@@ -137,6 +137,7 @@ class Bedrock(Anthropic):
 
     name = "bedrock"
     targets = ("bedrock",)
+    tool_fields = frozenset({"toolUseId"})
     editor_class = BedrockEditor
     samples = Samples(
         clean=[{"role": "user", "content": [{"text": "Weather in Paris?"}]},

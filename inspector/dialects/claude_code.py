@@ -226,6 +226,7 @@ class ClaudeCode(anthropic.Anthropic):
 
     name = "claude-code"
     targets = ("anthropic",)
+    tool_fields = frozenset({"tool_use_id", "toolUseId", "tool_name", "toolName"})
     editor_class = None
     recognisers = (claude_code_log,)
     samples = Samples(

@@ -198,6 +198,7 @@ class Gemini(Dialect):
 
     name = "gemini"
     targets = ("gemini",)
+    tool_fields = frozenset({"functionCall", "functionResponse", "function_call", "function_response"})
     block = Block.NEXT
     editor_class = GeminiEditor
     samples = Samples(

@@ -15,7 +15,8 @@ import json
 from typing import Any
 
 from ..model import Call, Issue, Msg, Result
-from .base import NAME_RE, Block, Dialect, Samples, TaggedCall, objects, parts_text, role_order, unknown_role, user_as_result
+from .base import NAME_RE, PERMISSIVE_TARGETS, Block, Dialect, Samples, TaggedCall, objects, parts_text, role_order, \
+    unknown_role, user_as_result
 from .base import bad_id as _bad_id
 from .editing import Editor
 KINDS = {
@@ -251,7 +252,8 @@ class LangChain(Dialect):
     """Serialized LangChain messages (``messages_to_dict``, ``dumpd``, ``model_dump``)."""
 
     name = "langchain"
-    targets = ("openai", "deepseek", "mistral", "anthropic", "bedrock", "gemini")
+    targets = PERMISSIVE_TARGETS
+    tool_fields = frozenset({"tool_calls", "tool_call_id", "function_call", "call_id", "tool_call", "toolCall"})
     block = Block.RUN
     editor_class = LangChainEditor
     samples = Samples(

@@ -335,6 +335,7 @@ class OpenAIChat(Dialect):
 
     name = "openai-chat"
     targets = ("openai", "deepseek", "mistral")
+    tool_fields = frozenset({"tool_calls", "tool_call_id", "function_call", "call_id"})
     block = Block.RUN
     editor_class = OpenAIChatEditor
     samples = Samples(

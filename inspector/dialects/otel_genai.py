@@ -28,8 +28,7 @@ from ..containers import EMBEDDED, Path, embedded_json
 from ..model import Call, Issue, Msg, Result
 from ..model_target import vendor_of
 from ..targets import target_from_provider
-from .base import Block, Dialect, Samples, block_call, block_result, json_text, objects, unknown_role, \
-    run_rules
+from .base import PERMISSIVE_TARGETS, Block, Dialect, Samples, block_call, block_result, json_text, known, run_rules
 from .editing import PartsEditor
 
 ROLES = ("system", "user", "assistant", "tool")
@@ -44,7 +43,7 @@ def _response(part: dict) -> Any:
 
 class OtelGenAi(Dialect):
     name = "otel-genai"
-    targets = ("openai", "deepseek", "mistral", "anthropic", "bedrock", "gemini")
+    targets = PERMISSIVE_TARGETS
     block = Block.RUN
 
     def detect(self, items: list) -> int:
@@ -58,12 +57,8 @@ class OtelGenAi(Dialect):
     def read(self, items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
         out: list[Msg] = []
         note = issues.append
-        for i, m in objects(items, where):
-            role = m.get("role")
+        for i, m, role in known(items, where, out, note, ROLES):
             parts = m.get("parts")
-            if role not in ROLES:
-                out.append(unknown_role(i, role, m, note))
-                continue
             calls: list[Call] = []
             results: list[Result] = []
             other = False

@@ -24,8 +24,8 @@ from typing import Any
 from ..model import Call, Issue, Msg, Result
 from ..model_target import vendor_of
 from ..targets import target_from_provider
-from .base import Block, Dialect, Samples, block_call, block_result, json_text, objects, string_args, unknown_role, \
-    user_as_result
+from .base import PERMISSIVE_TARGETS, Block, Dialect, Samples, block_call, block_result, json_text, known, \
+    string_args, unknown_role, user_as_result
 from .editing import BlockEditor
 
 KINDS = {"request": "user", "response": "assistant"}
@@ -44,7 +44,7 @@ def is_result(part: Any) -> bool:
 
 class PydanticAi(Dialect):
     name = "pydantic-ai"
-    targets = ("openai", "deepseek", "mistral", "anthropic", "bedrock", "gemini")
+    targets = PERMISSIVE_TARGETS
     block = Block.NEXT
 
     def detect(self, items: list) -> int:
@@ -59,11 +59,10 @@ class PydanticAi(Dialect):
         out: list[Msg] = []
         add = out.append
         note = issues.append
-        for i, m in objects(items, where):
-            role = KINDS.get(m.get("kind")) if type(m.get("kind")) is str else None
+        for i, m, role in known(items, where, out, note, KINDS, "kind"):
             parts = m.get("parts")
-            if role is None or type(parts) is not list:
-                add(unknown_role(i, m.get("kind"), m, note))
+            if type(parts) is not list:
+                add(unknown_role(i, m["kind"], m, note))
                 continue
             calls: list[Call] = []
             results: list[Result] = []

@@ -311,6 +311,7 @@ class Responses(Dialect):
 
     name = "openai-responses"
     targets = ("responses", "deepseek")  # DeepSeek serves /v1/responses too, with its stricter adjacency
+    tool_fields = frozenset({"call_id", "tool_calls", "tool_call_id"})
     block = Block.ITEMS
     recognisers = (agents_run_state,)
     editor_class = ResponsesEditor

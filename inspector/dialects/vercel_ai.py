@@ -24,8 +24,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..model import Call, Issue, Msg, Result
-from .base import Block, Dialect, Samples, TaggedCall, block_call, block_result, json_text, objects, parts_text, \
-    unknown_role, run_rules
+from .base import PERMISSIVE_TARGETS, Block, Dialect, Samples, TaggedCall, block_call, block_result, json_text, \
+    known, parts_text, run_rules
 from .editing import PartsEditor
 
 ROLES = ("system", "user", "assistant", "tool")
@@ -49,7 +49,7 @@ def result_text(part: dict) -> str:
 
 class VercelAi(Dialect):
     name = "vercel-ai"
-    targets = ("openai", "deepseek", "mistral", "anthropic", "bedrock", "gemini")
+    targets = PERMISSIVE_TARGETS
     block = Block.RUN
 
     def detect(self, items: list) -> int:
@@ -65,11 +65,7 @@ class VercelAi(Dialect):
         add = out.append
         note = issues.append
         approvals: dict[str, str] = {}  # approvalId -> toolCallId
-        for i, m in objects(items, where):
-            role = m.get("role")
-            if role not in ROLES:
-                add(unknown_role(i, role, m, note))
-                continue
+        for i, m, role in known(items, where, out, note, ROLES):
             content = m.get("content")
             if type(content) is not list:
                 if content is None:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..model import Call, Issue, Msg, Result
-from .base import Block, Dialect, Samples, block_call, json_text, objects, unknown_role
+from .base import PERMISSIVE_TARGETS, Block, Dialect, Samples, block_call, json_text, known
 from .editing import PartsEditor
 from .vercel_ai import set_sdk_wording
 
@@ -46,7 +46,7 @@ def tool_name(p: dict, fields: dict) -> Any:
 
 class VercelUi(Dialect):
     name = "vercel-ui"
-    targets = ("openai", "deepseek", "mistral", "anthropic", "bedrock", "gemini")
+    targets = PERMISSIVE_TARGETS
     block = Block.RUN
 
     def detect(self, items: list) -> int:
@@ -63,11 +63,7 @@ class VercelUi(Dialect):
     def read(self, items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
         out: list[Msg] = []
         note = issues.append
-        for i, m in objects(items, where):
-            role = m.get("role")
-            if role not in ROLES:
-                out.append(unknown_role(i, role, m, note))
-                continue
+        for i, m, role in known(items, where, out, note, ROLES):
             parts = m.get("parts")
             calls: list[Call] = []
             for j, p in enumerate(parts if type(parts) is list else ()):

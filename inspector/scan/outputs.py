@@ -13,7 +13,6 @@ from typing import IO, Any
 import orjson
 
 from ..errors import InputError
-from .work import FINDING_FIELDS
 
 TRANSCRIPT_FIELDS = ("source", "line", "key", "dialect", "target", "messages", "errors", "warnings", "notes",
                      "codes", "rejected", "problem")
