@@ -27,7 +27,7 @@ def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--markdown", help="write a readable Markdown transcript of the repaired file here")
     p.add_argument("--set", dest="settings", action="append", default=[], metavar="RULE=ACTION",
                    help="choose an action, e.g. TC001=remove_call, TC002=note, TC005=first, TC022=close, "
-                        "TC009=keep, TC020=convert, TC024=keep (option names work too: orphan=note)")
+                        "TC009=keep, TC020=convert, TC024=keep, relink=false (option names work too: orphan=note)")
     p.add_argument("--placeholder", help="text of placeholder results ({id} and {name} are filled in)")
     p.add_argument("--bridge", help="text of a synthesized assistant message that bridges a role order")
     p.add_argument("--unfixable", metavar="OUT",

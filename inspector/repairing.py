@@ -79,6 +79,9 @@ class RepairOptions(BaseModel):
         "placeholder", description="TC001: insert a placeholder result, or remove the unanswered call (to quarantine)")
     orphan: Literal["quarantine", "note", "keep"] = Field(
         "quarantine", description="TC002: take an orphan result out, turn it into a user note quoting it, or keep it")
+    relink: bool = Field(True, description="TC002: a result whose id was rewritten, inside a call block with exactly "
+                         "one unanswered call (of the tool it names, if it names one), takes that call's id "
+                         "instead of being taken out while a placeholder answers the call")
     duplicate: Literal["real", "first", "last"] = Field(
         "real", description="TC005: keep the real-looking result (else the last), the first, or the last")
     pending: Literal["leave", "close"] = Field(
@@ -397,7 +400,9 @@ class _Run:
         # Results that are blocks of the next message: plan on an exploded copy, join back.
         plan = (JoinPlan if a.dialect.block is Block.NEXT else Plan)(a, target, options, ed)
         items = plan.run()
-        self.unfixed = list(plan.unfixed)  # the latest pass knows best what is left
+        # The latest pass knows best what is left; an earlier pass may have said more about the
+        # same item (why a result was not re-linked, before a placeholder answered its call).
+        self.unfixed = [next((e for e in self.unfixed if e.startswith(u)), u) for u in plan.unfixed]
         if not plan.recs:
             return False
         prev = self.origin

@@ -84,10 +84,12 @@ class Plan(ResultFixes, MessageFixes, OrderFixes):
         self.unknown_roles()
         self.dangling_reasoning()
         converted = self.user_as_result()
+        self.relink(converted)
         self.place_results(converted)
         self.orphans()
         self.assign_ids()
         self.edit_messages(converted)
+        self.relink_results()
         self.add_missing()
         self.calls_last()
         if self.recs or self.skip:

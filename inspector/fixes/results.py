@@ -1,8 +1,9 @@
 """Result fixes (rules.md §4.2-4.6, 4.9): one result per call, in its call's block.
 
 Duplicates (TC005) keep one result and take the others out; displaced and early results
-(TC003, TC004) move right after their call; orphans (TC002, TC017) go to the quarantine, become
-a quoting note, or stay; missing results (TC001, and TC022 on request) get a placeholder or lose
+(TC003, TC004) move right after their call; an orphan whose id was rewritten is re-linked to the
+one unanswered call of its block when that match is unambiguous (``relink``); other orphans
+(TC002, TC017) go to the quarantine, become a quoting note, or stay; missing results (TC001, and TC022 on request) get a placeholder or lose
 their call; tool output sent as user text (TC020) becomes the result on request.
 """
 
@@ -33,6 +34,60 @@ class ResultFixes:
                 converted[iss.index] = call
         return converted
 
+    def relink(self, converted: dict[int, Call]) -> None:
+        """Orphans whose id was rewritten: a result that answers no call, inside a call block whose
+        only unanswered call it may answer, takes that call's id (TC002, option ``relink``).
+
+        Unambiguous means: the block holds no other orphan with an id, the block has exactly one call with no result anywhere (and with an id), and
+        the result names no tool or the call's tool. Anything else stays an orphan; ``why`` keeps
+        the reason for the orphan's change text.
+        """
+        self.relinked: dict[int, tuple[Any, Call]] = {}  # message index of the result -> (result, call)
+        self.relinked_calls: set[int] = set()
+        self.relink_why: dict[int, str] = {}
+        orphans = [r for r in self.a.pairing.orphans if r.id is not None and not r.legacy and r.msg not in self.skip]
+        if not orphans:
+            return
+        owner = {i: b for b in self.a.pairing.blocks for i in b.result_msgs}
+        missing = {id(c) for c in self.a.pairing.missing}
+        taken = {id(c) for c in converted.values()}
+        by_block: dict[int, list] = {}
+        for r in orphans:
+            b = owner.get(r.msg)
+            if b is not None:
+                by_block.setdefault(b.index, []).append(r)
+        blocks = {b.index: b for b in self.a.pairing.blocks}
+        for k, rs in by_block.items():
+            b = blocks[k]
+            free = [c for c in b.calls if id(c) in missing and id(c) not in taken and c.msg not in self.skip]
+            if not free:
+                continue  # a true orphan: no call of its block waits for a result
+            if len(free) > 1:
+                ids = ", ".join(str(c.id or f"#{c.pos}") for c in free[:5]) + (", …" if len(free) > 5 else "")
+                for r in rs:
+                    self.relink_why[r.msg] = (f"not re-linked: the call block of message #{b.index} has {len(free)} "
+                                              f"unanswered calls ({ids}), so which one it answers is not clear")
+                continue
+            c = free[0]
+            if len(rs) > 1:
+                for r in rs:
+                    self.relink_why[r.msg] = (f"not re-linked: {len(rs)} results in the call block of message "
+                                              f"#{b.index} answer no call, and only call {c.id} is unanswered")
+                continue
+            r = rs[0]
+            if c.id is None:
+                self.relink_why[r.msg] = "not re-linked: the one unanswered call of its block has no id"
+                continue
+            if r.name is not None and r.name != c.name:
+                self.relink_why[r.msg] = (f"not re-linked to call {c.id}: it names tool {tool_label(r.name)}, "
+                                          f"the call {tool_label(c.name)}")
+                continue
+            if not self.opt.relink:
+                self.relink_why[r.msg] = f"not re-linked to call {c.id}, as asked (relink=false)"
+                continue
+            self.relinked[r.msg] = (r, c)
+            self.relinked_calls.add(id(c))
+
     def place_results(self, converted: dict[int, Call]) -> None:
         """Duplicates, displaced and early results: choose one result per call, in its block."""
         by_call: dict[int, list[Link]] = {}
@@ -55,6 +110,8 @@ class ResultFixes:
                     self.after.setdefault(b.ends, []).append(self.slot(k))
                     continue
                 if not links:
+                    if id(c) in self.relinked_calls:
+                        continue  # answered by a result whose id was rewritten (``relink``)
                     self.missing.append((b, c))
                     continue
                 links = sorted(links, key=lambda l: (l.result.msg, l.result.pos))
@@ -134,17 +191,19 @@ class ResultFixes:
         orphaned = {id(r) for r in self.a.pairing.orphans}
         for r in self.a.pairing.orphans:
             i = r.msg
-            if i in seen or i in self.skip:
+            if i in seen or i in self.skip or i in self.relinked:
                 continue
             seen.add(i)
             code = "TC017" if r.legacy else "TC002"
             m = self.msgs[i]
+            why = self.relink_why.get(i)
+            why = f" ({why})" if why else ""
             if len(m.results) > 1 and any(id(x) not in orphaned for x in m.results):
-                self.unfixed.append(f"message #{i} answers several calls and some of its ids match no call; left as is")
+                self.unfixed.append(f"message #{i} answers several calls and some of its ids match no call; left as is{why}")
                 continue
             what = f"result for call {r.id}" if r.id else ("legacy function result" if r.legacy else "result without a call id")
             if self.opt.orphan == "keep":
-                self.unfixed.append(f"message #{i} is a {what} that answers no call, kept as asked (orphan=keep)")
+                self.unfixed.append(f"message #{i} is a {what} that answers no call, kept as asked (orphan=keep){why}")
                 continue
             if self.opt.orphan == "note":
                 note = self.ed.note_for_orphan(self.items[i], r, self.opt.note_text(r.id, r.name))
@@ -156,10 +215,20 @@ class ResultFixes:
                 self.skip.add(i)
                 self.quarantine.append((i, code, "replaced by a user note quoting it", self.items[i]))
                 self.log("orphan_to_note", code, r.id, i, s,
-                         f"Replaced message #{i}, a {what} that answers no call, by a user note quoting it.")
+                         f"Replaced message #{i}, a {what} that answers no call, by a user note quoting it{why}.")
                 continue
             self.take_out(i, code, "it answers no tool call", "quarantine_orphan", r.id,
-                          f"Took message #{i}, a {what} that answers no call, out into the quarantine.")
+                          f"Took message #{i}, a {what} that answers no call, out into the quarantine{why}.")
+
+    def relink_results(self) -> None:
+        """The re-linked results take their call's final id (after any rename of the call)."""
+        for i, (r, c) in self.relinked.items():
+            new = self.final_id.get(id(c), c.id)
+            self.cur[i] = self.ed.set_result_id(self.raw(i), r, new)
+            self.log("relink_result", "TC002", r.id, i, self.slot(i),
+                     f"Re-linked message #{i}, a result for call {r.id} that answers no call, to call {new} "
+                     f"({tool_label(c.name)}) of message #{c.msg}: it sits in that call's block, and that call is the "
+                     f"block's only unanswered one ({r.id} → {new}).", new)
 
     def add_missing(self) -> None:
         pending = {id(c) for c in self.a.pairing.pending}

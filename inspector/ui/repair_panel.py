@@ -62,6 +62,7 @@ def option_widgets(defaults_override: dict | None = None) -> dict:
 LABELS = {
     "missing": "Missing result",
     "orphan": "Orphan result",
+    "relink": "Re-link rewritten result ids",
     "duplicate": "Duplicate results",
     "pending": "Pending call",
     "rename_ids": "Rename ids",
