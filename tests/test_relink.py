@@ -233,3 +233,20 @@ def test_cli_set_relink_false(tmp_path):
 
     assert options_from_settings(["relink=false"]).relink is False
     assert options_from_settings([]).relink is True
+
+
+def test_app_repair_tab_relinks_by_default_and_offers_the_switch():
+    from test_app import app, open_repair, upload
+
+    data = relinked_case("openai-chat").encode()
+    at = open_repair(upload(app(), "rewritten.json", data))
+    switch = at.toggle(key="ro:relink")
+    assert switch.value is True and switch.label == "Re-link rewritten result ids"
+    metrics = {m.label: m.value for m in at.metric}
+    assert (metrics["Changes"], metrics["Quarantined"]) == ("1", "0")
+    assert any(f"{OLD} → call_time_2" in str(v) for df in at.dataframe if "change" in df.value for v in df.value["change"])
+    switch.set_value(False).run()
+    assert not at.exception
+    metrics = {m.label: m.value for m in at.metric}
+    assert (metrics["Changes"], metrics["Quarantined"]) == ("2", "1")
+    assert at.session_state["repair_options"]["relink"] is False
