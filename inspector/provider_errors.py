@@ -55,6 +55,7 @@ PHRASES: list[tuple[str, tuple[str, ...], str | None]] = [
     (r"reasoning_content|thought_signature|required 'reasoning' item|expected `thinking`", ("TC021",), None),
     (r"role 'function' must have a 'name'|unknown variant `function`", ("TC017",), "openai"),
     (r"expected a string, got null|either content or tool_calls", ("TC018",), "openai"),
+    (r"conversation blocks and tool result blocks", ("TC016",), "bedrock"),
 ]
 _PHRASES = [(re.compile(p, re.I), codes, who) for p, codes, who in PHRASES]
 

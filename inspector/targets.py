@@ -164,6 +164,8 @@ def provider_error(issue: Issue, target: str, fields: dict) -> str | None:
         tmpl = _T.get((code, target))
     if tmpl is None:
         return None
+    if "{id}" in tmpl and not fields.get("id"):
+        return None  # the target names the id in its text; without one, its exact words are not known
     return tmpl.format_map(_Fields(fields))
 
 

@@ -64,11 +64,14 @@ def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
                 r = block_result(i, j, tr.get("toolUseId"), note)
                 if other and not misplaced:
                     misplaced = True
-                    note(Issue("TC016", i, r.id, pos=j))
+                    note(mixed_turn(i, r.id, j, before=True))
                 results.append(r)
                 continue
             if "cachePoint" in b:  # a marker, not content
                 continue
+            if results and not misplaced:
+                misplaced = True
+                note(mixed_turn(i, results[0].id, results[0].pos, before=False))
             other = True
             if "text" in b and not b["text"]:
                 empty_text = True
@@ -78,6 +81,22 @@ def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
             blocks_after_calls(i, content, is_tool_use, note, ignore=lambda b: type(b) is dict and "cachePoint" in b)
         add(Msg(i, role, calls, results, m, other))
     return out
+
+
+# Recorded Bedrock Converse rejections (langchain-ai/langchain-aws#141, BerriAI/litellm#6053,
+# strands-agents/harness-sdk#1223): a user message that holds toolResult blocks and any other
+# block (text, image, document), in either order, is refused, whatever the model.
+MIXED_TURN = "messages.{i}.content: Conversation blocks and tool result blocks cannot be provided in the same turn."
+
+
+def mixed_turn(i: int, rid: str | None, pos: int, before: bool) -> Issue:
+    """TC016 for Converse: tool results share the message with other blocks (one per message)."""
+    where = "before its tool results" if before else "after its tool results"
+    iss = Issue("TC016", i, rid, pos=pos, kind="mixed_turn",
+                say=f"has text or other blocks {where}; Bedrock's Converse API refuses tool result blocks and "
+                    "other blocks in the same message (the results need a message of their own).")
+    iss.provider = MIXED_TURN
+    return iss
 
 
 def _result_text(tr: dict) -> str:
@@ -108,6 +127,8 @@ def text(raw: Any) -> str:
 
 class BedrockEditor(BlockEditor):
     """Raw edits on Converse messages: blocks keyed by kind (``{"toolResult": {...}}``)."""
+
+    RESULTS_ALONE = True
 
     def is_result(self, block: Any) -> bool:
         return type(block) is dict and type(block.get("toolResult")) is dict

@@ -100,6 +100,9 @@ class BlockEditor(Editor):
     KEY = "content"
     USER = "user"
     ASSISTANT = "assistant"
+    # True when the target refuses tool results and other blocks in one message (Bedrock
+    # Converse): repair then moves the other blocks into a user message of their own.
+    RESULTS_ALONE = False
 
     # --- what the dialects differ in ---------------------------------------------------------
 

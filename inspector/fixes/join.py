@@ -58,6 +58,7 @@ class JoinPlan:
         self.id_map: dict[str, str] = {}
         self.unfixed: list[str] = []
         self.resolved: list = []
+        self._split: list = []  # messages the Bedrock split added (bridges and the moved blocks)
 
     def _analyse(self, items: list) -> Analysis:
         t = self.a.transcript
@@ -109,7 +110,11 @@ class JoinPlan:
             new.append(raw)
             for k in g:
                 group_of[k] = slot
+            if self.ed.RESULTS_ALONE:
+                self._results_alone(slot, new, {by_piece.get(id(out[j]), None) for j in g} - {None})
         self.resolved = [group_of[g[0]] for g in groups]
+        self.resolved += [s for s in self._split if s not in self.resolved]
+        self.resolved.sort(key=lambda s: s.pos)
         inner_pos = self._inner_positions(inner)
 
         def ours(text: str) -> str:  # the plan's "message #k" are exploded indices
@@ -126,6 +131,8 @@ class JoinPlan:
                 content = content[self.ed.KEY][0]  # the result block itself
             self.quarantine.append((k, code, reason, content))
         for iss in joins:
+            if iss.code == "TC016" and self.ed.RESULTS_ALONE:
+                continue  # said by the separate_results change
             slot = self._slot_of_input(iss.index, out, group_of, by_piece, items)
             what = {"TC015": ("merge_results", "joined the tool results split over several user messages into one"),
                     "TC016": ("results_first", "put the tool results before the other blocks of the message"),
@@ -134,6 +141,34 @@ class JoinPlan:
         self.id_map = inner.id_map
         self.unfixed = [ours(u) for u in inner.unfixed]
         return new
+
+    def _results_alone(self, slot: _Out, new: list, sources: set) -> None:
+        """Bedrock Converse refuses tool results and other blocks in one message (TC016): the
+        results keep the message, the other blocks follow in a user message of their own, after an
+        assistant message marked as synthesized (two user messages in a row are refused too)."""
+        raw = slot.raw
+        blocks = raw.get(self.ed.KEY) if type(raw) is dict else None
+        if type(blocks) is not list or self.ed.role_of(raw) != self.ed.USER:
+            return
+        results = [b for b in blocks if self.ed.is_result(b) or self.ed.stays_last(b)]
+        others = [b for b in blocks if not (self.ed.is_result(b) or self.ed.stays_last(b))]
+        if not others or not any(self.ed.is_result(b) for b in results):
+            return
+        slot.raw = new[slot.pos] = {**raw, self.ed.KEY: results}
+        bridge = _Out(len(new), self.ed.bridge(self.opt.bridge), None)
+        new.append(bridge.raw)
+        rest = _Out(len(new), {"role": self.ed.USER, self.ed.KEY: others}, None)
+        new.append(rest.raw)
+        self._split += [bridge, rest]
+        k = min(sources) if sources else None
+        self.recs.append(_Rec("insert_bridge", "TC016", None, None, bridge,
+                              f"Inserted an assistant message marked as synthesized after the tool results of message "
+                              f"#{k}: the blocks moved out of it follow as a user message, and the target refuses two "
+                              "user messages in a row."))
+        self.recs.append(_Rec("separate_results", "TC016", None, k, rest,
+                              f"Message #{k}: moved {len(others)} block(s) that shared the message with tool results "
+                              "into a user message of their own, after an assistant message marked as synthesized: "
+                              "the target refuses tool results and other blocks in one message."))
 
     def _keep_fields(self, raws: list, ex: list, origin: list[int]) -> None:
         """A joined message keeps the first one's fields; another's differing fields go to the report."""
