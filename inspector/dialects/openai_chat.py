@@ -28,10 +28,24 @@ _JSONError = JSONError
 
 
 def detect(items: list) -> int:
+    """1 for role messages (every chat format looks like this), 2 with Chat Completions' own tool
+    shapes: a ``tool_calls`` entry with a ``function`` object, or a ``tool`` message with a
+    ``tool_call_id``. The 2 makes a file's openai-chat lines count as evidence of their own, so a
+    JSON Lines file that mixes them with LangChain lines does not read them as LangChain."""
+    score = 0
     for m in items[:50]:
-        if type(m) is dict and ((type(m.get("role")) is str and m["role"] in ROLES) or "tool_calls" in m):
-            return 1
-    return 0
+        if type(m) is not dict:
+            continue
+        role = m.get("role")
+        if type(role) is str and role in ROLES or "tool_calls" in m:
+            score = 1
+            calls = m.get("tool_calls")
+            if type(role) is str and type(calls) is list and any(
+                    type(c) is dict and type(c.get("function")) is dict for c in calls[:8]):
+                return 2
+            if role == "tool" and isinstance(m.get("tool_call_id"), str):
+                return 2
+    return score
 
 
 def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
