@@ -111,7 +111,7 @@ def _filters(model: TimelineModel) -> list[int] | None:
     tools = model.tool_names()
     c1, c2 = st.columns([1, 2], vertical_alignment="center")
     with c1:
-        only = st.toggle("Only messages with findings", key=ONLY_FINDINGS)
+        only = st.toggle("Findings only", key=ONLY_FINDINGS, help="Show only the messages that have findings")
     with c2:
         names = [name for name, _ in tools]
         counts = dict(tools)

@@ -248,3 +248,21 @@ def test_url_restores_the_view_on_reload_and_back(app_page):
     page.go_back()
     expect(page.locator(".st-key-detail h3")).to_have_text("Message #5")
     expect(page.locator(f'{TL} [data-msg-index="5"].selected')).to_have_count(1)
+
+
+def test_findings_only_toggle_reads_whole_and_keeps_only_findings(app_page):
+    """The filter's label is not cut at 1280 px (Streamlit ellipsises a label that does not fit), and
+    switching it on leaves the one message with a finding (the stray result) on the timeline; the
+    others are dimmed."""
+    page = app_page
+    page.set_viewport_size({"width": 1280, "height": 800})
+    load_log(page)
+    toggle = page.get_by_test_id("stCheckbox").filter(has_text="Findings only")
+    label = toggle.get_by_test_id("stMarkdownContainer").first
+    expect(label).to_have_text("Findings only")
+    assert label.evaluate("e => e.scrollWidth <= e.clientWidth"), "the toggle's label is truncated"
+    toggle.locator("label").first.click()
+    expect(page.locator(f"{TL} .tl-filtered")).to_have_text("filtered: 1 shown")
+    shown = page.locator(f"{TL} .card[data-msg-index]:not(.filtered)")
+    expect(shown).to_have_count(1)
+    expect(shown.first).to_have_attribute("data-msg-index", "500")
