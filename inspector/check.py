@@ -17,27 +17,30 @@ from .containers import Document, Transcript
 from .dialects import Dialect, dialect_of, get
 from .errors import InputError
 from .explain import hint, sentence
-from .links import Pairing, pair
+from .links import Pairing, pair, pair_turns
 from .model import Issue, Msg
 from .model_target import request_model, target_from_model
 from .recognition import refuse_unaccounted
 from .rules import RULES, sequence_issues, undeclared_tools
 from .targets import PROVIDER_NAME, check_target, provider_error, severity
+from .turns import Turns
 
 
 class Analysis:
     """Everything known about one transcript: the dialect it was read as, the neutral messages,
     the pairing and the issues. The transcript itself is left as it was given."""
 
-    __slots__ = ("transcript", "dialect", "msgs", "pairing", "issues")
+    __slots__ = ("transcript", "dialect", "msgs", "pairing", "issues", "turns")
 
     def __init__(self, transcript: Transcript, dialect: Dialect, msgs: list[Msg], pairing: Pairing,
-                 issues: list[Issue]):
+                 issues: list[Issue], turns: Turns | None = None):
         self.transcript = transcript
         self.dialect = dialect
         self.msgs = msgs
         self.pairing = pairing
         self.issues = issues
+        # How the target sees the list when it combines consecutive messages of one role (else None).
+        self.turns = turns
 
 
 # The list's key in a request body names its API when the items alone do not.
@@ -73,14 +76,18 @@ def analyse(t: Transcript, target: str, dialect: Dialect) -> Analysis:
     issues: list[Issue] = []
     msgs = dialect.read(t.items, t.path, issues)
     refuse_unaccounted(dialect, t.items, t.path, msgs, issues)
-    pairing = pair(msgs, dialect.block, external_calls=t.extra.get("continues_response", False))
+    turns = Turns(msgs, dialect.block_count) if target in dialect.merges else None
+    if turns is not None and turns.merged:
+        pairing = pair_turns(msgs, turns)
+    else:
+        pairing = pair(msgs, dialect.block, external_calls=t.extra.get("continues_response", False))
     issues.extend(pairing.issues)
     issues.extend(sequence_issues(msgs, pairing, target))
     issues.extend(dialect.rules(msgs, pairing, target))
     declared = t.extra.get("declared_tools")
     if declared is not None:
         issues.extend(undeclared_tools(msgs, declared))
-    return Analysis(t, dialect, msgs, pairing, issues)
+    return Analysis(t, dialect, msgs, pairing, issues, turns if turns is not None and turns.merged else None)
 
 
 def default_target(dialect: str) -> str:
@@ -129,10 +136,12 @@ def findings_for(a: Analysis, target: str, transcript_no: int = 0) -> list[dict]
     for iss in a.issues:
         if iss.code in ("TC001",):
             missing_ids.setdefault(iss.index, []).append(iss.call_id or "(no id)")
+    turns = a.turns
     for iss in a.issues:
         sev = severity(iss.code, target, iss.data.get("kind"))
         if sev is None:
             continue
+        where = provider_index(iss, turns) if turns is not None else None
         f = {
             "code": iss.code,
             "rule": RULES[iss.code],
@@ -140,7 +149,9 @@ def findings_for(a: Analysis, target: str, transcript_no: int = 0) -> list[dict]
             "message_index": iss.index,
             "tool_call_id": iss.call_id,
             "other_index": iss.other,
-            "text": sentence(iss, msgs),
+            "text": sentence(iss, msgs) + (as_seen(iss, turns, where, target)
+                                           if where and iss.code != "TC019" and not iss.data.get("merged") else ""),
+            "provider_index": where,
             "provider_error": None,
             "hint": hint(iss, msgs),
             "transcript": transcript_no,
@@ -163,10 +174,38 @@ def findings_for(a: Analysis, target: str, transcript_no: int = 0) -> list[dict]
                 "next": iss.index + 1,
                 "item": d.get("item") or "",
             }
+            if turns is not None:  # the provider's indexes: its turns, and blocks counted across each
+                fields["i"] = turns.turn_of[iss.index] if 0 <= iss.index < len(turns.turn_of) else iss.index
+                if 0 <= iss.index < len(turns.offset):
+                    fields["j"] = turns.offset[iss.index] + d.get("pos", 0)
             f["provider_error"] = provider_error(iss, target, fields)
         out.append(f)
     out.sort(key=lambda f: (f["transcript"], f["message_index"], f["code"]))
     return out
+
+
+# Findings about one block of a message (the provider names ``messages.T.content.J``).
+_BLOCK_CODES = frozenset({"TC002", "TC003", "TC004", "TC005", "TC006", "TC008", "TC009", "TC012", "TC016", "TC023"})
+
+
+def provider_index(iss: Issue, turns: Turns) -> str | None:
+    """Where a target that combines consecutive messages of one role sees the finding
+    (``messages.0.content.1``), when that differs from our own index; else None."""
+    i = iss.index
+    if not 0 <= i < len(turns.turn_of) or (turns.turn_of[i] == i and turns.offset[i] == 0):
+        return None
+    pos = iss.data.get("pos") if iss.code in _BLOCK_CODES else None
+    return turns.where(i, pos if type(pos) is int else None)
+
+
+def as_seen(iss: Issue, turns: Turns, where: str, target: str) -> str:
+    """The sentence's tail naming the provider's index beside ours."""
+    who = PROVIDER_NAME.get(target, target)
+    i = iss.index
+    if turns.shared(i):
+        return (f" {who} combines messages {turns.span(i)} into one {turns.roles[turns.turn_of[i]]} turn, "
+                f"so its errors call this {where}.")
+    return f" {who} combines consecutive messages of one role, so its errors call this message {where}."
 
 
 def counts(findings: list) -> dict[str, int]:

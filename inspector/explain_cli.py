@@ -58,10 +58,10 @@ def run_explain(args: argparse.Namespace) -> int:
     a = analyses[n]
     plain = [f for f in report["findings"] if f["transcript"] == n]
     findings = [Finding.model_validate(f) for f in plain]
-    hits = locate(err, a.msgs, findings)
+    hits = locate(err, a.msgs, findings, a.turns)
     loc = Locator(doc, analyses)
     if args.format == "json":
-        ids, indexes = not_in_file(err, a.msgs)
+        ids, indexes = not_in_file(err, a.msgs, a.turns)
         out = {
             "target": report["target"], "dialect": report["dialect"],
             "read": {"indexes": err.indexes, "ids": err.ids, "rules": err.rules, "provider": err.provider},
@@ -71,7 +71,7 @@ def run_explain(args: argparse.Namespace) -> int:
         }
         sys.stdout.buffer.write(dumps(out))
         return EXIT_OK if hits else EXIT_FINDINGS
-    lines = reading(err, a.msgs)
+    lines = reading(err, a.msgs, a.turns)
     if not hits:
         lines.append("No message of this transcript matches it.")
     for h in hits:

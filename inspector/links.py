@@ -9,6 +9,7 @@ displaced result (TC003) from an early one (TC004), an orphan (TC002) and a dupl
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from .model import Call, Issue, Msg, Result
 
@@ -48,6 +49,8 @@ class Pairing:
     # Results that answer calls held outside the transcript (a Responses request continuing an
     # earlier response): the outputs before its first call item. Not orphans.
     external: list[Result] = field(default_factory=list)
+    # How a target that combines consecutive messages of one role sees the list (``pair_turns``).
+    turns: Any = None
 
 
 # Roles (of items-mode dialects) that neither answer nor end a call block that has no results yet.
@@ -96,7 +99,7 @@ def pair(msgs: list[Msg], block_mode: str = "run", external_calls: bool = False)
                 split = prev_block if (not run_mode and prev_block is not None) else None
                 for r in m.results:
                     if split is not None and _answer_split(r, split, answered, links):
-                        note(Issue("TC015", m.index, r.id, split.index))
+                        note(Issue("TC015", r.msg, r.id, split.index))
                         continue
                     _lookup(r, by_id, answered, links, orphans, note)
                 if split is not None:
@@ -137,6 +140,40 @@ def pair(msgs: list[Msg], block_mode: str = "run", external_calls: bool = False)
             orphans = [r for r in orphans if (r.msg, r.pos) not in held]
             issues = [i for i in issues if not (i.code == "TC002" and (i.index, i.data.get("pos", 0)) in held)]
     return Pairing(links, blocks, missing, pending, orphans, issues, external)
+
+
+def pair_turns(msgs: list[Msg], turns) -> Pairing:
+    """``pair`` in ``"next"`` mode over the turns a target that combines consecutive messages of
+    one role sees (``turns.Turns``): the calls of a whole assistant turn are one block, answered
+    by the results of the whole user turn after it. Issues, links and blocks keep our message
+    indexes (a block's ``index`` is the message of its first call, ``ends`` the last message of
+    the turn that answers it)."""
+    if not turns.merged:
+        return pair(msgs, "next")
+    tmsgs: list[Msg] = []
+    for t, start in enumerate(turns.starts):
+        r = turns.members(t)
+        if len(r) == 1:
+            m = msgs[start]
+            tmsgs.append(Msg(t, m.role, m.calls, m.results, m.raw, m.has_other))
+            continue
+        group = [msgs[i] for i in r]
+        tmsgs.append(Msg(t, group[0].role, [c for m in group for c in m.calls],
+                         [x for m in group for x in m.results], group[0].raw, any(m.has_other for m in group)))
+    p = pair(tmsgs, "next")
+    first_call = {b.index: b.calls[0].msg for b in p.blocks}  # turn -> our message of its first call
+    for iss in p.issues:
+        if iss.code in ("TC014", "TC015", "TC017") and iss.other is not None:
+            iss.other = first_call.get(iss.other, iss.other)
+    with_results = {m.index for m in msgs if m.results}
+    for b in p.blocks:
+        b.index = b.calls[0].msg
+        b.result_msgs = [i for t in dict.fromkeys(b.result_msgs) for i in turns.members(t) if i in with_results]
+        # The block ends with its last result message (a placeholder goes right after it), or
+        # with the call turn when nothing answers it.
+        b.ends = b.result_msgs[-1] if b.result_msgs else turns.members(b.ends)[-1]
+    p.turns = turns
+    return p
 
 
 class _CallIndex:

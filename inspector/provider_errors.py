@@ -6,6 +6,11 @@ Those texts name message indexes in several spellings (``messages.[3].role``,
 and often the tool call ids involved. ``parse_error`` pulls both out and maps the wording to
 the rules behind it (protocol-research.md §10.1); ``locate`` turns that into the messages of a
 checked transcript to look at, with the reason for each. Pure functions: no UI here.
+
+A target that combines consecutive messages of one role into one turn (the Anthropic Messages
+API) counts its turns, not our messages: ``messages.0.content.1`` in oh-my-pi #1165 is the second
+block of the turn made of messages 0-4, that is message 1. Given the analysis' ``turns``, indexes
+(and content positions) are mapped back through the combination.
 """
 
 from __future__ import annotations
@@ -67,6 +72,9 @@ _INDEX_RES = [
     re.compile(r"\bmessage (?:at )?index (\d+)", re.I),  # deepseek / moonshot
 ]
 
+# ``messages.48.content.1``: a message index and a content block inside it.
+_BLOCK_RE = re.compile(r"\bmessages\s*\.\s*(\d+)\s*\.\s*content\s*\.\s*(\d+)", re.I)
+
 # Ids with a provider prefix, found anywhere in the text.
 _PREFIXED_ID = re.compile(r"\b(?:call|toolu|srvtoolu|tooluse|fc|rs)_[A-Za-z0-9_\-]+")
 # Phrases followed by one id, or by a comma-separated list of ids.
@@ -95,6 +103,7 @@ class PastedError:
     ids: list[str] = field(default_factory=list)
     rules: list[str] = field(default_factory=list)
     provider: str | None = None  # the provider whose wording matched, when it is distinctive
+    blocks: dict[int, int] = field(default_factory=dict)  # index -> the content block named with it
 
     @property
     def empty(self) -> bool:
@@ -132,6 +141,11 @@ def parse_error(text: str) -> PastedError:
             digits = m.group(1)
             if digits.isascii() and len(digits) <= MAX_INDEX_DIGITS:  # no transcript has 10**9 messages
                 indexes.append((m.start(), int(digits)))
+    blocks: dict[int, int] = {}
+    for m in _BLOCK_RE.finditer(text):
+        a, b = m.group(1), m.group(2)
+        if a.isascii() and b.isascii() and len(a) <= MAX_INDEX_DIGITS and len(b) <= MAX_INDEX_DIGITS:
+            blocks.setdefault(int(a), int(b))
     rules: list[str] = []
     provider = None
     for rx, codes, who in _PHRASES:
@@ -144,6 +158,7 @@ def parse_error(text: str) -> PastedError:
         ids=_ids_in(text),
         rules=_unique(rules),
         provider=provider,
+        blocks=blocks,
     )
 
 
@@ -156,12 +171,35 @@ class Hit:
     findings: list[Finding]
 
 
-def locate(err: PastedError, msgs: list[Msg], findings: list[Finding]) -> list[Hit]:
+def ours(err: PastedError, index: int, turns=None) -> tuple[int, str] | None:
+    """Our message for an index the error names, and how it was found; None when there is none.
+
+    Without ``turns`` the index is ours. With them it is the target's turn: ``messages.T`` is the
+    turn's first message, ``messages.T.content.J`` the message holding block J of the turn."""
+    if turns is None:
+        return index, f"the error names message {index}"
+    j = err.blocks.get(index)
+    hit = turns.ours(index, j)
+    if hit is None:
+        return None
+    i, k = hit
+    said = f"messages.{index}" + (f".content.{j}" if j is not None else "")
+    if not turns.shared(i):
+        if i == index:
+            return i, f"the error names message {index}"
+        return i, f"the error's {said} is message {i} here (the API combines consecutive messages of one role)"
+    block = f", block {k}" if k is not None else ""
+    return i, (f"the error's {said} is message {i}{block} here: the API combines messages {turns.span(i)} "
+               f"into one turn")
+
+
+def locate(err: PastedError, msgs: list[Msg], findings: list[Finding], turns=None) -> list[Hit]:
     """The messages of a checked transcript that ``err`` points at, in transcript order.
 
     A message is pointed at when the text names its index, when it holds a call or result with
     a named id, or when it has a finding of a rule the wording maps to (only when the text names
     neither an index nor an id that exists, so that a vague text still leads somewhere).
+    ``turns`` (the analysis' ``turns``) maps the target's turn indexes back to our messages.
     """
     n = len(msgs)
     reasons: dict[int, list[str]] = {}
@@ -171,9 +209,10 @@ def locate(err: PastedError, msgs: list[Msg], findings: list[Finding]) -> list[H
         if why not in lst:
             lst.append(why)
 
-    for i in err.indexes:
-        if 0 <= i < n:
-            add(i, f"the error names message {i}")
+    for t in err.indexes:
+        hit = ours(err, t, turns)
+        if hit is not None and 0 <= hit[0] < n:
+            add(*hit)
     wanted = set(err.ids)
     if wanted:
         for m in msgs:
@@ -195,7 +234,7 @@ def locate(err: PastedError, msgs: list[Msg], findings: list[Finding]) -> list[H
     return [Hit(i, reasons[i], by_msg.get(i, [])) for i in sorted(reasons)]
 
 
-def not_in_file(err: PastedError, msgs: list[Msg]) -> tuple[list[str], list[int]]:
+def not_in_file(err: PastedError, msgs: list[Msg], turns=None) -> tuple[list[str], list[int]]:
     """The ids and message indexes the error names that this transcript does not have.
 
     An id that occurs nowhere usually means the error came from another request (another run, or
@@ -208,11 +247,12 @@ def not_in_file(err: PastedError, msgs: list[Msg]) -> tuple[list[str], list[int]
         for r in m.results:
             present.add(r.id)
     ids = [i for i in err.ids if i not in present]
-    indexes = [i for i in err.indexes if not 0 <= i < len(msgs)]
+    count = len(turns.starts) if turns is not None else len(msgs)
+    indexes = [i for i in err.indexes if not 0 <= i < count]
     return ids, indexes
 
 
-def reading(err: PastedError, msgs: list[Msg]) -> list[str]:
+def reading(err: PastedError, msgs: list[Msg], turns=None) -> list[str]:
     """Sentences saying what was read out of the text, for the app and ``inspector explain``."""
     from .rules import RULES
 
@@ -228,11 +268,14 @@ def reading(err: PastedError, msgs: list[Msg]) -> list[str]:
         out.append("Rules behind this wording: " + ", ".join(f"{c} {RULES.get(c, '')}" for c in err.rules))
     else:
         out.append("This wording is not one the inspector knows; the indexes and ids it names are still used.")
-    ids, indexes = not_in_file(err, msgs)
+    if turns is not None and err.indexes:
+        out.append(f"The target combines consecutive messages of one role into one turn: its {len(turns.starts):,} "
+                   f"turns are this transcript's {len(msgs):,} messages, and the indexes it names are turns.")
+    ids, indexes = not_in_file(err, msgs, turns)
     if ids:
         out.append(f"Not in this file: id {', '.join(ids)} occurs in no call or result here; "
                    "was the error from another request, or another transcript of the file?")
     if indexes:
         out.append(f"Not in this file: message {', '.join(f'#{i}' for i in indexes)} is beyond its "
-                   f"{len(msgs):,} messages.")
+                   + (f"{len(turns.starts):,} turns." if turns is not None else f"{len(msgs):,} messages."))
     return out

@@ -22,6 +22,10 @@ class Finding(BaseModel):
     tool_call_id: str | None = Field(default=None, description="the call id involved, when there is one")
     other_index: int | None = Field(default=None, description="index of the other end (call or result)")
     text: str = Field(description="a plain sentence naming the tool and the messages")
+    provider_index: str | None = Field(default=None, description=(
+        "where the target's own errors place this finding when it differs from message_index: a target "
+        "that combines consecutive messages of one role into one turn (Anthropic) counts turns, e.g. "
+        "messages.0.content.1"))
     provider_error: str | None = Field(default=None, description="the target's own error text (errors only)")
     hint: str | None = Field(default=None, description="a likely cause, when one is known")
     transcript: int = Field(default=0, description="which transcript of the file (0-based)")

@@ -41,7 +41,9 @@ _TABLE = {
     "TC016": (N, N, N, E, E, N, N),
     "TC017": (W, E, E, N, N, N, N),
     "TC018": (E, E, E, E, E, W, N),
-    "TC019": (I, I, E, E, E, E, I),
+    # anthropic: info, not rules.md's error: the Messages API combines consecutive messages of one
+    # role into one turn (docs/provider-evidence.md); Bedrock's Converse API refuses them.
+    "TC019": (I, I, E, I, E, E, I),
     "TC020": (W, W, W, W, W, W, W),
     "TC021": (I, W, I, W, I, W, W),
     "TC022": (W, W, W, W, W, W, W),
@@ -125,6 +127,7 @@ _T = {
     ("TC018", "deepseek"): "Invalid value for 'content': expected a string, got null.",
     ("TC019", "mistral"): "Unexpected role '{role}' after role '{prev}'",
     ("TC019", "anthropic"): 'messages: roles must alternate between "user" and "assistant", but found multiple "{role}" roles in a row',
+    ("TC019", "bedrock"): "A conversation must alternate between user and assistant roles. Make sure the conversation alternates between user and assistant roles and try again.",
     ("TC019", "gemini"): "Please ensure that function call turn comes immediately after a user turn or after a function response turn.",
     ("TC021", "deepseek"): "The reasoning_content is an intermediate result for display purposes only and will not be included in the context for inference. Please remove the reasoning_content from your message to reduce network traffic.",
     ("TC023", "anthropic"): "messages.{i}.content.{j}: `tool_use` ids must be unique",

@@ -131,7 +131,9 @@ def test_anthropic_round_trip_joins_results_and_keeps_blocks():
     q = fixed.report.quarantine
     assert [(x.index, x.code, x.content) for x in q] == [(3, "TC002", a_tr("toolu_zz", "stray"))]
     codes = {c.code for c in fixed.report.changes}
-    assert {"TC001", "TC002", "TC015", "TC016", "TC019"} <= codes
+    # Messages 2 and 3 are one user turn to the API, text first: TC016 on the combined turn joins them.
+    assert {"TC001", "TC002", "TC016"} <= codes and "TC019" not in codes
+    assert "join_turn" in {c.action for c in fixed.report.changes}
     assert all("#5" not in c.text and "#6" not in c.text for c in fixed.report.changes)  # input indices only
 
 
@@ -191,8 +193,10 @@ def test_langchain_repair_for_anthropic_adds_no_bridges_but_mistral_gets_one():
 
 
 def test_joined_messages_lose_no_field():
-    msgs = [{"role": "user", "content": "a", "name": "alice"}, {"role": "user", "content": "b", "name": "bob"},
-            {"role": "assistant", "content": [{"type": "text", "text": "hi"}]}]
-    fixed = inspector.repair(msgs, dialect="anthropic")
-    assert fixed.data[0]["content"] == [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]
+    # Bedrock's Converse API refuses two user messages in a row, so repair joins them there.
+    msgs = [{"role": "user", "content": [{"text": "a"}], "name": "alice"},
+            {"role": "user", "content": [{"text": "b"}], "name": "bob"},
+            {"role": "assistant", "content": [{"text": "hi"}]}]
+    fixed = inspector.repair(msgs, dialect="bedrock")
+    assert fixed.data[0]["content"] == [{"text": "a"}, {"text": "b"}]
     assert [(q.index, q.content) for q in fixed.report.quarantine] == [(1, {"name": "bob"})]

@@ -3,9 +3,14 @@ blocks in the next user message.
 
 The system prompt lives outside the list (a request body's ``system``), so a ``system`` role inside
 it is TC024. A call block is the assistant message and the *next* message only (``BLOCK = "next"``):
-results spread over later user messages are TC015, text before a ``tool_result`` is TC016, and two
-messages of one role in a row are TC019. Thinking blocks are checked for what the API needs sent
-back (TC021). One pass reads the list, as in ``openai_chat``.
+results spread over later user messages are TC015 and text before a ``tool_result`` is TC016.
+The Messages API combines consecutive messages of one role into a single turn before it checks
+them (``merges``; docs/provider-evidence.md), so for the ``anthropic`` target pairing and these
+order rules run on the combined turns (``inspector.turns``): two user messages in a row are a note
+(TC019 info), an orphan inside a combined turn is named as the API names it
+(``messages.0.content.1``), and text in an earlier message of the turn that holds the results is
+TC016. Thinking blocks are checked for what the API needs sent back (TC021). One pass reads the
+list, as in ``openai_chat``.
 """
 
 from __future__ import annotations
@@ -169,16 +174,59 @@ def text(raw: Any) -> str:
     return "\n".join(x for x in out if x)
 
 
-def same_role(msgs: list[Msg], note) -> None:
-    """Two messages of one role in a row (anthropic and bedrock want user and assistant to alternate)."""
+def same_role(msgs: list[Msg], note, turns=None) -> None:
+    """Two messages of one role in a row: Bedrock's Converse API refuses them; the Messages API
+    combines them into one turn (``turns``: how it sees the list), which is worth a note."""
     prev = None
     for m in msgs:
         if m.role in ROLES:
             if m.role == prev:
-                note(Issue("TC019", m.index, None, m.index - 1, role=m.role, prev=prev))
+                iss = Issue("TC019", m.index, None, m.index - 1, role=m.role, prev=prev)
+                if turns is not None:
+                    iss.say = (f"({m.role}) directly follows a {prev} message; the API combines messages "
+                               f"{turns.span(m.index)} into one {m.role} turn ({turns.where(m.index)}).")
+                note(iss)
             prev = m.role
         else:
             prev = None
+
+
+def merged_turn_order(msgs: list[Msg], turns, note) -> None:
+    """The order rules on a turn combined from several messages, as the API sees it: tool_use
+    blocks followed by other blocks of a later message of the turn (TC025), and tool results after
+    text of an earlier message of the turn that answers a call turn (TC016). The rules inside one
+    message were checked while reading it."""
+    for t in range(len(turns.starts)):
+        r = turns.members(t)
+        if len(r) < 2:
+            continue
+        role = turns.roles[t]
+        if role == "assistant":
+            calls_at = None
+            for i in r:
+                m = msgs[i]
+                if calls_at is not None and m.has_other:
+                    ids = [c.id for k in r for c in msgs[k].calls if c.id]
+                    note(Issue("TC025", calls_at, None, i, ids=ids, merged=True,
+                               say=f"has tool_use blocks, and message #{i} after it has other blocks; the API "
+                                   f"combines messages {turns.span(i)} into one assistant turn "
+                                   f"({turns.where(i)}), where the tool_use blocks must come last."))
+                    break
+                if m.calls and calls_at is None:
+                    calls_at = i
+        elif role == "user" and t > 0 and any(msgs[k].calls for k in turns.members(t - 1)):
+            text_at = None
+            for i in r:
+                m = msgs[i]
+                if m.results and text_at is not None:
+                    res = m.results[0]
+                    note(Issue("TC016", i, res.id, text_at, pos=res.pos, merged=True,
+                               say=f"has tool results after the text of message #{text_at}; the API combines "
+                                   f"messages {turns.span(i)} into one user turn ({turns.where(i)}), where tool "
+                                   "results must come first."))
+                    break
+                if m.has_other and text_at is None:
+                    text_at = i
 
 
 def thinking(msgs: list[Msg], note) -> None:
@@ -245,6 +293,7 @@ class Anthropic(Dialect):
     targets = ("anthropic",)
     block = Block.NEXT
     tool_fields = frozenset({"tool_use_id"})
+    merges = frozenset({"anthropic"})  # "Consecutive user or assistant turns ... will be combined into a single turn"
     editor_class = AnthropicEditor
     samples = Samples(
         clean=[{"role": "user", "content": "Weather in Paris?"},
@@ -264,15 +313,25 @@ class Anthropic(Dialect):
     read = staticmethod(normalize)
 
     def rules(self, msgs: list[Msg], pairing, target: str) -> list[Issue]:
-        """Role alternation (TC019), tool output sent as user text (TC020) and thinking blocks (TC021)."""
+        """Role alternation (TC019), the order rules on combined turns (TC016, TC025), tool output
+        sent as user text (TC020) and thinking blocks (TC021)."""
         issues: list[Issue] = []
         note = issues.append
-        same_role(msgs, note)
+        turns = pairing.turns
+        same_role(msgs, note, turns)
+        if turns is not None:
+            merged_turn_order(msgs, turns, note)
         user_as_result(msgs, pairing, note, self.text)
         thinking(msgs, note)
         return issues
 
     text = staticmethod(text)
+
+    @staticmethod
+    def block_count(raw: Any) -> int:
+        """Content blocks the API counts in one message (a string content is one text block)."""
+        c = raw.get("content") if type(raw) is dict else None
+        return len(c) if type(c) is list else 1
 
 
 DIALECT = Anthropic()

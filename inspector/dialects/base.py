@@ -85,6 +85,9 @@ class Dialect:
     tool_fields: ClassVar[frozenset[str] | None] = None
     editor_class: ClassVar[type | None] = None
     samples: ClassVar[Samples | None] = None
+    # Targets that combine consecutive messages of one role into one turn before checking them
+    # (the Anthropic Messages API): pairing and order run on the turns (``inspector.turns``).
+    merges: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self) -> None:
         self.editor: Editor | None = self.editor_class(self) if self.editor_class is not None else None
@@ -104,6 +107,11 @@ class Dialect:
 
     def text(self, raw: Any) -> str:
         raise NotImplementedError
+
+    def block_count(self, raw: Any) -> int:
+        """How many content blocks a merging target counts in one raw message (for the
+        provider's ``messages.T.content.J`` index); only dialects with ``merges`` need it."""
+        return 1
 
     def target_from(self, items: list) -> tuple[str | None, str]:
         """The provider a history names itself (a Pydantic AI response's ``provider_name``), and

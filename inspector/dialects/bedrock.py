@@ -154,11 +154,14 @@ class BedrockEditor(BlockEditor):
 
 class Bedrock(Anthropic):
     """AWS Bedrock Converse ``messages``: Anthropic's order rules (``rules`` is Anthropic's;
-    Converse has no thinking blocks for it to find)."""
+    Converse has no thinking blocks for it to find). Unlike the Messages API, Converse does not
+    combine consecutive messages of one role: it refuses them ("A conversation must alternate
+    between user and assistant roles", docs/provider-evidence.md), so TC019 stays an error here."""
 
     name = "bedrock"
     targets = ("bedrock",)
     tool_fields = frozenset({"toolUseId"})
+    merges = frozenset()
     editor_class = BedrockEditor
     samples = Samples(
         clean=[{"role": "user", "content": [{"text": "Weather in Paris?"}]},

@@ -9,6 +9,12 @@ role are joined back (results first, then the other blocks), which also merges r
 several messages (TC015), puts results before text (TC016) and joins two messages of one role
 (TC019), as rules.md §4 asks. A message the plan did not touch comes back as the very object it was.
 
+For a target that combines consecutive messages of one role into one turn itself (``merges``: the
+Anthropic Messages API), two messages of one role in a row are no error, so they are not joined
+unasked: a run is joined only where a message of it has an order error on the combined turn
+(TC016, TC025), and otherwise each input message comes back as its own message (the results moved
+in, and the placeholders, stay with the message before them).
+
 Change and quarantine indices are the input's own: an exploded piece reports the index of the
 message it came from, and a quarantined result block is quarantined as the block itself.
 """
@@ -22,9 +28,11 @@ from ..check import Analysis
 from ..containers import Transcript
 from ..dialects.base import Block, user_as_result
 from ..dialects.editing import BlockEditor
-from ..links import pair
+from ..links import pair, pair_turns
 from ..model import Issue
 from ..rules.sequence import sequence_issues
+from ..targets import severity
+from ..turns import Turns
 from .plan import Plan
 
 JOIN_CODES = ("TC015", "TC016", "TC019")
@@ -59,13 +67,15 @@ class JoinPlan:
         self.unfixed: list[str] = []
         self.resolved: list = []
         self._split: list = []  # messages the Bedrock split added (bridges and the moved blocks)
+        self.merging = target in a.dialect.merges  # the target combines consecutive messages of one role
 
     def _analyse(self, items: list) -> Analysis:
         t = self.a.transcript
         d = self.a.dialect
         issues: list[Issue] = []
         msgs = d.read(items, t.path, issues)
-        pairing = pair(msgs, Block.RUN)
+        turns = Turns(msgs, d.block_count) if self.merging else None
+        pairing = pair_turns(msgs, turns) if turns is not None and turns.merged else pair(msgs, Block.RUN)
         issues.extend(pairing.issues)
         issues.extend(sequence_issues(msgs, pairing, self.target))
         user_as_result(msgs, pairing, issues.append, d.text)
@@ -77,7 +87,8 @@ class JoinPlan:
         ex, origin, pieces = self.ed.explode(items)
         inner = Plan(self._analyse(ex), self.target, self.opt, self.ed)
         out = inner.run()
-        joins = [iss for iss in self.a.issues if iss.code in JOIN_CODES]
+        joins = [iss for iss in self.a.issues if (iss.code in JOIN_CODES or iss.data.get("merged"))
+                 and severity(iss.code, self.target, iss.data.get("kind")) in ("error", "warning")]
         if not inner.recs and not joins:
             self.resolved = [_Out(k, m, k) for k, m in enumerate(items)]
             return list(items)
@@ -88,6 +99,9 @@ class JoinPlan:
                 groups[-1].append(k)
             else:
                 groups.append([k])
+        if self.merging:
+            forced = {iss.index for iss in joins if iss.data.get("merged")}  # an order error on a combined turn
+            groups = self._own_messages(groups, getattr(inner, "origins", None), origin, forced)
         by_piece = {id(p): k for k, ps in pieces.items() for p in ps}
         new: list = []
         group_of: dict[int, _Out] = {}
@@ -134,9 +148,13 @@ class JoinPlan:
             if iss.code == "TC016" and self.ed.RESULTS_ALONE:
                 continue  # said by the separate_results change
             slot = self._slot_of_input(iss.index, out, group_of, by_piece, items)
-            what = {"TC015": ("merge_results", "joined the tool results split over several user messages into one"),
-                    "TC016": ("results_first", "put the tool results before the other blocks of the message"),
-                    "TC019": ("merge_messages", "joined two messages of one role into one")}[iss.code]
+            if iss.data.get("merged"):
+                what = ("join_turn", "joined the messages of its turn (the API combines them into one) into one message, "
+                        + ("tool results first" if iss.code == "TC016" else "so that its tool_use blocks can end it"))
+            else:
+                what = {"TC015": ("merge_results", "joined the tool results split over several user messages into one"),
+                        "TC016": ("results_first", "put the tool results before the other blocks of the message"),
+                        "TC019": ("merge_messages", "joined two messages of one role into one")}[iss.code]
             self.recs.append(_Rec(what[0], iss.code, iss.call_id, iss.index, slot, f"Message #{iss.index}: {what[1]}."))
         self.id_map = inner.id_map
         self.unfixed = [ours(u) for u in inner.unfixed]
@@ -169,6 +187,40 @@ class JoinPlan:
                               f"Message #{k}: moved {len(others)} block(s) that shared the message with tool results "
                               "into a user message of their own, after an assistant message marked as synthesized: "
                               "the target refuses tool results and other blocks in one message."))
+
+    @staticmethod
+    def _own_messages(groups: list[list[int]], inner_origin: list | None, origin: list[int],
+                      forced: set[int]) -> list[list[int]]:
+        """For a target that combines a run of one role itself: split each run back into the input
+        messages it came from, unless a message of the run has an order error on the combined turn
+        (``forced``). An item the plan added or moved in stays with the message before it."""
+        if inner_origin is None:
+            return groups
+        first: dict[int, int] = {}
+        last: dict[int, int] = {}
+        for x, k in enumerate(origin):
+            first.setdefault(k, x)
+            last[k] = x
+        out: list[list[int]] = []
+        for g in groups:
+            src = [origin[inner_origin[k]] if k < len(inner_origin) and inner_origin[k] is not None else None
+                   for k in g]
+            if len(g) == 1 or any(s in forced for s in src if s is not None):
+                out.append(g)
+                continue
+            part = [g[0]]
+            before = inner_origin[g[0]] if g[0] < len(inner_origin) else None  # last item of the input kept so far
+            for k, s in zip(g[1:], src[1:]):
+                o = inner_origin[k] if k < len(inner_origin) else None
+                if o is not None and first[s] == o and before is not None and last[origin[before]] == before \
+                        and origin[before] != s:
+                    out.append(part)
+                    part = []
+                part.append(k)
+                if o is not None:
+                    before = o
+            out.append(part)
+        return out
 
     def _keep_fields(self, raws: list, ex: list, origin: list[int]) -> None:
         """A joined message keeps the first one's fields; another's differing fields go to the report."""

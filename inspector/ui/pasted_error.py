@@ -43,13 +43,13 @@ def pasted_error_panel(checked: Checked, transcript: int) -> None:
         return
     a = checked.analyses[transcript]
     err = parse_error(text)
-    hits = locate(err, a.msgs, checked.findings(transcript))
+    hits = locate(err, a.msgs, checked.findings(transcript), a.turns)
     if st.session_state.get("_pasted_seen") != text:
         st.session_state["_pasted_seen"] = text
         if hits:
             state.jump(hits[0].index)
     with st.container(key="pasted_read", border=True):
-        for line in reading(err, a.msgs):
+        for line in reading(err, a.msgs, a.turns):
             st.text(line)
         if not hits:
             st.text("No message of this transcript matches it.")

@@ -1,0 +1,84 @@
+"""The list as a target that combines consecutive messages of one role sees it.
+
+The Anthropic Messages API combines consecutive ``user`` (or ``assistant``) messages into a single
+turn before it checks them ("Consecutive `user` or `assistant` turns in your request will be
+combined into a single turn", docs/provider-evidence.md). Its errors then name the combined list:
+in oh-my-pi #1165 an orphan ``tool_result`` in message 1 is reported as ``messages.0.content.1``
+because messages 0-4 were one user turn. ``Turns`` maps our messages to the provider's turns and
+blocks and back, so that pairing and order rules run on what the provider sees while findings
+keep our own indexes (with the provider's beside them), and a pasted index finds our message.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from .model import Msg
+
+MERGED_ROLES = frozenset({"user", "assistant"})
+
+
+class Turns:
+    """``turn_of[i]``: the provider's index of our message ``i``; ``offset[i]``: how many content
+    blocks of its turn come before it; ``starts[t]``: our first message of turn ``t``."""
+
+    __slots__ = ("turn_of", "offset", "starts", "sizes", "roles")
+
+    def __init__(self, msgs: list[Msg], size: Callable[[object], int]):
+        self.turn_of: list[int] = []
+        self.offset: list[int] = []
+        self.starts: list[int] = []
+        self.sizes: list[int] = []  # content blocks of each of our messages
+        self.roles: list[str] = []  # role of each turn
+        prev = None
+        at = 0
+        for m in msgs:
+            n = size(m.raw)
+            if m.role in MERGED_ROLES and m.role == prev:
+                at += self.sizes[-1] if self.sizes else 0
+            else:
+                self.starts.append(m.index)
+                self.roles.append(m.role)
+                at = 0
+            self.turn_of.append(len(self.starts) - 1)
+            self.offset.append(at)
+            self.sizes.append(n)
+            prev = m.role
+
+    @property
+    def merged(self) -> bool:
+        """True when at least two messages share a turn."""
+        return len(self.starts) < len(self.turn_of)
+
+    def members(self, t: int) -> range:
+        """Our messages in turn ``t``."""
+        end = self.starts[t + 1] if t + 1 < len(self.starts) else len(self.turn_of)
+        return range(self.starts[t], end)
+
+    def shared(self, i: int) -> bool:
+        """True when our message ``i`` shares its turn with another message."""
+        return len(self.members(self.turn_of[i])) > 1
+
+    def where(self, i: int, j: int | None = None) -> str:
+        """The provider's name for our message ``i`` (block ``j`` of it): ``messages.0.content.1``."""
+        if not 0 <= i < len(self.turn_of):
+            return f"messages.{i}" if j is None else f"messages.{i}.content.{j}"
+        t = self.turn_of[i]
+        return f"messages.{t}" if j is None else f"messages.{t}.content.{self.offset[i] + j}"
+
+    def span(self, i: int) -> str:
+        """``messages #0-#4`` for the turn holding our message ``i``."""
+        r = self.members(self.turn_of[i])
+        return f"#{r[0]}-#{r[-1]}" if len(r) > 2 else f"#{r[0]} and #{r[-1]}"
+
+    def ours(self, t: int, j: int | None = None) -> tuple[int, int | None] | None:
+        """Our message (and its block) for the provider's turn ``t`` (block ``j``); None beyond the list."""
+        if not 0 <= t < len(self.starts):
+            return None
+        r = self.members(t)
+        if j is None:
+            return r[0], None
+        for i in r:
+            if self.offset[i] <= j < self.offset[i] + self.sizes[i]:
+                return i, j - self.offset[i]
+        return r[-1], None  # past the last block: the turn's last message
