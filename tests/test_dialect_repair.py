@@ -114,7 +114,8 @@ def a_tr(cid, text="ok"):
 def test_anthropic_round_trip_joins_results_and_keeps_blocks():
     body = {"model": "claude-sonnet-4-5", "system": "be brief", "max_tokens": 100, "messages": [
         {"role": "user", "content": "weather?"},
-        {"role": "assistant", "content": [{"type": "text", "text": "Looking."}, a_tu("toolu_a"), a_tu("toolu_b"), a_tu("toolu_c")]},
+        {"role": "assistant", "content": [{"type": "text", "text": "Looking."}, a_tu("toolu_a"), a_tu("toolu_b"), a_tu("toolu_c"),
+                                          a_tu("toolu_d")]},  # two calls unanswered: the stray result is no re-link
         {"role": "user", "content": [{"type": "text", "text": "here you go"}, a_tr("toolu_b", "sunny")]},
         {"role": "user", "content": [a_tr("toolu_a", "rain"), a_tr("toolu_zz", "stray")]},
         {"role": "assistant", "content": [{"type": "text", "text": "Rain and sun."}]},
@@ -125,8 +126,8 @@ def test_anthropic_round_trip_joins_results_and_keeps_blocks():
     assert fixed.data["system"] == "be brief"
     assert [m["role"] for m in msgs] == ["user", "assistant", "user", "assistant", "user"]
     joined = msgs[2]["content"]
-    assert [b.get("tool_use_id", b["type"]) for b in joined] == ["toolu_b", "toolu_a", "toolu_c", "text"]
-    assert joined[2]["is_error"] is True  # the placeholder for toolu_c
+    assert [b.get("tool_use_id", b["type"]) for b in joined] == ["toolu_b", "toolu_a", "toolu_c", "toolu_d", "text"]
+    assert joined[2]["is_error"] is True and joined[3]["is_error"] is True  # the placeholders for toolu_c and toolu_d
     assert msgs[0] is not None and msgs[4] == body["messages"][5]
     q = fixed.report.quarantine
     assert [(x.index, x.code, x.content) for x in q] == [(3, "TC002", a_tr("toolu_zz", "stray"))]
