@@ -202,3 +202,33 @@ def test_bedrock_results_split_over_two_user_messages_stay_tc015():
             {"role": "user", "content": [{"toolResult": {"toolUseId": "a", "content": [{"text": "1"}]}}]},
             {"role": "user", "content": [{"toolResult": {"toolUseId": "b", "content": [{"text": "2"}]}}]}]
     assert ("TC015", 3) in errors(inspector.check(msgs, "bedrock"))
+
+
+def test_the_app_shows_the_api_index_and_maps_a_pasted_one():
+    from streamlit.testing.v1 import AppTest
+
+    from test_app import APP
+
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()
+    at.file_uploader(key="upload").set_value(("omp1165.json", json.dumps(omp_1165()).encode(), "application/json")).run()
+    assert not at.exception
+    df = at.dataframe[0].value
+    row = df[df["code"] == "TC002"].iloc[0]
+    assert row["message"] == 1 and "messages.0.content.1" in row["sentence"]
+    at.text_area(key="pasted_error").set_value(
+        "messages.0.content.1: unexpected `tool_use_id` found in `tool_result` blocks: toolu_other. Each "
+        "`tool_result` block must have a corresponding `tool_use` block in the previous message.").run()
+    assert not at.exception
+    assert at.session_state["sel"] == 1
+    assert any("messages.0.content.1 is message 1" in t.value for t in at.text)
+
+
+def test_text_after_calls_in_their_own_message_is_said_once():
+    msgs = [{"role": "user", "content": "go"},
+            {"role": "assistant", "content": [tu("toolu_a"), {"type": "text", "text": "checking"}]},
+            {"role": "assistant", "content": [{"type": "text", "text": "still checking"}]},
+            {"role": "user", "content": [tr("toolu_a")]}]
+    assert errors(inspector.check(msgs, "anthropic")) == [("TC025", 1)]
+    fixed = inspector.repair(msgs, "anthropic")
+    assert inspector.check(fixed.output, "anthropic").ok, fixed.report.unfixed

@@ -191,6 +191,16 @@ def same_role(msgs: list[Msg], note, turns=None) -> None:
             prev = None
 
 
+def _ends_with_other(raw: Any) -> bool:
+    """True when a block other than ``tool_use`` follows the first ``tool_use`` of the message (its
+    own TC025, found while reading: the combined turn adds nothing to say)."""
+    c = raw.get("content") if type(raw) is dict else None
+    if type(c) is not list:
+        return False
+    first = next((j for j, b in enumerate(c) if is_tool_use(b)), None)
+    return first is not None and any(not is_tool_use(b) for b in c[first + 1:])
+
+
 def merged_turn_order(msgs: list[Msg], turns, note) -> None:
     """The order rules on a turn combined from several messages, as the API sees it: tool_use
     blocks followed by other blocks of a later message of the turn (TC025), and tool results after
@@ -205,7 +215,7 @@ def merged_turn_order(msgs: list[Msg], turns, note) -> None:
             calls_at = None
             for i in r:
                 m = msgs[i]
-                if calls_at is not None and m.has_other:
+                if calls_at is not None and m.has_other and not _ends_with_other(msgs[calls_at].raw):
                     ids = [c.id for k in r for c in msgs[k].calls if c.id]
                     note(Issue("TC025", calls_at, None, i, ids=ids, merged=True,
                                say=f"has tool_use blocks, and message #{i} after it has other blocks; the API "
