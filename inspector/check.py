@@ -13,7 +13,7 @@ import gc
 from contextlib import contextmanager
 from typing import Callable
 
-from .containers import Document, Transcript
+from .containers import Document, Transcript, path_text
 from .dialects import Dialect, dialect_of, get
 from .errors import InputError
 from .explain import hint, sentence
@@ -290,8 +290,32 @@ def check_plain(doc: Document, target: str | None = None, dialect: str | None = 
         "findings": findings,
         "transcript_labels": [t.label for t in doc.transcripts],
         "target_reason": reason,
+        "input_findings": input_findings(doc),
     }
     return report, analyses
+
+
+def value_line(value, limit: int = 200) -> str:
+    """A JSON value as one line of JSON text, cut at ``limit`` characters."""
+    from .jsonio import dumps
+
+    text = dumps(value, indent=False).decode("utf-8", "replace").rstrip("\n")
+    return text if len(text) <= limit else text[:limit] + f"… ({len(text):,} characters)"
+
+
+def input_findings(doc: Document) -> list[dict]:
+    """Findings about the file rather than its messages: each object key it repeats, with every
+    value it was given (a JSON reader, the provider's included, keeps only the last)."""
+    out = []
+    for d in doc.duplicate_keys:
+        values, path = d["values"], path_text(d["path"])
+        out.append({
+            "kind": "duplicate_key", "path": path, "key": d["key"], "values": values,
+            "text": f"the key {d['key']!r} appears {len(values)} times in the object at {path_text(d['path'][:-1])}: "
+                    "a JSON reader keeps only the last value, so the earlier one(s) are silently lost "
+                    "(every value is listed in this finding)",
+        })
+    return out
 
 
 def check_document(doc: Document, target: str | None = None, dialect: str | None = None, *,

@@ -145,6 +145,8 @@ def _summary_line(report: dict) -> str:
 
 
 def _text_lines(report: dict, source: str, loc, paint) -> list[str]:
+    from .check import value_line
+
     many = report["transcripts"] > 1
     lines = []
     for f in report["findings"]:
@@ -155,6 +157,9 @@ def _text_lines(report: dict, source: str, loc, paint) -> list[str]:
             lines.append(f"    {report['target']} says: {f['provider_error']}")
         if f["hint"]:
             lines.append(f"    hint: {f['hint']}")
+    for f in report.get("input_findings", ()):
+        lines.append(f"{source}: {paint('warning', 'warning')} duplicate key at {f['path']}: {f['text']}")
+        lines += [f"    value {k}: {value_line(v)}" for k, v in enumerate(f["values"], 1)]
     return lines
 
 

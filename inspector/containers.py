@@ -49,6 +49,9 @@ class Document:
     # JSON Lines only: the 1-based line of the file each root entry came from (blank lines are
     # skipped), so that findings can name ``path:LINE`` as CI annotations need.
     lines: list[int] | None = None
+    # Object keys the file repeats: ``{"path", "key", "values": [first, ..., last]}`` each; the
+    # parsed value keeps the last (as every JSON parser does), the report shows them all.
+    duplicate_keys: list[dict] = field(default_factory=list)
 
 
 class Embedded:

@@ -162,15 +162,141 @@ def _has_wide_int(data: bytes) -> bool:
     return False
 
 
-def _orjson_loads(data: bytes) -> Any:
-    """``orjson.loads``, but integers beyond 64 bits stay exact (the stdlib reads those files)."""
-    value = orjson.loads(data)
-    if _has_wide_int(data):
+def _orjson_loads(data: bytes, notes: list | None = None) -> Any:
+    """``orjson.loads``, but integers beyond 64 bits stay exact (the stdlib reads those files) and
+    duplicate object keys are noticed: both fall back to an exact parse, which appends each
+    duplicate to ``notes`` (see ``DuplicateKey``) when a list is given."""
+    value, suspect = _fast_loads(data)
+    if suspect or _has_wide_int(data):
         try:
-            return json.loads(data, parse_constant=_reject_constant)
+            value, dups = _exact_loads(data)
         except ValueError as exc:  # e.g. an integer longer than Python's 4300-digit limit
             raise InputError(f"a number in the file cannot be read exactly ({exc})") from None
+        if notes is not None:
+            notes.extend(dups)
     return value
+
+
+# -- duplicate object keys ----------------------------------------------------------------------
+# orjson (like every JSON parser) keeps the last value of a repeated key and drops the others
+# without a word. Noticing it must not slow the common file down, so the check is a count: every
+# key is followed by exactly one ``:`` outside strings, and orjson writes every ``:`` raw. A value
+# read without loss therefore writes back with as many colons as the text had; a dropped
+# duplicate takes at least its own colon with it. Text that escapes a colon (``\u003a``) or a
+# value orjson cannot write back (nesting past 255 levels) is checked the slow, exact way.
+
+def _colons_agree(raw: bytes, value: Any) -> bool:
+    if b"\\u003a" in raw or b"\\u003A" in raw:
+        return False
+    try:
+        again = orjson.dumps(value)
+    except TypeError:
+        return False
+    return again.count(b":") == raw.count(b":")
+
+
+PIECES_FROM = 48 << 20  # a top-level array at least this big is parsed a few MB at a time
+PIECE = 4 << 20
+_PIECE_END = re.compile(rb"[}\]][ \t\r\n]*,")
+_SPACE = re.compile(rb"[ \t\r\n]*")
+_MAX_MISSES = 8  # cuts tried per piece
+
+
+def _fast_loads(data: bytes) -> tuple[Any, bool]:
+    """``(value, suspect)``: orjson's parse, and whether duplicate keys may have been dropped."""
+    if len(data) >= PIECES_FROM:
+        pieces = _loads_in_pieces(data)
+        if pieces is not None:
+            return pieces
+    value = orjson.loads(data)
+    return value, not _colons_agree(data, value)
+
+
+def _loads_in_pieces(data: bytes) -> tuple[list, bool] | None:
+    """A big top-level array parsed a few MB of elements at a time.
+
+    orjson first reads the whole text into an intermediate document (about 1.5 times the text)
+    and only then builds the Python values: for a 500 MB file that is 750 MB held at once for
+    nothing. Parsing pieces keeps that to a few MB. A piece ends after a ``}`` or ``]`` followed
+    by a comma, and it is accepted only when ``[`` + piece + ``]`` parses: a cut inside a string
+    leaves that string unterminated and a cut inside a nested value leaves it unbalanced, so only
+    a cut between two top-level elements parses. None (parse whole) when the text is not an array
+    or no cut is found.
+    """
+    n = len(data)
+    start = _SPACE.match(data).end()
+    if data[start:start + 1] != b"[":
+        return None
+    mv = memoryview(data)
+    out: list = []
+    suspect = False
+    pos = start + 1  # the first byte of the next element (or whitespace before it)
+    while n - pos > PIECE + (PIECE >> 1):
+        m, misses = _PIECE_END.search(data, pos + PIECE), 0
+        while m is not None and misses < _MAX_MISSES:
+            piece = b"[" + mv[pos:m.start() + 1] + b"]"
+            try:
+                values = orjson.loads(piece)
+            except orjson.JSONDecodeError:
+                misses += 1
+                m = _PIECE_END.search(data, m.start() + 1)
+                continue
+            suspect = suspect or not _colons_agree(piece, values)
+            out.extend(values)
+            pos = m.end()
+            break
+        else:
+            if not out:
+                return None  # not an array of values this can cut: parse whole
+            break  # no cut found near here: the rest in one piece
+    rest = b"[" + mv[pos:]
+    values = orjson.loads(rest)  # the closing bracket is in the text; an error here is the file's own
+    suspect = suspect or not _colons_agree(rest, values)
+    out.extend(values)
+    return out, suspect
+
+
+class _Dup:
+    __slots__ = ("obj", "key", "values")
+
+    def __init__(self, obj: dict, key: str, values: list):
+        self.obj, self.key, self.values = obj, key, values
+
+
+def _exact_loads(data: bytes) -> tuple[Any, list[dict]]:
+    """The stdlib's parse: integers of any size exact, and every repeated key recorded as
+    ``{"path": (...), "key": k, "values": [first, ..., last]}`` (the object keeps the last, as
+    orjson would)."""
+    found: list[_Dup] = []
+
+    def pairs_hook(pairs: list) -> dict:
+        obj = dict(pairs)
+        if len(obj) != len(pairs):
+            seen: dict[str, list] = {}
+            for k, v in pairs:
+                seen.setdefault(k, []).append(v)
+            found.extend(_Dup(obj, k, vs) for k, vs in seen.items() if len(vs) > 1)
+        return obj
+
+    with _recursion_room(4 * ORJSON_MAX_DEPTH + 1000):
+        value = json.loads(data, parse_constant=_reject_constant, object_pairs_hook=pairs_hook)
+    return value, _with_paths(value, found) if found else []
+
+
+def _with_paths(root: Any, found: list[_Dup]) -> list[dict]:
+    """Each duplicate with the JSON path of the object that held it (one walk of the value)."""
+    where: dict[int, tuple] = {}
+    wanted = {id(d.obj) for d in found}
+    stack: list[tuple[Any, tuple]] = [(root, ())]
+    while stack and len(where) < len(wanted):
+        v, path = stack.pop()
+        if type(v) is dict:
+            if id(v) in wanted:
+                where[id(v)] = path
+            stack.extend((x, (*path, k)) for k, x in v.items() if type(x) in (dict, list))
+        elif type(v) is list:
+            stack.extend((x, (*path, i)) for i, x in enumerate(v) if type(x) in (dict, list))
+    return [{"path": (*where.get(id(d.obj), ()), d.key), "key": d.key, "values": d.values} for d in found]
 
 
 def loads(data: bytes) -> Any:
@@ -183,11 +309,21 @@ def loads(data: bytes) -> Any:
 
 def parse(data: bytes | str) -> tuple[Any, str]:
     """Parse JSON or JSON Lines. Returns ``(value, "json"|"jsonl")``; JSONL gives a list of values."""
+    value, fmt, _ = parse_noting(data)
+    return value, fmt
+
+
+def parse_noting(data: bytes | str) -> tuple[Any, str, list[dict]]:
+    """``parse``, and the duplicate object keys the parse resolved (the last value wins), each as
+    ``{"path": (...), "key": k, "values": [first, ..., last]}``; for JSON Lines the path starts
+    with the line's index among the values."""
     data = decode_text(data)
+    notes: list[dict] = []
     try:
-        return _orjson_loads(data), "json"
+        return _orjson_loads(data, notes), "json", notes
     except orjson.JSONDecodeError:
         pass
+    notes.clear()
     lines = data.split(b"\n")
     nonempty = [ln for ln in lines if ln.strip()]
     if not nonempty:
@@ -198,13 +334,15 @@ def parse(data: bytes | str) -> tuple[Any, str]:
         for no, ln in enumerate(lines, 1):
             if not ln.strip():
                 continue
+            here: list[dict] = []
             try:
-                values.append(_orjson_loads(ln))
+                values.append(_orjson_loads(ln, here))
             except orjson.JSONDecodeError:
                 first_error = (no, ln)
                 break
+            notes.extend({**d, "path": (len(values) - 1, *d["path"])} for d in here)
         if first_error is None:
-            return values, "jsonl"
+            return values, "jsonl", notes
         # Lines parsed before the bad one: report it as a JSON Lines error on its own line.
         if values:
             no, ln = first_error
@@ -231,9 +369,9 @@ def repr_to_json(data: bytes) -> bytes | None:
 
 def dumps(value: Any, *, indent: bool = True) -> bytes:
     """Serialise like the stdlib would (key order kept, non-ASCII kept), ending in a newline."""
-    opt = orjson.OPT_INDENT_2 if indent else 0
+    opt = orjson.OPT_APPEND_NEWLINE | (orjson.OPT_INDENT_2 if indent else 0)
     try:
-        return orjson.dumps(value, option=opt) + b"\n"
+        return orjson.dumps(value, option=opt)  # the newline appended in place: no second copy
     except TypeError:
         # Integers beyond 64 bits, nesting past orjson's 255 levels and other values orjson
         # refuses: the stdlib can still write them (as deep as the 1024 levels a file may hold).

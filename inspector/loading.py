@@ -10,7 +10,7 @@ from typing import Any
 
 from .containers import Document, find_transcripts
 from .errors import InputError
-from .jsonio import parse
+from .jsonio import parse_noting
 
 MAX_BYTES = 1 << 31  # 2 GiB: beyond this, reading into memory is not a sensible plan
 CHUNK = 1 << 20
@@ -140,8 +140,11 @@ def load(source: Any, *, name: str | None = None) -> Document:
         from .check import gc_paused
 
         with gc_paused():
-            root, fmt = parse(data)
+            root, fmt, dups = parse_noting(data)
         if fmt == "jsonl":
             lines = [no for no, ln in enumerate(data.split(b"\n"), 1) if ln.strip()]
-            return Document(root=root, format=fmt, transcripts=find_transcripts(root, fmt), source=label, lines=lines)
+            return Document(root=root, format=fmt, transcripts=find_transcripts(root, fmt), source=label, lines=lines,
+                            duplicate_keys=dups)
+        return Document(root=root, format=fmt, transcripts=find_transcripts(root, fmt), source=label,
+                        duplicate_keys=dups)
     return Document(root=root, format=fmt, transcripts=find_transcripts(root, fmt), source=label)

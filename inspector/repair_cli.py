@@ -37,13 +37,18 @@ def _arguments(p: argparse.ArgumentParser) -> None:
                    help="JSON Lines datasets: worker processes (default: the core count)")
 
 
-def _write(target: str, data: bytes) -> None:
+def _write(target: str, data) -> None:
+    """Write bytes, or a ``RepairResult``'s output streamed, to a path or - (stdout)."""
+    if hasattr(data, "write") and target != "-" and data.reads_back(target):
+        data = data.output  # the output is the input file read again: read it before truncating it
+    write = data.write if hasattr(data, "write") else (lambda f: f.write(data))
     if target == "-":
-        sys.stdout.buffer.write(data)
+        write(sys.stdout.buffer)
         sys.stdout.buffer.flush()
         return
     try:
-        Path(target).write_bytes(data)
+        with open(target, "wb") as f:
+            write(f)
     except OSError as exc:
         raise InputError(f"cannot write the file ({exc.strerror or exc})", target) from None
 
@@ -63,7 +68,7 @@ def run_repair(args: argparse.Namespace) -> int:
         raise InputError("--unfixable applies to JSON Lines datasets (one transcript per line)", args.path)
     result = repair(args.path, args.target, options, dialect=args.dialect)
     rep = result.report
-    _write(args.output, result.output)
+    _write(args.output, result)
     if args.report:
         _write(args.report, rep.to_json())
     if args.markdown:
@@ -72,6 +77,11 @@ def run_repair(args: argparse.Namespace) -> int:
     lines = [f"inspector: {len(rep.changes)} changes, {len(rep.quarantine)} taken out into the report's quarantine; "
              f"target {rep.target}: {fb['error']} errors before, {fa['error']} after."]
     lines += [f"inspector: not fixed: {u}" for u in rep.unfixed]
+    for f in rep.input_findings:
+        kept = ("the output is the input unchanged, key and all" if result.unchanged
+                else f"the output keeps the last of its {len(f['values'])} values")
+        lines.append(f"inspector: duplicate key at {f['path']}: {kept}; every value is in the report's input_findings"
+                     + ("" if args.report else " (write it with --report)"))
     sys.stderr.write("\n".join(lines) + "\n")
     return EXIT_OK if rep.ok else EXIT_FINDINGS
 

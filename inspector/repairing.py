@@ -23,7 +23,7 @@ import json
 import math
 import os
 import re
-from typing import Any, Iterator, Literal
+from typing import Any, BinaryIO, Callable, Iterable, Iterator, Literal
 
 from pydantic import BaseModel, Field, field_validator
 
@@ -35,7 +35,7 @@ from .errors import InputError
 from .fixes.join import JoinPlan
 from .fixes.plan import Plan
 from .loading import load, read_source
-from .writing import pretty_like, replace, serialise, source_bytes
+from .writing import Original, replace, serialise_pieces, source_bytes
 
 DEFAULT_PLACEHOLDER = "No result was recorded for tool call {id} ({name}); its outcome is unknown."
 DEFAULT_BRIDGE = "[no assistant reply was recorded here]"
@@ -199,15 +199,18 @@ class RepairReport(BaseModel):
     findings_after: dict[str, int]
     unfixed: list[str] = Field(default_factory=list, description="what could not be fixed safely, and why")
     ok: bool = True
+    input_findings: list[dict] = Field(default_factory=list, description="object keys the input repeats, with "
+                                       "every value: the output keeps the last, as any JSON reader would")
 
     def to_json(self) -> bytes:
         """The report as indented JSON. Quarantined content is written by ``jsonio.dumps``: it is
         the input's own data (integers beyond 64 bits, nesting past pydantic's 255 levels)."""
         from .jsonio import dumps
 
-        plain = self.model_dump(mode="json", exclude={"quarantine": {"__all__": {"content"}}})
+        plain = self.model_dump(mode="json", exclude={"quarantine": {"__all__": {"content"}}, "input_findings": True})
         for item, q in zip(plain["quarantine"], self.quarantine):
             item["content"] = q.content
+        plain["input_findings"] = self.input_findings
         return dumps(plain)
 
 
@@ -217,13 +220,44 @@ class RepairResult:
     Unpacks as ``data, report = inspector.repair(messages)``.
     """
 
-    __slots__ = ("output", "document", "report", "_after")
+    __slots__ = ("_output", "_pieces", "document", "report", "_after")
 
-    def __init__(self, output: bytes, document: Document, report: RepairReport, after: dict):
-        self.output = output
+    def __init__(self, output: bytes | None, document: Document, report: RepairReport, after: dict,
+                 pieces: Callable[[], Iterable[bytes]] | None = None):
+        self._output = output
+        self._pieces = pieces
         self.document = document
         self.report = report
         self._after = after
+
+    @property
+    def unchanged(self) -> bool:
+        """True when the output is the input as it was, byte for byte (nothing needed repair)."""
+        return isinstance(getattr(self._pieces, "__self__", None), Original)
+
+    @property
+    def output(self) -> bytes:
+        """The repaired file's bytes (built on first use; ``write`` streams them instead)."""
+        if self._output is None:
+            self._output = b"".join(self._pieces())
+        return self._output
+
+    def reads_back(self, path: str) -> bool:
+        """True when writing the output would read ``path`` again (writing to it first would lose it)."""
+        source = getattr(self._pieces, "__self__", None)
+        try:
+            return self._output is None and source is not None and source.path is not None \
+                and os.path.samefile(source.path, path)
+        except OSError:
+            return False
+
+    def write(self, f: BinaryIO) -> None:
+        """Write the output to a binary file without holding all of it at once."""
+        if self._output is not None:
+            f.write(self._output)
+            return
+        for piece in self._pieces():
+            f.write(piece)
 
     @property
     def check_report(self) -> Any:
@@ -258,12 +292,16 @@ def repair(source: Any, target: str | None = None, options: RepairOptions | dict
     options = options or RepairOptions()
     if isinstance(source, (list, dict)):
         refuse_non_json(source)
-    original = source_bytes(source)
-    if original is None and isinstance(source, (str, os.PathLike)) and not isinstance(source, Document):
-        original, name = read_source(source)
-        doc = load(original, name=name)
+    data = source_bytes(source)
+    original = None if data is None else Original(data)
+    if data is None and isinstance(source, (str, os.PathLike)) and not isinstance(source, Document):
+        data, name = read_source(source)
+        doc = load(data, name=name)
+        # A file is read again if it comes back unchanged; stdin cannot be.
+        original = Original(data, None if name == "<stdin>" else name)
     else:
         doc = load(source)
+    del data
     with gc_paused():  # a big transcript allocates many small objects; collection cycles only cost time
         return _repair_document(doc, target, options, dialect, original)
 
@@ -316,12 +354,13 @@ def refuse_non_json(value: Any) -> None:
 
 
 def _repair_document(doc: Document, target: str | None, options: RepairOptions, dialect: str | None,
-                     original: bytes | None) -> RepairResult:
+                     original: Original | None) -> RepairResult:
     before, analyses = check_plain(doc, target, dialect)
     target = before["target"]
     editors = [editor_of(a) for a in analyses]
     report = RepairReport(target=target, dialect=before["dialect"], findings_before=counts(before["findings"]),
                           findings_after=counts(before["findings"]))
+    report.input_findings = before["input_findings"]
     runs = [_Run(n, a.transcript, a.dialect.name) for n, a in enumerate(analyses)]
     changed = [run.step(a, ed, target, options) for run, a, ed in zip(runs, analyses, editors)]
     del analyses, editors  # the planned steps hold what they need: one set of analyses at a time
@@ -351,9 +390,16 @@ def _repair_document(doc: Document, target: str | None, options: RepairOptions, 
             after, _ = check_plain(new_doc, target, dialect)
     new_doc = Document(root=root, format=doc.format, transcripts=[r.transcript() for r in runs], source=doc.source)
     if after is before:
-        output = original if original is not None else serialise(doc.root, doc.format, True)
+        if original is not None:
+            pieces = original.pieces
+        else:
+            def pieces():
+                return serialise_pieces(doc.root, doc.format, True)
     else:
-        output = serialise(root, doc.format, pretty_like(original))
+        pretty = original is None or original.pretty
+
+        def pieces():
+            return serialise_pieces(root, doc.format, pretty)
         report.findings_after = counts(after["findings"])
     for run in runs:
         run.collect(report)
@@ -364,7 +410,7 @@ def _repair_document(doc: Document, target: str | None, options: RepairOptions, 
             f"after repair the target would still refuse this request: {len(errors)} error(s), first {f['code']} "
             f"at message #{f['message_index']}: {f['text']}")
     report.ok = not report.unfixed
-    return RepairResult(output, new_doc, report, after)
+    return RepairResult(None, new_doc, report, after, pieces)
 
 
 MAX_PASSES = 3

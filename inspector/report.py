@@ -5,7 +5,7 @@ Imports nothing of the package: every other module may import it.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -31,6 +31,16 @@ class Finding(BaseModel):
     transcript: int = Field(default=0, description="which transcript of the file (0-based)")
 
 
+class InputFinding(BaseModel):
+    """Something about the file itself rather than its messages: a key an object repeats."""
+
+    kind: Literal["duplicate_key"] = "duplicate_key"
+    path: str = Field(description="JSON path of the repeated key, e.g. $[3].content")
+    key: str
+    values: list[Any] = Field(description="every value the key was given, first to last; readers keep the last")
+    text: str = Field(description="a plain sentence")
+
+
 class Report(BaseModel):
     """The result of ``check``: what was read and every finding, in message order."""
 
@@ -42,6 +52,8 @@ class Report(BaseModel):
     transcript_labels: list[str] = Field(default_factory=list, description="where each transcript was found")
     target_reason: str | None = Field(default=None, description="why this target, when it was not chosen "
                                       "explicitly: the model the request names, or the format's default")
+    input_findings: list[InputFinding] = Field(default_factory=list, description="about the file itself, "
+                                               "not its messages: object keys it repeats")
 
     @property
     def ok(self) -> bool:

@@ -8,9 +8,11 @@ line.
 
 from __future__ import annotations
 
-from typing import Any
+import zlib
+from typing import Any, Iterator
 
 from .containers import EMBEDDED, embedded_json
+from .errors import InputError
 from .jsonio import dumps
 
 
@@ -45,3 +47,60 @@ def serialise(root: Any, fmt: str, pretty: bool) -> bytes:
 def pretty_like(original: bytes | None) -> bool:
     """Indented in, indented out; a one-line file stays one line."""
     return original is None or b"\n" in original[:65536].rstrip()
+
+
+STREAM_ITEMS = 2000  # list items written per piece when a big list is written streamed
+
+
+def serialise_pieces(root: Any, fmt: str, pretty: bool) -> Iterator[bytes]:
+    """``serialise``, in pieces whose concatenation is the same bytes: a long top-level list is
+    written a few thousand items at a time, so the whole output is never held at once."""
+    if fmt == "jsonl" and type(root) is list:
+        for k in range(0, len(root), STREAM_ITEMS):
+            yield b"".join(dumps(v, indent=False) for v in root[k:k + STREAM_ITEMS])
+        return
+    if type(root) is not list or len(root) <= STREAM_ITEMS:
+        yield dumps(root, indent=pretty)
+        return
+    # dumps([a, b]) is "[\n  A,\n  B\n]\n" indented or "[A,B]\n" on one line: the inside of
+    # each piece is written between one opening and one closing bracket.
+    head, sep, tail, cut = (b"[\n", b",\n", b"\n]\n", (2, -3)) if pretty else (b"[", b",", b"]\n", (1, -2))
+    yield head
+    for k in range(0, len(root), STREAM_ITEMS):
+        piece = dumps(root[k:k + STREAM_ITEMS], indent=pretty)
+        yield (sep if k else b"") + piece[cut[0]:cut[1]]
+    yield tail
+
+
+class Original:
+    """The bytes a document was read from, to give back unchanged when nothing needed repair.
+
+    For a file the bytes are not kept (a copy of a 500 MB file held through a whole repair):
+    its size and CRC are, and the file is read again, in chunks, when it is written back; if it
+    changed meanwhile, ``InputError``.
+    """
+
+    CHUNK = 1 << 20
+
+    def __init__(self, data: bytes, path: str | None = None):
+        self.pretty = pretty_like(data)
+        self.path = path
+        self.data: bytes | None = data if path is None else None
+        self.size, self.crc = len(data), (zlib.crc32(data) if path is not None else 0)
+
+    def pieces(self) -> Iterator[bytes]:
+        if self.data is not None:
+            yield self.data
+            return
+        crc = size = 0
+        try:
+            with open(self.path, "rb") as f:
+                while chunk := f.read(self.CHUNK):
+                    crc, size = zlib.crc32(chunk, crc), size + len(chunk)
+                    if size > self.size:
+                        break
+                    yield chunk
+        except OSError as exc:
+            raise InputError(f"cannot read the file again to write it back ({exc.strerror or exc})", self.path) from None
+        if (size, crc) != (self.size, self.crc):
+            raise InputError("the file changed while it was being repaired; run again", self.path)
