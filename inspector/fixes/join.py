@@ -16,7 +16,8 @@ unasked: a run is joined only where a message of it has an order error on the co
 in, and the placeholders, stay with the message before them).
 
 Change and quarantine indices are the input's own: an exploded piece reports the index of the
-message it came from, and a quarantined result block is quarantined as the block itself.
+message it came from, and a quarantined result block is quarantined as the block itself; when
+every block of a message is taken out, the message is quarantined whole, as it was.
 """
 
 from __future__ import annotations
@@ -139,9 +140,22 @@ class JoinPlan:
             pos = inner_pos.get(id(r.slot)) if r.slot is not None else None
             slot = group_of.get(pos) if pos is not None else None
             self.recs.append(_Rec(r.action, r.code, r.call_id, before, slot, ours(r.text), r.new_id))
+        # A piece taken out is quarantined as its block; when every piece of an input message went,
+        # the message went whole, and the quarantine holds it exactly as it was (its other fields too).
+        taken: dict[int, set[int]] = {}
+        for index, _, _, content in inner.quarantine:
+            if origin[index] in pieces and content is ex[index]:
+                taken.setdefault(origin[index], set()).add(index)
+        whole = {k for k, got in taken.items() if len(got) == len(pieces[k])}
         for index, code, reason, content in inner.quarantine:
             k = origin[index]
-            if k in pieces and type(content) is dict and len(content.get(self.ed.KEY) or ()) == 1:
+            if k in whole:
+                if content is ex[index]:
+                    if k in taken:  # once per message, with the first piece's code and reason
+                        del taken[k]
+                        self.quarantine.append((k, code, reason, items[k]))
+                    continue
+            elif k in pieces and type(content) is dict and len(content.get(self.ed.KEY) or ()) == 1:
                 content = content[self.ed.KEY][0]  # the result block itself
             self.quarantine.append((k, code, reason, content))
         for iss in joins:
