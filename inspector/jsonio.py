@@ -376,7 +376,8 @@ def dumps(value: Any, *, indent: bool = True) -> bytes:
         # Integers beyond 64 bits, nesting past orjson's 255 levels and other values orjson
         # refuses: the stdlib can still write them (as deep as the 1024 levels a file may hold).
         with _recursion_room(4 * ORJSON_MAX_DEPTH + 1000):
-            text = json.dumps(value, ensure_ascii=False, indent=2 if indent else None)
+            text = json.dumps(value, ensure_ascii=False, indent=2 if indent else None,
+                              separators=None if indent else (",", ":"))  # as orjson writes
         return text.encode("utf-8", "surrogatepass") + b"\n"
 
 

@@ -202,7 +202,7 @@ class RepairReport(BaseModel):
     input_findings: list[dict] = Field(default_factory=list, description="object keys the input repeats, with "
                                        "every value: the output keeps the last, as any JSON reader would")
 
-    def to_json(self) -> bytes:
+    def to_json(self, indent: bool = True) -> bytes:
         """The report as indented JSON. Quarantined content is written by ``jsonio.dumps``: it is
         the input's own data (integers beyond 64 bits, nesting past pydantic's 255 levels)."""
         from .jsonio import dumps
@@ -211,7 +211,7 @@ class RepairReport(BaseModel):
         for item, q in zip(plain["quarantine"], self.quarantine):
             item["content"] = q.content
         plain["input_findings"] = self.input_findings
-        return dumps(plain)
+        return dumps(plain, indent=indent)
 
 
 class RepairResult:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import IO, Any
 
 from ..errors import InputError
+from ..jsonio import dumps
 from .sources import Part
 
 
@@ -24,7 +25,10 @@ class Outcome:
     original: bytes | None  # the input line, kept only when repair could not fix it
     changed: bool
     problems: list[str]  # why it is not fixed (empty: fixed or clean)
-    report: dict | None  # the record's repair report, when something changed or is left
+    # the record's repair report as one line of JSON (an object, no newline), when something
+    # changed or is left; bytes, because quarantined content may nest deeper than pydantic or
+    # orjson write (and than pickle carries between processes)
+    report: bytes | None
 
 
 def repair_part(part: Part, target: str | None, options: Any, dialect: str | None) -> tuple[list[Outcome], int]:
@@ -41,12 +45,12 @@ def repair_part(part: Part, target: str | None, options: Any, dialect: str | Non
             res = repair(ln, target, options, dialect=dialect)
         except InputError as exc:
             msg = str(exc).replace("line 1 column", "column")
-            outs.append(Outcome(k, ln + b"\n", ln, False, [msg], {"unreadable": msg}))
+            outs.append(Outcome(k, ln + b"\n", ln, False, [msg], dumps({"unreadable": msg}, indent=False).rstrip()))
             continue
         rep = res.report
         out = res.output if res.output.endswith(b"\n") else res.output + b"\n"
         changed = out.rstrip(b"\n") != ln
-        report = rep.model_dump(mode="json") if (changed or rep.unfixed) else None
+        report = rep.to_json(indent=False).rstrip() if (changed or rep.unfixed) else None
         outs.append(Outcome(k, out, None if rep.ok else ln, changed, list(rep.unfixed), report))
     return outs, n
 
@@ -63,8 +67,6 @@ def _open(name: str, stdout: IO[bytes]) -> IO[bytes]:
 def repair_dataset(path: str, output: str, unfixable: str | None, report: str | None, target: str | None,
                    options: Any, dialect: str | None, jobs: int, stdout: IO[bytes], progress: Any) -> dict:
     """Repair every record of a JSON Lines dataset; returns the tally."""
-    import orjson
-
     from .local import LineNumbers, ordered_map
     from .sources import plan
 
@@ -95,7 +97,7 @@ def repair_dataset(path: str, output: str, unfixable: str | None, report: str | 
                     tally["repaired" if o.changed else "clean"] += 1
                     chunk.append(o.output)
                 if o.report is not None and rep is not None:
-                    rep_chunk.append(orjson.dumps({"line": line, **o.report}) + b"\n")
+                    rep_chunk.append(b'{"line":%d,' % line + o.report[1:] + b"\n")
             files[0].write(b"".join(chunk))
             if held is not None:
                 held.write(b"".join(held_chunk))

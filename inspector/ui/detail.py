@@ -46,12 +46,19 @@ def _head(text: str) -> str:
     return cut[:nl] if nl >= 0 else cut
 
 
+TREE_DEPTH = 30  # levels shown as a tree; deeper values are shown as JSON text
+
+
 def _shorten(x: Any, limit: int, depth: int = 0) -> Any:
-    """A copy of ``x`` with strings over ``limit`` characters cut, saying how much was left out."""
+    """A copy of ``x`` with strings over ``limit`` characters cut, saying how much was left out,
+    and values nested past ``TREE_DEPTH`` levels given as one line of JSON text (a tree hundreds
+    of levels deep is neither readable nor safe to hand to the browser's JSON viewer)."""
     if isinstance(x, str):
         return x if len(x) <= limit else x[:limit] + f"… ({len(x) - limit:,} more characters)"
-    if depth > 30:
-        return x
+    if depth >= TREE_DEPTH and isinstance(x, (dict, list)) and x:
+        from ..check import value_line
+
+        return f"(nested too deep to show as a tree; as JSON: {value_line(x, limit)})"
     if isinstance(x, dict):
         return {k: _shorten(v, limit, depth + 1) for k, v in x.items()}
     if isinstance(x, list):

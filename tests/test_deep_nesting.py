@@ -1,0 +1,73 @@
+"""Issue 15: values nested hundreds of levels deep (a JSON file may hold 1,024) in the places that
+used pydantic's or orjson's writers (255 levels) or the browser's tree view: the dataset repair
+report and the message detail pane."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from inspector.ui.detail import TREE_DEPTH, _shorten
+
+APP = str(Path(__file__).resolve().parent.parent / "app.py")
+
+
+def _deep(levels: int):
+    v: object = "bottom"
+    for _ in range(levels):
+        v = [v]
+    return v
+
+
+@pytest.mark.parametrize("levels", [300, 1000])
+def test_dataset_repair_writes_a_deep_quarantine_to_its_report(tmp_path, levels):
+    ok = {"messages": [{"role": "user", "content": "hi"}]}
+    deep = {"messages": [{"role": "user", "content": "hi"}, {"role": "observation", "content": _deep(levels)},
+                         {"role": "user", "content": "x"}]}
+    src = tmp_path / "d.jsonl"
+    src.write_text(json.dumps(ok) + "\n" + json.dumps(deep) + "\n")
+    out, rep = tmp_path / "o.jsonl", tmp_path / "r.jsonl"
+    done = subprocess.run([sys.executable, "-m", "inspector", "repair", str(src), "-o", str(out), "--report", str(rep)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    [line] = rep.read_bytes().splitlines()
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
+    record = json.loads(line)
+    assert record["line"] == 2 and record["quarantine"][0]["code"] == "TC024"
+    assert record["quarantine"][0]["content"] == deep["messages"][1]
+
+
+def _depth(v) -> int:
+    n = 0
+    while isinstance(v, (list, dict)) and v:
+        v = v[0] if isinstance(v, list) else next(iter(v.values()))
+        n += 1
+    return n
+
+
+def test_detail_tree_stops_at_a_readable_depth():
+    shown = _shorten({"content": _deep(1000)}, 200)
+    assert _depth(shown) <= TREE_DEPTH + 1
+    v = shown
+    while isinstance(v, (list, dict)):
+        v = v[0] if isinstance(v, list) else v["content"]
+    assert v.startswith("(nested too deep to show as a tree; as JSON: [[[")
+
+
+def test_app_shows_a_deeply_nested_message():
+    msgs = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "ok", "meta": _deep(600)}]
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()
+    at.file_uploader(key="upload").set_value(("deep.json", json.dumps(msgs).encode(), "application/json")).run()
+    assert not at.exception
+    at.session_state["sel"] = 1
+    at.run()
+    assert not at.exception
+    assert "Message #1" in [s.value for s in at.subheader]
+    [tree] = [j for j in at.json if "meta" in j.value]
+    assert "nested too deep to show as a tree" in tree.value
