@@ -28,10 +28,12 @@ This module is pure: no I/O beyond reading the environment in ``from_env``.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import json
 import re
 from bisect import bisect_right
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import accumulate
 from typing import Callable, Iterable, Sequence
 
@@ -67,29 +69,110 @@ class PatternError(ValueError):
     """A configured pattern cannot be used; the message says which one and why."""
 
 
-@dataclass(frozen=True)
 class Secret:
     """One place where a secret was found.
 
     ``start``/``end`` are offsets into the file's decoded text (for a string written with escapes,
-    those of the whole string literal); ``line``/``column`` are 1-based. ``around`` is the
-    secret's string value near it, with every secret in that value already masked.
+    those of the whole string literal); ``line``/``column`` are 1-based. ``preview`` is a few
+    characters and the length, never the whole secret; ``around`` is the secret's string value
+    near it, with every secret in that value masked. ``token`` (the string literal's byte span in
+    the file) and ``span`` (the secret's byte span in its value) say where to mask. The two
+    texts are made when first read: a scan of a file packed with keys makes none of them.
     """
 
-    kind: str
-    start: int
-    end: int
-    line: int
-    column: int
-    preview: str  # a few characters and the length; never the whole secret
-    around: str = field(default="", repr=False, compare=False)
-    # where to mask: the string literal's byte span in the file and the secret's byte span in its value
-    token: tuple[int, int] = field(default=(0, 0), repr=False, compare=False)
-    span: tuple[int, int] = field(default=(0, 0), repr=False, compare=False)
+    __slots__ = ("kind", "start", "end", "line", "column", "token", "span", "_in", "_preview", "_around")
+
+    def __init__(self, kind: str, start: int, end: int, line: int, column: int, token: tuple[int, int],
+                 span: tuple[int, int], within: "_Value"):
+        self.kind, self.start, self.end, self.line, self.column = kind, start, end, line, column
+        self.token, self.span, self._in = token, span, within
+        self._preview = self._around = None
 
     @property
     def mask(self) -> str:
         return f"[REDACTED {self.kind}]"
+
+    @property
+    def preview(self) -> str:
+        if self._preview is None:
+            s, e = self.span
+            secret = self._in.value()[s:e].decode("utf-8", "replace")
+            n = len(secret)
+            self._preview = f"{secret[:min(4, max(1, n // 8))]}…({n} chars)"
+        return self._preview
+
+    @property
+    def around(self) -> str:
+        if self._around is None:
+            self._around = self._in.around(self.span)
+        return self._around
+
+    def _key(self) -> tuple:
+        return self.kind, self.start, self.end, self.line, self.column, self.preview
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Secret) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (f"Secret(kind={self.kind!r}, start={self.start}, end={self.end}, line={self.line}, "
+                f"column={self.column}, preview={self.preview!r})")
+
+
+class _Value:
+    """The string value a secret is in, shared by its secrets: read from the file when needed."""
+
+    __slots__ = ("data", "token", "decoded", "kept", "_masked")
+
+    def __init__(self, data: bytes, token: tuple[int, int], decoded: bytes | None, kept: list):
+        self.data, self.token, self.decoded, self.kept = data, token, decoded, kept
+        self._masked: tuple[str, dict] | None = None
+
+    def value(self) -> bytes:
+        if self.decoded is not None:
+            return self.decoded
+        a, b = self.token
+        return self.data[a + 1:b - 1]
+
+    def around(self, span: tuple[int, int]) -> str:
+        if len(self.kept) == 1:  # the common case: only the bytes near the one secret are decoded
+            s, e, kind = self.kept[0]
+            if self.decoded is None:
+                data, lo, hi = self.data, self.token[0] + 1, self.token[1] - 1
+            else:
+                data, lo, hi = self.decoded, 0, len(self.decoded)
+            s, e = s + lo, e + lo
+            before = data[max(lo, s - _AROUND_BYTES):s].decode("utf-8", "replace")[-_AROUND:]
+            after = data[e:min(hi, e + _AROUND_BYTES)].decode("utf-8", "replace")[:_AROUND]
+            return " ".join(f"{before}[REDACTED {kind}]{after}".split())
+        if self._masked is None:  # once per value, however many secrets it holds
+            masked, mask_at = _masked_value(self.value(), self.kept)
+            self._masked = masked, {(s, e): at for (s, e, _), at in zip(self.kept, mask_at)}
+        masked, where = self._masked
+        ms, me = where[span]
+        return " ".join(masked[max(0, ms - _AROUND): me + _AROUND].split())
+
+
+_AROUND = 40  # characters of context on each side of a secret, in previews
+_AROUND_BYTES = 4 * _AROUND + 4  # enough bytes for that many characters, and a cut one before them
+
+
+@contextlib.contextmanager
+def _gc_paused():
+    """No cyclic collection while a scan allocates its (acyclic) matches: with a key every 50
+    bytes, the collections would cost as much as the scan. Afterwards the new objects go straight
+    to the oldest generation (``freeze``/``unfreeze``), so the next collection does not walk them all."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        gc.unfreeze()
+        if was:
+            gc.enable()
 
 
 def _compile(pattern: str) -> "re2._Regexp":
@@ -119,9 +202,33 @@ class _Pattern:
     rx: "re2._Regexp"
     secret: int | None  # the number of the group named ``secret``, when there is one
     builtin: bool
+    raw: "re2._Regexp | None" = None  # built-ins: the form run on the file's own bytes (see ``_plain_hits``)
 
 
 _BUILTIN = [(kind, _compile(p)) for kind, p in BUILTIN]
+# On the file's bytes a match must stay inside one string literal without escapes: no built-in
+# pattern matches a quote or a backslash, except the private key's body, which is kept off both
+# there (a key written over several lines has \n escapes: its literal is scanned decoded).
+_RAW = {kind: _compile(p.replace("[^\\x00]*?", '[^"\\\\\\x00]*?')) for kind, p in BUILTIN}
+_UNANCHORED = re2._re2.RE2.Anchor.UNANCHORED
+
+
+def _not_after(chars: str) -> frozenset[int]:
+    return frozenset(ord(c) for c in chars)
+
+
+_ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+# Built-ins that begin with a literal: on the file's bytes they run on Python's ``re``, whose
+# literal-prefix search is several times cheaper per match than a call into RE2, and they stay
+# linear: no nested quantifier, and the boundary before the secret (the bytes in the set must not
+# come right before it) is checked by hand. A match that fails that check is skipped whole: its
+# bytes all belong to the set, so no match the boundary allows can start inside it.
+_PREFIXED: dict[str, tuple[re.Pattern, frozenset[int]]] = {
+    "API key (sk-)": (re.compile(rb"sk-[A-Za-z0-9][A-Za-z0-9_-]{19,}"), _not_after(_ALNUM + "_-")),
+    "AWS access key": (re.compile(rb"A(?:KIA|SIA)[A-Z0-9]{16,}"), _not_after(_ALNUM[:26] + _ALNUM[52:])),
+    "GitHub token": (re.compile(rb"gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,}"), _not_after(_ALNUM + "_")),
+    "Google API key": (re.compile(rb"AIza[0-9A-Za-z_-]{35}"), _not_after(_ALNUM + "_-")),
+}
 
 
 @dataclass(frozen=True)
@@ -132,7 +239,7 @@ class Redactor:
 
     @classmethod
     def build(cls, extra: Iterable[str] = ()) -> "Redactor":
-        compiled = [_Pattern(kind, rx, rx.groupindex.get(b"secret"), True) for kind, rx in _BUILTIN]
+        compiled = [_Pattern(kind, rx, rx.groupindex.get(b"secret"), True, _RAW[kind]) for kind, rx in _BUILTIN]
         extra = list(extra)
         if len(extra) > MAX_PATTERNS:
             raise PatternError(f"{len(extra)} redaction patterns is more than the {MAX_PATTERNS} one scan runs")
@@ -150,22 +257,41 @@ class Redactor:
     # -- finding -----------------------------------------------------------------------------
 
     def scan(self, data: bytes) -> list[Secret]:
-        """Every secret in the JSON (or JSON Lines) ``data``, in file order."""
-        data = bytes(data)
-        parts = _STRING.split(data)  # [gap, literal, gap, literal, ..., gap]
-        offsets = list(accumulate(map(len, parts), initial=0))
-        literals = parts[1::2]
-        # A literal followed by ":" is an object key: masking keys could merge two of them.
-        keys = [g.lstrip()[:1] == b":" for g in parts[2::2]]
-        del parts
-        values = _values(literals, keys)
-        joined = _SEP.join(values)
-        starts = list(accumulate((len(v) + 1 for v in values), initial=0))
-        hits: dict[int, list[tuple[int, int, str]]] = {}
-        for pattern in self.patterns:
-            for i, found in _matches(pattern, joined, starts, values).items():
-                hits.setdefault(i, []).extend(found)
-        return _locate(data, literals, offsets, values, hits)
+        """Every secret in the JSON (or JSON Lines) ``data``, in file order.
+
+        Built-in patterns run on the file's bytes, where a string literal without escapes is its
+        own value: only matches cost Python work, so a file is scanned at the regex engine's speed
+        however many strings it has. Literals with escapes (found from their backslashes) are
+        decoded and scanned as values. Custom patterns, which may match anything, run on every
+        string value one by one.
+        """
+        with _gc_paused():
+            return self._scan(bytes(data))
+
+    def _scan(self, data: bytes) -> list[Secret]:
+        hits: dict[tuple[int, int], list[tuple[int, int, str]]] = {}  # literal span -> matches in its value
+        values: dict[tuple[int, int], bytes] = {}  # decoded values of literals with escapes
+        builtin = [p for p in self.patterns if p.builtin]
+        custom = [p for p in self.patterns if not p.builtin]
+        for pattern in builtin:
+            if pattern.kind in _PREFIXED:
+                _prefixed_hits(pattern.kind, data, hits)
+            else:
+                _plain_hits(pattern, data, hits)
+        escaped = _escaped_literals(data)
+        if escaped:
+            literals = [data[a:b] for a, b in escaped]
+            _scan_values(builtin, escaped, _values(literals, [False] * len(literals)), hits, values)
+        if custom:
+            parts = _STRING.split(data)  # [gap, literal, gap, literal, ..., gap]
+            offsets = list(accumulate(map(len, parts), initial=0))
+            literals = parts[1::2]
+            # A literal followed by ":" is an object key: masking keys could merge two of them.
+            keys = [g.lstrip()[:1] == b":" for g in parts[2::2]]
+            spans = [(offsets[2 * i + 1], offsets[2 * i + 2]) for i in range(len(literals))]
+            del parts, offsets
+            _scan_values(custom, spans, _values(literals, keys), hits, values)
+        return _locate(data, hits, values)
 
     def find(self, text: str) -> list[Secret]:
         """``scan`` for text already decoded (offsets are into ``text``)."""
@@ -190,6 +316,100 @@ class Redactor:
             pos = b
         out.append(data[pos:])
         return b"".join(out)
+
+
+_KEY = re.compile(rb"[ \t\r\n]*:")
+
+
+def _plain_hits(pattern: _Pattern, data: bytes, hits: dict) -> None:
+    """Matches of a built-in pattern in the file's bytes that lie in a string value without
+    escapes (keys and literals with escapes are left to the other passes)."""
+    match, g, n = pattern.raw._regexp.Match, pattern.secret, len(data)
+    accept = ACCEPT.get(pattern.kind)
+    pos = 0
+    lit: tuple[int, int] | None = None  # the literal of the last match, found once for all its matches
+    ok = False
+    while pos <= n:
+        spans = match(_UNANCHORED, data, pos, n)
+        s0, e0 = spans[0]
+        if s0 < 0:
+            break
+        pos = e0 if e0 > s0 else e0 + 1
+        s, e = spans[g] if g is not None and spans[g][0] >= 0 else (s0, e0)
+        if e <= s or (accept is not None and not accept(data[s:e])):
+            continue
+        if lit is None or not lit[0] < s < lit[1]:
+            lit, ok = _plain_literal(data, s, e)
+        if ok and e < lit[1]:
+            hits.setdefault(lit, []).append((s - lit[0] - 1, e - lit[0] - 1, pattern.kind))
+
+
+def _prefixed_hits(kind: str, data: bytes, hits: dict) -> None:
+    """``_plain_hits`` for a built-in in ``_PREFIXED``."""
+    rx, before = _PREFIXED[kind]
+    accept = ACCEPT.get(kind)
+    lit: tuple[int, int] | None = None
+    ok = False
+    for m in rx.finditer(data):
+        s, e = m.span()
+        if (s and data[s - 1] in before) or (accept is not None and not accept(m.group())):
+            continue
+        if lit is None or not lit[0] < s < lit[1]:
+            lit, ok = _plain_literal(data, s, e)
+        if ok and e < lit[1]:
+            hits.setdefault(lit, []).append((s - lit[0] - 1, e - lit[0] - 1, kind))
+
+
+def _plain_literal(data: bytes, s: int, e: int) -> tuple[tuple[int, int], bool]:
+    """The span between the quotes around bytes ``s:e`` (quotes included), and whether it is a
+    string value without escapes (not a key; in JSON, letters only occur in strings). The span
+    is returned either way, so that the other matches in it are decided at once."""
+    a = data.rfind(b'"', 0, s)
+    b = data.find(b'"', e)
+    if a < 0 or b < 0:
+        return (s, s), False
+    ok = data[a - 1:a] != b"\\" and data.find(b"\\", a, b) < 0 and not _KEY.match(data, b + 1)
+    return (a, b + 1), ok
+
+
+def _escaped_literals(data: bytes) -> list[tuple[int, int]]:
+    """Spans of the string values that hold escapes, found from their backslashes (which JSON
+    only has inside strings): the quote before one that is not itself escaped opens its literal."""
+    out: list[tuple[int, int]] = []
+    p = data.find(b"\\")
+    while p >= 0:
+        a = data.rfind(b'"', 0, p)
+        while a > 0 and _escaped(data, a):
+            a = data.rfind(b'"', 0, a)
+        b = data.find(b'"', p)
+        while b >= 0 and _escaped(data, b):
+            b = data.find(b'"', b + 1)
+        if a < 0 or b < 0:
+            break
+        if not _KEY.match(data, b + 1):
+            out.append((a, b + 1))
+        p = data.find(b"\\", b + 1)
+    return out
+
+
+def _escaped(data: bytes, q: int) -> bool:
+    """True when the quote at ``q`` follows an odd run of backslashes."""
+    k = q
+    while k > 0 and data[k - 1] == 92:
+        k -= 1
+    return (q - k) % 2 == 1
+
+
+def _scan_values(patterns: list[_Pattern], spans: list[tuple[int, int]], vals: list[bytes], hits: dict,
+                 values: dict) -> None:
+    """Run ``patterns`` on decoded string values (joined, one pass each); hits by literal span."""
+    joined = _SEP.join(vals)
+    starts = list(accumulate((len(v) + 1 for v in vals), initial=0))
+    for pattern in patterns:
+        for i, found in _matches(pattern, joined, starts, vals).items():
+            span = spans[i]
+            hits.setdefault(span, []).extend(found)
+            values[span] = vals[i]
 
 
 def _values(literals: list[bytes], keys: list[bool]) -> list[bytes]:
@@ -250,35 +470,37 @@ def _matches(pattern: _Pattern, joined: bytes, starts: list[int], values: list[b
     return found
 
 
-def _locate(data: bytes, literals, offsets, values, hits) -> list[Secret]:
-    """Turn per-value matches into ``Secret``s with file line/column, in one pass over the file."""
+def _locate(data: bytes, hits: dict, values: dict) -> list[Secret]:
+    """Turn per-literal matches into ``Secret``s with file line/column, in one pass over the file."""
     secrets: list[Secret] = []
+    add = secrets.append
+    ascii_only = data.isascii()  # then a character offset is the byte offset
     pos = char = 0  # a byte offset in ``data`` and the character offset it corresponds to
     line, line_char = 1, 0  # current line and the character offset where it starts
-    for i in sorted(hits):
-        kept: list[tuple[int, int, str]] = []
-        for s, e, kind in sorted(hits[i], key=lambda h: (h[0], -h[1])):
-            if kept and s < kept[-1][1]:
-                continue  # overlapping matches keep the earliest, then longest
-            kept.append((s, e, kind))
-        value, literal = values[i], literals[i]
-        a = offsets[2 * i + 1]
-        token = (a, a + len(literal))
-        plain = b"\\" not in literal
-        masked, mask_at = _masked_value(value, kept)
-        for (s, e, kind), (ms, me) in zip(kept, mask_at):
+    for token in sorted(hits):
+        found = hits[token]
+        if len(found) == 1:
+            kept = found
+        else:
+            kept = []
+            for s, e, kind in sorted(found, key=lambda h: (h[0], -h[1])):
+                if kept and s < kept[-1][1]:
+                    continue  # overlapping matches keep the earliest, then longest
+                kept.append((s, e, kind))
+        a, b = token
+        value = values.get(token)
+        plain = value is None
+        within = _Value(data, token, None if plain else value, kept)
+        for s, e, kind in kept:
             at, end = (a + 1 + s, a + 1 + e) if plain else token
             nl = data.rfind(b"\n", pos, at)
             if nl >= 0:
                 line += data.count(b"\n", pos, nl + 1)
-                line_char = char + len(data[pos:nl + 1].decode("utf-8", "surrogateescape"))
-            char += len(data[pos:at].decode("utf-8", "surrogateescape"))
+                line_char = (nl + 1) if ascii_only else char + len(data[pos:nl + 1].decode("utf-8", "surrogateescape"))
+            char = at if ascii_only else char + len(data[pos:at].decode("utf-8", "surrogateescape"))
             pos = at
-            width = len(data[at:end].decode("utf-8", "surrogateescape"))
-            secret = value[s:e].decode("utf-8", "replace")
-            around = " ".join(masked[max(0, ms - 40): me + 40].split())
-            secrets.append(Secret(kind, char, char + width, line, char - line_char + 1, _preview(secret),
-                                  around, token, (s, e)))
+            width = (end - at) if ascii_only else len(data[at:end].decode("utf-8", "surrogateescape"))
+            add(Secret(kind, char, char + width, line, char - line_char + 1, token, (s, e), within))
     return secrets
 
 
@@ -319,12 +541,6 @@ def _masked_literal(literal: bytes, group: Sequence[Secret]) -> bytes:
         return json.dumps(masked, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate stays an escape
         return json.dumps(masked).encode("ascii")
-
-
-def _preview(secret: str) -> str:
-    """Enough to recognise a secret, not enough to use it: ``sk-p…(51 chars)``."""
-    head = secret[: min(4, max(1, len(secret) // 8))]
-    return f"{head}…({len(secret)} chars)"
 
 
 def context(text: str, secret: Secret, width: int = 40) -> str:
