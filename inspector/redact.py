@@ -35,7 +35,7 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass
 from itertools import accumulate
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 import orjson
 import re2
@@ -274,10 +274,7 @@ class Redactor:
         builtin = [p for p in self.patterns if p.builtin]
         custom = [p for p in self.patterns if not p.builtin]
         for pattern in builtin:
-            if pattern.kind in _PREFIXED:
-                _prefixed_hits(pattern.kind, data, hits)
-            else:
-                _plain_hits(pattern, data, hits)
+            _plain_hits(pattern, data, hits)
         escaped = _escaped_literals(data)
         if escaped:
             literals = [data[a:b] for a, b in escaped]
@@ -321,39 +318,38 @@ class Redactor:
 _KEY = re.compile(rb"[ \t\r\n]*:")
 
 
+def _spans(pattern: _Pattern, buf: bytes, raw: bool) -> Iterator[tuple[int, int]]:
+    """The secret spans a built-in pattern finds in ``buf`` (the file's bytes when ``raw``, else
+    string values joined by NUL bytes), ``ACCEPT`` applied."""
+    accept = ACCEPT.get(pattern.kind)
+    if pattern.kind in _PREFIXED:
+        rx, before = _PREFIXED[pattern.kind]
+        for m in rx.finditer(buf):
+            s, e = m.span()
+            if not ((s and buf[s - 1] in before) or (accept is not None and not accept(m.group()))):
+                yield s, e
+        return
+    # RE2 called directly: its match objects cost more than the search
+    match, g, n = (pattern.raw if raw else pattern.rx)._regexp.Match, pattern.secret, len(buf)
+    pos = 0
+    while pos <= n:
+        spans = match(_UNANCHORED, buf, pos, n)
+        s0, e0 = spans[0]
+        if s0 < 0:
+            return
+        pos = e0 if e0 > s0 else e0 + 1
+        s, e = spans[g] if g is not None and spans[g][0] >= 0 else (s0, e0)
+        if e > s and (accept is None or accept(buf[s:e])):
+            yield s, e
+
+
 def _plain_hits(pattern: _Pattern, data: bytes, hits: dict) -> None:
     """Matches of a built-in pattern in the file's bytes that lie in a string value without
     escapes (keys and literals with escapes are left to the other passes)."""
-    match, g, n = pattern.raw._regexp.Match, pattern.secret, len(data)
-    accept = ACCEPT.get(pattern.kind)
-    pos = 0
+    kind = pattern.kind
     lit: tuple[int, int] | None = None  # the literal of the last match, found once for all its matches
     ok = False
-    while pos <= n:
-        spans = match(_UNANCHORED, data, pos, n)
-        s0, e0 = spans[0]
-        if s0 < 0:
-            break
-        pos = e0 if e0 > s0 else e0 + 1
-        s, e = spans[g] if g is not None and spans[g][0] >= 0 else (s0, e0)
-        if e <= s or (accept is not None and not accept(data[s:e])):
-            continue
-        if lit is None or not lit[0] < s < lit[1]:
-            lit, ok = _plain_literal(data, s, e)
-        if ok and e < lit[1]:
-            hits.setdefault(lit, []).append((s - lit[0] - 1, e - lit[0] - 1, pattern.kind))
-
-
-def _prefixed_hits(kind: str, data: bytes, hits: dict) -> None:
-    """``_plain_hits`` for a built-in in ``_PREFIXED``."""
-    rx, before = _PREFIXED[kind]
-    accept = ACCEPT.get(kind)
-    lit: tuple[int, int] | None = None
-    ok = False
-    for m in rx.finditer(data):
-        s, e = m.span()
-        if (s and data[s - 1] in before) or (accept is not None and not accept(m.group())):
-            continue
+    for s, e in _spans(pattern, data, True):
         if lit is None or not lit[0] < s < lit[1]:
             lit, ok = _plain_literal(data, s, e)
         if ok and e < lit[1]:
@@ -379,10 +375,10 @@ def _escaped_literals(data: bytes) -> list[tuple[int, int]]:
     p = data.find(b"\\")
     while p >= 0:
         a = data.rfind(b'"', 0, p)
-        while a > 0 and _escaped(data, a):
+        while a > 0 and data[a - 1] == 92 and _escaped(data, a):
             a = data.rfind(b'"', 0, a)
         b = data.find(b'"', p)
-        while b >= 0 and _escaped(data, b):
+        while b >= 0 and data[b - 1] == 92 and _escaped(data, b):
             b = data.find(b'"', b + 1)
         if a < 0 or b < 0:
             break
@@ -442,21 +438,24 @@ def _matches(pattern: _Pattern, joined: bytes, starts: list[int], values: list[b
     """
     found: dict[int, list[tuple[int, int, str]]] = {}
     again: set[int] = set()
+    if pattern.builtin:
+        kind = pattern.kind
+        for s, e in _spans(pattern, joined, False):
+            i = bisect_right(starts, s) - 1
+            if e <= starts[i] + len(values[i]):
+                found.setdefault(i, []).append((s - starts[i], e - starts[i], kind))
+        return found
     for m in pattern.rx.finditer(joined):
         s, e = m.span()
         if pattern.secret is not None and m.start(pattern.secret) >= 0:
             s, e = m.span(pattern.secret)
         i = bisect_right(starts, s) - 1
-        if not pattern.builtin:
-            j = bisect_right(starts, max(m.start(), m.end() - 1)) - 1
-            first = bisect_right(starts, m.start()) - 1
-            if j != first or m.end() > starts[first] + len(values[first]):
-                again.update(range(first, j + 1))
-                continue
-        if e <= s or e > starts[i] + len(values[i]):
+        j = bisect_right(starts, max(m.start(), m.end() - 1)) - 1
+        first = bisect_right(starts, m.start()) - 1
+        if j != first or m.end() > starts[first] + len(values[first]):
+            again.update(range(first, j + 1))
             continue
-        accept = ACCEPT.get(pattern.kind) if pattern.builtin else None
-        if accept is not None and not accept(joined[s:e]):
+        if e <= s or e > starts[i] + len(values[i]):
             continue
         found.setdefault(i, []).append((s - starts[i], e - starts[i], pattern.kind))
     for i in again:
