@@ -141,7 +141,7 @@ def findings_for(a: Analysis, target: str, transcript_no: int = 0) -> list[dict]
         sev = severity(iss.code, target, iss.data.get("kind"))
         if sev is None:
             continue
-        where = provider_index(iss, turns) if turns is not None else None
+        where = provider_index(iss, turns) if turns is not None and turns.exact else None
         f = {
             "code": iss.code,
             "rule": RULES[iss.code],
@@ -174,7 +174,7 @@ def findings_for(a: Analysis, target: str, transcript_no: int = 0) -> list[dict]
                 "next": iss.index + 1,
                 "item": d.get("item") or "",
             }
-            if turns is not None:  # the provider's indexes: its turns, and blocks counted across each
+            if turns is not None and turns.exact:  # the provider's indexes: its turns, and blocks counted across each
                 fields["i"] = turns.turn_of[iss.index] if 0 <= iss.index < len(turns.turn_of) else iss.index
                 if 0 <= iss.index < len(turns.offset):
                     fields["j"] = turns.offset[iss.index] + d.get("pos", 0)

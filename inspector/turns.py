@@ -22,9 +22,9 @@ class Turns:
     """``turn_of[i]``: the provider's index of our message ``i``; ``offset[i]``: how many content
     blocks of its turn come before it; ``starts[t]``: our first message of turn ``t``."""
 
-    __slots__ = ("turn_of", "offset", "starts", "sizes", "roles")
+    __slots__ = ("turn_of", "offset", "starts", "sizes", "roles", "exact")
 
-    def __init__(self, msgs: list[Msg], size: Callable[[object], int]):
+    def __init__(self, msgs: list[Msg], size: Callable[[object], int | None]):
         self.turn_of: list[int] = []
         self.offset: list[int] = []
         self.starts: list[int] = []
@@ -32,8 +32,13 @@ class Turns:
         self.roles: list[str] = []  # role of each turn
         prev = None
         at = 0
+        # False when the dialect cannot say how its messages map to the API's (a history whose
+        # adapter drops some messages or splits parts): turns are still combined, but no index is given.
+        self.exact = True
         for m in msgs:
             n = size(m.raw)
+            if n is None:
+                self.exact, n = False, 1
             if m.role in MERGED_ROLES and m.role == prev:
                 at += self.sizes[-1] if self.sizes else 0
             else:
@@ -59,8 +64,11 @@ class Turns:
         """True when our message ``i`` shares its turn with another message."""
         return len(self.members(self.turn_of[i])) > 1
 
-    def where(self, i: int, j: int | None = None) -> str:
-        """The provider's name for our message ``i`` (block ``j`` of it): ``messages.0.content.1``."""
+    def where(self, i: int, j: int | None = None) -> str | None:
+        """The provider's name for our message ``i`` (block ``j`` of it): ``messages.0.content.1``;
+        None when the dialect's messages do not map exactly to the API's."""
+        if not self.exact:
+            return None
         if not 0 <= i < len(self.turn_of):
             return f"messages.{i}" if j is None else f"messages.{i}.content.{j}"
         t = self.turn_of[i]

@@ -232,3 +232,20 @@ def test_text_after_calls_in_their_own_message_is_said_once():
     assert errors(inspector.check(msgs, "anthropic")) == [("TC025", 1)]
     fixed = inspector.repair(msgs, "anthropic")
     assert inspector.check(fixed.output, "anthropic").ok, fixed.report.unfixed
+
+
+def test_pydantic_ai_history_for_anthropic_pairs_over_combined_turns():
+    # Pydantic AI's Anthropic model sends each request as its own user message; the API combines them.
+    call = {"part_kind": "tool-call", "tool_name": "f", "args": "{}"}
+    ret = {"part_kind": "tool-return", "tool_name": "f"}
+    history = [{"kind": "request", "parts": [{"part_kind": "user-prompt", "content": "go"}]},
+               {"kind": "response", "parts": [{**call, "tool_call_id": "a"}, {**call, "tool_call_id": "b"}]},
+               {"kind": "request", "parts": [{**ret, "content": "1", "tool_call_id": "a"}]},
+               {"kind": "request", "parts": [{**ret, "content": "2", "tool_call_id": "b"}]}]
+    report = inspector.check(history, "anthropic")
+    assert report.dialect == "pydantic-ai" and report.ok, errors(report)
+    assert all(f.provider_index is None for f in report.findings)  # the history's indexes are not the API's
+    asked = history[:2] + [{"kind": "request", "parts": [{"part_kind": "user-prompt", "content": "wait"}]}] + history[2:]
+    assert errors(inspector.check(asked, "anthropic")) == [("TC016", 3)]
+    fixed = inspector.repair(asked, "anthropic")
+    assert inspector.check(fixed.output, "anthropic").ok, fixed.report.unfixed

@@ -183,12 +183,18 @@ def same_role(msgs: list[Msg], note, turns=None) -> None:
             if m.role == prev:
                 iss = Issue("TC019", m.index, None, m.index - 1, role=m.role, prev=prev)
                 if turns is not None:
+                    at = turns.where(m.index)
                     iss.say = (f"({m.role}) directly follows a {prev} message; the API combines messages "
-                               f"{turns.span(m.index)} into one {m.role} turn ({turns.where(m.index)}).")
+                               f"{turns.span(m.index)} into one {m.role} turn" + (f" ({at})." if at else "."))
                 note(iss)
             prev = m.role
         else:
             prev = None
+
+
+def _at(turns, i: int) -> str:
+    at = turns.where(i)
+    return f" ({at})" if at else ""
 
 
 def _ends_with_other(raw: Any) -> bool:
@@ -218,9 +224,9 @@ def merged_turn_order(msgs: list[Msg], turns, note) -> None:
                 if calls_at is not None and m.has_other and not _ends_with_other(msgs[calls_at].raw):
                     ids = [c.id for k in r for c in msgs[k].calls if c.id]
                     note(Issue("TC025", calls_at, None, i, ids=ids, merged=True,
-                               say=f"has tool_use blocks, and message #{i} after it has other blocks; the API "
-                                   f"combines messages {turns.span(i)} into one assistant turn "
-                                   f"({turns.where(i)}), where the tool_use blocks must come last."))
+                               say=f"has tool calls, and message #{i} after it has other blocks; the API "
+                                   f"combines messages {turns.span(i)} into one assistant turn{_at(turns, i)}, "
+                                   "where the tool calls must come last."))
                     break
                 if m.calls and calls_at is None:
                     calls_at = i
@@ -232,7 +238,7 @@ def merged_turn_order(msgs: list[Msg], turns, note) -> None:
                     res = m.results[0]
                     note(Issue("TC016", i, res.id, text_at, pos=res.pos, merged=True,
                                say=f"has tool results after the text of message #{text_at}; the API combines "
-                                   f"messages {turns.span(i)} into one user turn ({turns.where(i)}), where tool "
+                                   f"messages {turns.span(i)} into one user turn{_at(turns, i)}, where tool "
                                    "results must come first."))
                     break
                 if m.has_other and text_at is None:

@@ -108,10 +108,11 @@ class Dialect:
     def text(self, raw: Any) -> str:
         raise NotImplementedError
 
-    def block_count(self, raw: Any) -> int:
+    def block_count(self, raw: Any) -> int | None:
         """How many content blocks a merging target counts in one raw message (for the
-        provider's ``messages.T.content.J`` index); only dialects with ``merges`` need it."""
-        return 1
+        provider's ``messages.T.content.J`` index); None (the default) when the dialect's messages
+        do not map one to one to the API's, so that no provider index is given."""
+        return None
 
     def target_from(self, items: list) -> tuple[str | None, str]:
         """The provider a history names itself (a Pydantic AI response's ``provider_name``), and

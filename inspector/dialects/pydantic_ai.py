@@ -26,6 +26,7 @@ from ..model_target import vendor_of
 from ..targets import target_from_provider
 from .base import PERMISSIVE_TARGETS, Block, Dialect, Samples, block_call, block_result, json_text, known, \
     string_args, unknown_role, user_as_result
+from .anthropic import merged_turn_order
 from .editing import BlockEditor
 
 KINDS = {"request": "user", "response": "assistant"}
@@ -46,6 +47,10 @@ class PydanticAi(Dialect):
     name = "pydantic-ai"
     targets = PERMISSIVE_TARGETS
     block = Block.NEXT
+    # Pydantic AI's Anthropic model sends each request as a user message and each response as an
+    # assistant message, and the Messages API combines consecutive ones into one turn
+    # (docs/provider-evidence.md); the history's indexes are not the API's, so none is given.
+    merges = frozenset({"anthropic"})
 
     def detect(self, items: list) -> int:
         for m in items[:50]:
@@ -90,6 +95,8 @@ class PydanticAi(Dialect):
 
     def rules(self, msgs: list[Msg], pairing, target: str) -> list[Issue]:
         issues: list[Issue] = []
+        if pairing.turns is not None:  # the order rules on the turns the API combines
+            merged_turn_order(msgs, pairing.turns, issues.append)
         user_as_result(msgs, pairing, issues.append, self.text)
         return issues
 
