@@ -240,3 +240,52 @@ def test_anthropic_refuses_a_text_reply_to_a_tool_use():
     pasted = parse_error("Did not find 1 tool_result block(s) at the beginning of this message. Messages following "
                          "tool_use blocks must begin with a matching number of tool_result blocks.")
     assert "TC001" in pasted.rules and pasted.provider == "anthropic"
+
+
+def test_anthropic_refuses_a_tool_result_inside_an_assistant_message():
+    """tghamm/Anthropic.SDK#128: IChatClient kept the tool's output in the same assistant message as
+    the call and the commentary ([tool_use, tool_result, text]); the next request was refused with
+    "`tool_result` blocks can only be in `user` messages" (the API prefixes the message index:
+    "messages.1: ..."). The inspector used to call it a result before its call (TC004) with the
+    wrong provider text; repair did not settle."""
+    body = {"model": "claude-sonnet-4-20250514", "max_tokens": 1024, "messages": [
+        {"role": "user", "content": "Which files are in the project folder?"},
+        {"role": "assistant", "content": [
+            {"type": "tool_use", "id": "toolu_01Xq7bRt2", "name": "list_files", "input": {"path": "."}},
+            {"type": "tool_result", "tool_use_id": "toolu_01Xq7bRt2", "content": "README.md\nsrc/"},
+            {"type": "text", "text": "The folder holds README.md and src/."}]},
+        {"role": "user", "content": "Open the README."}]}
+    report = inspector.check(body)
+    found = {f.code: f for f in errors(report)}
+    assert found["TC019"].message_index == 1
+    assert found["TC019"].provider_error == "messages.1: `tool_result` blocks can only be in `user` messages"
+    fixed = inspector.repair(body)
+    msgs = fixed.data["messages"]
+    assert [m["role"] for m in msgs] == ["user", "assistant", "user", "assistant", "user"]
+    assert [b["type"] for b in msgs[1]["content"]] == ["tool_use"]
+    assert [b["type"] for b in msgs[2]["content"]] == ["tool_result"]
+    assert msgs[3]["content"] == [{"type": "text", "text": "The folder holds README.md and src/."}]
+    assert fixed.report.ok and inspector.check(fixed.output).ok
+    assert [c.action for c in fixed.report.changes] == ["results_to_user"]
+    assert inspector.repair(fixed.output).report.changes == []
+
+
+def test_gemini_refuses_a_content_mixing_function_calls_and_responses():
+    """googleapis/python-genai#81: the SDK documentation's example passed a text part, a
+    function_call part and a function_response part as `contents`, which the SDK sends as one user
+    content; Gemini answered 400 INVALID_ARGUMENT "Please ensure that function call turn contains at
+    least one function_call part which can not be mixed with function_response parts." (the same
+    words in rabuckley/GeminiDotnet#7)."""
+    contents = [{"role": "user", "parts": [
+        {"text": "What is the weather like in Boston?"},
+        {"functionCall": {"name": "get_current_weather", "args": {"location": "Boston"}}},
+        {"functionResponse": {"name": "get_current_weather", "response": {"weather": "super nice"}}}]}]
+    report = inspector.check({"contents": contents})
+    mixed = [f for f in errors(report) if f.code == "TC019"]
+    assert [(f.message_index, f.provider_error) for f in mixed] == [
+        (0, "Please ensure that function call turn contains at least one function_call part which can not be mixed "
+            "with function_response parts.")]
+    # The same parts as three contents (what the thread found to work) are accepted.
+    fine = [{"role": "user", "parts": [contents[0]["parts"][0]]}, {"role": "model", "parts": [contents[0]["parts"][1]]},
+            {"role": "user", "parts": [contents[0]["parts"][2]]}]
+    assert inspector.check({"contents": fine}).ok

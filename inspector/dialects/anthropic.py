@@ -101,7 +101,10 @@ def read_blocks(content: list, i: int, role: str, where: tuple, note) -> tuple[l
             calls.append(block_call(i, j, b.get("id"), b.get("name"), b.get("input"), note))
         elif t == "tool_result":
             r = block_result(i, j, b.get("tool_use_id"), note)
-            if other and not misplaced:
+            if role == "assistant" and not misplaced:
+                misplaced = True
+                note(result_in_assistant(i, r.id, j))
+            elif other and not misplaced:
                 misplaced = True  # one TC016 per message
                 note(Issue("TC016", i, r.id, pos=j))
             results.append(r)
@@ -122,6 +125,21 @@ def read_blocks(content: list, i: int, role: str, where: tuple, note) -> tuple[l
     if calls and role == "assistant":
         blocks_after_calls(i, content, is_tool_use, note)
     return calls, results, other
+
+
+# Recorded refusal (tghamm/Anthropic.SDK#128: a tool's output kept in the assistant message that
+# called it; the index-prefixed form is how the API words it): a tool_result block belongs in a
+# user message.
+RESULT_IN_ASSISTANT = "messages.{i}: `tool_result` blocks can only be in `user` messages"
+
+
+def result_in_assistant(i: int, rid: str | None, j: int) -> Issue:
+    """TC019 for a ``tool_result`` block inside an assistant message (one per message)."""
+    iss = Issue("TC019", i, rid, pos=j, kind="result_in_assistant", role="assistant",
+                say=f"(assistant) holds a tool_result block (content {j}); tool results can only be sent in a "
+                    "user message, right after the assistant message with the calls.")
+    iss.provider = RESULT_IN_ASSISTANT
+    return iss
 
 
 def is_tool_use(b: Any) -> bool:
@@ -283,6 +301,8 @@ def thinking(msgs: list[Msg], note) -> None:
 
 class AnthropicEditor(BlockEditor):
     """Raw edits on Messages API messages; results are ``tool_result`` blocks of the next user message."""
+
+    RESULTS_TO_USER = True
 
     def is_result(self, block: Any) -> bool:
         return type(block) is dict and block.get("type") == "tool_result"

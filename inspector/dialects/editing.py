@@ -103,6 +103,10 @@ class BlockEditor(Editor):
     # True when the target refuses tool results and other blocks in one message (Bedrock
     # Converse): repair then moves the other blocks into a user message of their own.
     RESULTS_ALONE = False
+    # True when a result block inside an assistant message is refused (Anthropic: "`tool_result`
+    # blocks can only be in `user` messages"): explode moves it into a user message of its own,
+    # and the blocks after it into an assistant message after that.
+    RESULTS_TO_USER = False
 
     # --- what the dialects differ in ---------------------------------------------------------
 
@@ -212,14 +216,29 @@ class BlockEditor(Editor):
                 out.append(m)
                 origin.append(k)
                 continue
-            mine = [{**m, self.KEY: [b]} for b in blocks if self.is_result(b)]
-            rest = [b for b in blocks if not self.is_result(b)]
-            if rest:
-                mine.append({**m, self.KEY: rest})
+            if self.RESULTS_TO_USER and self.role_of(m) == self.ASSISTANT:
+                mine = self._assistant_results(m, blocks)
+            else:
+                mine = [{**m, self.KEY: [b]} for b in blocks if self.is_result(b)]
+                rest = [b for b in blocks if not self.is_result(b)]
+                if rest:
+                    mine.append({**m, self.KEY: rest})
             pieces[k] = mine
             out.extend(mine)
             origin.extend([k] * len(mine))
         return out, origin, pieces
+
+    def _assistant_results(self, m: dict, blocks: list) -> list:
+        """An assistant message holding result blocks, as the turns it stands for: the blocks
+        before the first result, each result as a user message, then the blocks after it."""
+        first = next(j for j, b in enumerate(blocks) if self.is_result(b))
+        before = [b for b in blocks[:first] if not self.is_result(b)]
+        after = [b for b in blocks[first:] if not self.is_result(b)]
+        out = [{**m, self.KEY: before}] if before else []
+        out += [{**m, "role": self.USER, self.KEY: [b]} for b in blocks if self.is_result(b)]
+        if after:
+            out.append({**m, self.KEY: after})
+        return out
 
     def join(self, raws: list[dict]) -> dict:
         """One message from several of one role: result blocks first, then the others, in order."""

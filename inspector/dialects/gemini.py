@@ -86,11 +86,28 @@ def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
                 results.append(Result(cid, fr.get("name"), j, i))
                 continue
             other = True
+        if calls and results:
+            note(mixed_call_response(i, results[0].id, results[0].pos))
         add(Msg(i, role, calls, results, m, other))
     if with_id:
         for i, j, side, name in idless:
             note(Issue("TC008", i, None, side=side, pos=j, name=name))
     return out
+
+
+# Recorded refusal (googleapis/python-genai#81: a text, a function_call and a function_response
+# part passed as one user content): a turn may not mix function calls and function responses.
+MIXED_CALL_RESPONSE = ("Please ensure that function call turn contains at least one function_call part which can "
+                       "not be mixed with function_response parts.")
+
+
+def mixed_call_response(i: int, rid: str | None, pos: int) -> Issue:
+    """TC019 for a content that holds function call and function response parts together."""
+    iss = Issue("TC019", i, rid, pos=pos, kind="mixed_call_response",
+                say="mixes function call parts and function response parts in one content; the calls belong "
+                    "in a model turn and their responses in the turn after it.")
+    iss.provider = MIXED_CALL_RESPONSE
+    return iss
 
 
 def _id(part: dict) -> str | None:

@@ -37,6 +37,9 @@ from ..turns import Turns
 from .plan import Plan
 
 JOIN_CODES = ("TC015", "TC016", "TC019")
+# Cases of those codes that joining does not answer: a tool result inside an assistant message,
+# a Gemini content that mixes function calls and responses.
+NOT_JOINED = ("result_in_assistant", "mixed_call_response")
 _MSG_NO = re.compile(r"(?<=message )#(\d+)")
 
 
@@ -89,8 +92,11 @@ class JoinPlan:
         inner = Plan(self._analyse(ex), self.target, self.opt, self.ed)
         out = inner.run()
         joins = [iss for iss in self.a.issues if (iss.code in JOIN_CODES or iss.data.get("merged"))
+                 and iss.data.get("kind") not in NOT_JOINED
                  and severity(iss.code, self.target, iss.data.get("kind")) in ("error", "warning")]
-        if not inner.recs and not joins:
+        moved = [iss for iss in self.a.issues if iss.data.get("kind") == "result_in_assistant"] \
+            if self.ed.RESULTS_TO_USER else []
+        if not inner.recs and not joins and not moved:
             self.resolved = [_Out(k, m, k) for k, m in enumerate(items)]
             return list(items)
         # Group runs of one role; remember which output group each inner position went to.
@@ -170,6 +176,12 @@ class JoinPlan:
                         "TC016": ("results_first", "put the tool results before the other blocks of the message"),
                         "TC019": ("merge_messages", "joined two messages of one role into one")}[iss.code]
             self.recs.append(_Rec(what[0], iss.code, iss.call_id, iss.index, slot, f"Message #{iss.index}: {what[1]}."))
+        for iss in moved:
+            slot = self._slot_of_input(iss.index, out, group_of, by_piece, items)
+            self.recs.append(_Rec("results_to_user", iss.code, iss.call_id, iss.index, slot,
+                                  f"Message #{iss.index}: moved its tool_result block(s) out of the assistant message "
+                                  "into a user message right after the blocks before them (the blocks after them "
+                                  "follow as an assistant message): tool results can only be in user messages."))
         self.id_map = inner.id_map
         self.unfixed = [ours(u) for u in inner.unfixed]
         return new
