@@ -88,9 +88,41 @@ def sentence(issue: Issue, msgs: list[Msg]) -> str:
     return f"Message #{i}: {code}."
 
 
+def _relink_hint(issue: Issue, msgs: list[Msg]) -> str | None:
+    """For an orphan standing among the results of a call block whose only unanswered call it may
+    be (repair's ``relink``): say so."""
+    i = issue.index
+    if issue.call_id is None or not (0 <= i < len(msgs)):
+        return None
+    k = i if msgs[i].calls else i - 1
+    while k >= 0 and msgs[k].results and not msgs[k].calls:
+        k -= 1
+    if k < 0 or not msgs[k].calls or k == i:
+        return None
+    end = k + 1
+    while end < len(msgs) and msgs[end].results and not msgs[end].calls:
+        end += 1
+    if not k < i < end:
+        return None
+    results = [r for m in msgs[k + 1:end] for r in m.results]
+    ids = {c.id for c in msgs[k].calls}
+    free = [c for c in msgs[k].calls if c.id is not None and c.id not in {r.id for r in results}]
+    stray = [r for r in results if r.id not in ids]
+    if len(free) != 1 or len(stray) != 1:
+        return None  # repair would not re-link either: the match is not unambiguous
+    c = free[0]
+    if stray[0].name is not None and stray[0].name != c.name:
+        return None
+    return (f"It stands among the results of message #{k}, whose only unanswered call is {c.id} ({_tool(c.name)}): "
+            "was the result's id rewritten? Repair gives it that call's id (option relink).")
+
+
 def hint(issue: Issue, msgs: list[Msg]) -> str | None:
     code, i = issue.code, issue.index
     if code == "TC002":
+        relink = _relink_hint(issue, msgs)
+        if relink:
+            return relink
         prev = msgs[i - 1] if i > 0 else None
         if prev is not None and prev.role == "assistant" and not prev.calls:
             return "The assistant message before it has no 'tool_calls': was 'tool_calls' dropped when the assistant message was saved?"
