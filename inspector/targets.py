@@ -62,6 +62,9 @@ SEVERITY: dict[str, dict[str, str | None]] = {
 # reasoning-state cases stay warnings there.
 KIND_SEVERITY: dict[tuple[str, str], dict[str, str]] = {
     ("TC021", "reasoning_item"): {"responses": E},
+    # A tool_result block inside an assistant message is refused outright ("`tool_result` blocks can
+    # only be in `user` messages", tghamm/Anthropic.SDK#128), unlike a role repeated (combined).
+    ("TC019", "result_in_assistant"): {"anthropic": E},
 }
 
 
