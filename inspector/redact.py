@@ -218,16 +218,21 @@ def _not_after(chars: str) -> frozenset[int]:
 
 
 _ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-# Built-ins that begin with a literal: on the file's bytes they run on Python's ``re``, whose
-# literal-prefix search is several times cheaper per match than a call into RE2, and they stay
-# linear: no nested quantifier, and the boundary before the secret (the bytes in the set must not
-# come right before it) is checked by hand. A match that fails that check is skipped whole: its
-# bytes all belong to the set, so no match the boundary allows can start inside it.
-_PREFIXED: dict[str, tuple[re.Pattern, frozenset[int]]] = {
-    "API key (sk-)": (re.compile(rb"sk-[A-Za-z0-9][A-Za-z0-9_-]{19,}"), _not_after(_ALNUM + "_-")),
-    "AWS access key": (re.compile(rb"A(?:KIA|SIA)[A-Z0-9]{16,}"), _not_after(_ALNUM[:26] + _ALNUM[52:])),
-    "GitHub token": (re.compile(rb"gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,}"), _not_after(_ALNUM + "_")),
-    "Google API key": (re.compile(rb"AIza[0-9A-Za-z_-]{35}"), _not_after(_ALNUM + "_-")),
+# Built-ins that begin with a literal run on Python's ``re``, whose literal-prefix search is
+# several times cheaper per match than a call into RE2 (the private key's lazy body would
+# backtrack there, so it stays on RE2). Each stays linear: no nested quantifier, and the
+# boundary before the secret (the bytes in the set must not come right before it) is checked by
+# hand. A match that fails that check is skipped whole when all its bytes belong to the set (no
+# match the boundary allows can start inside it); a Slack token may hold a "-", after which
+# another may start, so its pattern matches a fixed head, the search goes on from the next byte
+# when the boundary fails, and the run is extended only once the head is accepted.
+_PREFIXED: dict[str, tuple[re.Pattern, frozenset[int], re.Pattern | None]] = {
+    "API key (sk-)": (re.compile(rb"sk-[A-Za-z0-9][A-Za-z0-9_-]{19,}"), _not_after(_ALNUM + "_-"), None),
+    "AWS access key": (re.compile(rb"A(?:KIA|SIA)[A-Z0-9]{16,}"), _not_after(_ALNUM[:26] + _ALNUM[52:]), None),
+    "bearer token": (re.compile(rb"(?i:bearer)\s+(?P<secret>[A-Za-z0-9._~+/-]{16,}=*)"), frozenset(), None),
+    "GitHub token": (re.compile(rb"gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,}"), _not_after(_ALNUM + "_"), None),
+    "Slack token": (re.compile(rb"xox[abposr]-[A-Za-z0-9-]{10}"), _not_after(_ALNUM), re.compile(rb"[A-Za-z0-9-]*")),
+    "Google API key": (re.compile(rb"AIza[0-9A-Za-z_-]{35}"), _not_after(_ALNUM + "_-"), None),
 }
 
 
@@ -273,9 +278,10 @@ class Redactor:
         values: dict[tuple[int, int], bytes] = {}  # decoded values of literals with escapes
         builtin = [p for p in self.patterns if p.builtin]
         custom = [p for p in self.patterns if not p.builtin]
-        for pattern in builtin:
-            _plain_hits(pattern, data, hits)
         escaped = _escaped_literals(data)
+        firsts = [a for a, _ in escaped]
+        for pattern in builtin:
+            _plain_hits(pattern, data, hits, escaped, firsts)
         if escaped:
             literals = [data[a:b] for a, b in escaped]
             _scan_values(builtin, escaped, _values(literals, [False] * len(literals)), hits, values)
@@ -323,10 +329,22 @@ def _spans(pattern: _Pattern, buf: bytes, raw: bool) -> Iterator[tuple[int, int]
     string values joined by NUL bytes), ``ACCEPT`` applied."""
     accept = ACCEPT.get(pattern.kind)
     if pattern.kind in _PREFIXED:
-        rx, before = _PREFIXED[pattern.kind]
+        rx, before, tail = _PREFIXED[pattern.kind]
+        if tail is not None:
+            pos, search = 0, rx.search
+            while (m := search(buf, pos)) is not None:
+                s = m.start()
+                if s and buf[s - 1] in before:
+                    pos = s + 1
+                    continue
+                pos = tail.match(buf, m.end()).end()
+                if accept is None or accept(buf[s:pos]):
+                    yield s, pos
+            return
+        group = 1 if rx.groups else 0
         for m in rx.finditer(buf):
-            s, e = m.span()
-            if not ((s and buf[s - 1] in before) or (accept is not None and not accept(m.group()))):
+            s, e = m.span(group)
+            if not ((s and buf[s - 1] in before) or (accept is not None and not accept(buf[s:e]))):
                 yield s, e
         return
     # RE2 called directly: its match objects cost more than the search
@@ -343,13 +361,17 @@ def _spans(pattern: _Pattern, buf: bytes, raw: bool) -> Iterator[tuple[int, int]
             yield s, e
 
 
-def _plain_hits(pattern: _Pattern, data: bytes, hits: dict) -> None:
+def _plain_hits(pattern: _Pattern, data: bytes, hits: dict, escaped: list[tuple[int, int]], firsts: list[int]) -> None:
     """Matches of a built-in pattern in the file's bytes that lie in a string value without
-    escapes (keys and literals with escapes are left to the other passes)."""
+    escapes (keys and literals with ``escaped`` spans are left to the other passes)."""
     kind = pattern.kind
     lit: tuple[int, int] | None = None  # the literal of the last match, found once for all its matches
     ok = False
     for s, e in _spans(pattern, data, True):
+        if firsts:
+            k = bisect_right(firsts, s) - 1
+            if k >= 0 and s < escaped[k][1]:
+                continue  # scanned decoded
         if lit is None or not lit[0] < s < lit[1]:
             lit, ok = _plain_literal(data, s, e)
         if ok and e < lit[1]:
