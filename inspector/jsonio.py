@@ -186,7 +186,7 @@ def _orjson_loads(data: bytes, notes: list | None = None) -> Any:
 # value orjson cannot write back (nesting past 255 levels) is checked the slow, exact way.
 
 def _colons_agree(raw: bytes, value: Any) -> bool:
-    if b"\\u003a" in raw or b"\\u003A" in raw:
+    if b"\\u003" in raw and (b"\\u003a" in raw or b"\\u003A" in raw):  # one pass when there is none
         return False
     try:
         again = orjson.dumps(value)
