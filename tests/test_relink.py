@@ -260,3 +260,27 @@ def test_check_hints_at_the_relink(dialect):
                      [("call_weather_1", "get_weather", "rain"), (OLD, "get_time", "12:00")])
     [orphan] = [f for f in inspector.check(two).findings if f.code == "TC002"]
     assert "relink" not in (orphan.hint or "")
+
+
+# --- property: a rewritten id is the only damage, so repair gives the transcript back ------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from transcripts import valid_transcripts  # noqa: E402
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(valid_transcripts(), st.integers(0, 50), st.sampled_from(("openai", "deepseek", "mistral")))
+def test_repair_undoes_a_rewritten_result_id(msgs, k, target):
+    tools = [i for i, m in enumerate(msgs) if m.get("role") == "tool"]
+    broken = json.loads(json.dumps(msgs))
+    i = tools[k % len(tools)]
+    old = broken[i]["tool_call_id"]
+    broken[i]["tool_call_id"] = "rewritten0"
+    fixed = inspector.repair(broken, target=target)
+    assert fixed.data == msgs
+    assert [(c.action, c.tool_call_id, c.new_id, c.index_before) for c in fixed.report.changes] == [
+        ("relink_result", "rewritten0", old, i)]
+    assert fixed.report.quarantine == []
+    assert fixed.report.unfixed == inspector.repair(msgs, target=target).report.unfixed  # (Mistral's last-message rule)

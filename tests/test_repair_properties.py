@@ -89,11 +89,13 @@ def corrupt(msgs: list, kind: str, k: int, text: str) -> None:
         tc.append({**copy.deepcopy(tc[0]), "function": {"name": "search_web", "arguments": "{}"}})
     elif kind == "drop_call_message" and calls:
         del msgs[calls[k % len(calls)]]
+    elif kind == "rewrite_result_id" and results:
+        msgs[results[k % len(results)]]["tool_call_id"] = f"rw{k}"  # a proxy rewrote it (relink)
 
 
 KINDS = ("drop_result", "duplicate_result", "differing_duplicate", "result_before_call", "user_between",
          "system_between", "strip_tool_calls", "empty_tool_calls", "object_arguments", "unknown_role",
-         "null_content", "long_ids", "orphan_result", "duplicate_call_id", "drop_call_message")
+         "null_content", "long_ids", "orphan_result", "duplicate_call_id", "drop_call_message", "rewrite_result_id")
 
 
 @st.composite

@@ -85,6 +85,9 @@ class ResultFixes:
             if not self.opt.relink:
                 self.relink_why[r.msg] = f"not re-linked to call {c.id}, as asked (relink=false)"
                 continue
+            if self.ed.set_result_id(self.items[r.msg], r, c.id) is self.items[r.msg]:
+                self.relink_why[r.msg] = f"not re-linked to call {c.id}: this kind of result carries no call id"
+                continue
             self.relinked[r.msg] = (r, c)
             self.relinked_calls.add(id(c))
 
