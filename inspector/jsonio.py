@@ -162,12 +162,13 @@ def _has_wide_int(data: bytes) -> bool:
     return False
 
 
-def _orjson_loads(data: bytes, notes: list | None = None) -> Any:
+def _orjson_loads(data: bytes, notes: list | None = None, wide: bool = True) -> Any:
     """``orjson.loads``, but integers beyond 64 bits stay exact (the stdlib reads those files) and
     duplicate object keys are noticed: both fall back to an exact parse, which appends each
-    duplicate to ``notes`` (see ``DuplicateKey``) when a list is given."""
+    duplicate to ``notes`` (see ``DuplicateKey``) when a list is given. ``wide=False``: the caller
+    knows there is no integer beyond 64 bits (a JSON Lines file scanned once)."""
     value, suspect = _fast_loads(data)
-    if suspect or _has_wide_int(data):
+    if suspect or (wide and _has_wide_int(data)):
         try:
             value, dups = _exact_loads(data)
         except ValueError as exc:  # e.g. an integer longer than Python's 4300-digit limit
@@ -331,12 +332,13 @@ def parse_noting(data: bytes | str) -> tuple[Any, str, list[dict]]:
     if len(nonempty) > 1:
         values = []
         first_error: tuple[int, bytes] | None = None
+        wide = _has_wide_int(data)  # one scan of the whole text for integers beyond 64 bits, not one per line
         for no, ln in enumerate(lines, 1):
             if not ln.strip():
                 continue
             here: list[dict] = []
             try:
-                values.append(_orjson_loads(ln, here))
+                values.append(_orjson_loads(ln, here, wide))
             except orjson.JSONDecodeError:
                 first_error = (no, ln)
                 break

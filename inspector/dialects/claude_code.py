@@ -12,6 +12,7 @@ message indices are then the API's own (``messages.22`` in Claude Code's error t
 
 from __future__ import annotations
 
+from itertools import repeat
 from typing import Any
 
 from ..containers import path_text
@@ -61,14 +62,20 @@ _linear_seen: tuple = (None, False)
 
 
 def linear(items: list) -> bool:
-    """True for the common log: no sub-agent entries and no entry with two children (C-speed passes)."""
+    """True for the common log: no sub-agent entries and no entry with two children.
+
+    Asked of every log, so its passes run in C (``map`` of ``dict.get``, ``set``, ``in``), not
+    as Python loops."""
     global _linear_seen
     if _linear_seen[0] is items:
         return _linear_seen[1]
-    parents = [e.get("parentUuid") for e in items if type(e) is dict]
-    sides = [e.get("isSidechain") for e in items if type(e) is dict]
-    parents = [p for p in parents if p is not None]
-    answer = len(set(parents)) == len(parents) and True not in sides
+    try:
+        parents = list(map(dict.get, items, repeat("parentUuid")))
+        roots = parents.count(None)
+        answer = len(set(parents)) - (roots > 0) == len(parents) - roots and \
+            True not in map(dict.get, items, repeat("isSidechain"))
+    except TypeError:  # an item that is not an object, or a parent that is no id: ``conversations`` looks closer
+        answer = False
     _linear_seen = (items, answer)
     return answer
 
