@@ -31,11 +31,14 @@ from .check import check_plain, counts, gc_paused
 from .containers import Document, Transcript
 from .dialects import all_dialects
 from .dialects.base import Block
+from .dialects.editing import EntryEditor
 from .errors import InputError
+from .fixes.entries import EntryPlan
 from .fixes.join import JoinPlan
 from .fixes.plan import Plan
 from .loading import load, read_source
-from .writing import Original, replace, serialise_pieces, source_bytes
+from .targets import severity
+from .writing import Original, lines_kept_pieces, replace, serialise_pieces, source_bytes
 
 DEFAULT_PLACEHOLDER = "No result was recorded for tool call {id} ({name}); its outcome is unknown."
 DEFAULT_BRIDGE = "[no assistant reply was recorded here]"
@@ -397,9 +400,12 @@ def _repair_document(doc: Document, target: str | None, options: RepairOptions, 
                 return serialise_pieces(doc.root, doc.format, True)
     else:
         pretty = original is None or original.pretty
-
-        def pieces():
-            return serialise_pieces(root, doc.format, pretty)
+        if original is not None and original.utf8 and doc.format == "jsonl" and type(root) is list:
+            def pieces():  # a line repair did not touch is written back as the very bytes it was
+                return lines_kept_pieces(root, doc.root, original.pieces())
+        else:
+            def pieces():
+                return serialise_pieces(root, doc.format, pretty)
         report.findings_after = counts(after["findings"])
     for run in runs:
         run.collect(report)
@@ -443,8 +449,15 @@ class _Run:
 
     def step(self, a: Any, ed: Any, target: str, options: RepairOptions, later: bool = False) -> bool:
         """Run one pass of the plan; True when it changed something."""
-        # Results that are blocks of the next message: plan on an exploded copy, join back.
-        plan = (JoinPlan if a.dialect.block is Block.NEXT else Plan)(a, target, options, ed)
+        if "view" in a.transcript.extra:  # a sub-agent or abandoned branch: entries of the main list
+            bad = sorted({i.code for i in a.issues if severity(i.code, target) == "error"})
+            self.unfixed = [f"{a.transcript.extra.get('label', 'this transcript')} is left as it is: repair rewrites a "
+                            f"log's main conversation, not a view of some of its entries ({', '.join(bad)})"] if bad else []
+            return False
+        if isinstance(ed, EntryEditor):  # log entries that make messages: plan on the messages, write entries
+            plan = EntryPlan(a, target, options, ed)
+        else:  # results that are blocks of the next message: plan on an exploded copy, join back
+            plan = (JoinPlan if a.dialect.block is Block.NEXT else Plan)(a, target, options, ed)
         items = plan.run()
         # The latest pass knows best what is left; an earlier pass may have said more about the
         # same item (why a result was not re-linked, before a placeholder answered its call).

@@ -9,11 +9,11 @@ line.
 from __future__ import annotations
 
 import zlib
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 
 from .containers import EMBEDDED, embedded_json
 from .errors import InputError
-from .jsonio import dumps
+from .jsonio import dumps, sniff_encoding
 
 
 def source_bytes(source: Any) -> bytes | None:
@@ -72,6 +72,55 @@ def serialise_pieces(root: Any, fmt: str, pretty: bool) -> Iterator[bytes]:
     yield tail
 
 
+_SEEK = 64  # how far past the last line written back to look for the next (repair drops or moves a few)
+
+
+def lines_kept_pieces(root: list, read: list, original: Iterable[bytes]) -> Iterator[bytes]:
+    """JSON Lines ``root`` in pieces, a value that is the very object ``read`` from a line of the
+    ``original`` bytes (a stream of chunks) written as that line's own bytes: a repaired log
+    differs only in the lines repair changed (their spacing and escapes kept elsewhere).
+
+    Both are walked forward once, so the original is never held whole. The original must be the
+    UTF-8 text the values were read from, one non-blank line per value of ``read``."""
+    lines = _lines(original)
+    at = -1  # index in read of the last line taken from the stream
+    line: bytes | None = b""
+    out: list[bytes] = []
+    j = 0
+    for v in root:
+        k = next((x for x in range(j, min(j + _SEEK, len(read))) if read[x] is v), None)
+        while k is not None and at < k:
+            line = next(lines, None)
+            at += 1
+            if line is None:  # not the lines these values were read from: write them
+                k = None
+        if k is None:
+            out.append(dumps(v, indent=False))
+        else:
+            out.append(line + b"\n")
+            j = k + 1
+        if len(out) >= STREAM_ITEMS:
+            yield b"".join(out)
+            out = []
+    for _ in lines:  # read to the end: the original's own check (a file changed meanwhile) runs
+        pass
+    if out:
+        yield b"".join(out)
+
+
+def _lines(chunks: Iterable[bytes]) -> Iterator[bytes]:
+    """The non-blank lines of a stream of chunks (without their newline)."""
+    rest = b""
+    for chunk in chunks:
+        parts = (rest + chunk).split(b"\n")
+        rest = parts.pop()
+        for ln in parts:
+            if ln.strip():
+                yield ln
+    if rest.strip():
+        yield rest
+
+
 class Original:
     """The bytes a document was read from, to give back unchanged when nothing needed repair.
 
@@ -87,6 +136,7 @@ class Original:
         self.path = path
         self.data: bytes | None = data if path is None else None
         self.size, self.crc = len(data), (zlib.crc32(data) if path is not None else 0)
+        self.utf8 = sniff_encoding(data[:4096]) == ("UTF-8", 0)  # its lines can be written back as they are
 
     def pieces(self) -> Iterator[bytes]:
         if self.data is not None:

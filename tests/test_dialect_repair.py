@@ -177,12 +177,14 @@ def test_gemini_round_trip_without_ids():
     assert parts[1]["functionResponse"]["name"] == "get_time" and "id" not in parts[1]["functionResponse"]
 
 
-def test_claude_code_logs_are_not_repaired_yet_and_say_so():
+def test_claude_code_logs_are_repaired_as_logs():
     log = [{"type": "user", "sessionId": "s", "message": {"role": "user", "content": "hi"}},
            {"type": "assistant", "sessionId": "s", "message": {"id": "m1", "role": "assistant", "content": [a_tu("toolu_a")]}},
            {"type": "user", "sessionId": "s", "message": {"role": "user", "content": "go on"}}]
-    with pytest.raises(inspector.InputError, match="claude-code"):
-        inspector.repair("\n".join(json.dumps(e) for e in log))
+    fixed = inspector.repair("\n".join(json.dumps(e) for e in log))
+    assert fixed.report.ok and inspector.check(fixed.output).ok
+    assert [e["type"] for e in fixed.data] == ["user", "assistant", "user", "user"]
+    assert fixed.data[2]["message"]["content"][0]["tool_use_id"] == "toolu_a" and "uuid" not in fixed.data[2]
 
 
 def test_langchain_repair_for_anthropic_adds_no_bridges_but_mistral_gets_one():

@@ -130,15 +130,63 @@ def to_langchain(chat):
     return {"messages": out}
 
 
+def to_claude_code(chat):
+    """Session log entries as Claude Code writes them: one per content block of a reply (one
+    message id), one per tool result; the results of parallel calls interleaved with the calls
+    when the reply has an even number of them, as Claude Code sometimes writes them."""
+    out = []
+
+    def add(role, content, mid=None):
+        message = {"role": role, "content": content}
+        if mid:
+            message = {"id": mid, "type": "message", **message}
+        out.append({"parentUuid": out[-1]["uuid"] if out else None, "isSidechain": False, "sessionId": "s1",
+                    "type": role, "message": message, "uuid": f"e{len(out)}", "timestamp": f"t{len(out)}"})
+
+    runs = _runs(chat)
+    k = 0
+    while k < len(runs):
+        kind, p = runs[k]
+        if kind == "user":
+            add("user", p["content"])
+        elif kind == "assistant":
+            mid = f"msg_{k}"
+            if p.get("content"):
+                add("assistant", [{"type": "text", "text": p["content"]}], mid)
+            calls = p.get("tool_calls", [])
+            results = runs[k + 1][1] if k + 1 < len(runs) and runs[k + 1][0] == "results" else []
+            by_id = {r["tool_call_id"]: r for r in results}
+            interleave = len(calls) % 2 == 0 and len(results) == len(calls) and all(c["id"] in by_id for c in calls)
+            for c in calls:
+                add("assistant", [{"type": "tool_use", "id": c["id"], "name": c["function"]["name"],
+                                   "input": json.loads(c["function"]["arguments"])}], mid)
+                if interleave:
+                    r = by_id[c["id"]]
+                    add("user", [{"type": "tool_result", "tool_use_id": r["tool_call_id"], "content": r["content"]}])
+            if interleave:
+                k += 1
+        else:
+            for r in p:
+                add("user", [{"type": "tool_result", "tool_use_id": r["tool_call_id"], "content": r["content"]}])
+        k += 1
+    return out
+
+
 WRITERS = {"anthropic": to_anthropic, "bedrock": to_bedrock, "gemini": to_gemini, "openai-responses": to_responses,
-           "langchain": to_langchain}
+           "langchain": to_langchain, "claude-code": to_claude_code}
+
+
+def as_text(data, dialect):
+    if dialect == "claude-code":  # a log: one entry per line
+        return "".join(json.dumps(e) + "\n" for e in data)
+    return json.dumps(data)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(broken_chats(), st.sampled_from(sorted(WRITERS)))
 def test_repair_keeps_the_dialect_fixes_and_loses_nothing(chat, dialect):
     data = WRITERS[dialect](chat)
-    text = json.dumps(data)
+    text = as_text(data, dialect)
     assert inspector.check(text).dialect == dialect
     fixed = inspector.repair(text)
     after = inspector.check(fixed.output)

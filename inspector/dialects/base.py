@@ -34,7 +34,8 @@ Writing a dialect (see ``openai_chat.py`` for a run dialect, ``anthropic.py`` fo
   error for the default target, which repair makes clean without losing a string of it.
   Registering the dialect (``dialects.register(MyDialect())``) is all it takes for the suites to
   test it: detection of both samples, ``text``, check, and the repair round trip (lossless,
-  idempotent, the same bytes for the clean sample; skipped while ``editor_class`` is None).
+  idempotent, the same bytes for the clean sample: every dialect has an editor). ``jsonl``: the
+  samples are log entries, written one per line.
 """
 
 from __future__ import annotations
@@ -70,6 +71,7 @@ class Samples:
     clean: Any
     broken: Any
     text_at: int = 0
+    jsonl: bool = False  # a list of log entries, written one per line as the format's files are
 
 
 class Dialect:

@@ -8,19 +8,25 @@ API: entries of one assistant message id are one message, consecutive user entri
 message. Entries without a message (summaries, snapshots) and sidechain entries are left out. The
 message indices are then the API's own (``messages.22`` in Claude Code's error texts), and
 ``groups`` maps each message back to the entries it came from.
+
+Repair (``ClaudeCodeEditor``) plans on those messages and writes the result as entries again,
+with the ``parentUuid`` chain kept whole.
 """
 
 from __future__ import annotations
 
+import uuid
 from itertools import repeat
 from typing import Any
 
 from ..containers import path_text
 from ..errors import InputError
+from ..jsonio import dumps
 from ..model import Issue, Msg
 from . import anthropic
 from .base import Samples
 from .base import type_name as _type
+from .editing import EntryEditor
 
 ENTRY_KEYS = ("sessionId", "uuid", "parentUuid", "timestamp")
 
@@ -220,6 +226,282 @@ def claude_code_log(root: Any, fmt: str) -> list[tuple]:
     return out
 
 
+# --- repair ---------------------------------------------------------------------------------------
+
+# The fields of an entry that say where and when it was written: an entry repair adds takes them
+# from the entry before it (not its requestId, toolUseResult, usage and the like, which it has none of).
+CONTEXT_KEYS = frozenset({"parentUuid", "isSidechain", "userType", "cwd", "sessionId", "version", "gitBranch",
+                          "agentId", "slug", "timestamp"})
+
+
+class _Piece:
+    """One entry of the repaired main conversation: the input entry ``origin`` (as it was, or a
+    changed copy), or a new one (``origin`` None) made from ``message`` once its place is known."""
+
+    __slots__ = ("entry", "origin", "message", "changed")
+
+    def __init__(self, entry: dict | None, origin: int | None, message: dict, changed: bool):
+        self.entry, self.origin, self.message, self.changed = entry, origin, message, changed
+
+
+class Written:
+    """What ``write_back`` made: the new entries, for each the input entry it came from (None:
+    new), the output entries of each repaired message, the input entries that are gone, and the
+    message ids repair changed to join two assistant replies (input entry, old id)."""
+
+    __slots__ = ("items", "origins", "spans", "changed", "gone", "ids")
+
+    def __init__(self, items, origins, spans, changed, gone, ids):
+        self.items, self.origins, self.spans, self.changed, self.gone, self.ids = items, origins, spans, changed, gone, ids
+
+
+class ClaudeCodeEditor(EntryEditor, anthropic.AnthropicEditor):
+    """Repair of a session log: the plan runs on the Anthropic messages its main conversation
+    makes, and ``write_back`` writes the repaired messages as entries again.
+
+    An entry whose blocks all come back unchanged is the very same entry (the same bytes in the
+    output); one that lost or changed blocks keeps its fields with the new content; a block made
+    from nothing (a placeholder result) is a new entry with a new uuid, taking its context (cwd,
+    sessionId, timestamp, ...) from the entry before it. Entries stay where they were in the file
+    when the messages still read the same that way (Claude Code interleaves the entries of
+    parallel calls and their results); otherwise the entries follow the repaired messages' order.
+    ``parentUuid`` links follow: an entry whose predecessor changed points at its new one, and a
+    child of a removed entry at that entry's parent. Sub-agents' and abandoned branches' entries
+    are not part of the main conversation and stay as they are.
+    """
+
+    message_dialect = "anthropic"
+
+    def messages(self, items: list, where: tuple) -> tuple[list, list[list[int]]]:
+        left = set() if linear(items) else conversations(items)[0]
+        msgs, grp = groups(items, where, left)
+        for m, ks in zip(msgs, grp):
+            if len(ks) == 1:  # the entry's own message object
+                c = m.get("content")
+                if type(c) is str:
+                    self.text_owner[id(m)] = ks[0]
+                elif type(c) is list:
+                    for b in c:
+                        self.own(b, ks[0])
+                continue
+            blocks, pos = m["content"], 0  # built by _extend: each entry's blocks in turn
+            for k in ks:
+                n = len(_blocks(items[k]["message"].get("content")))
+                for b in blocks[pos:pos + n]:
+                    self.own(b, k)
+                pos += n
+        return msgs, grp
+
+    def write_back(self, items: list, msgs: list, grp: list[list[int]], out: list) -> Written:
+        seq, spans, ids = self._pieces(items, msgs, grp, out)
+        main = sorted(k for ks in grp for k in ks)
+        for strict in (False, True):
+            placed = self._place(items, main, seq, strict)
+            if strict or self._reads_as(placed, out):
+                break
+        gone = sorted(set(main) - {p.origin for p in seq if p.origin is not None})
+        self._link(items, main, placed, gone)
+        entries = [x.entry if type(x) is _Piece else x[1] for x in placed]
+        origins = [x.origin if type(x) is _Piece else x[0] for x in placed]
+        at = {id(p): n for n, p in enumerate(placed)}
+        return Written(entries, origins, [[at[id(seq[q])] for q in span] for span in spans],
+                       {at[id(p)] for p in seq if p.changed}, gone, ids)
+
+    def _pieces(self, items: list, msgs: list, grp: list[list[int]], out: list):
+        """The entries of each repaired message, in message order."""
+        index_of = {id(m): i for i, m in enumerate(msgs)}
+        seq: list[_Piece] = []
+        spans: list[list[int]] = []
+        done: set[int] = set()
+        ids: list[tuple[int, Any]] = []
+        for n in out:
+            span: list[int] = []
+            i = index_of.get(id(n))
+            if i is not None:  # a message the plan did not touch: its entries as they are
+                for k in grp[i]:
+                    done.add(k)
+                    span.append(len(seq))
+                    seq.append(_Piece(items[k], k, items[k]["message"], False))
+                spans.append(span)
+                continue
+            runs: list[list] = []
+            for b in self._blocks(n):
+                k = self.owner_of(b)
+                if k in done:
+                    k = None  # a second run of one entry's blocks: an entry of its own
+                if runs and runs[-1][0] == k and k is not None:
+                    runs[-1][1].append(b)
+                elif runs and runs[-1][0] is None and k is None:
+                    runs[-1][1].append(b)
+                else:
+                    runs.append([k, [b]])
+                    if k is not None:
+                        done.add(k)
+            role = n.get("role")
+            for k, bl in runs:
+                if k is not None:
+                    e = items[k]
+                    if self._same(e, bl):
+                        seq.append(_Piece(e, k, e["message"], False))
+                    else:
+                        m = {**e["message"], "content": bl}
+                        seq.append(_Piece({**e, "message": m}, k, m, True))
+                else:
+                    m = {"role": role, "content": bl}
+                    seq.append(_Piece(None, None, m, True))
+                span.append(len(seq) - 1)
+            spans.append(span)
+            if role == "assistant":
+                self._one_reply(seq, span, ids)
+        return seq, spans, ids
+
+    @staticmethod
+    def _same(e: dict, bl: list) -> bool:
+        c = e["message"].get("content")
+        if type(c) is list:
+            return len(c) == len(bl) and all(x is y for x, y in zip(c, bl))
+        return type(c) is str and bl == [{"type": "text", "text": c}]
+
+    @staticmethod
+    def _one_reply(seq: list, span: list[int], ids: list) -> None:
+        """The entries of one assistant message share its id (the reader joins entries by it)."""
+        first = next((seq[q].message.get("id") for q in span if seq[q].message.get("id") is not None), None)
+        if first is None:
+            return
+        for q in span:
+            p = seq[q]
+            old = p.message.get("id")
+            if old == first:
+                continue
+            p.message = {**p.message, "id": first} if p.origin is not None or old is not None else \
+                {"role": p.message["role"], "id": first, "content": p.message["content"]}
+            if p.origin is not None:
+                p.entry = {**p.entry, "message": p.message}
+                p.changed = True
+                ids.append((p.origin, old))
+
+    @staticmethod
+    def _place(items: list, main: list[int], seq: list, strict: bool) -> list:
+        """The file: every entry that is not of the main conversation where it was, and the main
+        conversation's pieces at their entries' places (``strict``: only while in message order),
+        each other piece after the last entry placed before it (a placeholder after its call)."""
+        here: dict[int, _Piece] = {}
+        after: dict[int, list] = {}
+        last = -1
+        for p in seq:
+            k = p.origin
+            if k is not None and k not in here and (not strict or k > last):
+                here[k] = p
+                last = max(last, k)
+            else:
+                after.setdefault(last, []).append(p)
+        mains = set(main)
+        placed: list = []
+        for j, e in enumerate(items):
+            if main and j == main[0]:
+                placed.extend(after.get(-1, ()))
+            if j in mains:
+                if j in here:
+                    placed.append(here[j])
+                    placed.extend(after.get(j, ()))
+            else:
+                placed.append((j, e))
+        return placed
+
+    def _link(self, items: list, main: list[int], placed: list, gone: list[int]) -> None:
+        """``parentUuid`` links for the placed entries, and the new entries made (see the class doc)."""
+        by_uuid = {e["uuid"]: j for j, e in enumerate(items) if type(e) is dict and type(e.get("uuid")) is str}
+        removed = {items[k]["uuid"]: k for k in gone if type(items[k].get("uuid")) is str}
+        mains = set(main)
+        before = {k: (main[x - 1] if x else None) for x, k in enumerate(main)}
+        at = {x[0]: n for n, x in enumerate(placed) if type(x) is tuple}
+
+        def survivor(u: Any) -> Any:  # the nearest ancestor still in the file
+            seen = set()
+            while u in removed and u not in seen:
+                seen.add(u)
+                u = items[removed[u]].get("parentUuid")
+            return u
+
+        pieces = [x for x in placed if type(x) is _Piece]
+        prev: _Piece | None = None
+        for n, p in enumerate(pieces):
+            up = prev.entry.get("uuid") if prev is not None else None
+            if p.origin is None:
+                template = prev.entry if prev is not None else next(
+                    (q.entry for q in pieces[n + 1:] if q.entry is not None), {})
+                p.entry = self._new_entry(p.message, template, up, by_uuid)
+            else:
+                op = before[p.origin]
+                if (prev.origin if prev is not None else None) != op:
+                    was = items[op].get("uuid") if op is not None else None
+                    new = up if prev is not None else survivor(was)
+                    h = self._head(items, p.origin, was, by_uuid, mains)
+                    if h == p.origin and "parentUuid" in p.entry:
+                        p.entry = {**p.entry, "parentUuid": new}
+                        p.changed = True
+                    elif h is not None and h in at:
+                        placed[at[h]] = (h, {**items[h], "parentUuid": new})
+            prev = p
+        if removed:  # other children of a removed entry (a branch, a system entry): its parent instead
+            for n, x in enumerate(placed):
+                e = x.entry if type(x) is _Piece else x[1]
+                if type(e) is dict and e.get("parentUuid") in removed:
+                    e = {**e, "parentUuid": survivor(e["parentUuid"])}
+                    if type(x) is _Piece:
+                        x.entry = e
+                    else:
+                        placed[n] = (x[0], e)
+
+    @staticmethod
+    def _head(items: list, k: int, parent: Any, by_uuid: dict, mains: set) -> int | None:
+        """The entry on entry ``k``'s chain (``k`` itself, or a system entry between) whose
+        ``parentUuid`` is ``parent``; None when the chain does not lead there (no links to keep)."""
+        j = k
+        for _ in range(64):
+            p = items[j].get("parentUuid")
+            if p == parent:
+                return j
+            j = by_uuid.get(p) if type(p) is str else None
+            if j is None or j in mains:
+                return None
+        return None
+
+    @staticmethod
+    def _new_entry(message: dict, template: dict, parent: Any, by_uuid: dict) -> dict:
+        """A new entry holding ``message``, in the context of ``template`` (the entry before it)."""
+        role = message.get("role")
+        seed = f"{parent}:{dumps(message, indent=False).decode()}"
+        u = str(uuid.uuid5(uuid.NAMESPACE_URL, "inspector-repair:" + seed))
+        while u in by_uuid:
+            u = str(uuid.uuid5(uuid.NAMESPACE_URL, "inspector-repair:" + u))
+        by_uuid[u] = -1
+        entry: dict = {}
+        for key, v in template.items():
+            if key in CONTEXT_KEYS:
+                entry[key] = v
+            elif key == "type":
+                entry[key] = role
+            elif key == "message":
+                entry[key] = message
+            elif key == "uuid":
+                entry[key] = u
+        if "parentUuid" in entry:
+            entry["parentUuid"] = parent
+        entry.setdefault("type", role)
+        entry.setdefault("message", message)
+        return entry
+
+    def _reads_as(self, placed: list, out: list) -> bool:
+        """True when the main conversation's pieces, in file order, read as the repaired messages."""
+        pieces = [{"type": p.message.get("role"), "message": p.message} for p in placed if type(p) is _Piece]
+        again, _ = groups(pieces, (), set())
+        if len(again) != len(out):
+            return False
+        return all(a.get("role") == b.get("role") and _blocks(a.get("content")) == _blocks(b.get("content"))
+                   for a, b in zip(again, out))
+
+
 def _entry(uuid: str, parent: str | None, role: str, content, mid: str | None = None) -> dict:
     message = {"role": role, "content": content}
     if mid:
@@ -234,7 +516,7 @@ class ClaudeCode(anthropic.Anthropic):
     name = "claude-code"
     targets = ("anthropic",)
     tool_fields = frozenset({"tool_use_id", "toolUseId", "tool_name", "toolName"})
-    editor_class = None
+    editor_class = ClaudeCodeEditor
     recognisers = (claude_code_log,)
     samples = Samples(
         clean=[_entry("u1", None, "user", "List the files."),
@@ -247,6 +529,7 @@ class ClaudeCode(anthropic.Anthropic):
                                                   "input": {"command": "ls"}}], "msg_1"),
                 _entry("u2", "a1", "user", "Never mind."),
                 _entry("a2", "u2", "assistant", [{"type": "text", "text": "OK."}], "msg_2")],
+        jsonl=True,
     )
 
     detect = staticmethod(detect)

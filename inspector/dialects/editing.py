@@ -281,3 +281,73 @@ class PartsEditor(Editor):
 
     def role_of(self, item: Any) -> str:
         return str(item.get("role")) if type(item) is dict else "unknown"
+
+
+class EntryEditor(BlockEditor):
+    """For logs whose items are entries, several of which make one message (Claude Code: one entry
+    per content block of a streamed reply, one per tool result).
+
+    Repair (``fixes.entries``) does not plan on the entries: it asks ``messages`` for the messages
+    the entries make, runs the message dialect's plan on them with an editor of this class for
+    the run (``for_run``), and hands the repaired messages to ``write_back``, which writes them as
+    entries again. To tell which entry each block of a repaired message came from, the editor
+    remembers where every block it sees or makes came from: the blocks of the input entries
+    (``own``), and the blocks it builds from one of them (a renamed id, a text made a block).
+    Blocks made from nothing (a placeholder result, a note) belong to no entry: they become new
+    entries. Subclasses give the block edits (the message dialect's ``BlockEditor``), and
+    ``messages`` and ``write_back``.
+    """
+
+    message_dialect = ""  # the name of the dialect the messages are read as
+
+    def for_run(self) -> "EntryEditor":
+        """A fresh editor for one repair run (the dialect's own editor is shared by threads)."""
+        ed = type(self)(self.dialect)
+        ed.owner = {}
+        ed.text_owner = {}
+        return ed
+
+    def own(self, block: Any, k: int) -> None:
+        """Block ``block`` comes from entry ``k`` (the block is kept alive with its entry index)."""
+        self.owner[id(block)] = (block, k)
+
+    def owner_of(self, block: Any) -> int | None:
+        got = self.owner.get(id(block))
+        return got[1] if got is not None and got[0] is block else None
+
+    def messages(self, items: list, where: tuple) -> tuple[list, list[list[int]]]:
+        """The messages the entries make and, for each, the indices of its entries (``own``
+        called for every block)."""
+        raise NotImplementedError
+
+    def write_back(self, items: list, msgs: list, groups: list[list[int]], out: list) -> Any:
+        raise NotImplementedError
+
+    # --- provenance of the blocks the plan builds ------------------------------------------------
+
+    def _blocks(self, raw: dict) -> list:
+        blocks = super()._blocks(raw)
+        if type(raw.get(self.KEY)) is str and blocks:  # a text message made a block: it is that entry's
+            k = self.text_owner.get(id(raw))
+            if k is not None:
+                self.own(blocks[0], k)
+        return blocks
+
+    def _from(self, old: Any, new: Any) -> Any:
+        k = self.owner_of(old)
+        if k is not None:
+            self.own(new, k)
+        return new
+
+    def with_call_id(self, block: dict, new_id: str) -> dict:
+        return self._from(block, super().with_call_id(block, new_id))
+
+    def with_result_id(self, block: dict, new_id: str) -> dict:
+        return self._from(block, super().with_result_id(block, new_id))
+
+    def user_to_result(self, raw: dict, call: Call, call_id: str | None) -> dict:
+        item = super().user_to_result(raw, call, call_id)
+        was = self._blocks(raw)
+        if was:
+            self._from(was[0], item[self.KEY][0])
+        return item

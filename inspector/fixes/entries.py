@@ -1,0 +1,115 @@
+"""Repair for logs whose entries make the messages (``EntryEditor``: Claude Code session logs).
+
+The plan runs on the messages the main conversation's entries make, exactly as it runs on an
+Anthropic request (``JoinPlan``), and the editor writes the repaired messages back as entries.
+The report speaks in the log's terms: a change's ``index_before`` / ``index_after`` and a
+quarantined item's ``index`` are entry indices (the lines of a JSON Lines log), while its text
+keeps the message numbers the findings use (``messages.N`` in the API's error). What repair takes
+out goes to the quarantine as the log had it: a whole entry when none of its blocks is left, the
+block alone when the rest of its entry stays.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..check import Analysis, analyse
+from ..containers import Transcript
+from ..dialects import get
+from ..dialects.editing import EntryEditor
+from .join import JoinPlan
+
+
+class _Slot:
+    __slots__ = ("pos",)
+
+    def __init__(self, pos: int | None):
+        self.pos = pos
+
+
+class _Rec:
+    __slots__ = ("action", "code", "call_id", "before", "slot", "text", "new_id")
+
+    def __init__(self, r: Any, before: int | None, slot: _Slot | None):
+        self.action, self.code, self.call_id, self.text, self.new_id = r.action, r.code, r.call_id, r.text, r.new_id
+        self.before, self.slot = before, slot
+
+
+class EntryPlan:
+    """``recs``/``quarantine``/``id_map``/``unfixed``/``origins`` as ``Plan``'s, over entries."""
+
+    def __init__(self, a: Analysis, target: str, options: Any, ed: EntryEditor):
+        self.a, self.target, self.opt = a, target, options
+        self.ed = ed.for_run()
+        self.recs: list = []
+        self.plan_recs: list = []
+        self.quarantine: list = []
+        self.id_map: dict[str, str] = {}
+        self.unfixed: list[str] = []
+        self.origins: list[int | None] | None = None
+
+    def run(self) -> list:
+        t = self.a.transcript
+        items = t.items
+        msgs, grp = self.ed.messages(items, t.path)
+        inner = Transcript(items=msgs, path=t.path, container=t.container, dialect=self.ed.message_dialect)
+        plan = JoinPlan(analyse(inner, self.target, get(self.ed.message_dialect)), self.target, self.opt, self.ed)
+        out = plan.run()
+        self.unfixed = list(plan.unfixed)
+        if not plan.recs:
+            return items
+        w = self.ed.write_back(items, msgs, grp, out)
+        self.plan_recs = plan.recs
+        self.origins = w.origins
+        self.id_map = plan.id_map
+        first = [ks[0] for ks in grp]
+
+        def after(slot: Any) -> _Slot | None:
+            pos = getattr(slot, "pos", None) if slot is not None else None
+            if pos is None or pos >= len(w.spans) or not w.spans[pos]:
+                return None
+            span = w.spans[pos]
+            return _Slot(next((n for n in span if n in w.changed), span[0]))
+
+        for r in plan.recs:
+            self.recs.append(_Rec(r, first[r.before] if r.before is not None and r.before < len(first) else None,
+                                  after(r.slot)))
+        self._quarantine(items, msgs, grp, plan.quarantine, w)
+        return w.items
+
+    def _quarantine(self, items: list, msgs: list, grp: list[list[int]], held: list, w: Any) -> None:
+        """The plan's quarantine in the log's terms: a block whose entry is gone becomes that
+        entry, whole; an entry gone without a word from the plan (rewritten into new ones) too."""
+        gone = set(w.gone)
+        whole: set[int] = set()
+        index_of = {id(m): i for i, m in enumerate(msgs)}
+        for index, code, reason, content in held:
+            if code == "TC019" and reason.startswith("message fields"):
+                continue  # joined entries keep their own message fields
+            i = index_of.get(id(content))
+            if i is not None:  # a whole message: its entries
+                for k in grp[i]:
+                    if k not in whole:
+                        whole.add(k)
+                        self.quarantine.append((k, code, reason, items[k]))
+                continue
+            k = self.ed.owner_of(content)
+            if k is None:
+                k = grp[index][0] if 0 <= index < len(grp) else index
+            elif k in gone:
+                if k not in whole:
+                    whole.add(k)
+                    self.quarantine.append((k, code, reason + " (the whole log entry that held it)", items[k]))
+                continue
+            self.quarantine.append((k, code, reason, content))
+        code_of = {}  # message index -> the code of the first change made to it
+        for r in reversed(self.plan_recs):
+            if r.before is not None:
+                code_of[r.before] = r.code
+        message_of = {k: i for i, ks in enumerate(grp) for k in ks}
+        for k in sorted(gone - whole):
+            self.quarantine.append((k, code_of.get(message_of.get(k), "repair"), "a log entry that repair took out or "
+                                    "rewrote into the entries around it (the changes say why)", items[k]))
+        for k, old in w.ids:
+            self.quarantine.append((k, "TC019", "the message id of an entry joined to the assistant reply before it "
+                                    "(the entry is in the output with that reply's id)", {"id": old}))
