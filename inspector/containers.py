@@ -271,7 +271,9 @@ def _transcript(root: Any, p: Path, what: Any) -> Transcript:
 
     ``extra["view"]``, a list of indices, makes the transcript a *view*: some entries of the list
     at ``p`` (a Claude Code sub-agent or abandoned branch). Its items are a new list of those
-    entries, and the indices stay in ``extra`` so that nothing writes the view back over the list."""
+    entries, and the indices stay in ``extra`` so that nothing writes the view back over the list.
+    ``extra["tail"]``, a path, appends the list there to the items (``extra["head"]`` says how
+    many came from ``p``); ``writing.put_back`` writes each part back to its own place."""
     extra: dict = {}
     if type(what) is tuple:  # (description, extra): a recogniser that names or targets its transcript
         what, extra = what
@@ -279,6 +281,9 @@ def _transcript(root: Any, p: Path, what: Any) -> Transcript:
     items = get_path(root, p)
     if "view" in extra:
         items = [items[k] for k in extra["view"]]
+    if "tail" in extra:  # a second list that continues the first (an OTLP span's output messages)
+        extra["head"] = len(items)
+        items = [*items, *get_path(root, extra["tail"])]
     return Transcript(items=items, path=p, container=what, name=batch_name(root, p),
                       dialect=extra.pop("dialect", ""), extra=extra)
 

@@ -38,7 +38,7 @@ from .loading import load, read_source
 from .model import Msg
 from .links import Pairing
 from .tokens import Counter, count_messages, counter_for
-from .writing import pretty_like, replace, serialise, source_bytes
+from .writing import pretty_like, put_back, serialise, source_bytes
 
 STRATEGIES = ("drop-oldest", "drop-middle")
 MAX_SEAM_PASSES = 64
@@ -284,7 +284,7 @@ def _document(doc: Document, runs: list[_Run]) -> Document:
     root = doc.root
     for run in runs:
         if run.plan.removed:
-            root = replace(root, run.a.transcript.path, run.items)
+            root = put_back(root, run.a.transcript, run.items)
     return Document(root=root, format=doc.format, transcripts=[r.transcript() for r in runs], source=doc.source)
 
 

@@ -38,7 +38,7 @@ from .fixes.join import JoinPlan
 from .fixes.plan import Plan
 from .loading import load, read_source
 from .targets import severity
-from .writing import Original, lines_kept_pieces, replace, serialise_pieces, source_bytes
+from .writing import Original, lines_kept_pieces, put_back, serialise_pieces, source_bytes
 
 DEFAULT_PLACEHOLDER = "No result was recorded for tool call {id} ({name}); its outcome is unknown."
 DEFAULT_BRIDGE = "[no assistant reply was recorded here]"
@@ -374,7 +374,7 @@ def _repair_document(doc: Document, target: str | None, options: RepairOptions, 
             break
         for run, ch in zip(runs, changed):
             if ch:
-                root = replace(root, run.path, run.items)
+                root = put_back(root, run.t, run.items, run.origin)
         new_doc = Document(root=root, format=doc.format, transcripts=[r.transcript() for r in runs], source=doc.source)
         after, again = check_plain(new_doc, target, dialect)
         # A pass that sees more to do (a fix that only shows once another is made) runs again,
@@ -387,7 +387,7 @@ def _repair_document(doc: Document, target: str | None, options: RepairOptions, 
             report.unfixed.append("repair did not settle after several passes; the report lists every change made")
             for run, ch in zip(runs, changed):
                 if ch:
-                    root = replace(root, run.path, run.items)
+                    root = put_back(root, run.t, run.items, run.origin)
             new_doc = Document(root=root, format=doc.format, transcripts=[r.transcript() for r in runs],
                                source=doc.source)
             after, _ = check_plain(new_doc, target, dialect)

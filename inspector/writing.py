@@ -37,6 +37,28 @@ def replace(root: Any, path: tuple, value: Any) -> Any:
     return copy
 
 
+def put_back(root: Any, t: Any, items: list, origins: list | None = None) -> Any:
+    """``root`` with transcript ``t``'s new ``items`` written where they were read from.
+
+    A transcript continued by a second list (``extra["tail"]``: an OTLP span's output messages
+    after its input messages) is split again: from the first item that came from the second
+    list on (by ``origins``, the input index of each item, None for a new one; else by identity),
+    the items go back to the second list, the ones before to the first."""
+    tail = t.extra.get("tail")
+    if tail is None:
+        return replace(root, t.path, items)
+    head = t.extra["head"]
+    if origins is not None and len(origins) == len(items):
+        split = next((k for k, o in enumerate(origins) if o is not None and o >= head), len(items))
+    else:
+        old = {id(x) for x in t.items[head:]}
+        split = next((k for k, x in enumerate(items) if id(x) in old), len(items))
+    for path, new, old in ((t.path, items[:split], t.items[:head]), (tail, items[split:], t.items[head:])):
+        if len(new) != len(old) or any(a is not b for a, b in zip(new, old)):  # an unchanged part stays as it was
+            root = replace(root, path, new)
+    return root
+
+
 def serialise(root: Any, fmt: str, pretty: bool) -> bytes:
     """``root`` as file bytes: one line per value for JSON Lines, else one JSON value."""
     if fmt == "jsonl" and type(root) is list:

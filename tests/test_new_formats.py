@@ -123,7 +123,9 @@ def test_otlp_trace_one_transcript_per_chat_span_and_repair_writes_the_attribute
     assert doc.transcripts[1].path[-1] is EMBEDDED
     r = inspector.check(str(path))
     assert (r.dialect, r.target) == ("otel-genai", "anthropic")  # gen_ai.provider.name
-    assert [(f.transcript, f.code, f.message_index) for f in r.findings] == [(1, "TC001", 2)]
+    # The first span's output (the model asking for two tools) follows its input: pending calls.
+    assert [(f.transcript, f.code, f.message_index) for f in r.findings] == [
+        (0, "TC022", 2), (0, "TC022", 2), (1, "TC001", 2)]
     fixed = inspector.repair(str(path))
     span = fixed.data["resourceSpans"][0]["scopeSpans"][0]["spans"][2]
     attr = next(a for a in span["attributes"] if a["key"] == "gen_ai.input.messages")
@@ -132,7 +134,41 @@ def test_otlp_trace_one_transcript_per_chat_span_and_repair_writes_the_attribute
     assert msgs[5]["role"] == "user" and len(msgs) == 6
     before = json.loads(path.read_text())
     assert fixed.data["resourceSpans"][0]["scopeSpans"][0]["spans"][:2] == before["resourceSpans"][0]["scopeSpans"][0]["spans"][:2]
-    assert inspector.check(fixed.output).findings == []
+    assert [f.code for f in inspector.check(fixed.output).findings] == ["TC022", "TC022"]  # left, as asked
+
+
+def _span_attr(doc, span, key):
+    attrs = doc["resourceSpans"][0]["scopeSpans"][0]["spans"][span]["attributes"]
+    return next(a for a in attrs if a["key"] == key)["value"]
+
+
+def test_otlp_output_messages_follow_the_input_and_go_back_to_their_own_attribute():
+    trace = json.loads((SAMPLES / "otel_trace_export.json").read_text())
+    doc = inspector.load(json.dumps(trace))
+    first = doc.transcripts[0].items
+    assert [m["role"] for m in first] == ["system", "user", "assistant"]
+    assert first[2]["finish_reason"] == "tool_call" and [p["id"] for p in first[2]["parts"]] == [
+        "toolu_01Ad4Xq", "toolu_01Bf7Ym"]
+    # The second span answered in text; its input lost a result: repair fixes the input only.
+    answer = [{"role": "assistant", "parts": [{"type": "text", "content": "Order 7731 ships Friday."}],
+               "finish_reason": "stop"}]
+    spans = trace["resourceSpans"][0]["scopeSpans"][0]["spans"]
+    spans[2]["attributes"].append({"key": "gen_ai.output.messages", "value": {"stringValue": json.dumps(answer)}})
+    r = inspector.check(json.dumps(trace))
+    assert [m["role"] for m in inspector.load(json.dumps(trace)).transcripts[1].items][-1] == "assistant"
+    assert [(f.transcript, f.code) for f in r.findings if f.severity == "error"] == [(1, "TC001")]
+    fixed = inspector.repair(json.dumps(trace))
+    assert _span_attr(fixed.data, 2, "gen_ai.output.messages") == {"stringValue": json.dumps(answer)}
+    inputs = json.loads(_span_attr(fixed.data, 2, "gen_ai.input.messages")["stringValue"])
+    assert len(inputs) == 6 and inputs[4]["role"] == "tool"
+    assert _span_attr(fixed.data, 0, "gen_ai.output.messages") == _span_attr(trace, 0, "gen_ai.output.messages")
+    # Closing the first span's pending calls answers them after the output, in the output.
+    closed = inspector.repair(json.dumps(trace), options={"pending": "close"})
+    assert _span_attr(closed.data, 0, "gen_ai.input.messages") == _span_attr(trace, 0, "gen_ai.input.messages")
+    out = json.loads(_span_attr(closed.data, 0, "gen_ai.output.messages")["stringValue"])
+    assert out[0] == json.loads(_span_attr(trace, 0, "gen_ai.output.messages")["stringValue"])[0]
+    assert [p["id"] for m in out[1:] for p in m["parts"]] == ["toolu_01Ad4Xq", "toolu_01Bf7Ym"]
+    assert inspector.check(closed.output).findings == []
 
 
 def test_otel_messages_alone_and_older_result_field():

@@ -13,7 +13,9 @@ instrumentations write one message per result or one with several, so pairing is
 Trace exports (``resourceSpans[].scopeSpans[].spans[]``, the collector's file exporter and the
 observability tools' "export trace" buttons) hold the messages as a JSON string in the span
 attribute ``gen_ai.input.messages``: every span that has it is one transcript, labelled by span
-name and id, and repair writes the repaired messages back into that string. The span says which
+name and id, and repair writes the repaired messages back into that string. The model's answer,
+``gen_ai.output.messages`` (the same messages, with a ``finish_reason``), follows the input in
+the span's transcript, and goes back into its own attribute. The span says which
 provider it called (``gen_ai.provider.name``, formerly ``gen_ai.system``; else
 ``gen_ai.request.model``): that is the default target; without it, the most permissive reading
 (openai). Schema: open-telemetry/semantic-conventions ``docs/gen-ai/gen-ai-input-messages.json``
@@ -35,6 +37,7 @@ ROLES = ("system", "user", "assistant", "tool")
 OWN_PARTS = frozenset({"tool_call", "tool_call_response", "server_tool_call", "server_tool_call_response",
                        "reasoning", "blob", "uri"})
 INPUT_ATTR = "gen_ai.input.messages"
+OUTPUT_ATTR = "gen_ai.output.messages"
 
 
 def _response(part: dict) -> Any:
@@ -129,7 +132,8 @@ def _attr_value(v: Any) -> Any:
 
 
 def otlp_traces(root: Any, fmt: str) -> list[tuple[Path, Any]]:
-    """One transcript per span holding ``gen_ai.input.messages`` (a file, or JSON Lines of exports)."""
+    """One transcript per span holding ``gen_ai.input.messages`` (a file, or JSON Lines of exports),
+    continued by the span's ``gen_ai.output.messages`` when it has them."""
     if type(root) is dict:
         docs = [((), root)]
     elif type(root) is list and root and type(root[0]) is dict and "resourceSpans" in root[0]:
@@ -151,12 +155,14 @@ def otlp_traces(root: Any, fmt: str) -> list[tuple[Path, Any]]:
                               if type(a) is dict}
                     if INPUT_ATTR not in values or type(embedded_json(values[INPUT_ATTR][1])) is not list:
                         continue
-                    n = values[INPUT_ATTR][0]
-                    path = (*base, "resourceSpans", r, "scopeSpans", s, "spans", k, "attributes", n, "value",
-                            "stringValue", EMBEDDED)
+                    at = (*base, "resourceSpans", r, "scopeSpans", s, "spans", k, "attributes")
+                    path = (*at, values[INPUT_ATTR][0], "value", "stringValue", EMBEDDED)
                     say = {key: values[key][1] for key in
                            ("gen_ai.provider.name", "gen_ai.system", "gen_ai.request.model") if key in values}
                     extra = {"label": f"span {span.get('name', '?')} ({span.get('spanId', '?')})"}
+                    if OUTPUT_ATTR in values and type(embedded_json(values[OUTPUT_ATTR][1])) is list:
+                        # The model's answer continues the conversation: read after the input.
+                        extra["tail"] = (*at, values[OUTPUT_ATTR][0], "value", "stringValue", EMBEDDED)
                     extra.update(span_target(say))
                     out.append((path, ("OpenTelemetry span", extra)))
     return out
