@@ -159,13 +159,28 @@ def test_text_typed_before_the_result_moves_after_it_and_the_chain_follows():
     assert {k: v for k, v in out[2].items() if k != "parentUuid"} == {k: v for k, v in log[3].items() if k != "parentUuid"}
 
 
-def test_two_replies_in_a_row_become_one_and_the_old_message_id_is_kept_in_the_report():
+def test_two_replies_in_a_row_are_one_turn_for_the_api_and_stay_as_they_are():
     log = [user("e1", None, "Hi.", 1), text("e2", "e1", "msg_A", "Hello.", 2),
            text("e3", "e2", "msg_B", "How can I help?", 3), user("e4", "e3", "Bye.", 4)]
+    fixed = inspector.repair(jsonl(log))
+    assert fixed.output == jsonl(log) and fixed.report.changes == []
+
+
+def test_text_after_a_call_in_the_next_reply_moves_before_it_and_the_entries_share_one_message_id():
+    # The API combines the two replies into one turn, where the tool_use must come last (TC025).
+    log = [user("e1", None, "List the files.", 1),
+           asst("e2", "e1", "msg_A", [bash("toolu_1", "ls")], 2),
+           text("e3", "e2", "msg_B", "Let me check.", 3),
+           result("toolu_1", "cart.py", "e4", "e3", 4),
+           text("e5", "e4", "msg_C", "There is cart.py.", 5)]
+    assert [f.code for f in inspector.check(jsonl(log)).findings if f.severity == "error"] == ["TC025"]
     fixed, out = repaired(jsonl(log))
-    assert [e["uuid"] for e in out] == ["e1", "e2", "e3", "e4"]
-    assert out[2]["message"]["id"] == "msg_A" and out[2]["message"]["usage"] == log[2]["message"]["usage"]
-    assert [(q.index, q.content) for q in fixed.report.quarantine] == [(2, {"id": "msg_B"})]
+    assert [(e["uuid"], e["parentUuid"]) for e in out] == [
+        ("e1", None), ("e3", "e1"), ("e2", "e3"), ("e4", "e2"), ("e5", "e4")]
+    assert out[1]["message"]["id"] == out[2]["message"]["id"]  # read back as one message
+    by_uuid = {e["uuid"]: k for k, e in enumerate(log)}
+    [k] = [by_uuid[e["uuid"]] for e in out[1:3] if e["message"]["id"] != log[by_uuid[e["uuid"]]]["message"]["id"]]
+    assert [(q.index, q.code, q.content) for q in fixed.report.quarantine] == [(k, "TC019", {"id": log[k]["message"]["id"]})]
 
 
 def test_a_sub_agent_is_left_as_it_is_and_the_main_conversation_repaired_around_it():
@@ -216,9 +231,15 @@ def test_the_corpus_logs_come_back_byte_for_byte_and_a_lost_result_is_repaired()
     dropped = [ln for ln in lines if b'"tool_use_id": "tool_002"' not in ln]
     assert len(dropped) == len(lines) - 1
     fixed, out = repaired(b"\n".join(dropped) + b"\n")
+    # The call's reply text (msg_010) and the call (msg_008) are one turn for the API without the
+    # result between them: the text moves before the call, in an entry that takes the call's
+    # message id; every other line is the input's own, byte for byte.
     kept = fixed.output.splitlines()
-    assert [ln for ln in kept if ln in dropped] == dropped  # every input line, byte for byte, in order
-    [new] = [json.loads(ln) for ln in kept if ln not in dropped]
+    assert [e.get("uuid") for e in out] == ["msg_001", "msg_002", "msg_003", "msg_004", "msg_005", "msg_006",
+                                            "msg_007", "msg_010", "msg_008", out[9]["uuid"], "msg_011", None]
+    assert [ln in dropped for ln in kept] == [True] * 7 + [False, True, False, True, True]
+    assert out[7]["message"]["id"] == "msg_008"
+    new = out[9]
     assert new["message"]["content"][0]["tool_use_id"] == "tool_002" and new["sessionId"] == "test_session"
 
 
