@@ -88,31 +88,44 @@ def sentence(issue: Issue, msgs: list[Msg]) -> str:
     return f"Message #{i}: {code}."
 
 
-def _relink_hint(issue: Issue, msgs: list[Msg]) -> str | None:
-    """For an orphan standing among the results of a call block whose only unanswered call it may
-    be (repair's ``relink``): say so."""
-    i = issue.index
-    if issue.call_id is None or not (0 <= i < len(msgs)):
-        return None
-    k = i if msgs[i].calls else i - 1
-    while k >= 0 and msgs[k].results and not msgs[k].calls:
-        k -= 1
-    if k < 0 or not msgs[k].calls or k == i:
+def _relink_pair(msgs: list[Msg], k: int):
+    """(the one unanswered call, the one stray result) of the call block at message ``k``, when
+    repair's ``relink`` would match them; else None."""
+    if not (0 <= k < len(msgs)) or not msgs[k].calls:
         return None
     end = k + 1
     while end < len(msgs) and msgs[end].results and not msgs[end].calls:
         end += 1
-    if not k < i < end:
-        return None
     results = [r for m in msgs[k + 1:end] for r in m.results]
     ids = {c.id for c in msgs[k].calls}
     free = [c for c in msgs[k].calls if c.id is not None and c.id not in {r.id for r in results}]
-    stray = [r for r in results if r.id not in ids]
+    stray = [r for r in results if r.id is not None and r.id not in ids]
     if len(free) != 1 or len(stray) != 1:
         return None  # repair would not re-link either: the match is not unambiguous
-    c = free[0]
-    if stray[0].name is not None and stray[0].name != c.name:
+    c, r = free[0], stray[0]
+    if r.name is not None and r.name != c.name:
         return None
+    return c, r
+
+
+def _relink_hint(issue: Issue, msgs: list[Msg]) -> str | None:
+    """TC002 / TC001 where repair's ``relink`` applies: name the other end."""
+    i = issue.index
+    if issue.call_id is None or not (0 <= i < len(msgs)):
+        return None
+    if issue.code == "TC001":
+        pair = _relink_pair(msgs, i)
+        if pair is None or pair[0].id != issue.call_id:
+            return None
+        return (f"Message #{pair[1].msg}, in this call's block, holds a result for {pair[1].id}, an id no call has: "
+                "was its id rewritten? Repair gives it this call's id (option relink).")
+    k = i - 1
+    while k >= 0 and msgs[k].results and not msgs[k].calls:
+        k -= 1
+    pair = _relink_pair(msgs, k)
+    if pair is None or pair[1].id != issue.call_id or pair[1].msg != i:
+        return None
+    c = pair[0]
     return (f"It stands among the results of message #{k}, whose only unanswered call is {c.id} ({_tool(c.name)}): "
             "was the result's id rewritten? Repair gives it that call's id (option relink).")
 
@@ -143,6 +156,9 @@ def hint(issue: Issue, msgs: list[Msg]) -> str | None:
     if code == "TC005":
         return "A retry may have written a second reply for the same call."
     if code == "TC001":
+        relink = _relink_hint(issue, msgs)
+        if relink:
+            return relink
         nxt = i + 1
         while nxt < len(msgs) and msgs[nxt].results:
             nxt += 1

@@ -254,8 +254,11 @@ def test_app_repair_tab_relinks_by_default_and_offers_the_switch():
 
 @pytest.mark.parametrize("dialect", ["openai-chat", "anthropic", "gemini", "langchain"])
 def test_check_hints_at_the_relink(dialect):
-    [orphan] = [f for f in inspector.check(relinked_case(dialect)).findings if f.code == "TC002"]
+    findings = inspector.check(relinked_case(dialect)).findings
+    [orphan] = [f for f in findings if f.code == "TC002"]
     assert "only unanswered call is call_time_2 ('get_time')" in orphan.hint and "relink" in orphan.hint
+    [missing] = [f for f in findings if f.code == "TC001"]
+    assert f"holds a result for {OLD}" in missing.hint and "relink" in missing.hint
     two = transcript(dialect, CALLS + [("call_time_3", "get_time")],
                      [("call_weather_1", "get_weather", "rain"), (OLD, "get_time", "12:00")])
     [orphan] = [f for f in inspector.check(two).findings if f.code == "TC002"]
