@@ -287,3 +287,24 @@ def test_repair_undoes_a_rewritten_result_id(msgs, k, target):
         ("relink_result", "rewritten0", old, i)]
     assert fixed.report.quarantine == []
     assert fixed.report.unfixed == inspector.repair(msgs, target=target).report.unfixed  # (Mistral's last-message rule)
+
+
+def test_claude_code_log_relinks_through_the_shared_repair():
+    def entry(kind, uuid, parent, **message):
+        return {"type": kind, "sessionId": "s", "uuid": uuid, "parentUuid": parent, "message": message}
+
+    log = [entry("user", "u1", None, role="user", content="weather and time?"),
+           entry("assistant", "a1", "u1", id="msg_1", role="assistant", content=[
+               {"type": "tool_use", "id": "toolu_w1", "name": "get_weather", "input": {}},
+               {"type": "tool_use", "id": "toolu_t2", "name": "get_time", "input": {}}]),
+           entry("user", "u2", "a1", role="user", content=[
+               {"type": "tool_result", "tool_use_id": "toolu_w1", "content": "rain"},
+               {"type": "tool_result", "tool_use_id": "toolu_rw9", "content": "12:00"}]),
+           entry("assistant", "a2", "u2", id="msg_2", role="assistant", content=[{"type": "text", "text": "done"}])]
+    data = "\n".join(json.dumps(e) for e in log)
+    assert inspector.check(data).dialect == "claude-code"
+    fixed = inspector.repair(data)
+    assert [(c.action, c.tool_call_id, c.new_id) for c in fixed.report.changes] == [
+        ("relink_result", "toolu_rw9", "toolu_t2")]
+    assert fixed.report.quarantine == [] and fixed.report.ok
+    assert inspector.repair(fixed.output).report.changes == []
