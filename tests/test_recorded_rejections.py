@@ -285,7 +285,12 @@ def test_gemini_refuses_a_content_mixing_function_calls_and_responses():
     assert [(f.message_index, f.provider_error) for f in mixed] == [
         (0, "Please ensure that function call turn contains at least one function_call part which can not be mixed "
             "with function_response parts.")]
-    # The same parts as three contents (what the thread found to work) are accepted.
+    # The same parts as three contents (what the thread found to work) are accepted, and that is
+    # what repair makes of it.
     fine = [{"role": "user", "parts": [contents[0]["parts"][0]]}, {"role": "model", "parts": [contents[0]["parts"][1]]},
             {"role": "user", "parts": [contents[0]["parts"][2]]}]
     assert inspector.check({"contents": fine}).ok
+    fixed = inspector.repair({"contents": contents})
+    assert fixed.data["contents"] == fine
+    assert [c.action for c in fixed.report.changes] == ["split_call_turn"] and fixed.report.quarantine == []
+    assert inspector.repair(fixed.output).report.changes == []

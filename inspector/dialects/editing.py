@@ -107,6 +107,10 @@ class BlockEditor(Editor):
     # blocks can only be in `user` messages"): explode moves it into a user message of its own,
     # and the blocks after it into an assistant message after that.
     RESULTS_TO_USER = False
+    # True when a user message holding calls and their results is refused (Gemini: "function call
+    # turn ... can not be mixed with function_response parts"): explode splits it into the user's
+    # own blocks, a model message with the calls, and the results after it.
+    CALLS_TO_MODEL = False
 
     # --- what the dialects differ in ---------------------------------------------------------
 
@@ -218,6 +222,8 @@ class BlockEditor(Editor):
                 continue
             if self.RESULTS_TO_USER and self.role_of(m) == self.ASSISTANT:
                 mine = self._assistant_results(m, blocks)
+            elif self.CALLS_TO_MODEL and self.role_of(m) == self.USER and any(self.is_call(b) for b in blocks):
+                mine = self._user_calls(m, blocks)
             else:
                 mine = [{**m, self.KEY: [b]} for b in blocks if self.is_result(b)]
                 rest = [b for b in blocks if not self.is_result(b)]
@@ -236,6 +242,20 @@ class BlockEditor(Editor):
         after = [b for b in blocks[first:] if not self.is_result(b)]
         out = [{**m, self.KEY: before}] if before else []
         out += [{**m, "role": self.USER, self.KEY: [b]} for b in blocks if self.is_result(b)]
+        if after:
+            out.append({**m, self.KEY: after})
+        return out
+
+    def _user_calls(self, m: dict, blocks: list) -> list:
+        """A user message holding calls and results, as the turns it stands for: its own blocks
+        before the first call, the calls as an assistant message, then each result."""
+        first = next(j for j, b in enumerate(blocks) if self.is_call(b))
+        mine = [b for b in blocks if not (self.is_call(b) or self.is_result(b))]
+        before = [b for b in blocks[:first] if not (self.is_call(b) or self.is_result(b))]
+        after = mine[len(before):]
+        out = [{**m, self.KEY: before}] if before else []
+        out.append({**m, "role": self.ASSISTANT, self.KEY: [b for b in blocks if self.is_call(b)]})
+        out += [{**m, self.KEY: [b]} for b in blocks if self.is_result(b)]
         if after:
             out.append({**m, self.KEY: after})
         return out

@@ -182,9 +182,13 @@ class GeminiEditor(BlockEditor):
 
     KEY = "parts"
     ASSISTANT = "model"
+    CALLS_TO_MODEL = True
 
     def is_result(self, part: Any) -> bool:
         return type(part) is dict and ("functionResponse" in part or "function_response" in part)
+
+    def is_call(self, part: Any) -> bool:
+        return type(part) is dict and ("functionCall" in part or "function_call" in part)
 
     def text_block(self, text):
         return {"text": text}

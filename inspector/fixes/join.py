@@ -94,8 +94,10 @@ class JoinPlan:
         joins = [iss for iss in self.a.issues if (iss.code in JOIN_CODES or iss.data.get("merged"))
                  and iss.data.get("kind") not in NOT_JOINED
                  and severity(iss.code, self.target, iss.data.get("kind")) in ("error", "warning")]
-        moved = [iss for iss in self.a.issues if iss.data.get("kind") == "result_in_assistant"] \
-            if self.ed.RESULTS_TO_USER else []
+        split = {"result_in_assistant"} if self.ed.RESULTS_TO_USER else set()
+        if self.ed.CALLS_TO_MODEL:
+            split.add("mixed_call_response")
+        moved = [iss for iss in self.a.issues if iss.data.get("kind") in split]
         if not inner.recs and not joins and not moved:
             self.resolved = [_Out(k, m, k) for k, m in enumerate(items)]
             return list(items)
@@ -178,6 +180,12 @@ class JoinPlan:
             self.recs.append(_Rec(what[0], iss.code, iss.call_id, iss.index, slot, f"Message #{iss.index}: {what[1]}."))
         for iss in moved:
             slot = self._slot_of_input(iss.index, out, group_of, by_piece, items)
+            if iss.data.get("kind") == "mixed_call_response":
+                self.recs.append(_Rec("split_call_turn", iss.code, iss.call_id, iss.index, slot,
+                                      f"Message #{iss.index}: split it into its own parts, a model turn with its "
+                                      "function calls and a turn with their responses: one content may not mix "
+                                      "function calls and function responses."))
+                continue
             self.recs.append(_Rec("results_to_user", iss.code, iss.call_id, iss.index, slot,
                                   f"Message #{iss.index}: moved its tool_result block(s) out of the assistant message "
                                   "into a user message right after the blocks before them (the blocks after them "
