@@ -62,6 +62,8 @@ def dialects_for(doc: Document, dialect: str | None = None, target: str | None =
             key = t.path[-1] if t.path and type(t.path[-1]) is str else None
             if key in _LIST_KEY_DIALECT:  # a body's "input" is a Responses input even with only role messages
                 d = get(_LIST_KEY_DIALECT[key])
+            elif t.extra.get("bedrock_invoke") and (target is None or target in get("anthropic").targets):
+                d = get("anthropic")  # an Anthropic body for Bedrock's InvokeModel (anthropic_version)
             else:
                 weak.add(k)
         out.append(d)
@@ -84,10 +86,23 @@ def analyse(t: Transcript, target: str, dialect: Dialect) -> Analysis:
     issues.extend(pairing.issues)
     issues.extend(sequence_issues(msgs, pairing, target))
     issues.extend(dialect.rules(msgs, pairing, target))
+    if turns is not None and t.extra.get("bedrock_invoke"):
+        _invoke_model_note(issues, t.extra["bedrock_invoke"])
     declared = t.extra.get("declared_tools")
     if declared is not None:
         issues.extend(undeclared_tools(msgs, declared))
     return Analysis(t, dialect, msgs, pairing, issues, turns if turns is not None and turns.merged else None)
+
+
+def _invoke_model_note(issues: list[Issue], version: object) -> None:
+    """TC019 on an Anthropic body for Bedrock's InvokeModel is a warning, not a note: that route
+    refused two messages of one role in a row in reports up to 2025 (docs/provider-evidence.md)."""
+    for iss in issues:
+        if iss.code == "TC019" and iss.data.get("kind") is None:
+            iss.data["kind"] = "bedrock_invoke"
+            iss.say = (f"({iss.data.get('role')}) directly follows a {iss.data.get('prev')} message. The Messages API "
+                       f"combines them into one turn, but this body is for Bedrock's InvokeModel (anthropic_version "
+                       f"{version!r}), which refused two messages of one role in a row in reports up to 2025.")
 
 
 def default_target(dialect: str) -> str:

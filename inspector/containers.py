@@ -311,6 +311,10 @@ def find_transcripts(root: Any, fmt: str = "json") -> list[Transcript]:
         tools = declared_tools(holder)
         if tools is not None:  # TC026: calls are checked against the tools the request declares
             t.extra["declared_tools"] = tools
+        # An Anthropic body for Bedrock's InvokeModel (``anthropic_version: bedrock-2023-05-31``):
+        # that route refused two messages of one role in a row that the Messages API combines.
+        if type(holder) is dict and str(holder.get("anthropic_version", "")).startswith("bedrock"):
+            t.extra["bedrock_invoke"] = holder["anthropic_version"]
         # A Responses request that continues a stored response: its first outputs answer calls
         # the provider holds, which the input does not repeat.
         if t.path == ("input",) and type(root) is dict and (root.get("previous_response_id") or root.get("conversation")):

@@ -65,6 +65,9 @@ KIND_SEVERITY: dict[tuple[str, str], dict[str, str]] = {
     # A tool_result block inside an assistant message is refused outright ("`tool_result` blocks can
     # only be in `user` messages", tghamm/Anthropic.SDK#128), unlike a role repeated (combined).
     ("TC019", "result_in_assistant"): {"anthropic": E},
+    # An Anthropic body for Bedrock's InvokeModel: refused there in 2024-2025 reports, combined by
+    # the Messages API (docs/provider-evidence.md); a warning, the route's current answer unknown.
+    ("TC019", "bedrock_invoke"): {"anthropic": W},
 }
 
 

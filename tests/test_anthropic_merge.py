@@ -249,3 +249,20 @@ def test_pydantic_ai_history_for_anthropic_pairs_over_combined_turns():
     assert errors(inspector.check(asked, "anthropic")) == [("TC016", 3)]
     fixed = inspector.repair(asked, "anthropic")
     assert inspector.check(fixed.output, "anthropic").ok, fixed.report.unfixed
+
+
+def test_an_invoke_model_body_for_bedrock_warns_and_repair_joins():
+    # Bedrock's InvokeModel refused two user messages in a row in 2024-2025 reports
+    # (anthropics/anthropic-sdk-typescript#565, modelcontextprotocol/quickstart-resources#20).
+    body = {"anthropic_version": "bedrock-2023-05-31", "max_tokens": 100, "messages": [
+        {"role": "user", "content": "What is the color of"}, {"role": "user", "content": "the sky?"}]}
+    report = inspector.check(body)
+    assert report.target == "anthropic"
+    f = next(f for f in report.findings if f.code == "TC019")
+    assert f.severity == "warning" and "InvokeModel" in f.text
+    fixed = inspector.repair(body)
+    assert [m["role"] for m in fixed.data["messages"]] == ["user"]
+    assert not [x for x in inspector.check(fixed.output).findings if x.severity in ("error", "warning")]
+    # The same list for the Messages API itself is a note, and repair leaves it alone.
+    first_party = {k: v for k, v in body.items() if k != "anthropic_version"}
+    assert inspector.check(first_party).ok and inspector.repair(first_party).report.changes == []

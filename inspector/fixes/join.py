@@ -109,7 +109,9 @@ class JoinPlan:
             else:
                 groups.append([k])
         if self.merging:
-            forced = {iss.index for iss in joins if iss.data.get("merged")}  # an order error on a combined turn
+            # An order error on a combined turn, or two messages of one role the route may refuse
+            # (an Anthropic body for Bedrock's InvokeModel: TC019 is a warning there).
+            forced = {iss.index for iss in joins if iss.data.get("merged") or iss.code == "TC019"}
             groups = self._own_messages(groups, getattr(inner, "origins", None), origin, forced)
         by_piece = {id(p): k for k, ps in pieces.items() for p in ps}
         new: list = []
