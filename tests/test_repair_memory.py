@@ -68,3 +68,17 @@ def test_streamed_cli_output_is_the_api_output(tmp_path, monkeypatch):
     assert done.returncode in (0, 1), done.stderr
     assert out.read_bytes() == inspector.repair(str(p)).output
     assert out.read_bytes().startswith(b"[\n  {")
+
+
+def test_arguments_are_validated_in_batches_and_a_bad_one_in_a_later_batch_is_found(monkeypatch):
+    from inspector.dialects import openai_chat
+
+    monkeypatch.setattr(openai_chat, "_ARGS_BATCH", 3)
+    msgs = [{"role": "user", "content": "go"}]
+    for k in range(10):
+        args = '{"a": 1}' if k != 7 else '{"a": '
+        msgs += [{"role": "assistant", "content": None, "tool_calls": [
+                     {"id": f"call_{k}", "type": "function", "function": {"name": "f", "arguments": args}}]},
+                 {"role": "tool", "tool_call_id": f"call_{k}", "content": "ok"}]
+    [f] = [f for f in inspector.check(msgs).findings if f.code == "TC011"]
+    assert f.tool_call_id == "call_7"
