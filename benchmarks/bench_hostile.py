@@ -154,8 +154,10 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", default="100,500", help="transcript sizes in MB for the memory part")
     ap.add_argument("--skip-memory", action="store_true")
+    ap.add_argument("--skip-scan", action="store_true")
     args = ap.parse_args()
-    bench_scan()
+    if not args.skip_scan:
+        bench_scan()
     if not args.skip_memory:
         bench_memory([int(x) for x in args.sizes.split(",") if x])
 

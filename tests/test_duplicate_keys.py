@@ -114,3 +114,16 @@ def test_piecewise_parse_finds_duplicates_in_a_later_piece(monkeypatch):
     text = json.dumps(items).encode().replace(b'"content": "40"', b'"content": "x", "content": "40"')
     value, _, [d] = jsonio.parse_noting(text)
     assert value == items and d["path"] == (40, "content") and d["values"] == ["x", "40"]
+
+
+def test_app_shows_the_repeated_key_and_both_values_as_text():
+    from pathlib import Path
+
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(Path(__file__).resolve().parent.parent / "app.py"), default_timeout=60)
+    at.run()
+    at.file_uploader(key="upload").set_value(("dup.json", DUP, "application/json")).run()
+    assert not at.exception
+    assert any("repeats object keys" in w.value for w in at.warning)
+    assert '$[0].content: "first" | "second"' in [t.value for t in at.text]
