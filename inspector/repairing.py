@@ -223,20 +223,18 @@ class RepairResult:
     Unpacks as ``data, report = inspector.repair(messages)``.
     """
 
-    __slots__ = ("_output", "_pieces", "document", "report", "_after")
+    __slots__ = ("_output", "_pieces", "_reads", "unchanged", "document", "report", "_after")
 
     def __init__(self, output: bytes | None, document: Document, report: RepairReport, after: dict,
-                 pieces: Callable[[], Iterable[bytes]] | None = None):
+                 pieces: Callable[[], Iterable[bytes]] | None = None, reads: Original | None = None,
+                 unchanged: bool = False):
         self._output = output
         self._pieces = pieces
+        self._reads = reads  # the input, when writing the output reads it again
+        self.unchanged = unchanged  # the output is the input as it was, byte for byte
         self.document = document
         self.report = report
         self._after = after
-
-    @property
-    def unchanged(self) -> bool:
-        """True when the output is the input as it was, byte for byte (nothing needed repair)."""
-        return isinstance(getattr(self._pieces, "__self__", None), Original)
 
     @property
     def output(self) -> bytes:
@@ -247,7 +245,7 @@ class RepairResult:
 
     def reads_back(self, path: str) -> bool:
         """True when writing the output would read ``path`` again (writing to it first would lose it)."""
-        source = getattr(self._pieces, "__self__", None)
+        source = self._reads
         try:
             return self._output is None and source is not None and source.path is not None \
                 and os.path.samefile(source.path, path)
@@ -392,9 +390,10 @@ def _repair_document(doc: Document, target: str | None, options: RepairOptions, 
                                source=doc.source)
             after, _ = check_plain(new_doc, target, dialect)
     new_doc = Document(root=root, format=doc.format, transcripts=[r.transcript() for r in runs], source=doc.source)
+    reads = None
     if after is before:
         if original is not None:
-            pieces = original.pieces
+            pieces, reads = original.pieces, original
         else:
             def pieces():
                 return serialise_pieces(doc.root, doc.format, True)
@@ -403,6 +402,7 @@ def _repair_document(doc: Document, target: str | None, options: RepairOptions, 
         if original is not None and original.utf8 and doc.format == "jsonl" and type(root) is list:
             def pieces():  # a line repair did not touch is written back as the very bytes it was
                 return lines_kept_pieces(root, doc.root, original.pieces())
+            reads = original
         else:
             def pieces():
                 return serialise_pieces(root, doc.format, pretty)
@@ -416,7 +416,7 @@ def _repair_document(doc: Document, target: str | None, options: RepairOptions, 
             f"after repair the target would still refuse this request: {len(errors)} error(s), first {f['code']} "
             f"at message #{f['message_index']}: {f['text']}")
     report.ok = not report.unfixed
-    return RepairResult(None, new_doc, report, after, pieces)
+    return RepairResult(None, new_doc, report, after, pieces, reads, unchanged=after is before and original is not None)
 
 
 MAX_PASSES = 3

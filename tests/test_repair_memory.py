@@ -82,3 +82,15 @@ def test_arguments_are_validated_in_batches_and_a_bad_one_in_a_later_batch_is_fo
                  {"role": "tool", "tool_call_id": f"call_{k}", "content": "ok"}]
     [f] = [f for f in inspector.check(msgs).findings if f.code == "TC011"]
     assert f.tool_call_id == "call_7"
+
+
+def test_repair_onto_its_own_input_when_untouched_lines_are_read_again(tmp_path):
+    # JSON Lines of messages: lines repair did not touch are copied from the input file while
+    # the output is written, so writing onto the input must read it first
+    p = tmp_path / "m.jsonl"
+    p.write_bytes(b'{"role": "user",  "content": "hi"}\n{"role":"tool","tool_call_id":"call_x","content":"r"}\n'
+                  b'{"role":"user","content":"more"}\n')
+    done = subprocess.run([sys.executable, "-m", "inspector", "repair", str(p), "-o", str(p)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert p.read_bytes() == b'{"role": "user",  "content": "hi"}\n{"role":"user","content":"more"}\n'
