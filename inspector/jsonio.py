@@ -330,9 +330,13 @@ def parse_noting(data: bytes | str) -> tuple[Any, str, list[dict]]:
     if not nonempty:
         raise InputError("the input is empty")
     if len(nonempty) > 1:
+        wide = _has_wide_int(data)  # one scan of the whole text for integers beyond 64 bits, not one per line
+        if not wide:
+            fast = _lines_at_once(nonempty, data)
+            if fast is not None:
+                return fast, "jsonl", notes
         values = []
         first_error: tuple[int, bytes] | None = None
-        wide = _has_wide_int(data)  # one scan of the whole text for integers beyond 64 bits, not one per line
         for no, ln in enumerate(lines, 1):
             if not ln.strip():
                 continue
@@ -350,6 +354,30 @@ def parse_noting(data: bytes | str) -> tuple[Any, str, list[dict]]:
             no, ln = first_error
             raise _explain(ln, line_offset=no - 1)
     raise _not_json(data)
+
+
+def _lines_at_once(lines: list[bytes], data: bytes) -> list | None:
+    """Every line read by orjson alone, when one count over the whole text (``_colons_agree``, a
+    few thousand values at a time) shows that no duplicate key was dropped: the common JSON Lines
+    file pays no check per line. None when a line is not JSON or the count disagrees (then each
+    line is read and checked on its own)."""
+    loads = orjson.loads
+    try:
+        values = [loads(ln) for ln in lines]
+    except orjson.JSONDecodeError:
+        return None
+    if b"\\u003" in data and (b"\\u003a" in data or b"\\u003A" in data):
+        return None
+    colons = 0
+    for k in range(0, len(values), _COUNT_ITEMS):
+        try:
+            colons += orjson.dumps(values[k:k + _COUNT_ITEMS]).count(b":")
+        except TypeError:
+            return None
+    return values if colons == data.count(b":") else None
+
+
+_COUNT_ITEMS = 2000
 
 
 def _not_json(data: bytes) -> InputError:

@@ -266,3 +266,23 @@ def test_the_app_s_repair_tab_repairs_a_session_log():
     shown = texts(at)
     assert "before #8" not in shown and "after #8" in shown  # the new entry, shown whole beside "(new message)"
     assert "(new message)" in shown
+
+
+def test_a_rewound_branch_stays_as_it_was_while_the_conversation_is_repaired():
+    log = [user("u1", None, "Set up the project.", 1),
+           text("a1", "u1", "m1", "Sure.", 2),
+           user("u2", "a1", "List the files.", 3),
+           asst("a2", "u2", "m2", [bash("toolu_old", "ls")], 4),  # rewound before its result came
+           user("u3", "a1", "Actually, show the README.", 5),
+           asst("a3", "u3", "m3", [bash("toolu_new", "cat README")], 6),
+           user("u4", "a3", "hm?", 7),
+           text("a4", "u4", "m4", "Here.", 8)]
+    data = jsonl(log)
+    fixed, out = repaired(data)
+    new = out[6]
+    assert [e["uuid"] for e in out] == ["u1", "a1", "u2", "a2", "u3", "a3", new["uuid"], "u4", "a4"]
+    assert new["parentUuid"] == "a3" and out[7]["parentUuid"] == new["uuid"]
+    assert fixed.output.splitlines()[:6] == data.splitlines()[:6]
+    again = inspector.check(fixed.output)
+    assert again.transcript_labels[1].startswith("abandoned branch")  # still offered on its own
+    assert [e["uuid"] for e in inspector.load(fixed.output).transcripts[1].items] == ["u1", "a1", "u2", "a2"]
