@@ -16,7 +16,6 @@ with the ``parentUuid`` chain kept whole.
 from __future__ import annotations
 
 import uuid
-from itertools import repeat
 from typing import Any
 
 from ..containers import path_text
@@ -61,28 +60,37 @@ def _is_prompt(e: dict) -> bool:
     return type(c) is str or (type(c) is list and not _only_results(m))
 
 
-# The last list asked about and the answer: the recogniser and then the reader ask about the same
+# The last list surveyed and what was found: the recogniser and then the reader ask about the same
 # list. The list itself is kept (not its id, which a new list could reuse); nothing edits a parsed
 # list in place, so the answer stays right while it is the same object.
-_linear_seen: tuple = (None, False)
+_seen: tuple = (None, None)
 
 
 def linear(items: list) -> bool:
-    """True for the common log: no sub-agent entries and no entry with two children.
+    """True for the common log: no sub-agent entries and no entry with two children."""
+    return _survey(items)[0]
 
-    Asked of every log, so its passes run in C (``map`` of ``dict.get``, ``set``, ``in``), not
-    as Python loops."""
-    global _linear_seen
-    if _linear_seen[0] is items:
-        return _linear_seen[1]
-    try:
-        parents = list(map(dict.get, items, repeat("parentUuid")))
+
+def _survey(items: list) -> tuple[bool, list | None, list | None]:
+    """``(linear, msgs, entries)``: one pass over the log that groups its messages (``groups``)
+    and, on the way, sees whether it is linear; the groups are kept only for a linear log (the
+    others leave entries out). The recogniser asks first, then the reader takes the groups."""
+    global _seen
+    if _seen[0] is items:
+        return _seen[1]
+    parents: list = []
+    side: list = []
+    got = _group(items, (), set(), parents, side)
+    if got is None:  # an item that is not an object: the reader says where
+        answer = (False, None, None)
+    else:
         roots = parents.count(None)
-        answer = len(set(parents)) - (roots > 0) == len(parents) - roots and \
-            True not in map(dict.get, items, repeat("isSidechain"))
-    except TypeError:  # an item that is not an object, or a parent that is no id: ``conversations`` looks closer
-        answer = False
-    _linear_seen = (items, answer)
+        try:
+            ok = not side and len(set(parents)) - (roots > 0) == len(parents) - roots
+        except TypeError:  # a parent that is no id: ``conversations`` looks closer
+            ok = False
+        answer = (ok, *got) if ok else (False, None, None)
+    _seen = (items, answer)
     return answer
 
 
@@ -155,17 +163,38 @@ def conversations(items: list) -> tuple[set[int], list[list[int]], dict[str, lis
 
 def groups(items: list, where: tuple = (), left_out: set[int] | None = None) -> tuple[list[dict], list[list[int]]]:
     """The API messages of a session log, and for each the indices of the entries it joins
-    (without the entries of ``left_out``: abandoned branches and sub-agents, see ``conversations``)."""
+    (without the entries of ``left_out``: abandoned branches and sub-agents, see ``conversations``).
+    The lists returned are shared with the next caller: do not edit them."""
     if left_out is None:
-        left_out = set() if linear(items) else conversations(items)[0]
+        ok, msgs, entries = _survey(items)
+        if ok:
+            return msgs, entries
+        left_out = conversations(items)[0]
+    got = _group(items, where, left_out)
+    if got is None:
+        k = next(k for k, e in enumerate(items) if type(e) is not dict)
+        raise InputError(f"expected a log entry object, got {_type(items[k])}", f"{path_text(where)}[{k}]")
+    return got
+
+
+def _group(items: list, where: tuple, left_out: set[int], parents: list | None = None,
+           side: list | None = None) -> tuple[list[dict], list[list[int]]] | None:
+    """``groups`` without ``left_out``'s entries; with ``parents`` and ``side``, each entry's
+    parentUuid is appended to the one and a sub-agent entry to the other. None when an item is
+    not an object."""
     msgs: list[dict] = []
     entries: list[list[int]] = []
     mids: list = []  # assistant message id per message (None for user messages)
     merged: set[int] = set()  # messages built here (their content list is ours to extend)
     last_asst = -1
+    survey = parents is not None
     for k, e in enumerate(items):
         if type(e) is not dict:
-            raise InputError(f"expected a log entry object, got {_type(e)}", f"{path_text(where)}[{k}]")
+            return None
+        if survey:
+            parents.append(e.get("parentUuid"))
+            if e.get("isSidechain") is True:
+                side.append(k)
         m = e.get("message")
         if type(m) is not dict or (left_out and k in left_out):
             continue
