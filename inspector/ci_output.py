@@ -27,9 +27,18 @@ class Locator:
         self.analyses = analyses
         self._item_no: dict[int, dict[int, int]] = {}
 
-    def json_path(self, transcript: int, message: int) -> str:
+    def place(self, transcript: int, message: int) -> tuple[tuple, int]:
+        """The list a message sits in and its index there: a transcript continued by a second list
+        (an OTLP span's output messages after its input messages) names the second list."""
         t = self.doc.transcripts[transcript]
-        return f"{path_text(t.path)}[{message}]"
+        head, tail = t.extra.get("head"), t.extra.get("tail")
+        if tail is not None and head is not None and message >= head:
+            return tuple(tail), message - head
+        return t.path, message
+
+    def json_path(self, transcript: int, message: int) -> str:
+        path, index = self.place(transcript, message)
+        return f"{path_text(path)}[{index}]"
 
     def line(self, transcript: int, message: int) -> int | None:
         """The 1-based line of the message in a JSON Lines file; None for JSON (or unknown)."""
@@ -55,9 +64,10 @@ class Locator:
         line = self.line(f["transcript"], f["message_index"])
         if line is not None:
             return f"{source}:{line}"
-        if many:
-            return f"{source}:{path_text(self.doc.transcripts[f['transcript']].path)}:{f['message_index']}"
-        return f"{source}:{f['message_index']}"
+        path, index = self.place(f["transcript"], f["message_index"])
+        if many or path != self.doc.transcripts[f["transcript"]].path:
+            return f"{source}:{path_text(path)}:{index}"
+        return f"{source}:{index}"
 
 
 def _escape_data(s: str) -> str:

@@ -171,6 +171,23 @@ def test_otlp_output_messages_follow_the_input_and_go_back_to_their_own_attribut
     assert inspector.check(closed.output).findings == []
 
 
+def test_findings_in_otlp_output_messages_name_the_output_attribute(capsys):
+    """A finding on an output message points at gen_ai.output.messages and the index there, not
+    at the input attribute with an index past its end."""
+    from inspector.cli import main
+
+    path = str(SAMPLES / "otel_trace_export.json")
+    assert main(["check", path]) == 1
+    out = capsys.readouterr().out
+    first_span = "$.resourceSpans[0].scopeSpans[0].spans[0]"
+    pending = [line for line in out.splitlines() if "TC022" in line]
+    assert len(pending) == 2
+    assert all(line.startswith(f"{path}:{first_span}.attributes[4].value.stringValue(json):0: ") for line in pending)
+    main(["check", path, "--format", "github"])
+    gh = [line for line in capsys.readouterr().out.splitlines() if "TC022" in line]
+    assert gh and all(f"::{first_span}.attributes[4].value.stringValue(json)[0]: " in line for line in gh)
+
+
 def test_otel_messages_alone_and_older_result_field():
     msgs = [{"role": "user", "parts": [{"type": "text", "content": "2+2?"}]},
             {"role": "assistant", "parts": [{"type": "tool_call", "id": "c1", "name": "add", "arguments": {"a": 2}}]},

@@ -19,7 +19,7 @@ CASES = [
     ("vercel_ai_missing_tool_result", "vercel-ai", 4, "TC001"),
     ("vercel_ui_pending_tool_part", "vercel-ui", 3, "TC001"),
     ("pydantic_ai_history", "pydantic-ai", 6, None),
-    ("otel_trace_export", "otel-genai", 2, None),
+    ("otel_trace_export", "otel-genai", 3, None),  # the first span: 2 input messages, 1 output
 ]
 
 
