@@ -84,13 +84,13 @@ def _chart(rules: pd.DataFrame) -> None:
         alt.Chart(rules)
         .mark_bar()
         .encode(
-            x=alt.X("transcripts:Q", title="transcripts with the rule"),
+            x=alt.X("transcripts:Q", title="transcripts with the rule", axis=alt.Axis(tickMinStep=1, format="d")),
             y=alt.Y("code:N", sort="-x", title=None),
             color=alt.Color("severity:N", scale=alt.Scale(domain=list(COLOURS), range=list(COLOURS.values())),
                             legend=alt.Legend(orient="bottom", title=None)),
             tooltip=["code", "rule", "severity", "transcripts", "findings"],
         )
-        .properties(height=max(80, 28 * len(rules)))
+        .properties(height=alt.Step(28))  # a band per rule: two rules get two readable bars
     )
     with st.container(key="rule_chart"):
         st.altair_chart(chart, width="stretch")

@@ -69,3 +69,16 @@ def test_dataset_view_row_opens_the_transcript_and_back_and_share(app_page, brow
     expect(other.locator(".st-key-dataset_summary")).to_be_visible()
     expect(other.locator(TL)).to_have_count(0)
     other.context.close()
+
+
+def test_rule_chart_gives_each_rule_a_readable_bar(app_page):
+    """Two rules in two transcripts (the OTLP sample): the chart is tall enough for a band per rule
+    (it was squeezed to 80 px with the legend and axis inside, the labels on top of each other)."""
+    page = app_page
+    side = page.get_by_test_id("stSidebar")
+    side.get_by_role("button", name="otel trace export", exact=True).click()
+    wait_idle(page)
+    chart = page.locator(".st-key-rule_chart .vega-embed canvas, .st-key-rule_chart svg.marks").first
+    expect(chart).to_be_visible()
+    box = chart.bounding_box()
+    assert box is not None and box["height"] >= 2 * 28 + 40, box
