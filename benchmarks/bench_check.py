@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gen import build_transcript  # noqa: E402
 
 import inspector  # noqa: E402
-from inspector.check import gc_paused  # noqa: E402
+from inspector.gc_pause import gc_paused  # noqa: E402
 
 
 def best_of(fn, repeat: int) -> float:

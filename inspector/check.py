@@ -9,14 +9,13 @@ whole parsed document.
 
 from __future__ import annotations
 
-import gc
-from contextlib import contextmanager
 from typing import Callable
 
 from .containers import Document, Transcript, path_text
 from .dialects import Dialect, dialect_of, get
 from .errors import InputError
 from .explain import hint, sentence
+from .gc_pause import gc_paused
 from .links import Pairing, pair, pair_turns
 from .model import Issue, Msg
 from .model_target import request_model, target_from_model
@@ -121,25 +120,6 @@ def named_target(doc: Document, dialect: Dialect, fits) -> tuple[str | None, str
     if hint is None:
         hint, why = dialect.target_from(t.items)
     return (hint, why) if hint in fits else (None, "")
-
-
-@contextmanager
-def gc_paused():
-    """Pause the cyclic GC for allocation-heavy work that creates no cycles.
-
-    On the way out, ``freeze`` + ``unfreeze`` moves what was allocated meanwhile straight into
-    the oldest generation and resets the young counts: otherwise the first collection after the
-    pause would walk every one of those objects at once. Nothing is kept frozen.
-    """
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.freeze()
-        gc.unfreeze()
-        if was:
-            gc.enable()
 
 
 def findings_for(a: Analysis, target: str, transcript_no: int = 0) -> list[dict]:

@@ -31,9 +31,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .check import Analysis, check_plain, gc_paused
+from .check import Analysis, check_plain
 from .containers import Document, Transcript
 from .errors import InputError
+from .gc_pause import gc_paused
 from .loading import load, read_source
 from .model import Msg
 from .links import Pairing

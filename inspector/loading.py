@@ -10,6 +10,7 @@ from typing import Any
 
 from .containers import Document, find_transcripts
 from .errors import InputError
+from .gc_pause import gc_paused
 from .jsonio import parse_noting
 
 MAX_BYTES = 1 << 31  # 2 GiB: beyond this, reading into memory is not a sensible plan
@@ -137,8 +138,6 @@ def load(source: Any, *, name: str | None = None) -> Document:
             data, label = read_source(source)
         else:
             raise InputError(f"cannot read a transcript from a {type(source).__name__}")
-        from .check import gc_paused
-
         with gc_paused():
             root, fmt, dups = parse_noting(data)
         if fmt == "jsonl":

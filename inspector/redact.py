@@ -33,8 +33,6 @@ This module is pure: no I/O beyond reading the environment in ``from_env``.
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import json
 import re
 from bisect import bisect_right
@@ -44,6 +42,8 @@ from typing import Callable, Iterable, Iterator, Sequence
 
 import orjson
 import re2
+
+from .gc_pause import gc_paused
 
 # (kind, pattern). A pattern that must not start inside a longer word consumes one character of
 # context (or the start of the value) and names the secret itself with the group ``secret``.
@@ -164,22 +164,6 @@ _AROUND = 40  # characters of context on each side of a secret, in previews
 _AROUND_BYTES = 4 * _AROUND + 4  # enough bytes for that many characters, and a cut one before them
 
 
-@contextlib.contextmanager
-def _gc_paused():
-    """No cyclic collection while a scan allocates its (acyclic) matches: with a key every 50
-    bytes, the collections would cost as much as the scan. Afterwards the new objects go straight
-    to the oldest generation (``freeze``/``unfreeze``), so the next collection does not walk them all."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.freeze()
-        gc.unfreeze()
-        if was:
-            gc.enable()
-
-
 def _compile(pattern: str) -> "re2._Regexp":
     options = re2.Options()
     options.log_errors = False  # RE2 would print its own copy of the error to stderr
@@ -275,7 +259,8 @@ class Redactor:
         decoded and scanned as values. Custom patterns, which may match anything, run on every
         string value one by one.
         """
-        with _gc_paused():
+        # With a key every 50 bytes, collections would cost as much as the scan's (acyclic) matches.
+        with gc_paused():
             return self._scan(bytes(data))
 
     def _scan(self, data: bytes) -> list[Secret]:

@@ -27,12 +27,13 @@ from typing import Any, BinaryIO, Callable, Iterable, Iterator, Literal
 
 from pydantic import BaseModel, Field, field_validator
 
-from .check import check_plain, counts, gc_paused
+from .check import check_plain, counts
 from .containers import Document, Transcript
 from .dialects import all_dialects
 from .dialects.base import Block
 from .dialects.editing import EntryEditor
 from .errors import InputError
+from .gc_pause import gc_paused
 from .fixes.entries import EntryPlan
 from .fixes.join import JoinPlan
 from .fixes.plan import Plan
