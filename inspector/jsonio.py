@@ -167,8 +167,8 @@ def _orjson_loads(data: bytes, notes: list | None = None, wide: bool = True) -> 
     duplicate object keys are noticed: both fall back to an exact parse, which appends each
     duplicate to ``notes`` (see ``DuplicateKey``) when a list is given. ``wide=False``: the caller
     knows there is no integer beyond 64 bits (a JSON Lines file scanned once)."""
-    value, suspect = _fast_loads(data)
-    if suspect or (wide and _has_wide_int(data)):
+    value, state = _fast_loads(data)
+    if state == SUSPECT or (wide and state == AGREE and _has_wide_int(data)):
         try:
             value, dups = _exact_loads(data)
         except ValueError as exc:  # e.g. an integer longer than Python's 4300-digit limit
@@ -180,20 +180,30 @@ def _orjson_loads(data: bytes, notes: list | None = None, wide: bool = True) -> 
 
 # -- duplicate object keys ----------------------------------------------------------------------
 # orjson (like every JSON parser) keeps the last value of a repeated key and drops the others
-# without a word. Noticing it must not slow the common file down, so the check is a count: every
-# key is followed by exactly one ``:`` outside strings, and orjson writes every ``:`` raw. A value
-# read without loss therefore writes back with as many colons as the text had; a dropped
-# duplicate takes at least its own colon with it. Text that escapes a colon (``\u003a``) or a
-# value orjson cannot write back (nesting past 255 levels) is checked the slow, exact way.
+# without a word. Noticing it must not slow the common file down, so the check compares the parse
+# with the text it came from, through orjson's own write-back of the value:
+# - SAME: the text is exactly that write-back (compact text, as orjson and JSON.stringify write
+#   it). Parsing it again gives the same value, so nothing was dropped, and every number reads
+#   as written: an integer beyond 64 bits would come back as a float, with a "." or an "e".
+# - AGREE: the colon counts agree. Every key is followed by exactly one ``:`` outside strings,
+#   and orjson writes every ``:`` raw, so a dropped duplicate would take at least its own colon
+#   with it. Integers beyond 64 bits are still to be looked for (``_has_wide_int``).
+# - SUSPECT: the counts differ, the text escapes a colon (``\u003a``, which could hide a
+#   dropped one), or orjson cannot write the value back (nesting past 255 levels): the slow,
+#   exact parse decides.
+SAME, AGREE, SUSPECT = 0, 1, 2
 
-def _colons_agree(raw: bytes, value: Any) -> bool:
-    if b"\\u003" in raw and (b"\\u003a" in raw or b"\\u003A" in raw):  # one pass when there is none
-        return False
+
+def _compare(raw: bytes, value: Any) -> int:
     try:
         again = orjson.dumps(value)
     except TypeError:
-        return False
-    return again.count(b":") == raw.count(b":")
+        return SUSPECT
+    if raw.startswith(again) and not raw[len(again):].strip():  # a final newline is still the same
+        return SAME
+    if b"\\u003" in raw and (b"\\u003a" in raw or b"\\u003A" in raw):  # one pass when there is none
+        return SUSPECT
+    return AGREE if again.count(b":") == raw.count(b":") else SUSPECT
 
 
 PIECES_FROM = 48 << 20  # a top-level array at least this big is parsed a few MB at a time
@@ -203,17 +213,17 @@ _SPACE = re.compile(rb"[ \t\r\n]*")
 _MAX_MISSES = 8  # cuts tried per piece
 
 
-def _fast_loads(data: bytes) -> tuple[Any, bool]:
-    """``(value, suspect)``: orjson's parse, and whether duplicate keys may have been dropped."""
+def _fast_loads(data: bytes) -> tuple[Any, int]:
+    """``(value, state)``: orjson's parse, and how it compares with the text (``_compare``)."""
     if len(data) >= PIECES_FROM:
         pieces = _loads_in_pieces(data)
         if pieces is not None:
             return pieces
     value = orjson.loads(data)
-    return value, not _colons_agree(data, value)
+    return value, _compare(data, value)
 
 
-def _loads_in_pieces(data: bytes) -> tuple[list, bool] | None:
+def _loads_in_pieces(data: bytes) -> tuple[list, int] | None:
     """A big top-level array parsed a few MB of elements at a time.
 
     orjson first reads the whole text into an intermediate document (about 1.5 times the text)
@@ -230,7 +240,7 @@ def _loads_in_pieces(data: bytes) -> tuple[list, bool] | None:
         return None
     mv = memoryview(data)
     out: list = []
-    suspect = False
+    state = SAME  # the worst of the pieces' states
     pos = start + 1  # the first byte of the next element (or whitespace before it)
     while n - pos > PIECE + (PIECE >> 1):
         m, misses = _PIECE_END.search(data, pos + PIECE), 0
@@ -242,7 +252,7 @@ def _loads_in_pieces(data: bytes) -> tuple[list, bool] | None:
                 misses += 1
                 m = _PIECE_END.search(data, m.start() + 1)
                 continue
-            suspect = suspect or not _colons_agree(piece, values)
+            state = max(state, _compare(piece, values))
             out.extend(values)
             pos = m.end()
             break
@@ -252,9 +262,9 @@ def _loads_in_pieces(data: bytes) -> tuple[list, bool] | None:
             break  # no cut found near here: the rest in one piece
     rest = b"[" + mv[pos:]
     values = orjson.loads(rest)  # the closing bracket is in the text; an error here is the file's own
-    suspect = suspect or not _colons_agree(rest, values)
+    state = max(state, _compare(rest, values))
     out.extend(values)
-    return out, suspect
+    return out, state
 
 
 class _Dup:
@@ -330,11 +340,10 @@ def parse_noting(data: bytes | str) -> tuple[Any, str, list[dict]]:
     if not nonempty:
         raise InputError("the input is empty")
     if len(nonempty) > 1:
+        fast = _lines_at_once(nonempty, data)
+        if fast is not None:
+            return fast, "jsonl", notes
         wide = _has_wide_int(data)  # one scan of the whole text for integers beyond 64 bits, not one per line
-        if not wide:
-            fast = _lines_at_once(nonempty, data)
-            if fast is not None:
-                return fast, "jsonl", notes
         values = []
         first_error: tuple[int, bytes] | None = None
         for no, ln in enumerate(lines, 1):
@@ -357,24 +366,31 @@ def parse_noting(data: bytes | str) -> tuple[Any, str, list[dict]]:
 
 
 def _lines_at_once(lines: list[bytes], data: bytes) -> list | None:
-    """Every line read by orjson alone, when one count over the whole text (``_colons_agree``, a
-    few thousand values at a time) shows that no duplicate key was dropped: the common JSON Lines
-    file pays no check per line. None when a line is not JSON or the count disagrees (then each
-    line is read and checked on its own)."""
-    loads = orjson.loads
+    """Every line read by orjson alone, when a comparison over the whole text shows that nothing
+    was lost (``_compare``, a few thousand lines at a time): the common JSON Lines file pays no
+    check per line. Lines that are each exactly orjson's writing of their value need nothing
+    more; otherwise one count of colons, and one scan for integers beyond 64 bits. None when a
+    line is not JSON, or something may have been lost (then each line is read and checked on its
+    own)."""
+    loads, dumps = orjson.loads, orjson.dumps
     try:
         values = [loads(ln) for ln in lines]
     except orjson.JSONDecodeError:
+        return None
+    try:
+        if all([dumps(v) for v in values[k:k + _COUNT_ITEMS]] == lines[k:k + _COUNT_ITEMS]
+               for k in range(0, len(values), _COUNT_ITEMS)):
+            return values
+    except TypeError:
         return None
     if b"\\u003" in data and (b"\\u003a" in data or b"\\u003A" in data):
         return None
     colons = 0
     for k in range(0, len(values), _COUNT_ITEMS):
-        try:
-            colons += orjson.dumps(values[k:k + _COUNT_ITEMS]).count(b":")
-        except TypeError:
-            return None
-    return values if colons == data.count(b":") else None
+        colons += dumps(values[k:k + _COUNT_ITEMS]).count(b":")
+    if colons != data.count(b":") or _has_wide_int(data):
+        return None
+    return values
 
 
 _COUNT_ITEMS = 2000

@@ -127,3 +127,61 @@ def test_app_shows_the_repeated_key_and_both_values_as_text():
     assert not at.exception
     assert any("repeats object keys" in w.value for w in at.warning)
     assert '$[0].content: "first" | "second"' in [t.value for t in at.text]
+
+
+# Compact text (as orjson and JSON.stringify write it) takes the shortest check: the text is
+# compared with orjson's own writing of the parsed value. Whatever that shortcut skips must
+# still be noticed when the compact text holds it.
+COMPACT_CASES = {
+    "json": (b'[{"role":"user","content":"a"},{"role":"user","content":"b","content":"c"}]', (1, "content")),
+    "json, final newline": (b'[{"role":"user","content":"b","content":"c"}]\n', (0, "content")),
+    "json lines": (b'{"role":"user","content":"a"}\n{"role":"user","content":"b","content":"c"}\n', (1, "content")),
+}
+
+
+@pytest.mark.parametrize("case", COMPACT_CASES)
+@pytest.mark.parametrize("pieces", [False, True])
+def test_compact_text_with_a_repeated_key_is_noticed(case, pieces, monkeypatch):
+    data, path = COMPACT_CASES[case]
+    if pieces:
+        monkeypatch.setattr(jsonio, "PIECES_FROM", 0)
+        monkeypatch.setattr(jsonio, "PIECE", 4)
+    value, _, [d] = jsonio.parse_noting(data)
+    assert d["path"] == path and d["values"] == ["b", "c"]
+
+
+@pytest.mark.parametrize("data", [
+    b'[{"role":"user","content":"x","n":18446744073709551616}]',
+    b'[{"role":"user","content":"x","n":-9223372036854775809}]\n',
+    b'{"role":"user","content":"a"}\n{"role":"user","content":"x","n":18446744073709551616}\n',
+])
+def test_compact_text_keeps_integers_beyond_64_bits_exact(data):
+    value, _, dups = jsonio.parse_noting(data)
+    last = value[-1]
+    assert type(last["n"]) is int and str(last["n"]).lstrip("-") in data.decode() and dups == []
+
+
+def test_compact_text_with_an_escaped_colon_and_a_dropped_value():
+    [d] = jsonio.parse_noting(b'[{"a":1,"a":"\\u003a"}]\n')[2]
+    assert d["values"] == [1, ":"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.dictionaries(st.text(max_size=4), json_values, min_size=1, max_size=4), min_size=1, max_size=12),
+       st.data())
+def test_a_key_repeated_in_compact_text_is_always_noticed(items, data):
+    def compact(v):  # as orjson and JSON.stringify write (orjson itself refuses integers beyond 64 bits)
+        return json.dumps(v, separators=(",", ":"), ensure_ascii=False).encode()
+
+    k = data.draw(st.integers(0, len(items) - 1))
+    key = next(iter(items[k]))
+    # the object's first key written once more, with another value, before the rest
+    items_text = [compact(x) for x in items]
+    items_text[k] = b"{" + compact(key) + b':"other",' + items_text[k][1:]
+    texts = [b"[" + b",".join(items_text) + b"]"]
+    if len(items) > 1:  # one line is a JSON value, not JSON Lines
+        texts.append(b"\n".join(items_text) + b"\n")
+    for text in texts:
+        value, _, dups = jsonio.parse_noting(text)
+        assert value == items
+        assert [(d["path"], d["values"][0]) for d in dups] == [((k, key), "other")]
