@@ -106,22 +106,24 @@ def expand_paths(paths: list[str], globs: list[str] | None) -> list[tuple[str, s
 
 def read_document(path, python_repr: bool = False):
     """``load`` a path or ``-``; with ``python_repr``, a Python repr is read as a literal."""
-    from . import load
     from .errors import PythonReprInput
-    from .loading import read_source
+    from .loading import load_bytes, load_path, read_source
 
-    data, label = read_source(path)
+    data, label = read_source(path) if path == "-" else (None, str(path))
     try:
-        return load(data, name=label)
+        # a file is given to the loader by name: a big JSON array is then parsed while it is read
+        return load_bytes(data, label) if data is not None else load_path(path)
     except PythonReprInput as exc:
         if not python_repr:
             raise PythonReprInput(exc.readable, label) from None
         from .jsonio import repr_to_json
 
+        if data is None:
+            data, label = read_source(path)
         converted = repr_to_json(data) if exc.readable else None
         if converted is None:
             raise InputError(str(exc), label) from None
-        return load(converted, name=label)
+        return load_bytes(converted, label)
 
 
 def _fails(report: dict, fail_on: str) -> bool:

@@ -13,7 +13,7 @@ import json
 import math
 import re
 import sys
-from typing import Any
+from typing import Any, Callable
 
 import orjson
 
@@ -243,28 +243,96 @@ def _loads_in_pieces(data: bytes) -> tuple[list, int] | None:
     state = SAME  # the worst of the pieces' states
     pos = start + 1  # the first byte of the next element (or whitespace before it)
     while n - pos > PIECE + (PIECE >> 1):
-        m, misses = _PIECE_END.search(data, pos + PIECE), 0
-        while m is not None and misses < _MAX_MISSES:
-            piece = b"[" + mv[pos:m.start() + 1] + b"]"
-            try:
-                values = orjson.loads(piece)
-            except orjson.JSONDecodeError:
-                misses += 1
-                m = _PIECE_END.search(data, m.start() + 1)
-                continue
-            state = max(state, _compare(piece, values))
-            out.extend(values)
-            pos = m.end()
-            break
-        else:
+        cut = _next_piece(data, mv, pos)
+        if cut is None:
             if not out:
                 return None  # not an array of values this can cut: parse whole
             break  # no cut found near here: the rest in one piece
+        piece, values, pos = cut
+        state = max(state, _compare(piece, values))
+        out.extend(values)
     rest = b"[" + mv[pos:]
     values = orjson.loads(rest)  # the closing bracket is in the text; an error here is the file's own
     state = max(state, _compare(rest, values))
     out.extend(values)
     return out, state
+
+
+def _next_piece(data: bytes, mv: memoryview, pos: int, after: int | None = None) -> tuple[bytes, list, int] | None:
+    """``(piece, its values, where the next begins)`` for the elements from ``pos`` on, cut after
+    ``after`` (default: ``PIECE`` bytes on); None when no cut parses (see ``_loads_in_pieces``)."""
+    m, misses = _PIECE_END.search(data, pos + PIECE if after is None else after), 0
+    while m is not None and misses < _MAX_MISSES:
+        piece = b"[" + mv[pos:m.start() + 1] + b"]"
+        try:
+            return piece, orjson.loads(piece), m.end()
+        except orjson.JSONDecodeError:
+            misses += 1
+            m = _PIECE_END.search(data, m.start() + 1)
+    return None
+
+
+def loads_stream(read: Callable[[int], bytes], limit: int) -> list | None:
+    """A big top-level array parsed while it is read, a few MB at a time: ``_loads_in_pieces``
+    without ever holding the whole text, so that the peak is the parsed value and a few MB.
+
+    ``read(n)`` gives the next bytes of the file (empty at its end). Returns the array's values,
+    read as exactly as ``parse`` would (every piece is compared with its text, and scanned for
+    integers beyond 64 bits when it is not orjson's own writing). None when the caller must
+    read the whole text instead: it is not UTF-8 text starting with ``[``, no cut parses, a
+    piece may have lost something (a repeated key, a wide integer), the text is not JSON (the
+    whole read gives the located error), or it is longer than ``limit`` bytes.
+    """
+    step = PIECE + (PIECE >> 1)
+    buf = read(step)
+    encoding, bom = sniff_encoding(buf[:4096])
+    if encoding != "UTF-8":
+        return None
+    pos = _SPACE.match(buf, bom).end()
+    if buf[pos:pos + 1] != b"[":
+        return None
+    pos += 1
+    total, out, ended, ahead = len(buf), [], False, step
+    while True:
+        while not ended and len(buf) - pos < ahead:  # keep at least a piece and a half ahead
+            more = read(step)
+            total += len(more)
+            if total > limit:
+                return None
+            if more:
+                buf, pos = buf[pos:] + more, 0
+            else:
+                ended = True
+        if ended and len(buf) - pos <= ahead:
+            break  # the rest of the file, in one piece
+        cut = _next_piece(buf, memoryview(buf), pos, max(pos + PIECE, len(buf) - step))
+        if cut is None:
+            if ended:
+                break
+            ahead *= 2  # an element longer than a piece: look further ahead for its end
+            if ahead > 16 * PIECE:
+                return None
+            continue
+        piece, values, pos = cut
+        if _lossy(piece, values):
+            return None
+        out.extend(values)
+        ahead = step
+    rest = b"[" + buf[pos:]
+    try:
+        values = orjson.loads(rest)
+    except orjson.JSONDecodeError:
+        return None
+    if _lossy(rest, values):
+        return None
+    out.extend(values)
+    return out
+
+
+def _lossy(text: bytes, value: Any) -> bool:
+    """True when orjson's parse of ``text`` may have lost something (see ``_compare``)."""
+    state = _compare(text, value)
+    return state == SUSPECT or (state == AGREE and _has_wide_int(text))
 
 
 class _Dup:

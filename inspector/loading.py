@@ -11,7 +11,7 @@ from typing import Any
 from .containers import Document, find_transcripts
 from .errors import InputError
 from .gc_pause import gc_paused
-from .jsonio import parse_noting
+from .jsonio import PIECES_FROM, loads_stream, parse_noting
 
 MAX_BYTES = 1 << 31  # 2 GiB: beyond this, reading into memory is not a sensible plan
 CHUNK = 1 << 20
@@ -128,22 +128,55 @@ def load(source: Any, *, name: str | None = None) -> Document:
     if isinstance(source, Document):
         return source
     if isinstance(source, (list, dict)):
-        root, fmt, label = source, "json", name or "<data>"
-    else:
-        if isinstance(source, (bytes, bytearray, memoryview)):
-            data, label = bytes(source), name or "<bytes>"
-        elif isinstance(source, str) and (source.lstrip("\ufeff \t\r\n")[:1] in ("[", "{") or "\n" in source):
-            data, label = source.encode("utf-8", "surrogatepass"), name or "<text>"
-        elif isinstance(source, (str, os.PathLike)):
-            data, label = read_source(source)
-        else:
-            raise InputError(f"cannot read a transcript from a {type(source).__name__}")
-        with gc_paused():
-            root, fmt, dups = parse_noting(data)
-        if fmt == "jsonl":
-            lines = [no for no, ln in enumerate(data.split(b"\n"), 1) if ln.strip()]
-            return Document(root=root, format=fmt, transcripts=find_transcripts(root, fmt), source=label, lines=lines,
-                            duplicate_keys=dups)
-        return Document(root=root, format=fmt, transcripts=find_transcripts(root, fmt), source=label,
+        return Document(root=source, format="json", transcripts=find_transcripts(source, "json"),
+                        source=name or "<data>")
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return load_bytes(bytes(source), name or "<bytes>")
+    if isinstance(source, str) and (source.lstrip("\ufeff \t\r\n")[:1] in ("[", "{") or "\n" in source):
+        return load_bytes(source.encode("utf-8", "surrogatepass"), name or "<text>")
+    if isinstance(source, (str, os.PathLike)):
+        return load_path(source, name=name)
+    raise InputError(f"cannot read a transcript from a {type(source).__name__}")
+
+
+def load_path(path: str | os.PathLike, *, name: str | None = None) -> Document:
+    """``load`` of a file, or of stdin for ``-`` (never taken as JSON text).
+
+    A big JSON array in a regular file is parsed while it is read (``jsonio.loads_stream``), so
+    that its text is never held whole beside its parsed value; anything else is read whole first.
+    """
+    root = _streamed(path)
+    if root is not None:
+        label = name or os.fspath(path)
+        return Document(root=root, format="json", transcripts=find_transcripts(root, "json"), source=label)
+    data, label = read_source(path)
+    return load_bytes(data, name or label)
+
+
+def _streamed(path: str | os.PathLike) -> list | None:
+    """The parsed array of a big regular file read a few MB at a time, or None: not such a file,
+    or something the streamed parse cannot vouch for (``read_source`` and ``parse`` then give the
+    file's error or its exact reading)."""
+    name = os.fspath(path)
+    if name in ("", "-"):
+        return None
+    try:
+        info = os.stat(name)
+        if not stat.S_ISREG(info.st_mode) or not PIECES_FROM <= info.st_size <= MAX_BYTES:
+            return None
+        with open(name, "rb") as f, gc_paused():
+            return loads_stream(f.read, MAX_BYTES)
+    except (OSError, InputError):
+        return None
+
+
+def load_bytes(data: bytes, label: str) -> Document:
+    """``load`` of a file's bytes (JSON or JSON Lines; UTF-16 and UTF-32 are transcoded)."""
+    with gc_paused():
+        root, fmt, dups = parse_noting(data)
+    if fmt == "jsonl":
+        lines = [no for no, ln in enumerate(data.split(b"\n"), 1) if ln.strip()]
+        return Document(root=root, format=fmt, transcripts=find_transcripts(root, fmt), source=label, lines=lines,
                         duplicate_keys=dups)
-    return Document(root=root, format=fmt, transcripts=find_transcripts(root, fmt), source=label)
+    return Document(root=root, format=fmt, transcripts=find_transcripts(root, fmt), source=label,
+                    duplicate_keys=dups)
