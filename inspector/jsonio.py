@@ -13,7 +13,7 @@ import json
 import math
 import re
 import sys
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 import orjson
 
@@ -392,14 +392,27 @@ def parse(data: bytes | str) -> tuple[Any, str]:
     return value, fmt
 
 
+class Parsed(NamedTuple):
+    value: Any
+    format: str  # "json" or "jsonl"
+    duplicates: list[dict]  # see ``parse_noting``
+    lines: list[int] | None  # JSON Lines: the 1-based line of the file each value came from
+
+
 def parse_noting(data: bytes | str) -> tuple[Any, str, list[dict]]:
     """``parse``, and the duplicate object keys the parse resolved (the last value wins), each as
     ``{"path": (...), "key": k, "values": [first, ..., last]}``; for JSON Lines the path starts
     with the line's index among the values."""
+    value, fmt, notes, _ = parse_document(data)
+    return value, fmt, notes
+
+
+def parse_document(data: bytes | str) -> Parsed:
+    """``parse_noting``, and for JSON Lines the line of each value (blank lines are skipped)."""
     data = decode_text(data)
     notes: list[dict] = []
     try:
-        return _orjson_loads(data, notes), "json", notes
+        return Parsed(_orjson_loads(data, notes), "json", notes, None)
     except orjson.JSONDecodeError:
         pass
     notes.clear()
@@ -408,15 +421,17 @@ def parse_noting(data: bytes | str) -> tuple[Any, str, list[dict]]:
     if not nonempty:
         raise InputError("the input is empty")
     if len(nonempty) > 1:
+        if len(nonempty) == len(lines) or (len(nonempty) == len(lines) - 1 and not lines[-1].strip()):
+            numbers = list(range(1, len(nonempty) + 1))  # no blank line but perhaps the last
+        else:
+            numbers = [no for no, ln in enumerate(lines, 1) if ln.strip()]
         fast = _lines_at_once(nonempty, data)
         if fast is not None:
-            return fast, "jsonl", notes
+            return Parsed(fast, "jsonl", notes, numbers)
         wide = _has_wide_int(data)  # one scan of the whole text for integers beyond 64 bits, not one per line
         values = []
         first_error: tuple[int, bytes] | None = None
-        for no, ln in enumerate(lines, 1):
-            if not ln.strip():
-                continue
+        for no, ln in zip(numbers, nonempty):
             here: list[dict] = []
             try:
                 values.append(_orjson_loads(ln, here, wide))
@@ -425,7 +440,7 @@ def parse_noting(data: bytes | str) -> tuple[Any, str, list[dict]]:
                 break
             notes.extend({**d, "path": (len(values) - 1, *d["path"])} for d in here)
         if first_error is None:
-            return values, "jsonl", notes
+            return Parsed(values, "jsonl", notes, numbers)
         # Lines parsed before the bad one: report it as a JSON Lines error on its own line.
         if values:
             no, ln = first_error
@@ -446,7 +461,9 @@ def _lines_at_once(lines: list[bytes], data: bytes) -> list | None:
     except orjson.JSONDecodeError:
         return None
     try:
-        if all([dumps(v) for v in values[k:k + _COUNT_ITEMS]] == lines[k:k + _COUNT_ITEMS]
+        # Each line is orjson's writing of its value exactly when the lines joined by commas are
+        # orjson's writing of the list: a valid value never starts with another one and a comma.
+        if all(dumps(values[k:k + _COUNT_ITEMS]) == b"[" + b",".join(lines[k:k + _COUNT_ITEMS]) + b"]"
                for k in range(0, len(values), _COUNT_ITEMS)):
             return values
     except TypeError:

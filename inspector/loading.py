@@ -11,7 +11,7 @@ from typing import Any
 from .containers import Document, find_transcripts
 from .errors import InputError
 from .gc_pause import gc_paused
-from .jsonio import PIECES_FROM, loads_stream, parse_noting
+from .jsonio import PIECES_FROM, loads_stream, parse_document
 
 MAX_BYTES = 1 << 31  # 2 GiB: beyond this, reading into memory is not a sensible plan
 CHUNK = 1 << 20
@@ -173,10 +173,6 @@ def _streamed(path: str | os.PathLike) -> list | None:
 def load_bytes(data: bytes, label: str) -> Document:
     """``load`` of a file's bytes (JSON or JSON Lines; UTF-16 and UTF-32 are transcoded)."""
     with gc_paused():
-        root, fmt, dups = parse_noting(data)
-    if fmt == "jsonl":
-        lines = [no for no, ln in enumerate(data.split(b"\n"), 1) if ln.strip()]
-        return Document(root=root, format=fmt, transcripts=find_transcripts(root, fmt), source=label, lines=lines,
-                        duplicate_keys=dups)
-    return Document(root=root, format=fmt, transcripts=find_transcripts(root, fmt), source=label,
+        root, fmt, dups, lines = parse_document(data)
+    return Document(root=root, format=fmt, transcripts=find_transcripts(root, fmt), source=label, lines=lines,
                     duplicate_keys=dups)

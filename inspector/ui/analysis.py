@@ -15,8 +15,8 @@ from typing import Callable
 
 from .. import dialects
 from ..check import Analysis, check_document, default_target, named_target
-from ..containers import Document, find_transcripts
-from ..jsonio import parse_noting
+from ..containers import Document
+from ..loading import load_bytes
 from ..model_target import request_model, target_from_model
 from ..report import Finding, Report
 from ..render import TimelineModel
@@ -43,8 +43,7 @@ PARSED_PER_BYTE, CHECKED_PER_BYTE = 3, 3
 @byte_cached(lambda sha, _data, name: PARSED_PER_BYTE * len(_data))
 def parsed(sha: str, _data: bytes, name: str) -> Document:
     """The parsed file (raises ``InputError`` with a line and column when it is not JSON)."""
-    root, fmt, dups = parse_noting(_data)
-    return Document(root=root, format=fmt, transcripts=find_transcripts(root, fmt), source=name, duplicate_keys=dups)
+    return load_bytes(_data, name)
 
 
 def detected_dialect(doc: Document) -> str:
