@@ -411,11 +411,12 @@ def parse_document(data: bytes | str) -> Parsed:
     """``parse_noting``, and for JSON Lines the line of each value (blank lines are skipped)."""
     data = decode_text(data)
     notes: list[dict] = []
-    try:
-        return Parsed(_orjson_loads(data, notes), "json", notes, None)
-    except orjson.JSONDecodeError:
-        pass
-    notes.clear()
+    if not _lines_follow_a_value(data):
+        try:
+            return Parsed(_orjson_loads(data, notes), "json", notes, None)
+        except orjson.JSONDecodeError:
+            pass
+        notes.clear()
     lines = data.split(b"\n")
     nonempty = [ln for ln in lines if ln.strip()]
     if not nonempty:
@@ -446,6 +447,20 @@ def parse_document(data: bytes | str) -> Parsed:
             no, ln = first_error
             raise _explain(ln, line_offset=no - 1)
     raise _not_json(data)
+
+
+def _lines_follow_a_value(data: bytes) -> bool:
+    """True when the first line is a whole JSON value and more text follows it: then the text is
+    not one JSON value (JSON holds exactly one, and no string spans lines), and the parse of the
+    whole text, which fails only after reading all of it, is skipped."""
+    end = data.find(b"\n")
+    if end < 0 or _SPACE.match(data, end + 1).end() == len(data):
+        return False
+    try:
+        orjson.loads(data[:end])
+    except orjson.JSONDecodeError:
+        return False
+    return True
 
 
 def _lines_at_once(lines: list[bytes], data: bytes) -> list | None:
