@@ -93,17 +93,28 @@ class ResultFixes:
 
     def place_results(self, converted: dict[int, Call]) -> None:
         """Duplicates, displaced and early results: choose one result per call, in its block."""
-        by_call: dict[int, list[Link]] = {}
+        # A call's link, or its list of links when it has several (a list per call would cost
+        # a big transcript a tenth of its size in memory, for the rare duplicate).
+        by_call: dict[int, Link | list[Link]] = {}
         for link in self.a.pairing.links:
-            by_call.setdefault(id(link.call), []).append(link)
+            key = id(link.call)
+            got = by_call.get(key)
+            if got is None:
+                by_call[key] = link
+            elif type(got) is list:
+                got.append(link)
+            else:
+                by_call[key] = [got, link]
         conv_of = {id(c): i for i, c in converted.items()}
         self.missing: list[tuple[Any, Call]] = []
         for b in self.a.pairing.blocks:
             run = None
             for c in b.calls:
                 links = by_call.get(id(c))
-                if links is not None and len(links) == 1 and links[0].status == OK and id(c) not in conv_of:
-                    continue  # the common case: one result, inside the block
+                if links is not None and type(links) is not list:
+                    if links.status == OK and id(c) not in conv_of:
+                        continue  # the common case: one result, inside the block
+                    links = [links]
                 if run is None:
                     run = set(b.result_msgs)
                 if id(c) in conv_of:
