@@ -259,8 +259,8 @@ def reading(err: PastedError, msgs: list[Msg], turns=None) -> list[str]:
     said = []
     if err.provider:
         said.append(f"worded like {err.provider}")
-    if err.indexes:
-        said.append("names message " + ", ".join(f"#{i}" for i in err.indexes))
+    if err.indexes:  # a target that combines messages counts turns (explained below)
+        said.append(("names turn " if turns is not None else "names message ") + ", ".join(f"#{i}" for i in err.indexes))
     if err.ids:
         said.append("names id " + ", ".join(err.ids))
     out = ["The error " + ("; ".join(said) if said else "names no message or id") + "."]

@@ -106,6 +106,12 @@ def test_explain_cli_maps_the_pasted_index(tmp_path):
                        capture_output=True, timeout=120, env={**os.environ, "INSPECTOR_DEBUG": "1"})
     out = json.loads(p.stdout)
     assert [m["index"] for m in out["messages"]] == [1], out
+    # The text output calls the pasted index a turn, from its first line on.
+    p = subprocess.run([sys.executable, "-m", "inspector", "explain", str(path), "--error", text],
+                       capture_output=True, text=True, timeout=120)
+    first, *rest = p.stdout.splitlines()
+    assert "names turn #0;" in first and "message #0" not in first, p.stdout
+    assert any("the indexes it names are turns" in ln for ln in rest)
 
 
 def test_repair_does_not_join_consecutive_messages_unasked():
