@@ -17,13 +17,15 @@ engine without backtracking: a scan costs time proportional to the text whatever
 neither a hostile transcript (thousands of ``-----BEGIN PRIVATE KEY-----`` headers with no END)
 nor a user's ``(a+)+$`` can hold the server. RE2 has no look-around or back-references: a user
 pattern that needs them is refused with a sentence saying so. The other built-ins begin with a
-literal (``AKIA``, ``sk-``, ``xox``) and have no nested quantifier; they run on Python's ``re``,
-whose literal search costs a fraction of a call into RE2 per match, with the boundary before a
-secret checked by hand (see ``_PREFIXED``). Built-ins run on the file's bytes, where a string
-without escapes is its own value; only strings with escapes are decoded. Lines and columns are
-counted in one pass over the sorted matches, and the preview texts are made when read. A file
-packed with keys (one every 50 bytes) scans in about a second per 10 MB
-(``benchmarks/bench_hostile.py``).
+literal (``AKIA``, ``sk-``, ``xox``) and have no nested quantifier; they run on Python's ``re``
+(see ``_FAST``), whose literal search and ``split`` cost a fraction of a call into RE2 per match.
+Built-ins run on the file's bytes, where a string without escapes is its own value; only strings
+with escapes are decoded. **No Python step per secret** where it can be helped: a file packed
+with keys (one every 50 bytes) is hostile too. The quotes around each match, whether its string
+is a value, and its line and column are found by ``map`` over C methods (``bytes.rfind``,
+``bytes.count``, ``accumulate``), each reading only the bytes since the match before; what is
+found is kept as columns (``_Columns``), and a ``Secret`` is a row of them, its preview texts
+made when read. Such a file scans in well under a second per 10 MB (``benchmarks/bench_hostile.py``).
 
 Extra patterns come from ``INSPECTOR_REDACT_PATTERNS`` / ``INSPECTOR_REDACT_PATTERNS_FILE`` (see
 ``inspector.config``) or from the caller. A pattern with a group named ``secret`` masks only that
@@ -37,8 +39,9 @@ import json
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
-from itertools import accumulate
-from typing import Callable, Iterable, Iterator, Sequence
+from itertools import accumulate, chain, compress, islice, repeat
+from operator import add, and_, eq, ge, gt, itemgetter, lt, mod, ne, neg, sub
+from typing import Callable, Iterable, Sequence
 
 import orjson
 import re2
@@ -81,17 +84,23 @@ class Secret:
     those of the whole string literal); ``line``/``column`` are 1-based. ``preview`` is a few
     characters and the length, never the whole secret; ``around`` is the secret's string value
     near it, with every secret in that value masked. ``token`` (the string literal's byte span in
-    the file) and ``span`` (the secret's byte span in its value) say where to mask. The two
-    texts are made when first read: a scan of a file packed with keys makes none of them.
+    the file) and ``span`` (the secret's byte span in its value) say where to mask. A secret is
+    one row of its scan's table (``_Found``): a scan of a file packed with keys makes one small
+    object per secret, and the two texts are made when first read.
     """
 
-    __slots__ = ("kind", "start", "end", "line", "column", "token", "span", "_in", "_preview", "_around")
+    __slots__ = ("_of", "_i", "_preview", "_around")
 
-    def __init__(self, kind: str, start: int, end: int, line: int, column: int, token: tuple[int, int],
-                 span: tuple[int, int], within: "_Value"):
-        self.kind, self.start, self.end, self.line, self.column = kind, start, end, line, column
-        self.token, self.span, self._in = token, span, within
-        self._preview = self._around = None
+    def __init__(self, of: "_Found", i: int):
+        self._of, self._i = of, i
+
+    kind = property(lambda self: self._of.kinds[self._of.order[self._i]])
+    start = property(lambda self: self._of.start[self._i])
+    end = property(lambda self: self._of.start[self._i] + self._of.width[self._i])
+    line = property(lambda self: self._of.line[self._i])
+    column = property(lambda self: self._of.column[self._i])
+    token = property(lambda self: (self._of.a[self._i], self._of.b[self._i]))
+    span = property(lambda self: (self._of.s[self._i], self._of.e[self._i]))
 
     @property
     def mask(self) -> str:
@@ -99,18 +108,21 @@ class Secret:
 
     @property
     def preview(self) -> str:
-        if self._preview is None:
-            s, e = self.span
-            secret = self._in.value()[s:e].decode("utf-8", "replace")
+        try:
+            return self._preview
+        except AttributeError:
+            secret = self._of.value(self._i)[self._of.s[self._i]:self._of.e[self._i]].decode("utf-8", "replace")
             n = len(secret)
             self._preview = f"{secret[:min(4, max(1, n // 8))]}…({n} chars)"
-        return self._preview
+            return self._preview
 
     @property
     def around(self) -> str:
-        if self._around is None:
-            self._around = self._in.around(self.span)
-        return self._around
+        try:
+            return self._around
+        except AttributeError:
+            self._around = self._of.around(self._i)
+            return self._around
 
     def _key(self) -> tuple:
         return self.kind, self.start, self.end, self.line, self.column, self.preview
@@ -126,37 +138,87 @@ class Secret:
                 f"column={self.column}, preview={self.preview!r})")
 
 
-class _Value:
-    """The string value a secret is in, shared by its secrets: read from the file when needed."""
+class _Columns:
+    """Secrets as columns, one entry per secret in file order (built without a Python step per
+    secret where it can be): pattern number, literal span ``a:b`` (its quotes included), span
+    ``s:e`` in the value, the decoded value (None: the bytes between the quotes), and where it is
+    in the file's text (character offset, width in characters, line, column)."""
 
-    __slots__ = ("data", "token", "decoded", "kept", "_masked")
+    __slots__ = ("order", "a", "b", "s", "e", "values", "start", "width", "line", "column")
 
-    def __init__(self, data: bytes, token: tuple[int, int], decoded: bytes | None, kept: list):
-        self.data, self.token, self.decoded, self.kept = data, token, decoded, kept
-        self._masked: tuple[str, dict] | None = None
+    def __init__(self, order: list[int], a: list[int], b: list[int], s: list[int], e: list[int],
+                 values: list, start: list[int], width: list[int], line: list[int], column: list[int]):
+        self.order, self.a, self.b, self.s, self.e, self.values = order, a, b, s, e, values
+        self.start, self.width, self.line, self.column = start, width, line, column
 
-    def value(self) -> bytes:
-        if self.decoded is not None:
-            return self.decoded
-        a, b = self.token
-        return self.data[a + 1:b - 1]
+    @classmethod
+    def empty(cls) -> "_Columns":
+        return cls([], [], [], [], [], [], [], [], [], [])
 
-    def around(self, span: tuple[int, int]) -> str:
-        if len(self.kept) == 1:  # the common case: only the bytes near the one secret are decoded
-            s, e, kind = self.kept[0]
-            if self.decoded is None:
-                data, lo, hi = self.data, self.token[0] + 1, self.token[1] - 1
+    def __len__(self) -> int:
+        return len(self.a)
+
+    def columns(self) -> tuple[list, ...]:
+        return self.order, self.a, self.b, self.s, self.e, self.values, self.start, self.width, self.line, self.column
+
+    def merged(self, other: "_Columns") -> "_Columns":
+        """Both sets in file order (their literals are disjoint; in one literal, by start)."""
+        if not len(other):
+            return self
+        if not len(self):
+            return other
+        rows = list(map(itemgetter(2), sorted(zip(self.a + other.a, self.s + other.s, range(len(self) + len(other))))))
+        return _Columns(*(list(map((x + y).__getitem__, rows)) for x, y in zip(self.columns(), other.columns())))
+
+
+class _Found(_Columns):
+    """What one scan found: its columns, the file, and the kind of each pattern number."""
+
+    __slots__ = ("data", "kinds", "_groups", "_masked")
+
+    def __init__(self, data: bytes, kinds: list[str], columns: _Columns):
+        super().__init__(*columns.columns())
+        self.data, self.kinds = data, kinds
+        self._groups: dict[int, tuple[int, int]] = {}  # literal start -> its rows
+        self._masked: dict[int, tuple[str, dict]] = {}  # literal start -> masked value, where each mask is
+
+    def value(self, i: int) -> bytes:
+        """The string value secret ``i`` is in."""
+        if self.values[i] is not None:
+            return self.values[i]
+        return self.data[self.a[i] + 1:self.b[i] - 1]
+
+    def group(self, i: int) -> tuple[int, int]:
+        """The rows of the secrets in the literal of row ``i`` (adjacent: file order)."""
+        a = self.a[i]
+        if a not in self._groups:
+            lo, hi = i, i + 1
+            while lo and self.a[lo - 1] == a:
+                lo -= 1
+            while hi < len(self.a) and self.a[hi] == a:
+                hi += 1
+            self._groups[a] = lo, hi
+        return self._groups[a]
+
+    def around(self, i: int) -> str:
+        lo, hi = self.group(i)
+        kind = self.kinds[self.order[i]]
+        if hi - lo == 1:  # the common case: only the bytes near the one secret are decoded
+            if self.values[i] is None:
+                data, first, last = self.data, self.a[i] + 1, self.b[i] - 1
             else:
-                data, lo, hi = self.decoded, 0, len(self.decoded)
-            s, e = s + lo, e + lo
-            before = data[max(lo, s - _AROUND_BYTES):s].decode("utf-8", "replace")[-_AROUND:]
-            after = data[e:min(hi, e + _AROUND_BYTES)].decode("utf-8", "replace")[:_AROUND]
+                data, first, last = self.values[i], 0, len(self.values[i])
+            s, e = self.s[i] + first, self.e[i] + first
+            before = data[max(first, s - _AROUND_BYTES):s].decode("utf-8", "replace")[-_AROUND:]
+            after = data[e:min(last, e + _AROUND_BYTES)].decode("utf-8", "replace")[:_AROUND]
             return " ".join(f"{before}[REDACTED {kind}]{after}".split())
-        if self._masked is None:  # once per value, however many secrets it holds
-            masked, mask_at = _masked_value(self.value(), self.kept)
-            self._masked = masked, {(s, e): at for (s, e, _), at in zip(self.kept, mask_at)}
-        masked, where = self._masked
-        ms, me = where[span]
+        a = self.a[i]
+        if a not in self._masked:  # once per value, however many secrets it holds
+            kept = [(self.s[j], self.e[j], self.kinds[self.order[j]]) for j in range(lo, hi)]
+            masked, mask_at = _masked_value(self.value(i), kept)
+            self._masked[a] = masked, {(s, e): at for (s, e, _), at in zip(kept, mask_at)}
+        masked, where = self._masked[a]
+        ms, me = where[(self.s[i], self.e[i])]
         return " ".join(masked[max(0, ms - _AROUND): me + _AROUND].split())
 
 
@@ -201,28 +263,28 @@ _BUILTIN = [(kind, _compile(p)) for kind, p in BUILTIN]
 _RAW = {kind: _compile(p.replace("[^\\x00]*?", '[^"\\\\\\x00]*?')) for kind, p in BUILTIN}
 _UNANCHORED = re2._re2.RE2.Anchor.UNANCHORED
 
-
-def _not_after(chars: str) -> frozenset[int]:
-    return frozenset(ord(c) for c in chars)
-
-
-_ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-# Built-ins that begin with a literal run on Python's ``re``, whose literal-prefix search is
-# several times cheaper per match than a call into RE2 (the private key's lazy body would
-# backtrack there, so it stays on RE2). Each stays linear: no nested quantifier, and the
-# boundary before the secret (the bytes in the set must not come right before it) is checked by
-# hand. A match that fails that check is skipped whole when all its bytes belong to the set (no
-# match the boundary allows can start inside it); a Slack token may hold a "-", after which
-# another may start, so its pattern matches a fixed head, the search goes on from the next byte
-# when the boundary fails, and the run is extended only once the head is accepted.
-_PREFIXED: dict[str, tuple[re.Pattern, frozenset[int], re.Pattern | None]] = {
-    "API key (sk-)": (re.compile(rb"sk-[A-Za-z0-9][A-Za-z0-9_-]{19,}"), _not_after(_ALNUM + "_-"), None),
-    "AWS access key": (re.compile(rb"A(?:KIA|SIA)[A-Z0-9]{16,}"), _not_after(_ALNUM[:26] + _ALNUM[52:]), None),
-    "bearer token": (re.compile(rb"(?i:bearer)\s+(?P<secret>[A-Za-z0-9._~+/-]{16,}=*)"), frozenset(), None),
-    "GitHub token": (re.compile(rb"gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,}"), _not_after(_ALNUM + "_"), None),
-    "Slack token": (re.compile(rb"xox[abposr]-[A-Za-z0-9-]{10}"), _not_after(_ALNUM), re.compile(rb"[A-Za-z0-9-]*")),
-    "Google API key": (re.compile(rb"AIza[0-9A-Za-z_-]{35}"), _not_after(_ALNUM + "_-"), None),
-}
+# Built-ins that begin with a literal run on Python's ``re``: its literal-prefix search is fast,
+# and ``split`` hands back where every secret is at C speed, with no match object per secret (the
+# private key's lazy body would backtrack there, so it stays on RE2). Each is ``BUILTIN``'s
+# pattern with its one group the secret, and with what RE2 cannot say written in: the boundary
+# before the secret is a look-behind placed after the literal (in front of it, it would cost the
+# literal search), and ``ACCEPT``'s conditions are look-arounds (a digit after ``sk-``; exactly 16
+# characters after ``AKIA``, which a maximal run of 20 is). Each stays linear: no nested
+# quantifier, and a look-around reads at most the run of word characters its match is in, which
+# no later candidate in that run gets past the look-behind to read again. Tests check them against
+# the plain definition (``BUILTIN`` + ``ACCEPT``, tests/test_redact_equivalence.py).
+_FAST: dict[str, re.Pattern] = {kind: re.compile(p, re.S) for kind, p in {
+    "API key (sk-)": rb"(sk-(?<![A-Za-z0-9_-]...)(?=[A-Za-z0-9_-]*[0-9])[A-Za-z0-9][A-Za-z0-9_-]{19,})",
+    "AWS access key": rb"(A(?:KIA|SIA)(?<![A-Z0-9]....)[A-Z0-9]{16}(?![A-Z0-9]))",
+    "bearer token": rb"(?i:bearer)\s+([A-Za-z0-9._~+/-]{16,}=*)",
+    "GitHub token": rb"(gh[pousr]_(?<![A-Za-z0-9_]....)[A-Za-z0-9]{36,}"
+                    rb"|github_pat_(?<![A-Za-z0-9_]...........)[A-Za-z0-9_]{40,})",
+    "Slack token": rb"(xox[abposr]-(?<![A-Za-z0-9].....)[A-Za-z0-9-]{10,})",
+    "Google API key": rb"(AIza(?<![A-Za-z0-9_-]....)[0-9A-Za-z_-]{35})",
+}.items()}
+# "bearer" in any case has no literal prefix for ``re`` to search for (it would test every byte):
+# RE2 finds the first one, and ``re`` starts there.
+_GATE: dict[str, "re2._Regexp"] = {"bearer token": _compile("(?i)bearer")}
 
 
 @dataclass(frozen=True)
@@ -255,36 +317,39 @@ class Redactor:
 
         Built-in patterns run on the file's bytes, where a string literal without escapes is its
         own value: only matches cost Python work, so a file is scanned at the regex engine's speed
-        however many strings it has. Literals with escapes (found from their backslashes) are
-        decoded and scanned as values. Custom patterns, which may match anything, run on every
-        string value one by one.
+        however many strings it has. Literals with escapes (found with one regular expression)
+        are decoded and scanned as values, and matches inside them in the file's bytes are
+        dropped. Custom patterns, which may match anything, run on every string value one by one.
         """
         # With a key every 50 bytes, collections would cost as much as the scan's (acyclic) matches.
         with gc_paused():
             return self._scan(bytes(data))
 
     def _scan(self, data: bytes) -> list[Secret]:
-        hits: dict[tuple[int, int], list[tuple[int, int, str]]] = {}  # literal span -> matches in its value
-        values: dict[tuple[int, int], bytes] = {}  # decoded values of literals with escapes
         builtin = [p for p in self.patterns if p.builtin]
         custom = [p for p in self.patterns if not p.builtin]
-        escaped = _escaped_literals(data)
-        firsts = [a for a, _ in escaped]
-        for pattern in builtin:
-            _plain_hits(pattern, data, hits, escaped, firsts)
-        if escaped:
-            literals = [data[a:b] for a, b in escaped]
-            _scan_values(builtin, escaped, _values(literals, [False] * len(literals)), hits, values)
-        if custom:
-            parts = _STRING.split(data)  # [gap, literal, gap, literal, ..., gap]
-            offsets = list(accumulate(map(len, parts), initial=0))
-            literals = parts[1::2]
-            # A literal followed by ":" is an object key: masking keys could merge two of them.
-            keys = [g.lstrip()[:1] == b":" for g in parts[2::2]]
-            spans = [(offsets[2 * i + 1], offsets[2 * i + 2]) for i in range(len(literals))]
-            del parts, offsets
-            _scan_values(custom, spans, _values(literals, keys), hits, values)
-        return _locate(data, hits, values)
+        kinds = [p.kind for p in builtin + custom]  # by pattern number: built-ins, then custom patterns
+        plain, shift, spans, literals = _escaped_literals(data)
+        vals = _values(literals, None) if literals else []
+        del literals
+        in_values = _value_hits(builtin, vals) if vals else ([], [], [], [])
+        raw = _raw_hits(builtin, plain, shift)
+        del plain, shift
+        valued = None
+        if custom:  # literals with a custom pattern's match are located by their value, with all their matches
+            valued, texts = _custom_hits(custom, len(builtin), data)
+            for i, s, e, order in zip(*in_values):
+                span = spans[i]
+                texts[span] = vals[i]
+                valued.setdefault(span, []).append((s, -e, order))
+        found = _locate_raw(data, raw, valued)
+        if valued is not None:
+            spans = sorted(valued)
+            vals = [texts[span] for span in spans]
+            merged = sorted((i, *hit) for i, span in enumerate(spans) for hit in valued[span])
+            in_values = ([h[0] for h in merged], [h[1] for h in merged], [-h[2] for h in merged], [h[3] for h in merged])
+        found = found.merged(_locate_values(data, in_values, spans, vals))
+        return list(map(Secret, repeat(_Found(data, kinds, found)), range(len(found))))
 
     def find(self, text: str) -> list[Secret]:
         """``scan`` for text already decoded (offsets are into ``text``)."""
@@ -312,116 +377,156 @@ class Redactor:
 
 
 _KEY = re.compile(rb"[ \t\r\n]*:")
+# A string literal with escapes from its first backslash (the first after the previous match is
+# one: JSON has backslashes only in strings) to its closing quote, and the ":" after it when it
+# is an object key. Tried only at backslashes; possessive: nothing is given back to try again.
+_ESCAPES = re.compile(rb'(\\.(?:[^"\\]*+\\.)*+[^"\\]*+")((?:[ \t\r\n]*+:)?)', re.S)
 
 
-def _spans(pattern: _Pattern, buf: bytes, raw: bool) -> Iterator[tuple[int, int]]:
-    """The secret spans a built-in pattern finds in ``buf`` (the file's bytes when ``raw``, else
-    string values joined by NUL bytes), ``ACCEPT`` applied."""
-    accept = ACCEPT.get(pattern.kind)
-    if pattern.kind in _PREFIXED:
-        rx, before, tail = _PREFIXED[pattern.kind]
-        if tail is not None:
-            pos, search = 0, rx.search
-            while (m := search(buf, pos)) is not None:
-                s = m.start()
-                if s and buf[s - 1] in before:
-                    pos = s + 1
-                    continue
-                pos = tail.match(buf, m.end()).end()
-                if accept is None or accept(buf[s:pos]):
-                    yield s, pos
-            return
-        group = 1 if rx.groups else 0
-        for m in rx.finditer(buf):
-            s, e = m.span(group)
-            if not ((s and buf[s - 1] in before) or (accept is not None and not accept(buf[s:e]))):
-                yield s, e
-        return
+def _builtin_spans(pattern: _Pattern, buf: bytes, raw: bool) -> tuple[list[int], list[int]]:
+    """Starts and ends of the secrets a built-in pattern finds in ``buf`` (the file's bytes when
+    ``raw``, else string values joined by NUL bytes), ``ACCEPT`` applied, in order."""
+    rx = _FAST.get(pattern.kind)
+    if rx is not None:
+        gate = _GATE.get(pattern.kind)
+        if gate is not None:
+            first = gate.search(buf)
+            if first is None:
+                return [], []
+            found = [m.span(1) for m in rx.finditer(buf, first.start())]
+            return [s for s, _ in found], [e for _, e in found]
+        parts = rx.split(buf)  # [gap, secret, gap, secret, ..., gap]
+        if len(parts) == 1:
+            return [], []
+        ends = list(accumulate(map(len, parts)))
+        del parts
+        return ends[0:-1:2], ends[1::2]
     # RE2 called directly: its match objects cost more than the search
+    accept = ACCEPT.get(pattern.kind)
     match, g, n = (pattern.raw if raw else pattern.rx)._regexp.Match, pattern.secret, len(buf)
+    starts: list[int] = []
+    ends: list[int] = []
     pos = 0
     while pos <= n:
         spans = match(_UNANCHORED, buf, pos, n)
         s0, e0 = spans[0]
         if s0 < 0:
-            return
+            break
         pos = e0 if e0 > s0 else e0 + 1
         s, e = spans[g] if g is not None and spans[g][0] >= 0 else (s0, e0)
         if e > s and (accept is None or accept(buf[s:e])):
-            yield s, e
+            starts.append(s)
+            ends.append(e)
+    return starts, ends
 
 
-def _plain_hits(pattern: _Pattern, data: bytes, hits: dict, escaped: list[tuple[int, int]], firsts: list[int]) -> None:
-    """Matches of a built-in pattern in the file's bytes that lie in a string value without
-    escapes (keys and literals with ``escaped`` spans are left to the other passes)."""
-    kind = pattern.kind
-    lit: tuple[int, int] | None = None  # the literal of the last match, found once for all its matches
-    ok = False
-    for s, e in _spans(pattern, data, True):
-        if firsts:
-            k = bisect_right(firsts, s) - 1
-            if k >= 0 and s < escaped[k][1]:
-                continue  # scanned decoded
-        if lit is None or not lit[0] < s < lit[1]:
-            lit, ok = _plain_literal(data, s, e)
-        if ok and e < lit[1]:
-            hits.setdefault(lit, []).append((s - lit[0] - 1, e - lit[0] - 1, kind))
+def _raw_hits(builtin: list[_Pattern], plain: bytes, shift: tuple[list[int], list[int]] | None
+              ) -> tuple[list[int], list[int], list[int]]:
+    """Starts, ends and pattern numbers of every built-in match in ``plain``, the file's bytes
+    without its literals with escapes, as offsets into the file (``shift``: where in ``plain`` each
+    removed literal was, and the bytes removed up to and including it), sorted: overlapping
+    matches in one literal come earliest first, then longest, then in pattern order."""
+    runs = []
+    for order, pattern in enumerate(builtin):
+        starts, ends = _builtin_spans(pattern, plain, True)
+        if starts:
+            runs.append((starts, ends, [order] * len(starts)))
+    if not runs:
+        return [], [], []
+    if len(runs) == 1:
+        starts, ends, orders = runs[0]
+    else:
+        merged = sorted(chain.from_iterable(zip(s, map(neg, e), o) for s, e, o in runs))
+        starts, ends = list(map(itemgetter(0), merged)), list(map(neg, map(itemgetter(1), merged)))
+        orders = list(map(itemgetter(2), merged))
+    if shift is not None:  # no match spans a removed literal: the gap on each side ends in JSON punctuation
+        where, removed = shift
+        by = list(map(removed.__getitem__, map(bisect_right, repeat(where), starts)))
+        starts, ends = list(map(add, starts, by)), list(map(add, ends, by))
+    return starts, ends, orders
 
 
-def _plain_literal(data: bytes, s: int, e: int) -> tuple[tuple[int, int], bool]:
-    """The span between the quotes around bytes ``s:e`` (quotes included), and whether it is a
-    string value without escapes (not a key; in JSON, letters only occur in strings). The span
-    is returned either way, so that the other matches in it are decided at once."""
-    a = data.rfind(b'"', 0, s)
-    b = data.find(b'"', e)
-    if a < 0 or b < 0:
-        return (s, s), False
-    ok = data[a - 1:a] != b"\\" and data.find(b"\\", a, b) < 0 and not _KEY.match(data, b + 1)
-    return (a, b + 1), ok
+def _escaped_literals(data: bytes) -> tuple[bytes, tuple[list[int], list[int]] | None, list[tuple[int, int]], list[bytes]]:
+    """The string literals with escapes (found from their backslashes, which JSON only has inside
+    strings): the file's bytes without them and where they were (for ``_raw_hits``), and the
+    spans and bytes of those that are values, not keys."""
+    if b"\\" not in data:
+        return data, None, [], []
+    parts = _ESCAPES.split(data)  # [gap, first backslash to closing quote, ":" or b"", gap, ..., gap]
+    if len(parts) == 1:
+        return data, None, [], []
+    colons = parts[2::3]
+    ends = list(accumulate(map(len, parts)))
+    lasts = ends[1::3]
+    # Each literal opens at the last quote before its first backslash (in the gap before it).
+    opening = list(map(bytes.rfind, parts[0:-1:3], repeat(b'"')))
+    del parts
+    if min(opening) < 0:  # not JSON
+        return data, None, [], []
+    firsts = list(map(add, [0, *ends[2:-3:3]], opening))
+    del ends, opening
+    plain = b"".join(map(data.__getitem__, map(slice, [0, *lasts], [*firsts, len(data)])))
+    removed = list(accumulate(map(sub, lasts, firsts), initial=0))
+    where = list(map(sub, firsts, removed[:-1]))
+    if any(colons):  # keys are left out of the plain bytes, and not scanned
+        values = [i for i, c in enumerate(colons) if not c]
+        firsts, lasts = [firsts[i] for i in values], [lasts[i] for i in values]
+    spans = list(zip(firsts, lasts))
+    return plain, (where, removed), spans, list(map(data.__getitem__, map(slice, firsts, lasts)))
 
 
-def _escaped_literals(data: bytes) -> list[tuple[int, int]]:
-    """Spans of the string values that hold escapes, found from their backslashes (which JSON
-    only has inside strings): the quote before one that is not itself escaped opens its literal."""
-    out: list[tuple[int, int]] = []
-    p = data.find(b"\\")
-    while p >= 0:
-        a = data.rfind(b'"', 0, p)
-        while a > 0 and data[a - 1] == 92 and _escaped(data, a):
-            a = data.rfind(b'"', 0, a)
-        b = data.find(b'"', p)
-        while b >= 0 and data[b - 1] == 92 and _escaped(data, b):
-            b = data.find(b'"', b + 1)
-        if a < 0 or b < 0:
-            break
-        if not _KEY.match(data, b + 1):
-            out.append((a, b + 1))
-        p = data.find(b"\\", b + 1)
-    return out
+def _value_hits(builtin: list[_Pattern], vals: list[bytes]) -> tuple[list[int], list[int], list[int], list[int]]:
+    """Built-in matches in decoded string values (joined by NUL bytes, one pass each): value
+    index, start, end (offsets into the value) and pattern number of each, sorted."""
+    joined = _SEP.join(vals)
+    nexts = list(map(add, accumulate(map(len, vals)), range(1, len(vals) + 1)))  # where the value after each starts
+    starts = [0, *nexts[:-1]]
+    runs = []
+    for order, pattern in enumerate(builtin):
+        hs, he = _builtin_spans(pattern, joined, False)
+        if hs:  # no built-in pattern matches a NUL byte: a match lies within one value
+            index = list(map(bisect_right, repeat(nexts), hs))
+            base = list(map(starts.__getitem__, index))
+            runs.append((index, list(map(sub, hs, base)), list(map(sub, he, base)), [order] * len(hs)))
+    if not runs:
+        return [], [], [], []
+    if len(runs) == 1:
+        return runs[0]
+    merged = sorted(chain.from_iterable(zip(i, s, map(neg, e), o) for i, s, e, o in runs))
+    return (list(map(itemgetter(0), merged)), list(map(itemgetter(1), merged)),
+            list(map(neg, map(itemgetter(2), merged))), list(map(itemgetter(3), merged)))
 
 
-def _escaped(data: bytes, q: int) -> bool:
-    """True when the quote at ``q`` follows an odd run of backslashes."""
-    k = q
-    while k > 0 and data[k - 1] == 92:
-        k -= 1
-    return (q - k) % 2 == 1
-
-
-def _scan_values(patterns: list[_Pattern], spans: list[tuple[int, int]], vals: list[bytes], hits: dict,
-                 values: dict) -> None:
-    """Run ``patterns`` on decoded string values (joined, one pass each); hits by literal span."""
+def _custom_hits(custom: list[_Pattern], first: int, data: bytes) -> tuple[dict, dict]:
+    """Custom patterns (numbered from ``first``) on every string value that is not a key:
+    ``{literal span: [(start, -end, pattern number)]}``, and ``{literal span: its value}``."""
+    parts = _STRING.split(data)  # [gap, literal, gap, literal, ..., gap]
+    offsets = list(accumulate(map(len, parts), initial=0))
+    literals = parts[1::2]
+    # A literal followed by ":" is an object key: masking keys could merge two of them.
+    keys = [g.lstrip()[:1] == b":" for g in parts[2::2]]
+    spans = [(offsets[2 * i + 1], offsets[2 * i + 2]) for i in range(len(literals))]
+    del parts, offsets
+    vals = _values(literals, keys)
     joined = _SEP.join(vals)
     starts = list(accumulate((len(v) + 1 for v in vals), initial=0))
-    for pattern in patterns:
+    hits: dict[tuple[int, int], list] = {}
+    texts: dict[tuple[int, int], bytes] = {}
+    for order, pattern in enumerate(custom, first):
         for i, found in _matches(pattern, joined, starts, vals).items():
-            span = spans[i]
-            hits.setdefault(span, []).extend(found)
-            values[span] = vals[i]
+            hits.setdefault(spans[i], []).extend((s, -e, order) for s, e in found)
+            texts[spans[i]] = vals[i]
+    return hits, texts
 
 
-def _values(literals: list[bytes], keys: list[bool]) -> list[bytes]:
-    """The UTF-8 value of each JSON string literal (raw bytes when it has no escapes); b"" for keys."""
+def _values(literals: list[bytes], keys: list[bool] | None) -> list[bytes]:
+    """The UTF-8 value of each JSON string literal (raw bytes when it has no escapes); b"" for keys
+    (``keys`` None: none is a key, each has an escape)."""
+    if keys is None:  # values, each with an escape: one C call decodes them all
+        try:
+            return list(map(str.encode, orjson.loads(b"[" + b",".join(literals) + b"]")))
+        except orjson.JSONDecodeError:  # lone surrogates (\ud800) make orjson refuse
+            keys = [False] * len(literals)
     values = [b"" if k else t[1:-1] for t, k in zip(literals, keys)]
     escaped = [i for i, t in enumerate(literals) if not keys[i] and b"\\" in t]
     if not escaped:
@@ -443,20 +548,13 @@ def _decode_literal(literal: bytes) -> str | None:
 
 
 def _matches(pattern: _Pattern, joined: bytes, starts: list[int], values: list[bytes]) -> dict[int, list]:
-    """Matches of one pattern, per string value: ``{value index: [(start, end, kind)]}``.
+    """Matches of one custom pattern, per string value: ``{value index: [(start, end)]}``.
 
-    The values are scanned joined (one pass); a custom pattern's match that runs from one value
-    into the next is not a match in either, so those values are scanned again one by one.
+    The values are scanned joined (one pass); a match that runs from one value into the next is
+    not a match in either, so those values are scanned again one by one.
     """
-    found: dict[int, list[tuple[int, int, str]]] = {}
+    found: dict[int, list[tuple[int, int]]] = {}
     again: set[int] = set()
-    if pattern.builtin:
-        kind = pattern.kind
-        for s, e in _spans(pattern, joined, False):
-            i = bisect_right(starts, s) - 1
-            if e <= starts[i] + len(values[i]):
-                found.setdefault(i, []).append((s - starts[i], e - starts[i], kind))
-        return found
     for m in pattern.rx.finditer(joined):
         s, e = m.span()
         if pattern.secret is not None and m.start(pattern.secret) >= 0:
@@ -469,7 +567,7 @@ def _matches(pattern: _Pattern, joined: bytes, starts: list[int], values: list[b
             continue
         if e <= s or e > starts[i] + len(values[i]):
             continue
-        found.setdefault(i, []).append((s - starts[i], e - starts[i], pattern.kind))
+        found.setdefault(i, []).append((s - starts[i], e - starts[i]))
     for i in again:
         found.pop(i, None)
         for m in pattern.rx.finditer(values[i]):
@@ -477,42 +575,146 @@ def _matches(pattern: _Pattern, joined: bytes, starts: list[int], values: list[b
             if pattern.secret is not None and m.start(pattern.secret) >= 0:
                 s, e = m.span(pattern.secret)
             if e > s:
-                found.setdefault(i, []).append((s, e, pattern.kind))
+                found.setdefault(i, []).append((s, e))
     return found
 
 
-def _locate(data: bytes, hits: dict, values: dict) -> list[Secret]:
-    """Turn per-literal matches into ``Secret``s with file line/column, in one pass over the file."""
-    secrets: list[Secret] = []
-    add = secrets.append
-    ascii_only = data.isascii()  # then a character offset is the byte offset
-    pos = char = 0  # a byte offset in ``data`` and the character offset it corresponds to
-    line, line_char = 1, 0  # current line and the character offset where it starts
-    for token in sorted(hits):
-        found = hits[token]
-        if len(found) == 1:
-            kept = found
+_KEY_FIRST = (b":", b" ", b"\n", b"\t", b"\r")  # what can follow a key's closing quote
+
+
+def _locate_raw(data: bytes, raw: tuple[list[int], list[int], list[int]], valued: dict | None) -> _Columns:
+    """The built-in matches in the file's bytes (``_raw_hits``) that lie in a string value
+    without escapes (not a key; in JSON, letters only occur in strings), located exactly. A
+    literal in ``valued`` (one with a custom pattern's match) takes its matches instead."""
+    starts, ends, orders = raw
+    if not starts:
+        return _Columns.empty()
+    n = len(data)
+    # The quotes around each match, without a Python step per match and reading each byte about
+    # once: the last quote in [previous start, start), else the previous match's; the first in
+    # [end, next start), else the next match's (matches hold no quote). Not found: -1, and n.
+    opening = list(accumulate(map(data.rfind, repeat(b'"'), [0, *starts[:-1]], starts), max))
+    closing = list(map(mod, map(data.find, repeat(b'"'), ends, [*starts[1:], n]), repeat(n + 1)))
+    closing.reverse()
+    closing = list(accumulate(closing, min))
+    closing.reverse()
+    if valued is not None or any(map(lt, starts[1:], ends[:-1])):  # overlapping matches: one by one
+        return _locate_raw_loop(data, starts, ends, orders, opening, closing, valued)
+    # Which literals are values without escapes, decided once per literal (in C where it can be).
+    first = list(map(ne, opening, [-2, *opening[:-1]]))  # the first match in its literal
+    lit_a, lit_b = list(compress(opening, first)), list(compress(closing, first))
+    ok = list(map(and_, map(ge, lit_a, repeat(0)), map(lt, lit_b, repeat(n))))
+    if b"\\" in data:  # a backslash inside, or an escaped quote for the opening one: not a literal of its own
+        ok = list(map(gt, ok, map(ge, map(data.find, repeat(b"\\"), lit_a, lit_b), repeat(0))))
+        ok = list(map(gt, ok, map(eq, map(data.__getitem__, map(slice, map(sub, lit_a, repeat(1)), lit_a)),
+                                      repeat(b"\\"))))
+    # A key: ":" after the closing quote, perhaps after white space (the byte after it says which may be)
+    for i in compress(range(len(ok)), map(data.startswith, repeat(_KEY_FIRST), map(add, lit_b, repeat(1)))):
+        if ok[i] and _KEY.match(data, lit_b[i] + 1):
+            ok[i] = False
+    if not all(ok):
+        keep = list(map(ok.__getitem__, map(sub, accumulate(first), repeat(1))))
+        starts, ends, orders, opening, closing = (list(compress(c, keep)) for c in (starts, ends, orders, opening, closing))
+    base = list(map(add, opening, repeat(1)))
+    return _Columns(orders, opening, list(map(add, closing, repeat(1))), list(map(sub, starts, base)),
+                    list(map(sub, ends, base)), [None] * len(starts), *_where(data, starts, ends))
+
+
+def _locate_raw_loop(data: bytes, starts: list[int], ends: list[int], orders: list[int], opening: list[int],
+                     closing: list[int], valued: dict | None) -> _Columns:
+    """``_locate_raw`` one match at a time: when matches overlap or custom patterns ran."""
+    n = len(data)
+    find = data.find
+    backslash = b"\\" in data
+    out = _Columns.empty()
+    keep = []
+    current, mode = -2, 0  # the literal's opening quote; 0: drop its matches, 1: keep them, 2: ``valued`` has it
+    base = kept_end = lit_end = 0
+    group: list = []
+    for i, (s, e, order, a, b) in enumerate(zip(starts, ends, orders, opening, closing)):
+        if a != current:  # a new literal: [a, b] with its quotes
+            current, mode = a, 0
+            if a < 0 or b == n:
+                continue
+            lit_end = b + 1
+            if backslash and ((a and data[a - 1] == 92) or find(b"\\", a, b) >= 0):
+                continue
+            if data.startswith(_KEY_FIRST, lit_end) and _KEY.match(data, lit_end):
+                continue
+            base = a + 1
+            if valued is not None and (a, lit_end) in valued:
+                mode, group = 2, valued[(a, lit_end)]
+            else:
+                mode, kept_end = 1, -1
+        elif not mode:
+            continue
+        if mode == 2:
+            group.append((s - base, base - e, order))
+            continue
+        if s < kept_end:
+            continue  # overlapping matches keep the earliest, then longest
+        kept_end = e
+        keep.append(i)
+        out.order.append(order)
+        out.a.append(a)
+        out.b.append(lit_end)
+        out.s.append(s - base)
+        out.e.append(e - base)
+    out.values = [None] * len(keep)
+    out.start, out.width, out.line, out.column = _where(data, [starts[i] for i in keep], [ends[i] for i in keep])
+    return out
+
+
+def _locate_values(data: bytes, hits: tuple[list[int], list[int], list[int], list[int]],
+                   spans: list[tuple[int, int]], vals: list[bytes]) -> _Columns:
+    """Matches in decoded values (``_value_hits``), each located at its whole literal
+    ``spans[index]``."""
+    index, starts, ends, orders = hits
+    if not index:
+        return _Columns.empty()
+    if any(map(and_, map(eq, index[1:], index[:-1]), map(lt, starts[1:], ends[:-1]))):
+        # overlapping matches keep the earliest, then longest: one by one
+        keep, kept_end, current = [], -1, -1
+        for k, (i, s, e) in enumerate(zip(index, starts, ends)):
+            if i != current:
+                current, kept_end = i, -1
+            if s >= kept_end:
+                kept_end = e
+                keep.append(k)
+        index, starts, ends, orders = ([c[k] for k in keep] for c in (index, starts, ends, orders))
+    at = list(map(spans.__getitem__, index))
+    a, b = list(map(itemgetter(0), at)), list(map(itemgetter(1), at))
+    return _Columns(orders, a, b, starts, ends, list(map(vals.__getitem__, index)), *_where(data, a, b))
+
+
+def _where(data: bytes, pos: list[int], ends: list[int]) -> tuple[list[int], list[int], list[int], list[int]]:
+    """Character offsets, widths in characters, lines and columns of the byte spans
+    ``pos[i]:ends[i]`` (``pos`` sorted, each at an ASCII byte), without a Python step per span
+    where the file is ASCII: each count reads only the bytes since the span before."""
+    k = len(pos)
+    prev = [0, *pos[:-1]]
+    if b"\n" in data:
+        lines = list(accumulate(map(data.count, repeat(b"\n"), prev, pos), initial=1))[1:]
+        newline = list(accumulate(map(data.rfind, repeat(b"\n"), prev, pos), max))  # the last one before each, or -1
+    else:
+        lines, newline = [1] * k, []
+    if data.isascii():  # a character offset is the byte offset
+        return pos, list(map(sub, ends, pos)), lines, list(map(sub, pos, newline or repeat(-1)))
+    decode = bytes.decode
+    utf8, escape = repeat("utf-8"), repeat("surrogateescape")
+    chars = list(accumulate(map(len, map(decode, map(data.__getitem__, map(slice, prev, pos)), utf8, escape))))
+    widths = list(map(len, map(decode, map(data.__getitem__, map(slice, pos, ends)), utf8, escape)))
+    # The character offset where each one's line starts: after the newline before it, counted from
+    # the span before when that newline lies between the two.
+    line_start = [0] * k
+    last = -1
+    for i, nl in enumerate(newline):
+        if nl != last:
+            last = nl
+            line_start[i] = (chars[i - 1] if i else 0) + len(data[prev[i]:nl + 1].decode("utf-8", "surrogateescape"))
         else:
-            kept = []
-            for s, e, kind in sorted(found, key=lambda h: (h[0], -h[1])):
-                if kept and s < kept[-1][1]:
-                    continue  # overlapping matches keep the earliest, then longest
-                kept.append((s, e, kind))
-        a, b = token
-        value = values.get(token)
-        plain = value is None
-        within = _Value(data, token, None if plain else value, kept)
-        for s, e, kind in kept:
-            at, end = (a + 1 + s, a + 1 + e) if plain else token
-            nl = data.rfind(b"\n", pos, at)
-            if nl >= 0:
-                line += data.count(b"\n", pos, nl + 1)
-                line_char = (nl + 1) if ascii_only else char + len(data[pos:nl + 1].decode("utf-8", "surrogateescape"))
-            char = at if ascii_only else char + len(data[pos:at].decode("utf-8", "surrogateescape"))
-            pos = at
-            width = (end - at) if ascii_only else len(data[at:end].decode("utf-8", "surrogateescape"))
-            add(Secret(kind, char, char + width, line, char - line_char + 1, token, (s, e), within))
-    return secrets
+            line_start[i] = line_start[i - 1] if i else 0
+    return chars, widths, lines, list(map(add, map(sub, chars, line_start), repeat(1)))
 
 
 def _masked_value(value: bytes, kept: list[tuple[int, int, str]]) -> tuple[str, list[tuple[int, int]]]:
