@@ -40,7 +40,7 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass
 from itertools import accumulate, chain, compress, islice, repeat
-from operator import add, and_, eq, ge, gt, itemgetter, lt, mod, ne, neg, sub
+from operator import add, and_, eq, ge, getitem, gt, itemgetter, lt, ne, neg, sub
 from typing import Callable, Iterable, Sequence
 
 import orjson
@@ -100,7 +100,7 @@ class Secret:
     line = property(lambda self: self._of.line[self._i])
     column = property(lambda self: self._of.column[self._i])
     token = property(lambda self: (self._of.a[self._i], self._of.b[self._i]))
-    span = property(lambda self: (self._of.s[self._i], self._of.e[self._i]))
+    span = property(lambda self: self._of.span(self._i))
 
     @property
     def mask(self) -> str:
@@ -111,7 +111,8 @@ class Secret:
         try:
             return self._preview
         except AttributeError:
-            secret = self._of.value(self._i)[self._of.s[self._i]:self._of.e[self._i]].decode("utf-8", "replace")
+            s, e = self._of.span(self._i)
+            secret = self._of.value(self._i)[s:e].decode("utf-8", "replace")
             n = len(secret)
             self._preview = f"{secret[:min(4, max(1, n // 8))]}…({n} chars)"
             return self._preview
@@ -141,8 +142,9 @@ class Secret:
 class _Columns:
     """Secrets as columns, one entry per secret in file order (built without a Python step per
     secret where it can be): pattern number, literal span ``a:b`` (its quotes included), span
-    ``s:e`` in the value, the decoded value (None: the bytes between the quotes), and where it is
-    in the file's text (character offset, width in characters, line, column)."""
+    ``s:e`` in the decoded value, or in the file when the value is the bytes between the quotes
+    (``values`` None), and where it is in the file's text (character offset, width in
+    characters, line, column)."""
 
     __slots__ = ("order", "a", "b", "s", "e", "values", "start", "width", "line", "column")
 
@@ -174,19 +176,27 @@ class _Columns:
 class _Found(_Columns):
     """What one scan found: its columns, the file, and the kind of each pattern number."""
 
-    __slots__ = ("data", "kinds", "_groups", "_masked")
+    __slots__ = ("data", "kinds", "escaped", "_groups", "_masked")
 
-    def __init__(self, data: bytes, kinds: list[str], columns: _Columns):
+    def __init__(self, data: bytes, kinds: list[str], columns: _Columns, escaped: "_Escaped"):
         super().__init__(*columns.columns())
-        self.data, self.kinds = data, kinds
+        self.data, self.kinds, self.escaped = data, kinds, escaped
         self._groups: dict[int, tuple[int, int]] = {}  # literal start -> its rows
         self._masked: dict[int, tuple[str, dict]] = {}  # literal start -> masked value, where each mask is
 
     def value(self, i: int) -> bytes:
         """The string value secret ``i`` is in."""
-        if self.values[i] is not None:
-            return self.values[i]
-        return self.data[self.a[i] + 1:self.b[i] - 1]
+        value = self.values[i]
+        if value is None:
+            return self.data[self.a[i] + 1:self.b[i] - 1]
+        if isinstance(value, int):  # a literal with escapes in ``_decoded_file``
+            return self.escaped.value(self.data, self.a[i])
+        return value
+
+    def span(self, i: int) -> tuple[int, int]:
+        """Secret ``i``'s span in its value."""
+        base = self.a[i] + 1
+        return self.s[i] - base, self.e[i] - base
 
     def group(self, i: int) -> tuple[int, int]:
         """The rows of the secrets in the literal of row ``i`` (adjacent: file order)."""
@@ -206,19 +216,21 @@ class _Found(_Columns):
         if hi - lo == 1:  # the common case: only the bytes near the one secret are decoded
             if self.values[i] is None:
                 data, first, last = self.data, self.a[i] + 1, self.b[i] - 1
+                s, e = self.s[i], self.e[i]
             else:
-                data, first, last = self.values[i], 0, len(self.values[i])
-            s, e = self.s[i] + first, self.e[i] + first
+                data = self.value(i)
+                first, last = 0, len(data)
+                s, e = self.span(i)
             before = data[max(first, s - _AROUND_BYTES):s].decode("utf-8", "replace")[-_AROUND:]
             after = data[e:min(last, e + _AROUND_BYTES)].decode("utf-8", "replace")[:_AROUND]
             return " ".join(f"{before}[REDACTED {kind}]{after}".split())
         a = self.a[i]
         if a not in self._masked:  # once per value, however many secrets it holds
-            kept = [(self.s[j], self.e[j], self.kinds[self.order[j]]) for j in range(lo, hi)]
+            kept = [(*self.span(j), self.kinds[self.order[j]]) for j in range(lo, hi)]
             masked, mask_at = _masked_value(self.value(i), kept)
             self._masked[a] = masked, {(s, e): at for (s, e, _), at in zip(kept, mask_at)}
         masked, where = self._masked[a]
-        ms, me = where[(self.s[i], self.e[i])]
+        ms, me = where[self.span(i)]
         return " ".join(masked[max(0, ms - _AROUND): me + _AROUND].split())
 
 
@@ -329,27 +341,24 @@ class Redactor:
         builtin = [p for p in self.patterns if p.builtin]
         custom = [p for p in self.patterns if not p.builtin]
         kinds = [p.kind for p in builtin + custom]  # by pattern number: built-ins, then custom patterns
-        plain, shift, spans, literals = _escaped_literals(data)
-        vals = _values(literals, None) if literals else []
-        del literals
-        in_values = _value_hits(builtin, vals) if vals else ([], [], [], [])
-        raw = _raw_hits(builtin, plain, shift)
-        del plain, shift
-        valued = None
+        buf, decoded, spans, vals = _decoded_file(data)
+        raw = _raw_hits(builtin, buf)
+        apart = _value_hits(builtin, vals) if vals else ([], [], [], [])
+        valued = texts = None
         if custom:  # literals with a custom pattern's match are located by their value, with all their matches
             valued, texts = _custom_hits(custom, len(builtin), data)
-            for i, s, e, order in zip(*in_values):
-                span = spans[i]
-                texts[span] = vals[i]
-                valued.setdefault(span, []).append((s, -e, order))
-        found = _locate_raw(data, raw, valued)
+            for i, s, e, order in zip(*apart):
+                texts[spans[i]] = vals[i]
+                valued.setdefault(spans[i], []).append((s, -e, order))
+        found = _locate_raw(data, buf, raw, decoded, valued, texts)
+        del buf, raw
         if valued is not None:
             spans = sorted(valued)
             vals = [texts[span] for span in spans]
             merged = sorted((i, *hit) for i, span in enumerate(spans) for hit in valued[span])
-            in_values = ([h[0] for h in merged], [h[1] for h in merged], [-h[2] for h in merged], [h[3] for h in merged])
-        found = found.merged(_locate_values(data, in_values, spans, vals))
-        return list(map(Secret, repeat(_Found(data, kinds, found)), range(len(found))))
+            apart = ([h[0] for h in merged], [h[1] for h in merged], [-h[2] for h in merged], [h[3] for h in merged])
+        found = found.merged(_locate_values(data, apart, spans, vals))
+        return list(map(Secret, repeat(_Found(data, kinds, found, decoded)), range(len(found))))
 
     def find(self, text: str) -> list[Secret]:
         """``scan`` for text already decoded (offsets are into ``text``)."""
@@ -377,10 +386,13 @@ class Redactor:
 
 
 _KEY = re.compile(rb"[ \t\r\n]*:")
+# A string literal with escapes from its opening quote, and the ":" after it when it is an object key
+# (tried at every quote: from a closing one it fails at the next; for files that are not UTF-8).
+_ESCAPED = re.compile(rb'("[^"\\]*+(?:\\.[^"\\]*+)++")((?:[ \t\r\n]*+:)?)', re.S)
 # A string literal with escapes from its first backslash (the first after the previous match is
-# one: JSON has backslashes only in strings) to its closing quote, and the ":" after it when it
-# is an object key. Tried only at backslashes; possessive: nothing is given back to try again.
-_ESCAPES = re.compile(rb'(\\.(?:[^"\\]*+\\.)*+[^"\\]*+")((?:[ \t\r\n]*+:)?)', re.S)
+# one: JSON has backslashes only in strings) up to its closing quote, then that quote and the ":"
+# after it when it is an object key. Tried only at backslashes; possessive: nothing is given back.
+_ESCAPES = re.compile(rb'(\\.(?:[^"\\]*+\\.)*+[^"\\]*+)("(?:[ \t\r\n]*+:)?)', re.S)
 
 
 def _builtin_spans(pattern: _Pattern, buf: bytes, raw: bool) -> tuple[list[int], list[int]]:
@@ -420,59 +432,133 @@ def _builtin_spans(pattern: _Pattern, buf: bytes, raw: bool) -> tuple[list[int],
     return starts, ends
 
 
-def _raw_hits(builtin: list[_Pattern], plain: bytes, shift: tuple[list[int], list[int]] | None
-              ) -> tuple[list[int], list[int], list[int]]:
-    """Starts, ends and pattern numbers of every built-in match in ``plain``, the file's bytes
-    without its literals with escapes, as offsets into the file (``shift``: where in ``plain`` each
-    removed literal was, and the bytes removed up to and including it), sorted: overlapping
-    matches in one literal come earliest first, then longest, then in pattern order."""
+def _raw_hits(builtin: list[_Pattern], buf: bytes) -> tuple[list[int], list[int], list[int]]:
+    """Starts, ends and pattern numbers of every built-in match in ``buf`` (``_decoded_file``),
+    sorted: overlapping matches in one literal come earliest first, then longest, then in pattern
+    order."""
     runs = []
     for order, pattern in enumerate(builtin):
-        starts, ends = _builtin_spans(pattern, plain, True)
+        starts, ends = _builtin_spans(pattern, buf, True)
         if starts:
             runs.append((starts, ends, [order] * len(starts)))
     if not runs:
         return [], [], []
     if len(runs) == 1:
-        starts, ends, orders = runs[0]
-    else:
-        merged = sorted(chain.from_iterable(zip(s, map(neg, e), o) for s, e, o in runs))
-        starts, ends = list(map(itemgetter(0), merged)), list(map(neg, map(itemgetter(1), merged)))
-        orders = list(map(itemgetter(2), merged))
-    if shift is not None:  # no match spans a removed literal: the gap on each side ends in JSON punctuation
-        where, removed = shift
-        by = list(map(removed.__getitem__, map(bisect_right, repeat(where), starts)))
-        starts, ends = list(map(add, starts, by)), list(map(add, ends, by))
-    return starts, ends, orders
+        return runs[0]
+    merged = sorted(chain.from_iterable(zip(s, map(neg, e), o) for s, e, o in runs))
+    return list(map(itemgetter(0), merged)), list(map(neg, map(itemgetter(1), merged))), list(map(itemgetter(2), merged))
 
 
-def _escaped_literals(data: bytes) -> tuple[bytes, tuple[list[int], list[int]] | None, list[tuple[int, int]], list[bytes]]:
-    """The string literals with escapes (found from their backslashes, which JSON only has inside
-    strings): the file's bytes without them and where they were (for ``_raw_hits``), and the
-    spans and bytes of those that are values, not keys."""
+# In a decoded value written back between its quotes, its quotes and backslashes are hidden: the
+# quote before a match is then its literal's opening one. No built-in pattern matches either byte
+# (nor these two), except the private key's body, which matches any but NUL.
+_HIDE = bytes.maketrans(b'"\\', b"\x01\x02")
+_PADS = [bytes(n) for n in range(64)]
+
+
+class _Escaped(dict):
+    """The literals with escapes in ``_decoded_file``: their number by where they start (the
+    dict), where the first backslash of each is and its decoded rest from there."""
+
+    __slots__ = ("backslash", "tails")
+
+    def __init__(self, index: dict[int, int], backslash: list[int], tails: list[bytes]):
+        super().__init__(index)
+        self.backslash, self.tails = backslash, tails
+
+    def value(self, data: bytes, a: int) -> bytes:
+        k = self[a]
+        return data[a + 1:self.backslash[k]] + self.tails[k]
+
+
+def _decoded_file(data: bytes) -> tuple[bytes, "_Escaped", list[tuple[int, int]], list[bytes]]:
+    """The file with every string literal with escapes (found from their backslashes, which
+    JSON only has inside strings) decoded in place: from its first backslash, its decoded rest,
+    quotes and backslashes hidden, padded with NUL bytes to its length (every offset stays; the
+    literal of a key, only NUL bytes there). Also, by where each literal starts, where its first
+    backslash is and its decoded rest. A value longer than its literal (not possible from UTF-8
+    escapes, but in case) is left out as NUL bytes, and given apart: its span and value."""
     if b"\\" not in data:
-        return data, None, [], []
-    parts = _ESCAPES.split(data)  # [gap, first backslash to closing quote, ":" or b"", gap, ..., gap]
+        return data, _Escaped({}, [], []), [], []
+    if not _is_utf8(data):  # then the part before the first backslash is no value of its own: all apart
+        return _decoded_apart(data)
+    parts = _ESCAPES.split(data)  # [gap, first backslash up to closing quote, that quote (":"), gap, ..., gap]
     if len(parts) == 1:
-        return data, None, [], []
-    colons = parts[2::3]
-    ends = list(accumulate(map(len, parts)))
-    lasts = ends[1::3]
+        return data, _Escaped({}, [], []), [], []
+    rests = parts[1::3]
     # Each literal opens at the last quote before its first backslash (in the gap before it).
     opening = list(map(bytes.rfind, parts[0:-1:3], repeat(b'"')))
-    del parts
     if min(opening) < 0:  # not JSON
-        return data, None, [], []
+        return data, _Escaped({}, [], []), [], []
+    ends = list(accumulate(map(len, parts)))
+    backslash = ends[0::3]
     firsts = list(map(add, [0, *ends[2:-3:3]], opening))
     del ends, opening
-    plain = b"".join(map(data.__getitem__, map(slice, [0, *lasts], [*firsts, len(data)])))
-    removed = list(accumulate(map(sub, lasts, firsts), initial=0))
-    where = list(map(sub, firsts, removed[:-1]))
-    if any(colons):  # keys are left out of the plain bytes, and not scanned
-        values = [i for i, c in enumerate(colons) if not c]
-        firsts, lasts = [firsts[i] for i in values], [lasts[i] for i in values]
-    spans = list(zip(firsts, lasts))
-    return plain, (where, removed), spans, list(map(data.__getitem__, map(slice, firsts, lasts)))
+    closes = parts[2::3]
+    keys = closes.count(b'"') != len(closes)
+    index = [i for i, c in enumerate(closes) if len(c) == 1] if keys else range(len(rests))
+    try:  # one C call decodes them all (the part before the first backslash is its own value)
+        tails = list(map(str.encode, orjson.loads(
+            b'["' + b'","'.join(map(rests.__getitem__, index) if keys else rests) + b'"]')))
+    except orjson.JSONDecodeError:  # lone surrogates (\ud800), an escape JSON has not
+        tails = [_decode_rest(rests[i]) for i in index]
+    if keys:
+        full = [b""] * len(rests)
+        for i, t in zip(index, tails):
+            full[i] = t
+        tails = full
+    room = list(map(len, rests))
+    apart_spans: list[tuple[int, int]] = []
+    apart: list[bytes] = []
+    if any(map(gt, map(len, tails), room)):
+        for i, (t, r) in enumerate(zip(tails, room)):
+            if len(t) > r:
+                apart_spans.append((firsts[i], backslash[i] + r + 1))
+                apart.append(data[firsts[i] + 1:backslash[i]] + t)
+                tails[i] = b""
+    if b'\\"' in data or b"\\\\" in data or b"\\u" in data:  # a value may hold a quote or a backslash
+        shown = list(map(bytes.translate, tails, repeat(_HIDE)))
+    else:
+        shown = tails
+    pad = list(map(sub, room, map(len, tails)))
+    pieces = [b""] * (4 * len(rests) + 1)
+    pieces[0::4], pieces[1::4], pieces[3::4] = parts[0::3], shown, closes
+    pieces[2::4] = map(_PADS.__getitem__, pad) if max(pad) < len(_PADS) else map(bytes, pad)
+    del parts, rests, closes
+    buf = b"".join(pieces)
+    del pieces
+    decoded = dict(zip(map(firsts.__getitem__, index), index))
+    for a, _ in apart_spans:
+        del decoded[a]
+    return buf, _Escaped(decoded, backslash, tails), apart_spans, apart
+
+
+def _is_utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _decoded_apart(data: bytes) -> tuple[bytes, "_Escaped", list[tuple[int, int]], list[bytes]]:
+    """``_decoded_file`` for a file that is not UTF-8: every literal with escapes is left out as
+    NUL bytes (a key's too) and its value given apart."""
+    parts = _ESCAPED.split(data)  # [gap, literal, ":" or b"", gap, ..., gap]
+    literals, colons = parts[1::3], parts[2::3]
+    ends = list(accumulate(map(len, parts)))
+    spans = [(ends[3 * i], ends[3 * i + 1]) for i in range(len(literals))]
+    parts[1::3] = [b'"' + bytes(len(t) - 2) + b'"' for t in literals]
+    buf = b"".join(parts)
+    del parts
+    index = [i for i, c in enumerate(colons) if not c]
+    return buf, _Escaped({}, [], []), [spans[i] for i in index], _values([literals[i] for i in index], [False] * len(index))
+
+
+def _decode_rest(rest: bytes) -> bytes:
+    """A literal's decoded part from its first backslash (``rest``, without the closing quote)."""
+    text = _decode_literal(b'"' + rest + b'"')
+    return rest if text is None else text.encode("utf-8", "surrogatepass")
 
 
 def _value_hits(builtin: list[_Pattern], vals: list[bytes]) -> tuple[list[int], list[int], list[int], list[int]]:
@@ -580,70 +666,94 @@ def _matches(pattern: _Pattern, joined: bytes, starts: list[int], values: list[b
 
 
 _KEY_FIRST = (b":", b" ", b"\n", b"\t", b"\r")  # what can follow a key's closing quote
+_SPACE = _KEY_FIRST[1:]
 
 
-def _locate_raw(data: bytes, raw: tuple[list[int], list[int], list[int]], valued: dict | None) -> _Columns:
-    """The built-in matches in the file's bytes (``_raw_hits``) that lie in a string value
-    without escapes (not a key; in JSON, letters only occur in strings), located exactly. A
-    literal in ``valued`` (one with a custom pattern's match) takes its matches instead."""
+def _locate_raw(data: bytes, buf: bytes, raw: tuple[list[int], list[int], list[int]], decoded: "_Escaped",
+                valued: dict | None, texts: dict) -> _Columns:
+    """The built-in matches in ``buf`` (``_decoded_file``, ``_raw_hits``) that lie in a string
+    value (not a key; in JSON, letters only occur in strings): located exactly in a literal
+    without escapes, at the whole literal in one with (its value in ``decoded``). A literal in
+    ``valued`` (one with a custom pattern's match; ``texts`` has its value) takes its matches
+    instead, and so does one with escapes when custom patterns ran."""
     starts, ends, orders = raw
     if not starts:
         return _Columns.empty()
-    n = len(data)
-    # The quotes around each match, without a Python step per match and reading each byte about
-    # once: the last quote in [previous start, start), else the previous match's; the first in
-    # [end, next start), else the next match's (matches hold no quote). Not found: -1, and n.
-    opening = list(accumulate(map(data.rfind, repeat(b'"'), [0, *starts[:-1]], starts), max))
-    closing = list(map(mod, map(data.find, repeat(b'"'), ends, [*starts[1:], n]), repeat(n + 1)))
-    closing.reverse()
-    closing = list(accumulate(closing, min))
-    closing.reverse()
+    # The quote before each match, without a Python step per match and reading each byte about
+    # once: the last one in [previous start, start), else the previous match's (-1: none).
+    opening = list(accumulate(map(buf.rfind, repeat(b'"'), [0, *starts[:-1]], starts), max))
     if valued is not None or any(map(lt, starts[1:], ends[:-1])):  # overlapping matches: one by one
-        return _locate_raw_loop(data, starts, ends, orders, opening, closing, valued)
-    # Which literals are values without escapes, decided once per literal (in C where it can be).
+        return _locate_raw_loop(data, buf, starts, ends, orders, opening, decoded, valued, texts)
     first = list(map(ne, opening, [-2, *opening[:-1]]))  # the first match in its literal
-    lit_a, lit_b = list(compress(opening, first)), list(compress(closing, first))
-    ok = list(map(and_, map(ge, lit_a, repeat(0)), map(lt, lit_b, repeat(n))))
-    if b"\\" in data:  # a backslash inside, or an escaped quote for the opening one: not a literal of its own
-        ok = list(map(gt, ok, map(ge, map(data.find, repeat(b"\\"), lit_a, lit_b), repeat(0))))
+    grouped = not all(first)
+    lit_a = list(compress(opening, first)) if grouped else opening
+    # The quote after each literal's last match closes it (-1: none). Then, once per literal
+    # and in C where it can be, whether it is a value.
+    closing = list(map(buf.find, repeat(b'"'), compress(ends, [*first[1:], True]) if grouped else ends))
+    after = list(map(add, closing, repeat(1)))
+    ok: list[bool] | None = None  # None: all are
+    if min(closing) < 0 or lit_a[0] < 0:  # a match after the last quote, or before the first, is in no string
+        ok = list(map(ge, closing, repeat(0)))
+        ok[0] = ok[0] and lit_a[0] >= 0  # (``opening`` only grows)
+    if buf is data and b"\\" in data:  # not JSON: a backslash inside, or an escaped quote for the opening one
+        ok = list(map(gt, ok or repeat(True), map(ge, map(data.find, repeat(b"\\"), lit_a, closing), repeat(0))))
         ok = list(map(gt, ok, map(eq, map(data.__getitem__, map(slice, map(sub, lit_a, repeat(1)), lit_a)),
                                       repeat(b"\\"))))
-    # A key: ":" after the closing quote, perhaps after white space (the byte after it says which may be)
-    for i in compress(range(len(ok)), map(data.startswith, repeat(_KEY_FIRST), map(add, lit_b, repeat(1)))):
-        if ok[i] and _KEY.match(data, lit_b[i] + 1):
+    # A key: ":" after the closing quote, perhaps after white space (then a regular expression decides)
+    for i in compress(range(len(after)), map(buf.startswith, repeat(_KEY_FIRST), after)):
+        if (ok is None or ok[i]) and _KEY.match(buf, after[i]):
+            if ok is None:
+                ok = [True] * len(after)
             ok[i] = False
-    if not all(ok):
-        keep = list(map(ok.__getitem__, map(sub, accumulate(first), repeat(1))))
-        starts, ends, orders, opening, closing = (list(compress(c, keep)) for c in (starts, ends, orders, opening, closing))
-    base = list(map(add, opening, repeat(1)))
-    return _Columns(orders, opening, list(map(add, closing, repeat(1))), list(map(sub, starts, base)),
-                    list(map(sub, ends, base)), [None] * len(starts), *_where(data, starts, ends))
+    lit_of = list(map(sub, accumulate(first), repeat(1))) if grouped else None
+    if ok is not None and not all(ok):
+        keep = list(map(ok.__getitem__, lit_of)) if grouped else ok
+        starts, ends, orders, opening = (list(compress(c, keep)) for c in (starts, ends, orders, opening))
+        if grouped:
+            lit_of = list(compress(lit_of, keep))
+        else:
+            after = list(compress(after, ok))
+    b = list(map(after.__getitem__, lit_of)) if grouped else after
+    if decoded:  # the matches in literals with escapes are located at their whole literal
+        escaped = list(map(decoded.__contains__, opening))
+        if all(escaped):
+            return _Columns(orders, opening, b, starts, ends, list(map(decoded.__getitem__, opening)),
+                            *_where(data, opening, b))
+        if any(escaped):
+            return _Columns(orders, opening, b, starts, ends, list(map(decoded.get, opening)),
+                            *_where(data, list(map(getitem, zip(starts, opening), escaped)),
+                                    list(map(getitem, zip(ends, b), escaped))))
+    return _Columns(orders, opening, b, starts, ends, [None] * len(starts), *_where(data, starts, ends))
 
 
-def _locate_raw_loop(data: bytes, starts: list[int], ends: list[int], orders: list[int], opening: list[int],
-                     closing: list[int], valued: dict | None) -> _Columns:
+def _locate_raw_loop(data: bytes, buf: bytes, starts: list[int], ends: list[int], orders: list[int],
+                     opening: list[int], decoded: "_Escaped", valued: dict | None, texts: dict) -> _Columns:
     """``_locate_raw`` one match at a time: when matches overlap or custom patterns ran."""
-    n = len(data)
-    find = data.find
-    backslash = b"\\" in data
+    find = buf.find
+    backslash = buf is data and b"\\" in data
     out = _Columns.empty()
-    keep = []
+    at: list[int] = []
+    at_end: list[int] = []
     current, mode = -2, 0  # the literal's opening quote; 0: drop its matches, 1: keep them, 2: ``valued`` has it
     base = kept_end = lit_end = 0
     group: list = []
-    for i, (s, e, order, a, b) in enumerate(zip(starts, ends, orders, opening, closing)):
+    value = None
+    for s, e, order, a in zip(starts, ends, orders, opening):
         if a != current:  # a new literal: [a, b] with its quotes
             current, mode = a, 0
-            if a < 0 or b == n:
+            b = find(b'"', e)
+            if a < 0 or b < 0:
                 continue
             lit_end = b + 1
-            if backslash and ((a and data[a - 1] == 92) or find(b"\\", a, b) >= 0):
+            if backslash and ((a and data[a - 1] == 92) or data.find(b"\\", a, b) >= 0):
                 continue
-            if data.startswith(_KEY_FIRST, lit_end) and _KEY.match(data, lit_end):
+            if buf.startswith(_KEY_FIRST, lit_end) and _KEY.match(buf, lit_end):
                 continue
-            base = a + 1
-            if valued is not None and (a, lit_end) in valued:
-                mode, group = 2, valued[(a, lit_end)]
+            base, value = a + 1, decoded.get(a)
+            if valued is not None and ((a, lit_end) in valued or value is not None):
+                mode, group = 2, valued.setdefault((a, lit_end), [])
+                if value is not None:
+                    texts[(a, lit_end)] = decoded.value(data, a)
             else:
                 mode, kept_end = 1, -1
         elif not mode:
@@ -654,14 +764,15 @@ def _locate_raw_loop(data: bytes, starts: list[int], ends: list[int], orders: li
         if s < kept_end:
             continue  # overlapping matches keep the earliest, then longest
         kept_end = e
-        keep.append(i)
         out.order.append(order)
         out.a.append(a)
         out.b.append(lit_end)
-        out.s.append(s - base)
-        out.e.append(e - base)
-    out.values = [None] * len(keep)
-    out.start, out.width, out.line, out.column = _where(data, [starts[i] for i in keep], [ends[i] for i in keep])
+        out.s.append(s)
+        out.e.append(e)
+        out.values.append(value)
+        at.append(s if value is None else a)
+        at_end.append(e if value is None else lit_end)
+    out.start, out.width, out.line, out.column = _where(data, at, at_end)
     return out
 
 
@@ -684,7 +795,9 @@ def _locate_values(data: bytes, hits: tuple[list[int], list[int], list[int], lis
         index, starts, ends, orders = ([c[k] for k in keep] for c in (index, starts, ends, orders))
     at = list(map(spans.__getitem__, index))
     a, b = list(map(itemgetter(0), at)), list(map(itemgetter(1), at))
-    return _Columns(orders, a, b, starts, ends, list(map(vals.__getitem__, index)), *_where(data, a, b))
+    base = list(map(add, a, repeat(1)))
+    return _Columns(orders, a, b, list(map(add, starts, base)), list(map(add, ends, base)),
+                    list(map(vals.__getitem__, index)), *_where(data, a, b))
 
 
 def _where(data: bytes, pos: list[int], ends: list[int]) -> tuple[list[int], list[int], list[int], list[int]]:
