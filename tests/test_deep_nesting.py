@@ -71,3 +71,24 @@ def test_app_shows_a_deeply_nested_message():
     assert "Message #1" in [s.value for s in at.subheader]
     [tree] = [j for j in at.json if "meta" in j.value]
     assert "nested too deep to show as a tree" in tree.value
+
+
+@pytest.mark.parametrize("text", [
+    "[" * 2000 + "]" * 2000,
+    '{"role":"user","content":"a"}\n' + "[" * 2000 + "]" * 2000 + "\n",
+])
+def test_the_nesting_limit_holds_whatever_the_recursion_limit(text):
+    """The fast parser (msgspec) nests as deep as the interpreter's recursion limit allows, and a
+    host process may raise it; the file is still refused past 1024 levels, as orjson refuses it."""
+    import sys
+
+    from inspector import jsonio
+    from inspector.errors import InputError
+
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(20000)
+    try:
+        with pytest.raises(InputError, match="1024 levels"):
+            jsonio.parse_document(text.encode())
+    finally:
+        sys.setrecursionlimit(old)
