@@ -40,7 +40,7 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass
 from itertools import accumulate, chain, compress, islice, repeat
-from operator import add, and_, eq, ge, getitem, gt, itemgetter, lt, ne, neg, sub
+from operator import add, and_, eq, ge, getitem, gt, is_not, itemgetter, lt, ne, neg, sub
 from typing import Callable, Iterable, Sequence
 
 import orjson
@@ -265,7 +265,7 @@ class _Pattern:
     rx: "re2._Regexp"
     secret: int | None  # the number of the group named ``secret``, when there is one
     builtin: bool
-    raw: "re2._Regexp | None" = None  # built-ins: the form run on the file's own bytes (see ``_plain_hits``)
+    raw: "re2._Regexp | None" = None  # built-ins: the form run on the file's bytes (``_decoded_file``)
 
 
 _BUILTIN = [(kind, _compile(p)) for kind, p in BUILTIN]
@@ -327,11 +327,11 @@ class Redactor:
     def scan(self, data: bytes) -> list[Secret]:
         """Every secret in the JSON (or JSON Lines) ``data``, in file order.
 
-        Built-in patterns run on the file's bytes, where a string literal without escapes is its
-        own value: only matches cost Python work, so a file is scanned at the regex engine's speed
-        however many strings it has. Literals with escapes (found with one regular expression)
-        are decoded and scanned as values, and matches inside them in the file's bytes are
-        dropped. Custom patterns, which may match anything, run on every string value one by one.
+        Built-in patterns run once over the file's bytes, where a string literal without escapes
+        is its own value and each literal with escapes (found from its backslashes) has been
+        decoded in place (``_decoded_file``): only matches cost work, so a file is scanned at the
+        regex engine's speed however many strings it has. Custom patterns, which may match
+        anything, run on every string value (joined, one pass each).
         """
         # With a key every 50 bytes, collections would cost as much as the scan's (acyclic) matches.
         with gc_paused():
@@ -682,7 +682,8 @@ def _locate_raw(data: bytes, buf: bytes, raw: tuple[list[int], list[int], list[i
     # The quote before each match, without a Python step per match and reading each byte about
     # once: the last one in [previous start, start), else the previous match's (-1: none).
     opening = list(accumulate(map(buf.rfind, repeat(b'"'), [0, *starts[:-1]], starts), max))
-    if valued is not None or any(map(lt, starts[1:], ends[:-1])):  # overlapping matches: one by one
+    # One pattern's matches never overlap; those of two may: then, and with custom patterns, one by one.
+    if valued is not None or (orders.count(orders[0]) != len(orders) and any(map(lt, starts[1:], ends[:-1]))):
         return _locate_raw_loop(data, buf, starts, ends, orders, opening, decoded, valued, texts)
     first = list(map(ne, opening, [-2, *opening[:-1]]))  # the first match in its literal
     grouped = not all(first)
@@ -700,11 +701,11 @@ def _locate_raw(data: bytes, buf: bytes, raw: tuple[list[int], list[int], list[i
         ok = list(map(gt, ok, map(eq, map(data.__getitem__, map(slice, map(sub, lit_a, repeat(1)), lit_a)),
                                       repeat(b"\\"))))
     # A key: ":" after the closing quote, perhaps after white space (then a regular expression decides)
-    for i in compress(range(len(after)), map(buf.startswith, repeat(_KEY_FIRST), after)):
-        if (ok is None or ok[i]) and _KEY.match(buf, after[i]):
-            if ok is None:
-                ok = [True] * len(after)
-            ok[i] = False
+    if any(map(buf.startswith, repeat(_KEY_FIRST), after)):
+        ok = list(map(gt, ok or repeat(True), map(buf.startswith, repeat(b":"), after)))
+        for i in compress(range(len(after)), map(buf.startswith, repeat(_SPACE), after)):
+            if ok[i] and _KEY.match(buf, after[i]):
+                ok[i] = False
     lit_of = list(map(sub, accumulate(first), repeat(1))) if grouped else None
     if ok is not None and not all(ok):
         keep = list(map(ok.__getitem__, lit_of)) if grouped else ok
@@ -715,12 +716,12 @@ def _locate_raw(data: bytes, buf: bytes, raw: tuple[list[int], list[int], list[i
             after = list(compress(after, ok))
     b = list(map(after.__getitem__, lit_of)) if grouped else after
     if decoded:  # the matches in literals with escapes are located at their whole literal
-        escaped = list(map(decoded.__contains__, opening))
-        if all(escaped):
-            return _Columns(orders, opening, b, starts, ends, list(map(decoded.__getitem__, opening)),
-                            *_where(data, opening, b))
+        values = list(map(decoded.get, opening))
+        if None not in values:
+            return _Columns(orders, opening, b, starts, ends, values, *_where(data, opening, b))
+        escaped = list(map(is_not, values, repeat(None)))
         if any(escaped):
-            return _Columns(orders, opening, b, starts, ends, list(map(decoded.get, opening)),
+            return _Columns(orders, opening, b, starts, ends, values,
                             *_where(data, list(map(getitem, zip(starts, opening), escaped)),
                                     list(map(getitem, zip(ends, b), escaped))))
     return _Columns(orders, opening, b, starts, ends, [None] * len(starts), *_where(data, starts, ends))
