@@ -35,6 +35,7 @@ This module is pure: no I/O beyond reading the environment in ``from_env``.
 
 from __future__ import annotations
 
+import codecs
 import json
 import re
 from bisect import bisect_right
@@ -534,8 +535,15 @@ def _decoded_file(data: bytes) -> tuple[bytes, "_Escaped", list[tuple[int, int]]
 
 
 def _is_utf8(data: bytes) -> bool:
+    """Whether ``data`` is UTF-8, read a MiB at a time (no text of the whole file is made)."""
+    if data.isascii():
+        return True
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    view = memoryview(data)
     try:
-        data.decode("utf-8")
+        for at in range(0, len(data), 1 << 20):
+            decoder.decode(view[at:at + (1 << 20)])
+        decoder.decode(b"", True)
     except UnicodeDecodeError:
         return False
     return True
