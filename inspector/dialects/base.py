@@ -221,7 +221,9 @@ class TaggedCall(Call):
     __slots__ = ("tag",)
 
     def __init__(self, id, name, args, pos: int, msg: int, tag: str):
-        Call.__init__(self, id, name, args, pos, msg)
+        # Call's fields set here, not through Call.__init__: a second call per tool call costs a
+        # 100,000-message Responses check about 2%
+        self.id, self.name, self.args, self.pos, self.msg = id, name, args, pos, msg
         self.tag = tag
 
 
