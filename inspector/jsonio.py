@@ -163,11 +163,12 @@ def _has_wide_int(data: bytes) -> bool:
     return False
 
 
-def _orjson_loads(data: bytes, notes: list | None = None, wide: bool = True) -> Any:
-    """``orjson.loads``, but integers beyond 64 bits stay exact (the stdlib reads those files) and
-    duplicate object keys are noticed: both fall back to an exact parse, which appends each
-    duplicate to ``notes`` (see ``DuplicateKey``) when a list is given. ``wide=False``: the caller
-    knows there is no integer beyond 64 bits (a JSON Lines file scanned once)."""
+def _loads_exactly(data: bytes, notes: list | None = None, wide: bool = True) -> Any:
+    """The fast parse (``_read``), but integers beyond 64 bits stay exact and duplicate object
+    keys are noticed: when the parse may have lost either, the stdlib's exact parse decides, and
+    appends each duplicate to ``notes`` (see ``DuplicateKey``) when a list is given.
+    ``wide=False``: the caller knows there is no integer beyond 64 bits (a JSON Lines file
+    scanned once)."""
     value, state = _fast_loads(data)
     if state == SUSPECT or (wide and state == AGREE and _has_wide_int(data)):
         try:
@@ -216,9 +217,13 @@ def _compare(raw: bytes, value: Any) -> int:
         return SUSPECT
     if raw.startswith(again) and not raw[len(again):].strip():  # a final newline is still the same
         return SAME
-    if b"\\u003" in raw and (b"\\u003a" in raw or b"\\u003A" in raw):  # one pass when there is none
+    if _escapes_a_colon(raw):
         return SUSPECT
     return AGREE if again.count(b":") == raw.count(b":") else SUSPECT
+
+
+def _escapes_a_colon(raw: bytes) -> bool:
+    return b"\\u003" in raw and (b"\\u003a" in raw or b"\\u003A" in raw)  # one pass when there is none
 
 
 # msgspec reads JSON faster than orjson (20-35% on a transcript) and keeps integers beyond 64 bits
@@ -245,7 +250,7 @@ _MAX_MISSES = 8  # cuts tried per piece
 
 
 def _fast_loads(data: bytes) -> tuple[Any, int]:
-    """``(value, state)``: orjson's parse, and how it compares with the text (``_compare``)."""
+    """``(value, state)``: the fast parse (``_read``), and how it compares with the text (``_compare``)."""
     if len(data) >= PIECES_FROM:
         pieces = _loads_in_pieces(data)
         if pieces is not None:
@@ -257,10 +262,10 @@ def _fast_loads(data: bytes) -> tuple[Any, int]:
 def _loads_in_pieces(data: bytes) -> tuple[list, int] | None:
     """A big top-level array parsed a few MB of elements at a time.
 
-    orjson first reads the whole text into an intermediate document (about 1.5 times the text)
-    and only then builds the Python values: for a 500 MB file that is 750 MB held at once for
-    nothing. Parsing pieces keeps that to a few MB. A piece ends after a ``}`` or ``]`` followed
-    by a comma, and it is accepted only when ``[`` + piece + ``]`` parses: a cut inside a string
+    orjson's write-back of the whole value (the duplicate-key check) would hold a copy of the
+    text's size at once (and orjson's own parse, when msgspec refuses the text, an intermediate
+    document of about 1.5 times it); parsing pieces keeps that to a few MB. A piece ends after a
+    ``}`` or ``]`` followed by a comma, and it is accepted only when ``[`` + piece + ``]`` parses: a cut inside a string
     leaves that string unterminated and a cut inside a nested value leaves it unbalanced, so only
     a cut between two top-level elements parses. None (parse whole) when the text is not an array
     or no cut is found.
@@ -418,7 +423,7 @@ def _with_paths(root: Any, found: list[_Dup]) -> list[dict]:
 def loads(data: bytes) -> Any:
     """Parse one JSON value from BOM-free UTF-8 bytes, or raise ``InputError`` with a location."""
     try:
-        return _orjson_loads(data)
+        return _loads_exactly(data)
     except orjson.JSONDecodeError:
         raise _explain(data) from None
 
@@ -450,7 +455,7 @@ def parse_document(data: bytes | str) -> Parsed:
     notes: list[dict] = []
     if not _lines_follow_a_value(data):
         try:
-            return Parsed(_orjson_loads(data, notes), "json", notes, None)
+            return Parsed(_loads_exactly(data, notes), "json", notes, None)
         except orjson.JSONDecodeError:
             pass
         notes.clear()
@@ -472,7 +477,7 @@ def parse_document(data: bytes | str) -> Parsed:
         for no, ln in zip(numbers, nonempty):
             here: list[dict] = []
             try:
-                values.append(_orjson_loads(ln, here, wide))
+                values.append(_loads_exactly(ln, here, wide))
             except orjson.JSONDecodeError:
                 first_error = (no, ln)
                 break
@@ -524,7 +529,7 @@ def _lines_at_once(lines: list[bytes], data: bytes) -> list | None:
             return values
     except TypeError:
         return None
-    if b"\\u003" in data and (b"\\u003a" in data or b"\\u003A" in data):
+    if _escapes_a_colon(data):
         return None
     colons = 0
     try:

@@ -73,18 +73,26 @@ def test_app_shows_a_deeply_nested_message():
     assert "nested too deep to show as a tree" in tree.value
 
 
-@pytest.mark.parametrize("text", [
-    "[" * 2000 + "]" * 2000,
-    '{"role":"user","content":"a"}\n' + "[" * 2000 + "]" * 2000 + "\n",
+DEEP = "[" * 2000 + "]" * 2000
+
+
+@pytest.mark.parametrize("text, pieces", [
+    (DEEP, False),
+    ('{"role":"user","content":"a"}\n' + DEEP + "\n", False),
+    ('[{"role":"user","content":"a"},' + DEEP + ',{"role":"user","content":"b"}]', True),
 ])
-def test_the_nesting_limit_holds_whatever_the_recursion_limit(text):
+def test_the_nesting_limit_holds_whatever_the_recursion_limit(text, pieces, monkeypatch):
     """The fast parser (msgspec) nests as deep as the interpreter's recursion limit allows, and a
-    host process may raise it; the file is still refused past 1024 levels, as orjson refuses it."""
+    host process may raise it; the file is still refused past 1024 levels, as orjson refuses it,
+    also when a big array is parsed a few MB at a time (here: 2 KB)."""
     import sys
 
     from inspector import jsonio
     from inspector.errors import InputError
 
+    if pieces:
+        monkeypatch.setattr(jsonio, "PIECES_FROM", 0)
+        monkeypatch.setattr(jsonio, "PIECE", 2048)  # the deep element ends inside the first piece
     old = sys.getrecursionlimit()
     sys.setrecursionlimit(20000)
     try:

@@ -41,6 +41,15 @@ def _same(doc_a, doc_b):
     assert [t.path for t in doc_a.transcripts] == [t.path for t in doc_b.transcripts]
 
 
+def _load_file(tmp_path, text: bytes):
+    """``load`` of ``text`` written to a file, checked against ``load_bytes`` of the same text."""
+    p = tmp_path / "t.json"
+    p.write_bytes(text)
+    doc = load(str(p))
+    _same(doc, load_bytes(text, str(p)))
+    return doc
+
+
 MESSAGES = [{"role": "user", "content": f"question {k}: {'x' * (k % 7)}"} for k in range(40)]
 
 
@@ -51,12 +60,9 @@ MESSAGES = [{"role": "user", "content": f"question {k}: {'x' * (k % 7)}"} for k 
     b"\xef\xbb\xbf" + json.dumps(MESSAGES).encode(),                 # with a byte-order mark
 ])
 def test_a_streamed_array_reads_as_the_whole_text_reads(tmp_path, small_pieces, text):
-    p = tmp_path / "t.json"
-    p.write_bytes(text)
-    doc = load(str(p))
+    doc = _load_file(tmp_path, text)
     assert small_pieces == [True]
-    _same(doc, load_bytes(text, str(p)))
-    assert doc.source == str(p)
+    assert doc.source == str(tmp_path / "t.json")
 
 
 @pytest.mark.parametrize("text", [
@@ -66,11 +72,8 @@ def test_a_streamed_array_reads_as_the_whole_text_reads(tmp_path, small_pieces, 
     json.dumps(MESSAGES).encode().replace(b'"content": "question 31', b'"n": 18446744073709551616, "content": "question 31'),
 ])
 def test_a_piece_that_may_have_lost_something_hands_over_to_the_whole_read(tmp_path, small_pieces, text):
-    p = tmp_path / "t.json"
-    p.write_bytes(text)
-    doc = load(str(p))
+    doc = _load_file(tmp_path, text)
     assert small_pieces == [False]
-    _same(doc, load_bytes(text, str(p)))
     if b"18446744073709551616" in text:
         assert doc.root[31]["n"] == 18446744073709551616
     else:
