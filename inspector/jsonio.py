@@ -19,6 +19,7 @@ import msgspec
 import orjson
 
 from .errors import InputError, PythonReprInput
+from .heap import return_big_buffers
 
 BOM = b"\xef\xbb\xbf"
 # Longest first: the UTF-32-LE mark begins with the UTF-16-LE one.
@@ -274,6 +275,7 @@ def _loads_in_pieces(data: bytes) -> tuple[list, int] | None:
     start = _SPACE.match(data).end()
     if data[start:start + 1] != b"[":
         return None
+    return_big_buffers()  # the pieces' buffers must not leave holes in the heap (see heap.py)
     mv = memoryview(data)
     out: list = []
     state = SAME  # the worst of the pieces' states
@@ -329,6 +331,7 @@ def loads_stream(read: Callable[[int], bytes], limit: int) -> list | None:
     pos = _SPACE.match(buf, bom).end()
     if buf[pos:pos + 1] != b"[":
         return None
+    return_big_buffers()  # the pieces' buffers must not leave holes in the heap (see heap.py)
     pos += 1
     total, out, ended, ahead = len(buf), [], False, step
     while True:

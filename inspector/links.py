@@ -69,7 +69,7 @@ def pair(msgs: list[Msg], block_mode: str = "run", external_calls: bool = False)
     block, and the outputs that follow it answer it).
     """
     by_id = _CallIndex(msgs)
-    answered: dict[int, Result] = {}  # id(call) -> first result that answers it
+    answered: dict[Call, Result] = {}  # call -> first result that answers it (calls hash by identity)
     links: list[Link] = []
     blocks: list[Block] = []
     orphans: list[Result] = []
@@ -113,11 +113,11 @@ def pair(msgs: list[Msg], block_mode: str = "run", external_calls: bool = False)
     # Calls never answered: TC001, or TC022 for the last block when nothing follows it and none
     # of its calls has a result yet. A half-answered block is not pending: the log did not stop
     # while the tools ran, a result was dropped, and every provider rejects it (rules.md TC022).
-    missing = [c for b in blocks for c in b.calls if id(c) not in answered]
+    missing = [c for b in blocks for c in b.calls if c not in answered]
     pending: list[Call] = []
     if missing and blocks:
         last = blocks[-1]
-        if last.ends == len(msgs) - 1 and not any(id(c) in answered for c in last.calls):
+        if last.ends == len(msgs) - 1 and not any(c in answered for c in last.calls):
             pending = list(last.calls)
     pending_ids = {id(c) for c in pending}
     for c in missing:
@@ -201,7 +201,7 @@ def _match_block(m: Msg, block: Block, answered: dict, links: list, by_id: _Call
         if r.id is None:
             c = _match_idless(r, block, answered)
             if c is not None:
-                answered[id(c)] = r
+                answered[c] = r
                 links.append(Link(c, r, OK))
                 if c.pos < block.last_pos:
                     block.disordered = True
@@ -219,9 +219,8 @@ def _match_block(m: Msg, block: Block, answered: dict, links: list, by_id: _Call
         rid = r.id
         for c in block.calls:
             if c.id == rid:
-                key = id(c)
-                if key not in answered:
-                    answered[key] = r
+                if c not in answered:
+                    answered[c] = r
                     links.append(Link(c, r, OK))
                     if c.pos < block.last_pos:
                         block.disordered = True
@@ -232,7 +231,7 @@ def _match_block(m: Msg, block: Block, answered: dict, links: list, by_id: _Call
                 seen = c
         else:
             if seen is not None:
-                first = answered[id(seen)]
+                first = answered[seen]
                 links.append(Link(seen, r, DUPLICATE))
                 note(Issue("TC005", r.msg, r.id, first.msg, name=seen.name, first=first.msg, pos=r.pos))
             else:
@@ -241,7 +240,7 @@ def _match_block(m: Msg, block: Block, answered: dict, links: list, by_id: _Call
 
 def _match_idless(r: Result, block: Block, answered: dict) -> Call | None:
     """Id-less pairing: by position within the block, preferring a call of the same name."""
-    free = [c for c in block.calls if id(c) not in answered and (c.id is None or not r.legacy)]
+    free = [c for c in block.calls if c not in answered and (c.id is None or not r.legacy)]
     if r.legacy:
         free = [c for c in free if c.id is None]
         same = [c for c in free if c.name == r.name]
@@ -258,13 +257,13 @@ def _answer_split(r: Result, block: Block, answered: dict, links: list) -> bool:
     if r.id is None and not r.legacy:  # id-less (Gemini): by name and position, as inside the block
         c = _match_idless(r, block, answered)
         if c is not None and (c.id is None or c.name == r.name):
-            answered[id(c)] = r
+            answered[c] = r
             links.append(Link(c, r, OK))
             return True
         return False
     for c in block.calls:
-        if c.id == r.id and r.id is not None and id(c) not in answered:
-            answered[id(c)] = r
+        if c.id == r.id and r.id is not None and c not in answered:
+            answered[c] = r
             links.append(Link(c, r, OK))
             return True
     return False
@@ -296,21 +295,21 @@ def _lookup(r: Result, by_id: _CallIndex, answered: dict, links: list, orphans: 
         return
     earlier = [c for c in cands if c.msg < r.msg]
     if earlier:
-        free = [c for c in earlier if id(c) not in answered]
+        free = [c for c in earlier if c not in answered]
         if free:
             c = free[-1]
-            answered[id(c)] = r
+            answered[c] = r
             links.append(Link(c, r, DISPLACED))
             note(Issue("TC003", r.msg, r.id, c.msg, name=c.name, pos=r.pos))
         else:
             c = earlier[-1]
-            first = answered[id(c)]
+            first = answered[c]
             links.append(Link(c, r, DUPLICATE))
             note(Issue("TC005", r.msg, r.id, first.msg, name=c.name, first=first.msg, pos=r.pos))
         return
     c = cands[0]
-    if id(c) not in answered:
-        answered[id(c)] = r
+    if c not in answered:
+        answered[c] = r
         links.append(Link(c, r, EARLY))
     else:
         links.append(Link(c, r, DUPLICATE))
@@ -318,7 +317,7 @@ def _lookup(r: Result, by_id: _CallIndex, answered: dict, links: list, orphans: 
 
 
 def _order(b: Block, answered: dict, note) -> None:
-    res = [answered.get(id(c)) for c in b.calls]
+    res = [answered.get(c) for c in b.calls]
     if any(r is None for r in res):
         return
     keys = [(r.msg, r.pos) for r in res]
