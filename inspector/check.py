@@ -77,7 +77,7 @@ def analyse(t: Transcript, target: str, dialect: Dialect) -> Analysis:
     issues: list[Issue] = []
     msgs = dialect.read(t.items, t.path, issues)
     refuse_unaccounted(dialect, t.items, t.path, msgs, issues)
-    turns = Turns(msgs, dialect.block_count) if target in dialect.merges else None
+    turns = Turns(msgs, dialect.block_count, dialect.merges[target]) if target in dialect.merges else None
     if turns is not None and turns.merged:
         pairing = pair_turns(msgs, turns)
     else:

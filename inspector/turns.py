@@ -15,7 +15,7 @@ from typing import Callable
 
 from .model import Msg
 
-MERGED_ROLES = frozenset({"user", "assistant"})
+MERGED_ROLES = frozenset({"user", "assistant"})  # the Messages API combines runs of either role
 
 
 class Turns:
@@ -24,7 +24,7 @@ class Turns:
 
     __slots__ = ("turn_of", "offset", "starts", "sizes", "roles", "exact")
 
-    def __init__(self, msgs: list[Msg], size: Callable[[object], int | None]):
+    def __init__(self, msgs: list[Msg], size: Callable[[object], int | None], roles: frozenset[str] = MERGED_ROLES):
         self.turn_of: list[int] = []
         self.offset: list[int] = []
         self.starts: list[int] = []
@@ -39,7 +39,7 @@ class Turns:
             n = size(m.raw)
             if n is None:
                 self.exact, n = False, 1
-            if m.role in MERGED_ROLES and m.role == prev:
+            if m.role in roles and m.role == prev:
                 at += self.sizes[-1] if self.sizes else 0
             else:
                 self.starts.append(m.index)

@@ -115,6 +115,30 @@ def test_pydantic_ai_history_retry_prompt_answers_its_call_and_target_from_provi
     assert inspector.check(data).target == "anthropic"
 
 
+PYDANTIC_SPLIT = [
+    {"kind": "request", "parts": [{"part_kind": "user-prompt", "content": "Weather in Paris and Rome?"}]},
+    {"kind": "response", "model_name": "us.anthropic.claude-sonnet-4-5-20250929-v1:0", "parts": [
+        {"part_kind": "tool-call", "tool_name": "weather", "args": {"city": "Paris"}, "tool_call_id": "t1"},
+        {"part_kind": "tool-call", "tool_name": "weather", "args": {"city": "Rome"}, "tool_call_id": "t2"}]},
+    {"kind": "request", "parts": [{"part_kind": "tool-return", "tool_name": "weather", "content": "sunny", "tool_call_id": "t1"}]},
+    {"kind": "request", "parts": [{"part_kind": "tool-return", "tool_name": "weather", "content": "rain", "tool_call_id": "t2"}]},
+    {"kind": "response", "parts": [{"part_kind": "text", "content": "Sunny in Paris, rain in Rome."}]},
+]
+
+
+def test_pydantic_ai_results_over_two_requests_reach_bedrock_as_one_user_message():
+    """Pydantic AI's Bedrock model merges consecutive requests into one user message ("Merge
+    together sequential user messages.", pydantic_ai/models/bedrock.py), so results split over two
+    requests are no TC015 there: "Bedrock would reject" was a confident wrong answer. Responses are
+    not merged, so a response between the requests still splits the results."""
+    r = inspector.check(PYDANTIC_SPLIT)
+    assert (r.target, r.findings) == ("bedrock", [])  # the model's name says Bedrock
+    fixed = inspector.repair(PYDANTIC_SPLIT, target="bedrock")
+    assert fixed.report.changes == [] and fixed.data == PYDANTIC_SPLIT
+    between = PYDANTIC_SPLIT[:3] + [{"kind": "response", "parts": [{"part_kind": "text", "content": "wait"}]}] + PYDANTIC_SPLIT[3:]
+    assert [(f.code, f.severity) for f in inspector.check(between, target="bedrock").findings] == [("TC003", "error")]
+
+
 def test_otlp_trace_one_transcript_per_chat_span_and_repair_writes_the_attribute_back():
     path = SAMPLES / "otel_trace_export.json"
     doc = inspector.load(str(path))

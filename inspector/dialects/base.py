@@ -43,7 +43,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Callable, ClassVar
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping
 
 import orjson
 
@@ -88,8 +88,9 @@ class Dialect:
     editor_class: ClassVar[type | None] = None
     samples: ClassVar[Samples | None] = None
     # Targets that combine consecutive messages of one role into one turn before checking them
-    # (the Anthropic Messages API): pairing and order run on the turns (``inspector.turns``).
-    merges: ClassVar[frozenset[str]] = frozenset()
+    # (the Anthropic Messages API), each with the roles it combines: pairing and order run on the
+    # turns (``inspector.turns``).
+    merges: ClassVar[Mapping[str, frozenset[str]]] = {}
 
     def __init__(self) -> None:
         self.editor: Editor | None = self.editor_class(self) if self.editor_class is not None else None

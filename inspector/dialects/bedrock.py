@@ -161,7 +161,7 @@ class Bedrock(Anthropic):
     name = "bedrock"
     targets = ("bedrock",)
     tool_fields = frozenset({"toolUseId"})
-    merges = frozenset()
+    merges = {}
     editor_class = BedrockEditor
     samples = Samples(
         clean=[{"role": "user", "content": [{"text": "Weather in Paris?"}]},

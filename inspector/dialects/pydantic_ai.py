@@ -24,6 +24,7 @@ from typing import Any
 from ..model import Call, Issue, Msg, Result
 from ..model_target import vendor_of
 from ..targets import target_from_provider
+from ..turns import MERGED_ROLES
 from .base import PERMISSIVE_TARGETS, Block, Dialect, Samples, block_call, block_result, json_text, known, \
     string_args, unknown_role, user_as_result
 from .anthropic import merged_turn_order
@@ -48,9 +49,11 @@ class PydanticAi(Dialect):
     targets = PERMISSIVE_TARGETS
     block = Block.NEXT
     # Pydantic AI's Anthropic model sends each request as a user message and each response as an
-    # assistant message, and the Messages API combines consecutive ones into one turn
-    # (docs/provider-evidence.md); the history's indexes are not the API's, so none is given.
-    merges = frozenset({"anthropic"})
+    # assistant message, and the Messages API combines consecutive ones into one turn; its Bedrock
+    # model merges consecutive requests into one user message itself ("Merge together sequential
+    # user messages."), but not responses (docs/provider-evidence.md). The history's indexes are
+    # not the API's, so none is given.
+    merges = {"anthropic": MERGED_ROLES, "bedrock": frozenset({"user"})}
 
     def detect(self, items: list) -> int:
         for m in items[:50]:

@@ -78,7 +78,7 @@ class JoinPlan:
         d = self.a.dialect
         issues: list[Issue] = []
         msgs = d.read(items, t.path, issues)
-        turns = Turns(msgs, d.block_count) if self.merging else None
+        turns = Turns(msgs, d.block_count, d.merges[self.target]) if self.merging else None
         pairing = pair_turns(msgs, turns) if turns is not None and turns.merged else pair(msgs, Block.RUN)
         issues.extend(pairing.issues)
         issues.extend(sequence_issues(msgs, pairing, self.target))
