@@ -217,15 +217,9 @@ def string_args(call: Call, note) -> None:
 class TaggedCall(Call):
     """A call that remembers one thing its dialect's editor needs and the neutral view has no
     slot for: the Responses item type (``custom_tool_call``, ...) or the LangChain serialization
-    shape of its message."""
+    shape of its message. Built as ``TaggedCall(id, name, args, pos, msg, tag)``."""
 
-    __slots__ = ("tag",)
-
-    def __init__(self, id, name, args, pos: int, msg: int, tag: str):
-        # Call's fields set here, not through Call.__init__: a second call per tool call costs a
-        # 100,000-message Responses check about 2%
-        self.id, self.name, self.args, self.pos, self.msg = id, name, args, pos, msg
-        self.tag = tag
+    tag: str
 
 
 def parts_text(content: Any) -> str:
