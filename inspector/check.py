@@ -9,6 +9,7 @@ whole parsed document.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Callable
 
 from .containers import Document, Transcript, path_text
@@ -211,6 +212,20 @@ def counts(findings: list) -> dict[str, int]:
     return out
 
 
+def dialects_text(report) -> str:
+    """``dialect openai-chat``, or for a file whose transcripts were read in several dialects
+    ``dialects openai-chat (3 transcripts), langchain (2)``: the first one's name alone would
+    say the whole file is in it."""
+    names = report["transcript_dialects"] if isinstance(report, dict) else report.transcript_dialects
+    first = report["dialect"] if isinstance(report, dict) else report.dialect
+    tally = Counter(names)
+    if len(tally) <= 1:
+        return f"dialect {first}"
+    parts = [f"{name} ({n:,} transcript{'s' if n != 1 else ''})" if k == 0 else f"{name} ({n:,})"
+             for k, (name, n) in enumerate(tally.items())]
+    return "dialects " + ", ".join(parts)
+
+
 def verdict(report) -> str:
     """One sentence: would the target accept this request, and if not, the first reason.
 
@@ -284,6 +299,7 @@ def check_plain(doc: Document, target: str | None = None, dialect: str | None = 
         "message_count": sum(len(t.items) for t in doc.transcripts),
         "findings": findings,
         "transcript_labels": [t.label for t in doc.transcripts],
+        "transcript_dialects": [d.name for d in read_as],
         "target_reason": reason,
         "input_findings": input_findings(doc),
     }

@@ -138,11 +138,11 @@ def _why(report: dict) -> str:
 
 
 def _summary_line(report: dict) -> str:
-    from .check import counts, verdict
+    from .check import counts, dialects_text, verdict
 
     c = counts(report["findings"])
     return (f"{report['message_count']:,} messages in {report['transcripts']:,} transcript(s), "
-            f"dialect {report['dialect']}, target {report['target']}{_why(report)}: {c['error']:,} errors, "
+            f"{dialects_text(report)}, target {report['target']}{_why(report)}: {c['error']:,} errors, "
             f"{c['warning']:,} warnings, {c['info']:,} notes. {verdict(report)}")
 
 

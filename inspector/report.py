@@ -50,6 +50,8 @@ class Report(BaseModel):
     message_count: int
     findings: list[Finding]
     transcript_labels: list[str] = Field(default_factory=list, description="where each transcript was found")
+    transcript_dialects: list[str] = Field(default_factory=list, description="the dialect each transcript "
+                                           "was read as (``dialect`` is the first one's)")
     target_reason: str | None = Field(default=None, description="why this target, when it was not chosen "
                                       "explicitly: the model the request names, or the format's default")
     input_findings: list[InputFinding] = Field(default_factory=list, description="about the file itself, "

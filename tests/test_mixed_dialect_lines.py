@@ -74,3 +74,21 @@ def test_repair_of_the_mixed_file_keeps_each_line_in_its_format():
     assert lines[0] == LC_OK
     assert [m.get("role") for m in lines[1]["messages"]] == ["user", "assistant", "tool", "user"]
     assert fixed.report.ok
+
+
+def test_the_summary_names_every_dialect_of_a_mixed_file(tmp_path):
+    """The summary used to name the first transcript's dialect alone, as if the whole file were in it."""
+    import subprocess
+    import sys
+
+    p = tmp_path / "mixed.jsonl"
+    p.write_bytes(jsonl(LC_OK, OA_OK, LC_OK, OA_BROKEN, LC_OK))
+    report = inspector.check(str(p))
+    assert report.dialect == "langchain"
+    assert report.transcript_dialects == ["langchain", "openai-chat", "langchain", "openai-chat", "langchain"]
+    out = subprocess.run([sys.executable, "-m", "inspector", "check", str(p)], capture_output=True, text=True).stdout
+    assert "5 transcript(s), dialects langchain (3 transcripts), openai-chat (2), target openai" in out
+    one = tmp_path / "one.jsonl"
+    one.write_bytes(jsonl(OA_OK, OA_BROKEN))
+    out = subprocess.run([sys.executable, "-m", "inspector", "check", str(one)], capture_output=True, text=True).stdout
+    assert "2 transcript(s), dialect openai-chat, target openai" in out
