@@ -18,10 +18,12 @@ import msgspec
 # one (a check makes one ``Msg`` per message and one ``Call``/``Result`` per tool call). Reading
 # a field costs the same as a slot; ``eq=False`` keeps comparison and hashing by identity, as
 # for any object. Fields are set after construction only rarely (a struct's assignment is a
-# little dearer than a slot's).
+# little dearer than a slot's). ``gc=False``: the cyclic collector does not track them, which
+# saves its 16-byte header on each (8 MB of a 108 MB transcript's check): they refer only to
+# the raw input, ids and each other downwards (a message to its calls), never in a cycle.
 
 
-class Call(msgspec.Struct, eq=False):
+class Call(msgspec.Struct, eq=False, gc=False):
     """One tool call inside a message. ``id`` is None when absent (id-less dialects, or TC008)."""
 
     id: str | None
@@ -31,7 +33,7 @@ class Call(msgspec.Struct, eq=False):
     msg: int  # message index
 
 
-class Result(msgspec.Struct, eq=False):
+class Result(msgspec.Struct, eq=False, gc=False):
     """One reply to a call. ``legacy`` marks a ``role:"function"`` reply (paired by name)."""
 
     id: str | None
@@ -41,7 +43,7 @@ class Result(msgspec.Struct, eq=False):
     legacy: bool = False
 
 
-class Msg(msgspec.Struct, eq=False):
+class Msg(msgspec.Struct, eq=False, gc=False):
     """A message reduced to what pairing and the rules need; ``raw`` is the untouched input."""
 
     index: int
