@@ -11,28 +11,29 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
+
 from .model import Call, Issue, Msg, Result
 
 # Link status values, also used by the timeline to colour the connector.
 OK, DISPLACED, EARLY, DUPLICATE, OUT_OF_ORDER = "ok", "displaced", "early", "duplicate", "out_of_order"
 
 
-@dataclass(slots=True)
-class Link:
-    """A call and the result that answers it (or a duplicate extra result pointing at a call)."""
+class Link(msgspec.Struct, eq=False, gc=False):
+    """A call and the result that answers it (or a duplicate extra result pointing at a call).
+    A struct like ``Call`` (``model.py``): built in C, untracked by the collector, one per answer."""
 
     call: Call
     result: Result
     status: str
 
 
-@dataclass(slots=True)
-class Block:
+class Block(msgspec.Struct, eq=False, gc=False):
     """A message with calls and the messages holding the results found inside its block."""
 
     index: int  # the message holding the calls
     calls: list[Call]
-    result_msgs: list[int] = field(default_factory=list)
+    result_msgs: list[int] = msgspec.field(default_factory=list)
     ends: int = 0  # index of the last message of the block
     last_pos: int = -1  # position of the last call answered inside the block
     disordered: bool = False  # a result inside the block answered an earlier call than the one before it
