@@ -44,6 +44,7 @@ def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
     note = issues.append
     idless: list[tuple[int, int, str, object]] = []  # (msg, pos, side, name) of parts without id
     with_id = False
+    names_ok: set = set()  # call names already found valid: names repeat, the regex need not
     for i, m in objects(items, where, "a content object"):
         raw_role = m.get("role", "user")  # the API takes a missing role as the user's
         role = ROLES.get(raw_role) if type(raw_role) is str else None
@@ -64,21 +65,33 @@ def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
         for j, p in enumerate(parts):
             if type(p) is not dict:
                 raise InputError(f"expected a part object, got {_type(p)}", f"{path_text(where)}[{i}].parts[{j}]")
-            fc = _get(p, "functionCall", "function_call")
+            # ``_get`` and ``_id`` written out: this loop sees every part of the transcript
+            fc = p.get("functionCall")
+            if fc is None:
+                fc = p.get("function_call")
             if type(fc) is dict:
-                cid = _id(fc)
+                cid = fc.get("id")
+                if type(cid) is not str or not cid:
+                    cid = None
                 name = fc.get("name")
                 if cid is None:
                     idless.append((i, j, "call", name))
                 else:
                     with_id = True
-                if type(name) is not str or not NAME_RE.fullmatch(name):
-                    note(Issue("TC012", i, cid, pos=j, name=name, missing=name is None))
+                if type(name) is not str or name not in names_ok:
+                    if type(name) is str and NAME_RE.fullmatch(name):
+                        names_ok.add(name)
+                    else:
+                        note(Issue("TC012", i, cid, pos=j, name=name, missing=name is None))
                 calls.append(Call(cid, name, fc.get("args"), j, i))
                 continue
-            fr = _get(p, "functionResponse", "function_response")
+            fr = p.get("functionResponse")
+            if fr is None:
+                fr = p.get("function_response")
             if type(fr) is dict:
-                cid = _id(fr)
+                cid = fr.get("id")
+                if type(cid) is not str or not cid:
+                    cid = None
                 if cid is None:
                     idless.append((i, j, "result", fr.get("name")))
                 else:
@@ -157,11 +170,13 @@ def signatures(msgs: list[Msg], note) -> None:
     used = False
     start = 0
     for m in msgs:
-        parts = m.raw.get("parts")
         if m.role == "user" and not m.results:
             start = m.index + 1
-        if not used and type(parts) is list:
-            used = any(type(p) is dict and _signed(p) for p in parts)
+        if not used and type(parts := m.raw.get("parts")) is list:
+            for p in parts:  # a loop, not ``any``, and the keys tested first: this sees every part
+                if type(p) is dict and ("thoughtSignature" in p or "thought_signature" in p) and _signed(p):
+                    used = True
+                    break
     if not used:
         return
     for m in msgs[start:]:
