@@ -44,22 +44,25 @@ def detect(items: list) -> int:
 
 def shape(m: dict) -> str:
     """``lc`` (a dumpd dump), ``data`` (messages_to_dict) or ``plain`` (model_dump)."""
-    if m.get("lc") == 1 and type(m.get("id")) is list and m["id"]:
-        return "lc"
-    if type(m.get("data")) is dict and "type" in m:
-        return "data"
-    return "plain"
+    return _opened(m)[0]
 
 
 def unwrap(m: dict) -> tuple[object, dict]:
     """(kind, fields) of one serialized message, whatever of the three shapes it has."""
-    s = shape(m)
-    if s == "lc":
+    _, kind, fields = _opened(m)
+    return kind, fields
+
+
+def _opened(m: dict) -> tuple[str, object, dict]:
+    """``(shape, kind, fields)``: ``shape`` and ``unwrap`` in one look (the reader needs both for
+    every message)."""
+    if m.get("lc") == 1 and type(m.get("id")) is list and m["id"]:
         kw = m.get("kwargs")
-        return m["id"][-1], kw if type(kw) is dict else {}
-    if s == "data":
-        return m["type"], m["data"]
-    return m.get("type"), m
+        return "lc", m["id"][-1], kw if type(kw) is dict else {}
+    data = m.get("data")
+    if type(data) is dict and "type" in m:
+        return "data", m["type"], data
+    return "plain", m.get("type"), m
 
 
 def rewrap(m: dict, fields: dict) -> dict:
@@ -77,8 +80,9 @@ def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
     out: list[Msg] = []
     add = out.append
     note = issues.append
+    names_ok: set = set()  # call names already found valid: names repeat, the regex need not
     for i, m in objects(items, where):
-        kind, d = unwrap(m)
+        form, kind, d = _opened(m)
         role = KINDS.get(kind) if type(kind) is str else None
         if role == "chat":
             role = CHAT_ROLES.get(d.get("role"))
@@ -88,7 +92,7 @@ def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
         if d.get("content") is None and role != "assistant":
             note(Issue("TC018", i, None, role=role))
         if role == "assistant":
-            calls = _calls(d, i, note, shape(m))
+            calls = _calls(d, i, note, form, names_ok)
             if not calls and d.get("content") is None:
                 note(Issue("TC018", i, None, role=role))
             add(Msg(i, "assistant", calls, (), m))
@@ -105,7 +109,7 @@ def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
     return out
 
 
-def _calls(d: dict, i: int, note, form: str) -> list[Call]:
+def _calls(d: dict, i: int, note, form: str, names_ok: set) -> list[Call]:
     calls: list[Call] = []
     tc = d.get("tool_calls")
     if tc is None:  # older dumps keep the provider's own calls in additional_kwargs
@@ -126,8 +130,11 @@ def _calls(d: dict, i: int, note, form: str) -> list[Call]:
         if _bad_id(cid):
             note(Issue("TC008", i, None, side="call", pos=j, value=cid, name=name))
             cid = None
-        if name is not None and (type(name) is not str or not NAME_RE.fullmatch(name)):
-            note(Issue("TC012", i, cid, pos=j, name=name))
+        if name is not None and (type(name) is not str or name not in names_ok):
+            if type(name) is str and NAME_RE.fullmatch(name):
+                names_ok.add(name)
+            else:
+                note(Issue("TC012", i, cid, pos=j, name=name))
         if j >= n_valid:
             note(Issue("TC011", i, cid, pos=j, name=name))
         calls.append(TaggedCall(cid, name, c.get("args"), j, i, form))
