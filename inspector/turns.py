@@ -25,30 +25,34 @@ class Turns:
     __slots__ = ("turn_of", "offset", "starts", "sizes", "roles", "exact")
 
     def __init__(self, msgs: list[Msg], size: Callable[[object], int | None], roles: frozenset[str] = MERGED_ROLES):
-        self.turn_of: list[int] = []
-        self.offset: list[int] = []
-        self.starts: list[int] = []
-        self.sizes: list[int] = []  # content blocks of each of our messages
-        self.roles: list[str] = []  # role of each turn
+        # Built in local names, set on self at the end: this loop sees every message.
+        turn_of: list[int] = []
+        offset: list[int] = []
+        starts: list[int] = []
+        sizes: list[int] = []  # content blocks of each of our messages
+        turn_roles: list[str] = []  # role of each turn
         prev = None
         at = 0
         # False when the dialect cannot say how its messages map to the API's (a history whose
         # adapter drops some messages or splits parts): turns are still combined, but no index is given.
-        self.exact = True
+        exact = True
         for m in msgs:
             n = size(m.raw)
+            role = m.role
             if n is None:
-                self.exact, n = False, 1
-            if m.role in roles and m.role == prev:
-                at += self.sizes[-1] if self.sizes else 0
+                exact, n = False, 1
+            if role in roles and role == prev:
+                at += sizes[-1] if sizes else 0
             else:
-                self.starts.append(m.index)
-                self.roles.append(m.role)
+                starts.append(m.index)
+                turn_roles.append(role)
                 at = 0
-            self.turn_of.append(len(self.starts) - 1)
-            self.offset.append(at)
-            self.sizes.append(n)
-            prev = m.role
+            turn_of.append(len(starts) - 1)
+            offset.append(at)
+            sizes.append(n)
+            prev = role
+        self.turn_of, self.offset, self.starts, self.sizes, self.roles = turn_of, offset, starts, sizes, turn_roles
+        self.exact = exact
 
     @property
     def merged(self) -> bool:

@@ -123,7 +123,9 @@ def read_blocks(content: list, i: int, role: str, where: tuple, note) -> tuple[l
                 server_result(b, t, i, j, server, note)
     if empty_text:
         note(Issue("TC018", i, None, role=role, say="has an empty text block; the API rejects empty text blocks."))
-    if calls and role == "assistant":
+    # Calls that fill the message's last blocks (the usual assistant message) leave nothing after
+    # them: blocks_after_calls, whose scan costs more than reading the blocks, is skipped then.
+    if calls and role == "assistant" and len(content) - calls[0].pos != len(calls):
         blocks_after_calls(i, content, is_tool_use, note)
     return calls, results, other
 

@@ -77,7 +77,7 @@ def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
                 empty_text = True
         if empty_text:
             note(Issue("TC018", i, None, role=role, say="has an empty text block; Bedrock rejects empty text blocks."))
-        if calls:
+        if calls and len(content) - calls[0].pos != len(calls):  # calls not all last: see anthropic.read_blocks
             blocks_after_calls(i, content, is_tool_use, note, ignore=lambda b: type(b) is dict and "cachePoint" in b)
         add(Msg(i, role, calls, results, m, other))
     return out
