@@ -246,6 +246,11 @@ def _read(text: bytes) -> tuple[Any, bool]:
 PIECES_FROM = 48 << 20  # a top-level array at least this big is parsed a few MB at a time
 PIECE = 4 << 20
 _PIECE_END = re.compile(rb"[}\]][ \t\r\n]*,")
+# The same cut when the next element opens an object with a key, ``{"``: inside a string a ``"``
+# is escaped unless it closes the string, so this almost never falls inside one. The loose cut
+# does, often, in the code and JSON that tool outputs carry (``}, `` in every other line of a
+# Python file), and each such cut costs a failed parse of a whole piece.
+_NEXT_OBJECT = re.compile(rb'[}\]][ \t\r\n]*,(?=[ \t\r\n]*\{[ \t\r\n]*")')
 _SPACE = re.compile(rb"[ \t\r\n]*")
 _MAX_MISSES = 8  # cuts tried per piece
 
@@ -300,15 +305,19 @@ def _next_piece(data: bytes, mv: memoryview, pos: int, after: int | None = None)
     """``(piece, its values, where the next begins, whether its integers are exact)`` for the
     elements from ``pos`` on, cut after ``after`` (default: ``PIECE`` bytes on); None when no cut
     parses (see ``_loads_in_pieces``)."""
-    m, misses = _PIECE_END.search(data, pos + PIECE if after is None else after), 0
-    while m is not None and misses < _MAX_MISSES:
-        piece = b"[" + mv[pos:m.start() + 1] + b"]"
-        try:
-            values, exact = _read(piece)
-            return piece, values, m.end(), exact
-        except orjson.JSONDecodeError:
-            misses += 1
-            m = _PIECE_END.search(data, m.start() + 1)
+    start = pos + PIECE if after is None else after
+    # An array of objects is cut before an object (within a piece's length); anything else, or
+    # when no such cut parses, at any closing bracket and comma.
+    for pattern, end in ((_NEXT_OBJECT, start + PIECE), (_PIECE_END, len(data))):
+        m, misses = pattern.search(data, start, end), 0
+        while m is not None and misses < _MAX_MISSES:
+            piece = b"[" + mv[pos:m.start() + 1] + b"]"
+            try:
+                values, exact = _read(piece)
+                return piece, values, m.end(), exact
+            except orjson.JSONDecodeError:
+                misses += 1
+                m = pattern.search(data, m.start() + 1, end)
     return None
 
 
