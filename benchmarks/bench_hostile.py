@@ -5,11 +5,17 @@
    and AWS-style keys packed on one line (the old line counting was quadratic: 71 s at 4.2 MB).
    Also Slack tokens (a pattern RE2 runs) and keys in values with escapes (decoded first).
    Goal: time linear in the size, under 1 s per 10 MB (CPU time: the machine may be shared).
-2. Peak memory of ``inspector check`` and ``inspector repair`` (the CLI, one process each) on a
-   100 MB and a 500 MB openai-chat transcript with 1% of its results removed, as a multiple of
-   the file size: the whole process's peak resident set (``VmHWM`` from ``/proc/self/status``,
-   read in the child; ``ru_maxrss`` is not used because Linux carries it across exec from the
-   parent), and the part above the idle process.
+2. Peak memory of ``inspector check`` and ``inspector repair`` (the CLI, one process each) on
+   100 MB and 500 MB openai-chat transcripts, as a multiple of the file size: the whole process's
+   peak resident set (``VmHWM`` from ``/proc/self/status``, read in the child; ``ru_maxrss`` is
+   not used because Linux carries it across exec from the parent), and the part above the idle
+   process. Two kinds of transcript, because the multiple depends on how long messages are (each
+   message and field costs a Python dict or string object whatever its length):
+   - synthetic: ``gen.build_transcript`` with 1% of its results removed, short messages (about
+     340 bytes each: one-line contents and results);
+   - trajectories: the corpus's real agent trajectories (``../shared/corpus/trajectories``,
+     mini-swe-agent, SWE-agent and Letta runs: tool outputs of code and logs, about 3 KB per
+     message), repeated with fresh ids. Skipped when the corpus is not beside the repository.
    Goal: check <= 3x, repair <= 4x.
 
 Run under the shared lock: ``flock /work/coord/bench.lock .venv/bin/python benchmarks/bench_hostile.py
@@ -21,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -99,6 +106,37 @@ def write_transcript(path: Path, target_bytes: int) -> int:
     return path.stat().st_size
 
 
+CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "trajectories"
+_IDS = re.compile(r'("(?:id|tool_call_id)": ")')
+
+
+def write_trajectories(path: Path, target_bytes: int) -> int | None:
+    """Stream about ``target_bytes`` of the corpus's trajectories' messages to ``path`` as one
+    array (repeats with fresh call ids); None when the corpus is not there."""
+    import inspector
+
+    files = sorted(CORPUS.glob("*.json")) if CORPUS.is_dir() else []
+    if not files:
+        return None
+    msgs: list = []
+    for f in files:
+        msgs.extend(inspector.load(str(f)).transcripts[0].items)
+    body = json.dumps(msgs)[1:-1]
+    written = 0
+    with path.open("w") as out:
+        out.write("[")
+        k = 0
+        while written < target_bytes:
+            if k:
+                out.write(",")
+            piece = _IDS.sub(lambda m: f"{m.group(1)}r{k}_", body)
+            out.write(piece)
+            written += len(piece) + 1
+            k += 1
+        out.write("]")
+    return path.stat().st_size
+
+
 CHILD = r"""
 import sys, os
 
@@ -135,19 +173,23 @@ def bench_memory(sizes_mb: list[int]) -> None:
     print("peak memory per byte of file: peak resident set (VmHWM) of the whole CLI process, and the part "
           "above the idle process with the package imported; goal check <= 3x, repair <= 4x")
     with tempfile.TemporaryDirectory() as tmp:
-        for mb in sizes_mb:
-            path = Path(tmp) / f"t{mb}.json"
-            size = write_transcript(path, mb * MB)
-            out = Path(tmp) / "out.json"
-            for name, args in (("check", ["check", str(path)]),
-                               ("repair", ["repair", str(path), "-o", str(out)])):
-                start = time.perf_counter()
-                peak, base, code = peak_of(args)
-                took = time.perf_counter() - start
-                print(f"  {name:6s} {size / MB:6.0f} MB  peak {peak / MB:7.0f} MB = {peak / size:4.2f}x  "
-                      f"(above idle {(peak - base) / size:4.2f}x)  {took:5.1f} s  exit {code}")
-            path.unlink()
-            out.unlink(missing_ok=True)
+        for kind, write in (("synthetic", write_transcript), ("trajectories", write_trajectories)):
+            for mb in sizes_mb:
+                path = Path(tmp) / f"t{mb}.json"
+                size = write(path, mb * MB)
+                if size is None:
+                    print(f"  {kind}: skipped, no corpus at {CORPUS}")
+                    break
+                out = Path(tmp) / "out.json"
+                for name, args in (("check", ["check", str(path)]),
+                                   ("repair", ["repair", str(path), "-o", str(out)])):
+                    start = time.perf_counter()
+                    peak, base, code = peak_of(args)
+                    took = time.perf_counter() - start
+                    print(f"  {kind:12s} {name:6s} {size / MB:6.0f} MB  peak {peak / MB:7.0f} MB = {peak / size:4.2f}x  "
+                          f"(above idle {(peak - base) / size:4.2f}x)  {took:5.1f} s  exit {code}")
+                path.unlink()
+                out.unlink(missing_ok=True)
 
 
 def main() -> None:
