@@ -93,6 +93,27 @@ def test_dialect_badge_override_options_and_target_default():
     assert target.options == list(dialects.get("openai-chat").targets)
 
 
+def _badges(at: AppTest) -> list[str]:
+    return [m.value for m in at.markdown if "-badge[" in m.value]
+
+
+def test_the_dialect_badge_names_what_the_check_reads():
+    """A JSON Lines file mixing formats: the badge named the first line's dialect alone. A request
+    body whose ``input`` holds plain role messages: the badge said openai-chat while the check read
+    it as a Responses input."""
+    lc = {"messages": [{"type": "human", "content": "hi"}, {"type": "ai", "content": "hello"}]}
+    oa = {"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]},
+        {"role": "tool", "tool_call_id": "call_1", "content": "ok"}]}
+    mixed = b"".join(json.dumps(r).encode() + b"\n" for r in (lc, oa, lc))
+    at = upload(app(), "mixed.jsonl", mixed)
+    assert any("langchain + openai-chat" in b for b in _badges(at))
+    assert at.selectbox(key="dialect_choice").options[0] == "auto-detect (langchain + openai-chat)"
+    body = {"model": "gpt-4.1", "input": [{"role": "user", "content": "hi"}]}
+    at = upload(app(), "body.json", json.dumps(body).encode())
+    assert any(":material/translate: openai-responses" in b for b in _badges(at)), _badges(at)
+
+
 def test_target_change_changes_severities_and_provider_texts_at_once():
     at = upload(app(), "broken.json", json.dumps(BROKEN).encode())
     before = at.dataframe[0].value

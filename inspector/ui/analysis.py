@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from .. import dialects
-from ..check import Analysis, check_document, default_target, named_target
+from ..check import Analysis, check_document, default_target, dialects_for, named_target
 from ..containers import Document
 from ..loading import load_bytes
 from ..model_target import request_model, target_from_model
@@ -46,12 +46,15 @@ def parsed(sha: str, _data: bytes, name: str) -> Document:
     return load_bytes(_data, name)
 
 
-def detected_dialect(doc: Document) -> str:
-    """The dialect detection picks for the first transcript (without changing the document)."""
-    if not doc.transcripts:
-        return "openai-chat"
-    t = doc.transcripts[0]
-    return dialects.dialect_of(t).name
+@byte_cached(lambda sha, _doc: 1_000)
+def detected_dialects(sha: str, _doc: Document) -> tuple[str, ...]:
+    """Every dialect the check reads the file's transcripts in (``check.dialects_for``, without
+    changing the document), first seen first. A JSON Lines file may mix formats, and the badge must
+    not name the first one's alone; and a body's list key counts as the check counts it (a
+    request's ``input`` of plain role messages is a Responses input, not chat messages)."""
+    if not _doc.transcripts:
+        return ("openai-chat",)
+    return tuple(dict.fromkeys(d.name for d in dialects_for(_doc)))
 
 
 def targets_for(dialect: str) -> tuple[str, ...]:

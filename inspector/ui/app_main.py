@@ -63,7 +63,8 @@ def welcome() -> None:
 
 def toolbar(doc, loaded: state.Loaded) -> tuple[str | None, str, int]:
     """File name, dialect badge and override, Target and Transcript pickers; returns the choices."""
-    detected = analysis.detected_dialect(doc)
+    read_as = analysis.detected_dialects(loaded.sha, doc)
+    detected, read_in = read_as[0], " + ".join(read_as)  # a mixed file: every one in the badge
     names = dialects.names()
     if st.session_state.get(state.DIALECT) not in [state.AUTO, *names]:
         st.session_state[state.DIALECT] = state.AUTO
@@ -73,7 +74,7 @@ def toolbar(doc, loaded: state.Loaded) -> tuple[str | None, str, int]:
             "Dialect",
             [state.AUTO, *names],
             key=state.DIALECT,
-            format_func=lambda d: f"auto-detect ({detected})" if d == state.AUTO else d,
+            format_func=lambda d: f"auto-detect ({read_in})" if d == state.AUTO else d,
             help="How the file is read. Detection picks one; override it when it guessed wrong.",
         )
     dialect = None if choice == state.AUTO else choice
@@ -105,7 +106,7 @@ def toolbar(doc, loaded: state.Loaded) -> tuple[str | None, str, int]:
         with st.container(key="filename"):
             st.text(loaded.name)
         with st.container(horizontal=True, gap="small"):
-            st.badge(effective, icon=":material/translate:", color="violet" if dialect else "blue",
+            st.badge(dialect or read_in, icon=":material/translate:", color="violet" if dialect else "blue",
                      help="dialect (overridden)" if dialect else "detected dialect")
             st.badge(f"{doc.format.upper()}", color="gray")
             if why and st.session_state.get(state.TARGET) == start:
