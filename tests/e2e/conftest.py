@@ -94,5 +94,8 @@ def open_sample(page, stem: str) -> None:
     opener = page.locator(".st-key-ds_open_button button")
     if opener.count():  # several transcripts open as the dataset view: open the first one
         opener.click()
-    page.locator('[data-testid="timeline"]').wait_for()
+        wait_idle(page)
+    # One timeline: while a rerun replaces the page, the old one and the new one may both be
+    # there for a moment (a strict-mode error under load in CI); wait until the old one is gone.
+    expect(page.locator('[data-testid="timeline"]')).to_have_count(1)
     wait_idle(page)
