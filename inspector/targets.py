@@ -68,6 +68,11 @@ KIND_SEVERITY: dict[tuple[str, str], dict[str, str]] = {
     # An Anthropic body for Bedrock's InvokeModel: refused there in 2024-2025 reports, combined by
     # the Messages API (docs/provider-evidence.md); a warning, the route's current answer unknown.
     ("TC019", "bedrock_invoke"): {"anthropic": W},
+    # Two Pydantic AI responses in a row reach Bedrock's Converse as two assistant messages (its
+    # adapter merges only requests). Converse refused that in reports up to 2025; Pydantic AI's own
+    # adapter says "Bedrock re-merges consecutive same-role turns" (docs/provider-evidence.md): a
+    # warning, the current answer unknown.
+    ("TC019", "responses_in_a_row"): {"bedrock": W},
 }
 
 

@@ -139,6 +139,21 @@ def test_pydantic_ai_results_over_two_requests_reach_bedrock_as_one_user_message
     assert [(f.code, f.severity) for f in inspector.check(between, target="bedrock").findings] == [("TC003", "error")]
 
 
+def test_pydantic_ai_responses_in_a_row_are_a_bedrock_warning_not_would_accept():
+    """The adapter merges requests, not responses: two responses in a row reach Converse as two
+    assistant messages, which it refused in reports up to 2025 while Pydantic AI's adapter says
+    Bedrock re-merges them. Unknown, so a warning (it was silence); the Messages API combines them."""
+    history = PYDANTIC_SPLIT + [{"kind": "response", "parts": [{"part_kind": "text", "content": "Anything else?"}]}]
+    r = inspector.check(history, target="bedrock")
+    assert [(f.code, f.severity, f.message_index, f.other_index) for f in r.findings] == [("TC019", "warning", 5, 4)]
+    assert "merges consecutive requests but not responses" in r.findings[0].text
+    assert inspector.check(history, target="anthropic").findings == []
+    fixed = inspector.repair(history, target="bedrock")
+    assert len(fixed.data) == 5 and [p["content"] for p in fixed.data[4]["parts"]] == [
+        "Sunny in Paris, rain in Rome.", "Anything else?"]
+    assert inspector.check(fixed.data, target="bedrock").findings == []
+
+
 def test_otlp_trace_one_transcript_per_chat_span_and_repair_writes_the_attribute_back():
     path = SAMPLES / "otel_trace_export.json"
     doc = inspector.load(str(path))

@@ -100,6 +100,14 @@ class PydanticAi(Dialect):
         issues: list[Issue] = []
         if pairing.turns is not None:  # the order rules on the turns the API combines
             merged_turn_order(msgs, pairing.turns, issues.append)
+        if target == "bedrock":  # its adapter merges requests, not responses
+            for a, b in zip(msgs, msgs[1:]):
+                if a.role == b.role == "assistant":
+                    issues.append(Issue(
+                        "TC019", b.index, None, a.index, role="assistant", prev="assistant", kind="responses_in_a_row",
+                        say=f"(a response) directly follows response #{a.index}. Pydantic AI's Bedrock model merges "
+                            "consecutive requests but not responses, so Converse gets two assistant messages in a "
+                            "row, which it refused in reports up to 2025."))
         user_as_result(msgs, pairing, issues.append, self.text)
         return issues
 
