@@ -86,11 +86,10 @@ def bench_scan() -> None:
                   f"{cpu / len(data) * 10 * MB:5.2f} s/10MB  {cpu / max(parse, 1e-6):6.1f}x parse  ({len(found)} found)")
 
 
-def write_transcript(path: Path, target_bytes: int) -> int:
-    """Stream a transcript of about ``target_bytes`` to ``path`` (repeats of a 100,000-message
-    block with fresh ids), without holding it in memory."""
-    block = drop_results(build_transcript(100_000), 0.01)
-    body = json.dumps(block)[1:-1]
+def _write_repeats(path: Path, target_bytes: int, body: str, fresh) -> int:
+    """Stream one JSON array of about ``target_bytes`` to ``path``: repeats of ``body`` (array
+    elements without the brackets), repeat ``k`` written as ``fresh(body, k)`` (its ids made
+    unique), without holding the whole in memory."""
     written = 0
     with path.open("w") as f:
         f.write("[")
@@ -98,7 +97,7 @@ def write_transcript(path: Path, target_bytes: int) -> int:
         while written < target_bytes:
             if k:
                 f.write(",")
-            piece = body.replace('"call_', f'"call_r{k}_')
+            piece = fresh(body, k)
             f.write(piece)
             written += len(piece) + 1
             k += 1
@@ -106,13 +105,20 @@ def write_transcript(path: Path, target_bytes: int) -> int:
     return path.stat().st_size
 
 
+def write_transcript(path: Path, target_bytes: int) -> int:
+    """A synthetic transcript of about ``target_bytes`` (repeats of a 100,000-message block with
+    fresh ids)."""
+    body = json.dumps(drop_results(build_transcript(100_000), 0.01))[1:-1]
+    return _write_repeats(path, target_bytes, body, lambda b, k: b.replace('"call_', f'"call_r{k}_'))
+
+
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "trajectories"
 _IDS = re.compile(r'("(?:id|tool_call_id)": ")')
 
 
 def write_trajectories(path: Path, target_bytes: int) -> int | None:
-    """Stream about ``target_bytes`` of the corpus's trajectories' messages to ``path`` as one
-    array (repeats with fresh call ids); None when the corpus is not there."""
+    """The corpus's trajectories' messages, about ``target_bytes`` of them (repeats with fresh
+    call ids); None when the corpus is not there."""
     import inspector
 
     files = sorted(CORPUS.glob("*.json")) if CORPUS.is_dir() else []
@@ -122,19 +128,7 @@ def write_trajectories(path: Path, target_bytes: int) -> int | None:
     for f in files:
         msgs.extend(inspector.load(str(f)).transcripts[0].items)
     body = json.dumps(msgs)[1:-1]
-    written = 0
-    with path.open("w") as out:
-        out.write("[")
-        k = 0
-        while written < target_bytes:
-            if k:
-                out.write(",")
-            piece = _IDS.sub(lambda m: f"{m.group(1)}r{k}_", body)
-            out.write(piece)
-            written += len(piece) + 1
-            k += 1
-        out.write("]")
-    return path.stat().st_size
+    return _write_repeats(path, target_bytes, body, lambda b, k: _IDS.sub(lambda m: f"{m.group(1)}r{k}_", b))
 
 
 CHILD = r"""

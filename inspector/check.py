@@ -212,15 +212,13 @@ def counts(findings: list) -> dict[str, int]:
     return out
 
 
-def dialects_text(report) -> str:
+def dialects_text(report: dict) -> str:
     """``dialect openai-chat``, or for a file whose transcripts were read in several dialects
     ``dialects openai-chat (3 transcripts), langchain (2)``: the first one's name alone would
     say the whole file is in it."""
-    names = report["transcript_dialects"] if isinstance(report, dict) else report.transcript_dialects
-    first = report["dialect"] if isinstance(report, dict) else report.dialect
-    tally = Counter(names)
+    tally = Counter(report["transcript_dialects"])
     if len(tally) <= 1:
-        return f"dialect {first}"
+        return f"dialect {report['dialect']}"
     parts = [f"{name} ({n:,} transcript{'s' if n != 1 else ''})" if k == 0 else f"{name} ({n:,})"
              for k, (name, n) in enumerate(tally.items())]
     return "dialects " + ", ".join(parts)

@@ -120,9 +120,9 @@ def pair(msgs: list[Msg], block_mode: str = "run", external_calls: bool = False)
         last = blocks[-1]
         if last.ends == len(msgs) - 1 and not any(c in answered for c in last.calls):
             pending = list(last.calls)
-    pending_ids = {id(c) for c in pending}
+    pending_set = set(pending)  # calls hash by identity
     for c in missing:
-        if id(c) in pending_ids:
+        if c in pending_set:
             note(Issue("TC022", c.msg, c.id, None, name=c.name, pos=c.pos))
         else:
             note(Issue("TC001", c.msg, c.id, None, name=c.name, pos=c.pos))
