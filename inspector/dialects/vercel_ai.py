@@ -7,13 +7,21 @@ An assistant's ``tool-call`` part (``toolCallId``, ``toolName``, ``input``; ``ar
 before AI SDK 5) in a following ``role: "tool"`` message. A call with ``providerExecuted: true``
 is run by the provider and answered inside the same assistant message: it is no call to answer.
 Tool approval (AI SDK 6): an assistant's ``tool-approval-request`` (``approvalId``, ``toolCallId``)
-is answered by a ``tool-approval-response`` (``approvalId``, ``approved``) in a tool message; the
-SDK then runs the call or reports the denial itself, so the response stands for the call's result.
+is answered by a ``tool-approval-response`` (``approvalId``, ``approved``) in a tool message. An
+approval is not a result. ``generateText``/``streamText`` run an approved call, or write an
+``execution-denied`` result for a denied one, only when the response is in the *last* message
+(``collect-tool-approvals.ts``); ``convertToModelMessages`` writes the denied result itself. Further
+back, a call with an approval response and no ``tool-result`` is sent without one: the SDK exempts
+it from its own check (``convert-to-language-model-prompt.ts``: every call with an approval
+response), so the provider refuses the request in its own words ("`tool_use` ids were found
+without `tool_result` blocks", "No tool output found for function call"; vercel/ai at ed857f50,
+2026-08-22; docs/provider-evidence.md).
 
-The SDK refuses a history where a call has no result before the next user or system turn, or by
-the end of the list, before any provider sees it (``convertToLanguageModelPrompt``):
+The SDK refuses a history where any other call has no result before the next user or system turn,
+or by the end of the list, before any provider sees it (``convertToLanguageModelPrompt``):
 ``MissingToolResultsError`` ("Tool result is missing for tool call X."), the text TC001 gets here
-for every target. So a call left open at the end is TC001 here, not a pending TC022. Pairing is openai-chat's (``Block.RUN``); the file names
+for every target. So a call left open at the end is TC001 here, not a pending TC022 (unless its
+approval response ends the list: the SDK runs it next). Pairing is openai-chat's (``Block.RUN``); the file names
 no provider, so the default target is the most permissive reading (openai) unless a model name
 says otherwise. Schema: vercel/ai ``packages/provider-utils/src/types/*.ts`` and
 ``packages/ai/src/prompt/missing-tool-results-error.ts`` (docs/formats-research.md).
@@ -64,7 +72,6 @@ class VercelAi(Dialect):
         out: list[Msg] = []
         add = out.append
         note = issues.append
-        approvals: dict[str, str] = {}  # approvalId -> toolCallId
         for i, m, role in known(items, where, out, note, ROLES):
             content = m.get("content")
             if type(content) is not list:
@@ -84,16 +91,13 @@ class VercelAi(Dialect):
                     # AI SDK 4 names (args/result): a placeholder answers in the same generation's words.
                     calls.append(TaggedCall(c.id, c.name, c.args, j, i, "v4" if "input" not in p and "args" in p else "v5"))
                 elif kind == "tool-approval-request":
-                    if type(p.get("approvalId")) is str:
-                        approvals[p["approvalId"]] = p.get("toolCallId")
+                    continue  # the SDK asks the user; the call stays open (see ``rules``)
                 elif kind == "tool-result" and role == "tool":
                     r = block_result(i, j, p.get("toolCallId"), note)
                     r.name = p.get("toolName")  # for TC013
                     results.append(r)
                 elif kind == "tool-approval-response" and role == "tool":
-                    tid = approvals.get(p.get("approvalId"))
-                    if tid is not None:
-                        results.append(Result(tid, None, j, i))
+                    continue  # an answer to the approval, not the call's result (see ``rules``)
                 elif kind == "tool-result" and role == "assistant":
                     continue  # a provider-executed call's result
                 else:
@@ -102,11 +106,26 @@ class VercelAi(Dialect):
         return out
 
     def rules(self, msgs: list[Msg], pairing, target: str) -> list[Issue]:
-        for iss in pairing.issues:  # the SDK checks the end of the list too: nothing is pending
-            if iss.code == "TC022":
-                iss.code = "TC001"
-        pairing.pending.clear()
-        set_sdk_wording(pairing)
+        responded = approval_responses(msgs) if pairing.missing else {}
+        last = len(msgs) - 1
+        resolved = {tid for tid, (at, _) in responded.items() if at == last}
+        pending = []
+        for iss in pairing.issues:
+            if iss.code not in ("TC001", "TC022"):
+                continue
+            if iss.call_id in resolved:  # generateText runs (or denies) it before it calls the model
+                iss.code = "TC022"
+                at, approved = responded[iss.call_id]
+                iss.say = (f"calls tool {_name(iss)} (id {iss.call_id}), {'approved' if approved else 'denied'} in "
+                           f"message #{at}, the last: the AI SDK {'runs the call' if approved else 'writes the denial'} "
+                           "before it calls the model; a pending call.")
+                pending.extend(c for c in pairing.missing if c.id == iss.call_id)
+                continue
+            iss.code = "TC001"  # the SDK checks the end of the list too: nothing else is pending
+            if iss.call_id in responded:
+                approval_not_result(iss, *responded[iss.call_id])
+        pairing.pending[:] = pending
+        set_sdk_wording(pairing, exempt=set(responded))
         return run_rules(msgs, pairing, target, self.text)
 
     def text(self, raw: Any) -> str:
@@ -124,14 +143,58 @@ class VercelAi(Dialect):
         return parts_text(content)
 
 
-def set_sdk_wording(pairing) -> None:
-    """TC001 in an AI SDK history is the SDK's own ``MissingToolResultsError``, whatever the target."""
+def _name(iss: Issue) -> str:
+    name = iss.data.get("name")
+    return f"'{name}'" if isinstance(name, str) and name else "(unnamed tool)"
+
+
+def approval_responses(msgs: list[Msg]) -> dict[str, tuple[int, bool]]:
+    """``toolCallId -> (message, approved)`` for each call a ``tool-approval-response`` answers
+    (through the ``tool-approval-request`` that names the call)."""
+    asked: dict[Any, Any] = {}
+    out: dict[str, tuple[int, bool]] = {}
+    for m in msgs:
+        content = m.raw.get("content") if type(m.raw) is dict else None
+        if type(content) is not list:
+            continue
+        for p in content:
+            if type(p) is not dict:
+                continue
+            if p.get("type") == "tool-approval-request" and m.role == "assistant":
+                asked[p.get("approvalId")] = p.get("toolCallId")
+            elif p.get("type") == "tool-approval-response" and m.role == "tool":
+                tid = asked.get(p.get("approvalId")) if type(p.get("approvalId")) is str else None
+                if type(tid) is str:
+                    out[tid] = (m.index, p.get("approved") is True)
+    return out
+
+
+def approval_not_result(iss: Issue, at: int | None, approved: bool) -> None:
+    """TC001 for a call whose approval was answered but which has no result: the AI SDK leaves it out
+    of its own ``MissingToolResultsError`` (``convert-to-language-model-prompt.ts`` exempts every
+    call with an approval response) and sends the call without a result, so the provider's own
+    words apply (USUAL), not the SDK's."""
+    where = f" in message #{at}" if at is not None else ""
+    if approved:
+        iss.say = (f"calls tool {_name(iss)} (id {iss.call_id}), which the user approved{where}, but it never ran: "
+                   "no result follows. An approval is not a result: the AI SDK sends the call without one, "
+                   "and the provider refuses it.")
+    else:
+        iss.say = (f"calls tool {_name(iss)} (id {iss.call_id}), which the user denied{where}, but no "
+                   "'execution-denied' result was written for it: the AI SDK sends the call without a result, "
+                   "and the provider refuses it.")
+    iss.data["kind"] = "approved_not_run" if approved else "denied_no_result"
+
+
+def set_sdk_wording(pairing, exempt: set | frozenset = frozenset()) -> None:
+    """TC001 in an AI SDK history is the SDK's own ``MissingToolResultsError``, whatever the target,
+    except for the calls in ``exempt`` (answered approvals), which the SDK lets through."""
     by_msg: dict[int, list[str]] = {}
     for iss in pairing.issues:
-        if iss.code == "TC001":
+        if iss.code == "TC001" and iss.call_id not in exempt:
             by_msg.setdefault(iss.index, []).append(iss.call_id or "(no id)")
     for iss in pairing.issues:
-        if iss.code == "TC001":
+        if iss.code == "TC001" and iss.call_id not in exempt:
             iss.provider = missing_results_error(by_msg[iss.index]).replace("{", "{{").replace("}", "}}")
 
 
@@ -150,13 +213,9 @@ class VercelAiEditor(PartsEditor):
         return self.with_part(raw, call.pos, toolCallId=new_id)
 
     def set_result_id(self, raw: dict, result: Result, new_id: str) -> dict:
-        if raw["content"][result.pos].get("type") != "tool-result":
-            return raw  # an approval response: its approvalId, not a call id
         return self.with_part(raw, result.pos, toolCallId=new_id)
 
     def set_result_name(self, raw: dict, result: Result, name: str) -> dict | None:
-        if raw["content"][result.pos].get("type") != "tool-result":
-            return None
         return self.with_part(raw, result.pos, toolName=name)
 
     def shape_fix(self, raw: dict, issue: Issue) -> tuple[dict, str] | None:

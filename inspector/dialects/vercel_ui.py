@@ -3,13 +3,19 @@
 ``{id, role, parts: [...]}``. A tool call and its outcome are one part: ``tool-<name>`` (static
 tools) or ``dynamic-tool`` (with ``toolName``), carrying ``toolCallId``, ``input`` and a ``state``:
 ``input-streaming`` and ``input-available`` (the call, no outcome yet), ``approval-requested``
-(waiting for the user), ``approval-responded`` (the user answered; the SDK runs it or reports the
-denial), ``output-available``, ``output-error``, ``output-denied``. AI SDK 4 wrote
+(waiting for the user), ``approval-responded`` (the user answered), ``output-available``,
+``output-error``, ``output-denied``. AI SDK 4 wrote
 ``{type: "tool-invocation", toolInvocation: {state: "partial-call"|"call"|"result", ...}}``.
 
 A part still without an outcome is an unanswered call: followed by a later message, the SDK's
 ``convertToModelMessages`` gives a tool call without a result and the request fails with
-``MissingToolResultsError``; as the last message it is pending (TC022). Answered parts are
+``MissingToolResultsError``; as the last message it is pending (TC022). An approval is not a
+result: ``convertToModelMessages`` (vercel/ai ``packages/ai/src/ui/convert-to-model-messages.ts``)
+turns an ``approval-responded`` part with ``approval.approved: true`` into the call and a
+``tool-approval-response``, with no result (the SDK runs the call next only when that response ends
+the list); with ``approved: false`` it writes an ``execution-denied`` result itself. So an approved
+call with anything after it is TC001, in the provider's words: the SDK exempts it from
+``MissingToolResultsError`` and sends it without a result (``vercel_ai.approval_not_result``). Answered parts are
 complete in themselves and pair with nothing else. Repair answers a call in place, the way the
 SDK records a failed tool: the part gets ``state: "output-error"`` and an ``errorText``.
 Schema: vercel/ai ``packages/ai/src/ui/ui-messages.ts`` (docs/formats-research.md).
@@ -20,9 +26,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..model import Call, Issue, Msg, Result
-from .base import PERMISSIVE_TARGETS, Block, Dialect, Samples, block_call, json_text, known
+from .base import PERMISSIVE_TARGETS, Block, Dialect, Samples, TaggedCall, block_call, json_text, known
 from .editing import PartsEditor
-from .vercel_ai import set_sdk_wording
+from .vercel_ai import approval_not_result, set_sdk_wording
 
 ROLES = ("system", "user", "assistant")
 OPEN_STATES = frozenset({"input-streaming", "input-available", "approval-requested", "partial-call", "call"})
@@ -68,14 +74,36 @@ class VercelUi(Dialect):
             calls: list[Call] = []
             for j, p in enumerate(parts if type(parts) is list else ()):
                 f = tool_part(p)
-                if f is None or role != "assistant" or f.get("state") not in OPEN_STATES or f.get("providerExecuted"):
+                if f is None or role != "assistant" or f.get("providerExecuted"):
                     continue
-                calls.append(block_call(i, j, f.get("toolCallId"), tool_name(p, f), f.get("input", f.get("args")), note))
+                state = f.get("state")
+                answer = f["approval"].get("approved") if type(f.get("approval")) is dict else None
+                # An answered approval: approved, the call is still open; denied, the SDK writes its result.
+                if state not in OPEN_STATES and not (state == "approval-responded" and answer is not False):
+                    continue
+                approved = state == "approval-responded" and answer is True
+                c = block_call(i, j, f.get("toolCallId"), tool_name(p, f), f.get("input", f.get("args")), note)
+                # "approved", and whether a later step of the message follows it (then it is no longer the end).
+                tag = ("approved-then" if _later_step(parts, j) else "approved") if approved else ""
+                calls.append(TaggedCall(c.id, c.name, c.args, j, i, tag))
             out.append(Msg(i, role, calls, (), m))
         return out
 
     def rules(self, msgs: list[Msg], pairing, target: str) -> list[Issue]:
-        set_sdk_wording(pairing)
+        approved = {(c.msg, c.pos): c for c in pairing.missing if getattr(c, "tag", "").startswith("approved")}
+        exempt = set()
+        for iss in pairing.issues:
+            c = approved.get((iss.index, iss.data.get("pos"))) if iss.code in ("TC001", "TC022") else None
+            if c is None:
+                continue
+            if iss.code == "TC022" and c.tag == "approved":
+                continue  # the list ends with it: the SDK runs the approved call next
+            if iss.code == "TC022":  # a later step of the same message follows it
+                iss.code = "TC001"
+                pairing.pending[:] = [x for x in pairing.pending if x is not c]
+            approval_not_result(iss, None, True)
+            exempt.add(iss.call_id)
+        set_sdk_wording(pairing, exempt)
         return []
 
     def text(self, raw: Any) -> str:
@@ -89,6 +117,14 @@ class VercelUi(Dialect):
             elif type(p) is dict and p.get("type") == "text" and type(p.get("text")) is str:
                 out.append(p["text"])
         return "\n".join(t for t in out if t)
+
+
+def _later_step(parts: list, j: int) -> bool:
+    """True when a ``step-start`` with parts after it follows part ``j``: the SDK's next step."""
+    for k in range(j + 1, len(parts) - 1):
+        if type(parts[k]) is dict and parts[k].get("type") == "step-start":
+            return True
+    return False
 
 
 class VercelUiEditor(PartsEditor):

@@ -1,0 +1,86 @@
+"""Issue 28 (verdicts still wrong on fresh shapes): each shape with the words the provider (or the
+SDK in front of it) answers with. Every test here failed before the change it names."""
+
+from __future__ import annotations
+
+import json
+
+import inspector
+
+
+def codes(report):
+    return [(f.code, f.severity, f.message_index) for f in report.findings]
+
+
+# --- An approval is not a result (Vercel AI SDK 6 tool approval) ----------------------------------
+# vercel/ai ed857f50 (2026-08-22): convert-to-language-model-prompt.ts exempts every call with a
+# tool-approval-response from MissingToolResultsError and strips the response before the provider
+# sees it; collect-tool-approvals.ts runs approved calls (or writes execution-denied results) only
+# when the response is in the last message; convert-to-model-messages.ts writes an
+# execution-denied tool-result for a denied UI approval, and none for an approved one.
+
+def _approval_history(approved: bool) -> list[dict]:
+    return [
+        {"role": "user", "content": "Delete the staging bucket."},
+        {"role": "assistant", "content": [
+            {"type": "tool-call", "toolCallId": "call_rmB7", "toolName": "deleteBucket", "input": {"name": "staging"}},
+            {"type": "tool-approval-request", "approvalId": "appr_1", "toolCallId": "call_rmB7"}]},
+        {"role": "tool", "content": [{"type": "tool-approval-response", "approvalId": "appr_1", "approved": approved}]},
+    ]
+
+
+def test_vercel_approved_call_that_never_ran_then_a_user_turn_is_tc001_in_the_providers_words():
+    msgs = _approval_history(True) + [{"role": "user", "content": "Did it work?"}]
+    r = inspector.check(msgs, target="anthropic")
+    assert codes(r) == [("TC001", "error", 1)]
+    f = r.findings[0]
+    assert "approved" in f.text and "never ran" in f.text
+    # Not the SDK's MissingToolResultsError (the SDK lets an approved call through): the provider's.
+    assert f.provider_error.startswith("messages.1: `tool_use` ids were found without `tool_result` blocks "
+                                       "immediately after: call_rmB7.")
+    r = inspector.check(msgs, target="openai")
+    assert r.findings[0].provider_error == (
+        "An assistant message with 'tool_calls' must be followed by tool messages responding to each "
+        "'tool_call_id'. The following tool_call_ids did not have response messages: call_rmB7")
+    fixed = inspector.repair(json.dumps(msgs), target="anthropic")
+    assert fixed.report.ok
+
+
+def test_vercel_approval_response_ending_the_list_is_pending_the_sdk_runs_it_next():
+    for approved in (True, False):
+        r = inspector.check(_approval_history(approved))
+        assert codes(r) == [("TC022", "warning", 1)], approved
+        assert "the last" in r.findings[0].text
+
+
+def test_vercel_denied_approval_is_answered_only_by_the_result_the_sdk_writes():
+    denied = _approval_history(False)
+    after = [{"role": "user", "content": "OK, keep it."}]
+    r = inspector.check(denied + after)
+    assert codes(r) == [("TC001", "error", 1)] and "denied" in r.findings[0].text
+    # convertToModelMessages / generateText write an execution-denied result beside the response.
+    denied[2]["content"].append({"type": "tool-result", "toolCallId": "call_rmB7", "toolName": "deleteBucket",
+                                 "output": {"type": "execution-denied", "reason": "not now"}})
+    assert inspector.check(denied + after).findings == []
+
+
+def _ui(state: str, approved: bool | None, then: list[dict]) -> list[dict]:
+    part = {"type": "tool-deleteBucket", "toolCallId": "call_rmB7", "state": state, "input": {"name": "staging"},
+            "approval": {"id": "appr_1"} if approved is None else {"id": "appr_1", "approved": approved}}
+    return [{"id": "u1", "role": "user", "parts": [{"type": "text", "text": "Delete the staging bucket."}]},
+            {"id": "a1", "role": "assistant", "parts": [{"type": "step-start"}, part]}, *then]
+
+
+def test_vercel_ui_approval_responded_approved_then_a_user_turn_is_tc001_in_the_providers_words():
+    later = [{"id": "u2", "role": "user", "parts": [{"type": "text", "text": "Did it work?"}]}]
+    r = inspector.check(_ui("approval-responded", True, later), target="openai")
+    assert r.dialect == "vercel-ui"
+    assert codes(r) == [("TC001", "error", 1)]
+    assert r.findings[0].provider_error.startswith("An assistant message with 'tool_calls' must be followed by tool")
+    # Denied: convertToModelMessages writes an execution-denied result, so the call is answered.
+    assert inspector.check(_ui("approval-responded", False, later)).findings == []
+    # Still waiting for the user (no approval response): the SDK's own MissingToolResultsError.
+    r = inspector.check(_ui("approval-requested", None, later))
+    assert r.findings[0].provider_error == "Tool result is missing for tool call call_rmB7."
+    # Approved and ending the list: the SDK runs it next, a pending call.
+    assert codes(inspector.check(_ui("approval-responded", True, []))) == [("TC022", "warning", 1)]
