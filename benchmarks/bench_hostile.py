@@ -18,6 +18,11 @@
      message), repeated with fresh ids. Skipped when the corpus is not beside the repository.
    Goal: check <= 3x, repair <= 4x.
 
+3. A run of orphan results (``[user, tool(x0), tool(x1), ...]``, issue 22): ``inspector.check``
+   and ``inspector.repair`` in this process on 10,000 to 100,000 of them, against a clean
+   transcript of as many messages. Goal: linear (the time per message flat as the run grows);
+   before issue 22, 20,000 took 7-11 s and 100,000 timed out at 120 s.
+
 Run under the shared lock: ``flock /work/coord/bench.lock .venv/bin/python benchmarks/bench_hostile.py
 [--sizes 100,500]``. The big files are written once into a temporary directory and removed.
 """
@@ -84,6 +89,35 @@ def bench_scan() -> None:
                 parse = min(parse, time.process_time() - c)
             print(f"  {name:28s} {len(data) / 1e3:8.0f} KB  {wall * 1000:8.1f} ms wall  {cpu * 1000:8.1f} ms CPU  "
                   f"{cpu / len(data) * 10 * MB:5.2f} s/10MB  {cpu / max(parse, 1e-6):6.1f}x parse  ({len(found)} found)")
+
+
+ORPHAN_RUNS = (10_000, 20_000, 40_000, 100_000)
+
+
+def _orphans(n: int) -> list:
+    return [{"role": "user", "content": "hi"}] + [
+        {"role": "tool", "tool_call_id": f"x{i}", "content": "r"} for i in range(n)]
+
+
+def bench_orphans() -> None:
+    import inspector
+
+    print("a run of orphan results (issue 22): check and repair in this process, seconds, and microseconds per "
+          "message (goal: flat as the run grows); 'clean' is a valid transcript of as many messages")
+    for n in ORPHAN_RUNS:
+        hostile = orjson.dumps(_orphans(n))
+        clean = orjson.dumps(build_transcript(n + 1))
+        row = []
+        for data in (hostile, clean):
+            w = time.perf_counter()
+            inspector.check(data, "openai")
+            took_check = time.perf_counter() - w
+            w = time.perf_counter()
+            inspector.repair(data, "openai")
+            row.append((took_check, time.perf_counter() - w))
+        (hc, hr), (cc, cr) = row
+        print(f"  {n:7d} orphans  check {hc:6.2f} s ({hc / n * 1e6:5.1f} us/msg)  repair {hr:6.2f} s "
+              f"({hr / n * 1e6:5.1f} us/msg)   clean: check {cc:5.2f} s  repair {cr:5.2f} s")
 
 
 def _write_repeats(path: Path, target_bytes: int, body: str, fresh) -> int:
@@ -191,9 +225,12 @@ def main() -> None:
     ap.add_argument("--sizes", default="100,500", help="transcript sizes in MB for the memory part")
     ap.add_argument("--skip-memory", action="store_true")
     ap.add_argument("--skip-scan", action="store_true")
+    ap.add_argument("--skip-orphans", action="store_true")
     args = ap.parse_args()
     if not args.skip_scan:
         bench_scan()
+    if not args.skip_orphans:
+        bench_orphans()
     if not args.skip_memory:
         bench_memory([int(x) for x in args.sizes.split(",") if x])
 

@@ -15,7 +15,7 @@ from typing import Callable
 from .containers import Document, Transcript, path_text
 from .dialects import Dialect, dialect_of, get
 from .errors import InputError
-from .explain import hint, sentence
+from .explain import Neighbours, hint, sentence
 from .gc_pause import gc_paused
 from .links import Pairing, pair, pair_turns
 from .model import Issue, Msg
@@ -133,6 +133,7 @@ def findings_for(a: Analysis, target: str, transcript_no: int = 0) -> list[dict]
         if iss.code in ("TC001",):
             missing_ids.setdefault(iss.index, []).append(iss.call_id or "(no id)")
     turns = a.turns
+    near = Neighbours(msgs)
     for iss in a.issues:
         sev = severity(iss.code, target, iss.data.get("kind"))
         if sev is None:
@@ -149,7 +150,7 @@ def findings_for(a: Analysis, target: str, transcript_no: int = 0) -> list[dict]
                                            if where and iss.code != "TC019" and not iss.data.get("merged") else ""),
             "provider_index": where,
             "provider_error": None,
-            "hint": hint(iss, msgs),
+            "hint": hint(iss, msgs, near),
             "transcript": transcript_no,
         }
         if sev == "error":

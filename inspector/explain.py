@@ -88,41 +88,93 @@ def sentence(issue: Issue, msgs: list[Msg]) -> str:
     return f"Message #{i}: {code}."
 
 
-def _relink_pair(msgs: list[Msg], k: int):
-    """(the one unanswered call, the one stray result) of the call block at message ``k``, when
-    repair's ``relink`` would match them; else None."""
-    if not (0 <= k < len(msgs)) or not msgs[k].calls:
-        return None
-    end = k + 1
-    while end < len(msgs) and msgs[end].results and not msgs[end].calls:
-        end += 1
-    results = [r for m in msgs[k + 1:end] for r in m.results]
-    ids = {c.id for c in msgs[k].calls}
-    free = [c for c in msgs[k].calls if c.id is not None and c.id not in {r.id for r in results}]
-    stray = [r for r in results if r.id is not None and r.id not in ids]
-    if len(free) != 1 or len(stray) != 1:
-        return None  # repair would not re-link either: the match is not unambiguous
-    c, r = free[0], stray[0]
-    if r.name is not None and r.name != c.name:
-        return None
-    return c, r
+class Neighbours:
+    """Where each message's call block starts and ends, found once per transcript: a hint walks
+    to the other end of its block, and a run of 100,000 orphan results would walk it once per
+    finding (quadratic) if each hint walked on its own."""
+
+    __slots__ = ("msgs", "_back", "_fwd", "_pairs", "_after")
+
+    def __init__(self, msgs: list[Msg]):
+        self.msgs = msgs
+        self._back: list[int] | None = None
+        self._fwd: list[int] | None = None
+        self._pairs: dict[int, object] = {}
+        self._after: dict[int, int] = {}
+
+    def back(self, i: int) -> int:
+        """The last message before ``i`` that is not results only (-1: none)."""
+        if self._back is None:
+            back, prev = [], -1
+            for j, m in enumerate(self.msgs):
+                back.append(prev)
+                if not (m.results and not m.calls):
+                    prev = j
+            self._back = back
+        return self._back[i]
+
+    def run_end(self, k: int) -> int:
+        """The first message after ``k`` that is not results only (``len(msgs)``: none)."""
+        if self._fwd is None:
+            n = len(self.msgs)
+            fwd, nxt = [n] * n, n
+            for j in range(n - 1, -1, -1):
+                fwd[j] = nxt
+                m = self.msgs[j]
+                if not (m.results and not m.calls):
+                    nxt = j
+            self._fwd = fwd
+        return self._fwd[k]
+
+    def after_results(self, i: int) -> int:
+        """The first message after ``i`` that has no results."""
+        if i not in self._after:
+            nxt = i + 1
+            while nxt < len(self.msgs) and self.msgs[nxt].results:
+                if nxt in self._after:  # a run walked before
+                    nxt = self._after[nxt]
+                    break
+                nxt += 1
+            self._after[i] = nxt
+        return self._after[i]
+
+    def relink_pair(self, k: int):
+        """(the one unanswered call, the one stray result) of the call block at message ``k``,
+        when repair's ``relink`` would match them; else None."""
+        if k not in self._pairs:
+            self._pairs[k] = self._relink_pair(k)
+        return self._pairs[k]
+
+    def _relink_pair(self, k: int):
+        msgs = self.msgs
+        if not (0 <= k < len(msgs)) or not msgs[k].calls:
+            return None
+        results = [r for m in msgs[k + 1:self.run_end(k)] for r in m.results]
+        ids = {c.id for c in msgs[k].calls}
+        answered = {r.id for r in results}
+        free = [c for c in msgs[k].calls if c.id is not None and c.id not in answered]
+        stray = [r for r in results if r.id is not None and r.id not in ids]
+        if len(free) != 1 or len(stray) != 1:
+            return None  # repair would not re-link either: the match is not unambiguous
+        c, r = free[0], stray[0]
+        if r.name is not None and r.name != c.name:
+            return None
+        return c, r
 
 
-def _relink_hint(issue: Issue, msgs: list[Msg]) -> str | None:
+def _relink_hint(issue: Issue, near: Neighbours) -> str | None:
     """TC002 / TC001 where repair's ``relink`` applies: name the other end."""
     i = issue.index
-    if issue.call_id is None or not (0 <= i < len(msgs)):
+    if issue.call_id is None or not (0 <= i < len(near.msgs)):
         return None
     if issue.code == "TC001":
-        pair = _relink_pair(msgs, i)
+        pair = near.relink_pair(i)
         if pair is None or pair[0].id != issue.call_id:
             return None
         return (f"Message #{pair[1].msg}, in this call's block, holds a result for {pair[1].id}, an id no call has: "
                 "was its id rewritten? Repair gives it this call's id (option relink).")
-    k = i - 1
-    while k >= 0 and msgs[k].results and not msgs[k].calls:
-        k -= 1
-    pair = _relink_pair(msgs, k)
+    k = near.back(i)
+    pair = near.relink_pair(k)
     if pair is None or pair[1].id != issue.call_id or pair[1].msg != i:
         return None
     c = pair[0]
@@ -130,10 +182,12 @@ def _relink_hint(issue: Issue, msgs: list[Msg]) -> str | None:
             "was the result's id rewritten? Repair gives it that call's id (option relink).")
 
 
-def hint(issue: Issue, msgs: list[Msg]) -> str | None:
+def hint(issue: Issue, msgs: list[Msg], near: Neighbours | None = None) -> str | None:
+    """The likely cause of ``issue``; pass one ``Neighbours`` for all of a transcript's issues."""
     code, i = issue.code, issue.index
+    near = near if near is not None and near.msgs is msgs else Neighbours(msgs)
     if code == "TC002":
-        relink = _relink_hint(issue, msgs)
+        relink = _relink_hint(issue, near)
         if relink:
             return relink
         prev = msgs[i - 1] if i > 0 else None
@@ -156,12 +210,10 @@ def hint(issue: Issue, msgs: list[Msg]) -> str | None:
     if code == "TC005":
         return "A retry may have written a second reply for the same call."
     if code == "TC001":
-        relink = _relink_hint(issue, msgs)
+        relink = _relink_hint(issue, near)
         if relink:
             return relink
-        nxt = i + 1
-        while nxt < len(msgs) and msgs[nxt].results:
-            nxt += 1
+        nxt = near.after_results(i)
         if nxt < len(msgs) and msgs[nxt].role == "user":
             return "A user message follows the call: was the tool's result sent as user text, or did the run stop before the tool returned?"
         return "Was the result trimmed from the history, or did the tool fail without a reply being written?"
