@@ -131,10 +131,25 @@ Recogniser = Callable[[Any, str], list[tuple[Path, str]]]
 _RECOGNISERS: list[Recogniser] = []
 
 
+_BEFORE: list[Callable[[], Any]] = []  # run before each search (``dialects`` loads its formats, once)
+
+
 def register(fn: Recogniser) -> Recogniser:
     """Add a container recogniser; later registrations are tried first."""
     _RECOGNISERS.insert(0, fn)
     return fn
+
+
+def unregister(fn: Recogniser) -> None:
+    """Stop trying ``fn``."""
+    if fn in _RECOGNISERS:
+        _RECOGNISERS.remove(fn)
+
+
+def before_finding(fn: Callable[[], Any]) -> None:
+    """Call ``fn`` before each search for transcripts (the dialects' package imports the dialects,
+    which register their recognisers, when a file is first read; later calls cost nothing)."""
+    _BEFORE.append(fn)
 
 
 def _bare_list(root: Any, fmt: str) -> list[tuple[Path, str]]:
@@ -290,6 +305,8 @@ def _transcript(root: Any, p: Path, what: Any) -> Transcript:
 
 def find_transcripts(root: Any, fmt: str = "json") -> list[Transcript]:
     """Every message list in the document, or ``InputError`` saying what was looked for."""
+    for fn in _BEFORE:
+        fn()
     for fn in _RECOGNISERS:
         found = fn(root, fmt)
         if found:

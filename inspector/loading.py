@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from . import dialects  # noqa: F401  (the formats' container recognisers: they load before a file is searched)
 from .containers import Document, find_transcripts
 from .errors import InputError
 from .gc_pause import gc_paused

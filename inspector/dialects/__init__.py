@@ -1,10 +1,26 @@
-"""Wire formats: one ``Dialect`` (``base.py``) per file, registered here.
+"""Wire formats: one ``Dialect`` (``base.py``) per file, each named by an entry point.
 
 Dialects: openai-chat, anthropic, openai-responses, gemini, bedrock, langchain, claude-code
 (Claude Code session logs: entries grouped into the API's messages), and the formats of no one
 provider: ag-ui, vercel-ai, vercel-ui, pydantic-ai, otel-genai. HAR captures (``har.py``) hold
-request bodies of any of them. Registering a dialect adds
-its container recognisers and puts it under the conformance suite.
+request bodies of any of them.
+
+A dialect is found through the ``inspector.dialects`` entry-point group, the built-in ones (listed
+in ``pyproject.toml``) and those of any other installed package alike (as simonw/llm finds its
+plugins)::
+
+    [project.entry-points."inspector.dialects"]
+    my-format = "my_package.my_format:DIALECT"
+
+The entry point's name is the dialect's name; its value is the ``Dialect`` instance. Installed
+metadata holds the entry points: after editing them, ``make install`` (run by ``make test`` when
+``pyproject.toml`` changed) or ``pip install -e .`` writes them again. Nothing is
+imported until it is needed: ``names()`` reads only the entry points, ``get(name)`` imports that
+one dialect's module, and detection (``all_dialects``, ``detect``) and finding transcripts in a
+file (``containers.find_transcripts``) import them all (detection gives ties to the first of
+``TIE_ORDER``: openai-chat, the fallback). ``register``/``unregister`` add and remove a
+dialect by hand (tests). Loading a dialect adds its container recognisers and puts it under the
+conformance suite.
 
 Nothing in this package imports ``rules``, ``check`` or ``fixes``: the imports point one way,
 from the engine down to the formats.
@@ -12,35 +28,200 @@ from the engine down to the formats.
 
 from __future__ import annotations
 
+import importlib
+import os
+import sys
+import threading
+from typing import NamedTuple
+
+from .. import containers
 from ..containers import Transcript
-from ..containers import register as register_recogniser
 from ..errors import InputError
 from .base import Block, Dialect
 
-_DIALECTS: dict[str, Dialect] = {}
+GROUP = "inspector.dialects"
+DISTRIBUTION = "tool-call-inspector"  # this package's own distribution: its entry points come first
+
+
+class EntryPoint(NamedTuple):
+    name: str
+    value: str  # "module:attribute"
+    dist: str  # the distribution that declares it
+
+
+# Detection gives a tie to the dialect listed first (openai-chat, the fallback, leads). Installed
+# metadata lists entry points sorted by name, so the order is kept here; a dialect not listed (a
+# new one, another package's) needs no edit: it comes after these, in the entry points' order.
+TIE_ORDER = ("openai-chat", "anthropic", "openai-responses", "gemini", "bedrock", "langchain", "claude-code",
+             "ag-ui", "vercel-ai", "vercel-ui", "pydantic-ai", "otel-genai")
+
+_lock = threading.RLock()
+_DIALECTS: dict[str, Dialect] = {}  # the dialects imported and registered
+_ORDER: list[str] = []  # every known name: the entry points' order, then those registered by hand
+_EPS: dict[str, EntryPoint] | None = None  # the entry points by name (None: not read yet)
+
+
+def _norm(dist: str) -> str:
+    return dist.lower().replace("_", "-").replace(".", "-")
+
+
+def entry_points(group: str = GROUP) -> list[EntryPoint]:
+    """The entry points of ``group`` every distribution on ``sys.path`` declares, this package's
+    first: the ``entry_points.txt`` files ``importlib.metadata.entry_points`` reads (a test holds
+    the two to the same answer), read without importing ``importlib.metadata`` (with the
+    ``email`` and ``zipfile`` packages it pulls in, 20-30 ms of CPU on every start of the CLI,
+    which is 130 ms in all). The first distribution of a name on ``sys.path`` wins, as there."""
+    seen: set[str] = set()
+    own: list[EntryPoint] = []
+    others: list[EntryPoint] = []
+    for where in sys.path:
+        try:
+            listing = os.scandir(where or ".")
+        except OSError:
+            continue
+        with listing:
+            metas = sorted(e.name for e in listing if e.name.endswith((".dist-info", ".egg-info")))
+        for meta in metas:
+            dist = _norm(meta.rsplit(".", 1)[0].split("-")[0])
+            if dist in seen:
+                continue
+            seen.add(dist)
+            try:
+                with open(os.path.join(where or ".", meta, "entry_points.txt"), encoding="utf-8") as f:
+                    text = f.read()
+            except OSError:
+                continue
+            found = _parse(text, group, dist)
+            (own if dist == DISTRIBUTION else others).extend(found)
+    if not own:
+        own = _source_tree_entry_points(group)
+    return own + others
+
+
+def _parse(text: str, group: str, dist: str) -> list[EntryPoint]:
+    """The ``name = value`` lines of section ``[group]`` of an ``entry_points.txt``."""
+    out: list[EntryPoint] = []
+    inside = False
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith(("#", ";")):
+            continue
+        if line.startswith("["):
+            inside = line == f"[{group}]"
+        elif inside and "=" in line:
+            name, value = line.split("=", 1)
+            out.append(EntryPoint(name.strip(), value.strip(), dist))
+    return out
+
+
+def _source_tree_entry_points(group: str) -> list[EntryPoint]:
+    """This package's entry points from its ``pyproject.toml``, when the package runs from a source
+    tree whose installed metadata does not list them (never installed, or installed before the
+    group existed): the built-in dialects are the same either way."""
+    path = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "pyproject.toml")
+    try:
+        with open(path, "rb") as f:
+            import tomllib
+
+            project = tomllib.load(f).get("project", {})
+    except (OSError, ValueError):
+        return []
+    if project.get("name") != DISTRIBUTION:
+        return []
+    table = project.get("entry-points", {}).get(group, {})
+    return [EntryPoint(name, value, DISTRIBUTION) for name, value in table.items()]
+
+
+def _entry_points() -> dict[str, EntryPoint]:
+    global _EPS
+    if _EPS is None:
+        with _lock:
+            if _EPS is None:
+                eps: dict[str, EntryPoint] = {}
+                rank = {n: k for k, n in enumerate(TIE_ORDER)}
+                for ep in sorted(entry_points(), key=lambda ep: rank.get(ep.name, len(rank))):
+                    eps.setdefault(ep.name, ep)
+                _ORDER[:] = [*eps, *(n for n in _ORDER if n not in eps)]
+                _EPS = eps
+    return _EPS
+
+
+def _load(name: str) -> Dialect:
+    """Import the dialect entry point ``name`` names, and register it."""
+    with _lock:
+        if name in _DIALECTS:
+            return _DIALECTS[name]
+        ep = _entry_points()[name]
+        module, _, attr = ep.value.partition(":")
+        obj = importlib.import_module(module.strip())
+        for part in attr.strip().split(".") if attr.strip() else ():
+            obj = getattr(obj, part)
+        if not isinstance(obj, Dialect) or obj.name != name:
+            raise TypeError(f"entry point {name} = {ep.value} ({ep.dist}) is not a Dialect named {name!r}: {obj!r}")
+        return register(obj)
+
+
+def load_all() -> list[Dialect]:
+    """Every dialect, imported and registered, in detection's order."""
+    names_ = names()
+    if len(_DIALECTS) < len(names_):
+        with _lock:
+            for name in names_:
+                if name not in _DIALECTS:
+                    _load(name)
+            from .. import har, log_containers  # noqa: F401  (HAR captures, agents' log files: no dialect of their own)
+    return [_DIALECTS[n] for n in _ORDER]
 
 
 def register(dialect: Dialect) -> Dialect:
     """Make ``dialect`` known by its name, and its container recognisers tried."""
-    _DIALECTS[dialect.name] = dialect
-    for fn in dialect.recognisers:
-        register_recogniser(fn)
+    with _lock:
+        _entry_points()
+        if dialect.name not in _ORDER:
+            _ORDER.append(dialect.name)
+        _DIALECTS[dialect.name] = dialect
+        for fn in dialect.recognisers:
+            containers.register(fn)
     return dialect
 
 
+def unregister(name: str) -> Dialect | None:
+    """Forget the dialect ``name`` (its entry point too, until ``rescan``) and its container
+    recognisers; the dialect that was registered, if any."""
+    with _lock:
+        _entry_points().pop(name, None)
+        if name in _ORDER:
+            _ORDER.remove(name)
+        dialect = _DIALECTS.pop(name, None)
+        for fn in dialect.recognisers if dialect is not None else ():
+            containers.unregister(fn)
+    return dialect
+
+
+def rescan() -> None:
+    """Read the entry points again on next use (after a package was installed, or removed)."""
+    global _EPS
+    with _lock:
+        _EPS = None
+
+
 def names() -> list[str]:
-    return list(_DIALECTS)
+    """The dialects' names, without importing any of them."""
+    _entry_points()
+    return list(_ORDER)
 
 
 def all_dialects() -> list[Dialect]:
-    return list(_DIALECTS.values())
+    return load_all()
 
 
 def get(name: str) -> Dialect:
-    try:
-        return _DIALECTS[name]
-    except KeyError:
-        raise InputError(f"unknown dialect {name!r}; known: {', '.join(_DIALECTS)}") from None
+    d = _DIALECTS.get(name)
+    if d is not None:
+        return d
+    if name not in _entry_points():
+        raise InputError(f"unknown dialect {name!r}; known: {', '.join(names())}")
+    return _load(name)
 
 
 def detect(items: list, target: str | None = None) -> Dialect:
@@ -48,9 +229,10 @@ def detect(items: list, target: str | None = None) -> Dialect:
 
     With a ``target`` the user named, a dialect that fits it wins over one that does not
     (a plain role/content array reads as openai-chat and as anthropic alike)."""
-    best, score = _DIALECTS["openai-chat"], 0
+    dialects = load_all()
+    best, score = get("openai-chat"), 0
     fit_best, fit_score = None, 0
-    for d in _DIALECTS.values():
+    for d in dialects:
         s = d.detect(items)
         if s > score:
             best, score = d, s
@@ -70,21 +252,8 @@ def dialect_of(t: Transcript, override: str | None = None, target: str | None = 
     return detect(t.items, target)
 
 
-# The dialects, in the order detection breaks ties (openai-chat first: the fallback).
-from . import anthropic, bedrock, claude_code, gemini, langchain, openai_chat, responses  # noqa: E402
+# Finding transcripts in a file tries the dialects' container recognisers: they load first.
+containers.before_finding(load_all)
 
-for _d in (openai_chat.DIALECT, anthropic.DIALECT, responses.DIALECT, gemini.DIALECT, bedrock.DIALECT,
-           langchain.DIALECT, claude_code.DIALECT):
-    register(_d)
-
-from .. import log_containers  # noqa: E402,F401  (agents' log files that hold openai-chat messages)
-
-# Formats that belong to no provider (issue 11): agent frameworks' histories and telemetry.
-from . import agui, otel_genai, pydantic_ai, vercel_ai, vercel_ui  # noqa: E402
-
-for _d in (agui.DIALECT, vercel_ai.DIALECT, vercel_ui.DIALECT, pydantic_ai.DIALECT, otel_genai.DIALECT):
-    register(_d)
-
-from .. import har  # noqa: E402,F401  (HAR captures: chat requests of any dialect)
-
-__all__ = ["Block", "Dialect", "all_dialects", "detect", "dialect_of", "get", "names", "register"]
+__all__ = ["Block", "Dialect", "all_dialects", "detect", "dialect_of", "entry_points", "get", "load_all", "names",
+           "register", "rescan", "unregister"]

@@ -10,8 +10,8 @@ Writing a dialect (see ``openai_chat.py`` for a run dialect, ``anthropic.py`` fo
 
 - class attributes ``name`` (``"openai-chat"``), ``targets`` (the targets it fits, **default
   first**), ``block`` (a ``Block``), optionally ``recognisers`` (container recognisers, see
-  ``containers.register``) and ``editor`` (an ``editing.Editor`` subclass; without one the
-  dialect cannot be repaired);
+  ``containers.register``) and ``editor_class`` (an ``editing.Editor`` subclass, instantiated as
+  ``self.editor``; without one the dialect cannot be repaired);
 - ``detect(items) -> int``: 0 = not this dialect; openai-chat answers 1 for anything with
   roles, the others 2-4 on evidence only they have (ties go to the first registered);
 - ``read(items, where, issues) -> list[Msg]``: the neutral view in one pass, appending shape
@@ -32,8 +32,9 @@ Writing a dialect (see ``openai_chat.py`` for a run dialect, ``anthropic.py`` fo
   it in) that checks without error or warning for the default target and whose message
   ``text_at`` (an index into ``read``'s messages) has text; ``broken`` is one with at least one
   error for the default target, which repair makes clean without losing a string of it.
-  Registering the dialect (``dialects.register(MyDialect())``) is all it takes for the suites to
-  test it: detection of both samples, ``text``, check, and the repair round trip (lossless,
+  An entry point for the dialect (``my-format = "package.module:DIALECT"`` in the
+  ``inspector.dialects`` group of ``pyproject.toml``, see ``dialects/__init__.py``) is all it
+  takes for the suites to test it: detection of both samples, ``text``, check, and the repair round trip (lossless,
   idempotent, the same bytes for the clean sample: every dialect has an editor). ``jsonl``: the
   samples are log entries, written one per line.
 """
