@@ -13,6 +13,11 @@ version ``i`` to ``i + 1`` and the ``schema_version`` table records each step in
 transaction as its DDL (both databases have transactional DDL). Replicas starting together are
 serialised by an advisory lock (PostgreSQL) or ``BEGIN IMMEDIATE`` (SQLite), and a database newer
 than this code is refused rather than guessed at.
+
+Who did what (issue 27): each share records its owner (the signed-in user who made it, or
+``anonymous``), and the ``audit`` table records every create, open, delete, refused delete and
+expiry with who and when, never the transcript or its name. ``purge_expired`` is what the
+server's retention schedule calls; ``ping`` is the health check's ``SELECT 1``.
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ from typing import Any, Callable
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine, make_url
 
-from .config import DEFAULT_MAX_BYTES, DEFAULT_TTL_DAYS, Settings, check_ttl_days
+from .config import DEFAULT_MAX_BYTES, DEFAULT_TTL_DAYS, ConfigError, Settings, check_ttl_days
 
 TOKEN_BYTES = 32  # 256 bits of randomness; the issue asks for at least 128
 _TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{22,128}")
@@ -51,6 +56,14 @@ class SchemaTooNew(RuntimeError):
     """The database was migrated by a newer version of the inspector than this one."""
 
 
+class NotOwner(PermissionError):
+    """Sign-in is on and someone other than the share's owner (or an admin) tried to delete it."""
+
+
+ANONYMOUS = "anonymous"
+SYSTEM = "retention"  # the actor of the audit rows written when expired shares are purged
+
+
 @dataclass(frozen=True)
 class Shared:
     """One stored share as the app and the CLI read it back."""
@@ -60,6 +73,27 @@ class Shared:
     view: dict[str, Any]
     created_at: int
     expires_at: int
+    owner: str = ANONYMOUS
+
+
+@dataclass(frozen=True)
+class ShareInfo:
+    """A share as the "My shares" and team lists show it: never its bytes, never its token."""
+
+    id: str  # the SHA-256 of the link token: names the share, cannot open it through a link
+    name: str
+    owner: str
+    size: int
+    created_at: int
+    expires_at: int
+
+
+@dataclass(frozen=True)
+class AuditEntry:
+    at: int
+    action: str  # create, open, delete, delete-refused, expire
+    actor: str
+    share: str  # the share's id (SHA-256 of its token)
 
 
 metadata = sa.MetaData()
@@ -82,8 +116,25 @@ shares = sa.Table(
     sa.Column("view", sa.Text, nullable=False),  # JSON object
     sa.Column("created_at", sa.BigInteger, nullable=False),
     sa.Column("expires_at", sa.BigInteger, nullable=False),
+    sa.Column("owner", sa.String(320), nullable=False, server_default=ANONYMOUS),  # migration 3
 )
 sa.Index("ix_shares_expires_at", shares.c.expires_at)  # made by migration 2
+sa.Index("ix_shares_owner", shares.c.owner, shares.c.expires_at)  # made by migration 3
+
+
+def _audit_table(meta: sa.MetaData) -> sa.Table:
+    return sa.Table(
+        "audit",
+        meta,
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("at", sa.BigInteger, nullable=False, index=True),
+        sa.Column("action", sa.String(16), nullable=False),
+        sa.Column("actor", sa.String(320), nullable=False),
+        sa.Column("share", sa.String(64), nullable=False, index=True),
+    )
+
+
+audit = _audit_table(metadata)
 
 
 def _v1_create_shares(conn: Connection) -> None:
@@ -107,7 +158,15 @@ def _v2_index_expiry(conn: Connection) -> None:
     conn.execute(sa.text("CREATE INDEX ix_shares_expires_at ON shares (expires_at)"))
 
 
-MIGRATIONS: list[Callable[[Connection], None]] = [_v1_create_shares, _v2_index_expiry]
+def _v3_owner_and_audit(conn: Connection) -> None:
+    # Existing shares had no known maker: they become anonymous (only an admin may delete them
+    # once sign-in is on). The audit table is made from a frozen copy, like migration 1.
+    conn.execute(sa.text(f"ALTER TABLE shares ADD COLUMN owner VARCHAR(320) NOT NULL DEFAULT '{ANONYMOUS}'"))
+    conn.execute(sa.text("CREATE INDEX ix_shares_owner ON shares (owner, expires_at)"))
+    _audit_table(sa.MetaData()).create(conn)
+
+
+MIGRATIONS: list[Callable[[Connection], None]] = [_v1_create_shares, _v2_index_expiry, _v3_owner_and_audit]
 
 
 def _engine(url: str) -> Engine:
@@ -182,6 +241,7 @@ class Store:
         self.max_bytes = max_bytes
         self.ttl_days = ttl_days
         self.clock = clock
+        self.on_expired: Callable[[int], None] | None = None  # told how many shares each purge removed
         self.engine = _engine(url)
         if migrate:
             self.migrate()
@@ -237,14 +297,29 @@ class Store:
 
     # -- shares ---------------------------------------------------------------------------
 
-    def put(self, data: bytes, name: str, view: dict[str, Any] | None = None, *, ttl_days: float | None = None) -> str:
-        """Store a transcript and its view; return the token for its link."""
+    def put(self, data: bytes, name: str, view: dict[str, Any] | None = None, *, ttl_days: float | None = None,
+            owner: str = ANONYMOUS, ttl_seconds: float | None = None) -> str:
+        """Store a transcript and its view for ``owner``; return the token for its link.
+
+        The lifetime is ``ttl_days`` (default: the store's), never more than the store's
+        ``ttl_days``, the operator's maximum. ``ttl_seconds`` gives it in seconds instead, without
+        the quarter-hour minimum that guards the settings (the retention tests use one second).
+        """
         data = bytes(data)
         if len(data) > self.max_bytes:
             raise ShareTooLarge(
                 f"the transcript is {len(data):,} bytes; shares are limited to {self.max_bytes:,} bytes"
             )
-        ttl = check_ttl_days(self.ttl_days if ttl_days is None else ttl_days, "ttl_days")
+        if ttl_seconds is not None:
+            if not 0 < ttl_seconds <= self.ttl_days * DAY:
+                raise ConfigError(f"ttl_seconds={ttl_seconds!r} must be above 0 and at most the store's maximum")
+            ttl = ttl_seconds / DAY
+        else:
+            ttl = check_ttl_days(self.ttl_days if ttl_days is None else ttl_days, "ttl_days")
+        if ttl > self.ttl_days:
+            raise ConfigError(
+                f"a link may live at most {self.ttl_days:g} days here (INSPECTOR_SHARE_TTL_DAYS); {ttl:g} asked"
+            )
         packed = zlib.compress(data, 6)
         encoding = "zlib" if len(packed) < len(data) else "identity"
         now = int(self.clock())
@@ -257,16 +332,19 @@ class Store:
             size=len(data),
             view=json.dumps(view or {}, sort_keys=True, default=str),
             created_at=now,
-            expires_at=now + int(ttl * DAY),
+            expires_at=now + max(1, round(ttl * DAY)),
+            owner=(owner or ANONYMOUS)[:320],
         )
+        self.purge_expired()  # keep the table small even where no server runs the schedule (the CLI)
         with self.engine.begin() as conn:
-            conn.execute(shares.delete().where(shares.c.expires_at <= now))  # keep the table small
             conn.execute(shares.insert().values(**row))
         # A link is shown only for a share that reads back as the very bytes given.
         back = self.get(token)
         if back is None or back.data != data:
-            self.delete(token)
+            with self.engine.begin() as conn:
+                conn.execute(shares.delete().where(shares.c.token_hash == row["token_hash"]))
             raise StoreError("the stored transcript did not read back unchanged; no link was made")
+        self._audit("create", row["owner"], row["token_hash"])
         return token
 
     def get(self, token: str) -> Shared | None:
@@ -279,25 +357,100 @@ class Store:
                     shares.c.token_hash == hash_token(token), shares.c.expires_at > int(self.clock())
                 )
             ).first()
+        return None if row is None else _shared(row)
+
+    def open(self, token: str, actor: str = ANONYMOUS) -> Shared | None:
+        """``get``, recorded in the audit log as an open by ``actor`` when the share exists."""
+        shared = self.get(token)
+        if shared is not None:
+            self._audit("open", actor, hash_token(token))
+        return shared
+
+    def open_id(self, share_id: str, actor: str = ANONYMOUS) -> Shared | None:
+        """The live share with this id (from a list), recorded as an open by ``actor``."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                sa.select(shares).where(shares.c.token_hash == share_id, shares.c.expires_at > int(self.clock()))
+            ).first()
         if row is None:
             return None
-        data = zlib.decompress(row.data) if row.encoding == "zlib" else bytes(row.data)
-        return Shared(row.name, data, json.loads(row.view), row.created_at, row.expires_at)
+        self._audit("open", actor, share_id)
+        return _shared(row)
 
-    def delete(self, token: str) -> bool:
-        """Delete the share behind ``token``; True when there was one."""
+    def delete(self, token: str, *, actor: str = ANONYMOUS, owner_only: bool = False, admin: bool = False) -> bool:
+        """Delete the share behind ``token``; True when there was one.
+
+        With ``owner_only`` (sign-in is on) only its owner or an ``admin`` may: anyone else gets
+        ``NotOwner``, and the refusal is audited.
+        """
         if not looks_like_token(token):
             return False
+        return self.delete_id(hash_token(token), actor=actor, owner_only=owner_only, admin=admin)
+
+    def delete_id(self, share_id: str, *, actor: str = ANONYMOUS, owner_only: bool = False, admin: bool = False) -> bool:
+        """``delete`` by the share's id, as the lists name it."""
         with self.engine.begin() as conn:
-            return conn.execute(shares.delete().where(shares.c.token_hash == hash_token(token))).rowcount > 0
+            owner = conn.execute(sa.select(shares.c.owner).where(shares.c.token_hash == share_id)).scalar()
+            if owner is None:
+                return False
+            if owner_only and not admin and owner != actor:
+                refused = True
+            else:
+                refused = False
+                conn.execute(shares.delete().where(shares.c.token_hash == share_id))
+            conn.execute(audit.insert().values(at=int(self.clock()), action="delete-refused" if refused else "delete",
+                                               actor=actor[:320], share=share_id))
+        if refused:
+            raise NotOwner(f"only {owner} (who shared it) or an administrator may delete this share")
+        return True
+
+    def list_shares(self, owner: str | None = None, limit: int = 200) -> list[ShareInfo]:
+        """Live shares, newest first: ``owner``'s, or everyone's when None (the team list)."""
+        q = sa.select(shares.c.token_hash, shares.c.name, shares.c.owner, shares.c.size, shares.c.created_at,
+                      shares.c.expires_at).where(shares.c.expires_at > int(self.clock()))
+        if owner is not None:
+            q = q.where(shares.c.owner == owner)
+        q = q.order_by(shares.c.created_at.desc(), shares.c.token_hash).limit(limit)
+        with self.engine.connect() as conn:
+            return [ShareInfo(*row) for row in conn.execute(q)]
 
     def purge_expired(self) -> int:
-        """Delete every expired share; returns how many went."""
+        """Delete every expired share, each recorded in the audit log; returns how many went."""
+        now = int(self.clock())
         with self.engine.begin() as conn:
-            return conn.execute(shares.delete().where(shares.c.expires_at <= int(self.clock()))).rowcount
+            gone = conn.execute(shares.delete().where(shares.c.expires_at <= now).returning(shares.c.token_hash))
+            ids = [r[0] for r in gone]
+            if ids:
+                conn.execute(audit.insert(), [dict(at=now, action="expire", actor=SYSTEM, share=i) for i in ids])
+        if ids and self.on_expired is not None:
+            self.on_expired(len(ids))
+        return len(ids)
+
+    def audit_log(self, share_id: str | None = None, limit: int = 1000) -> list[AuditEntry]:
+        """The newest audit rows (of one share when ``share_id`` is given), newest first."""
+        q = sa.select(audit.c.at, audit.c.action, audit.c.actor, audit.c.share)
+        if share_id is not None:
+            q = q.where(audit.c.share == share_id)
+        with self.engine.connect() as conn:
+            return [AuditEntry(*r) for r in conn.execute(q.order_by(audit.c.id.desc()).limit(limit))]
+
+    def ping(self) -> None:
+        """``SELECT 1`` on a fresh pooled connection: raises when the database cannot answer."""
+        with self.engine.connect() as conn:
+            conn.execute(sa.text("SELECT 1")).scalar()
+
+    def _audit(self, action: str, actor: str, share_id: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(audit.insert().values(at=int(self.clock()), action=action, actor=(actor or ANONYMOUS)[:320],
+                                               share=share_id))
 
     def close(self) -> None:
         self.engine.dispose()
+
+
+def _shared(row) -> Shared:
+    data = zlib.decompress(row.data) if row.encoding == "zlib" else bytes(row.data)
+    return Shared(row.name, data, json.loads(row.view), row.created_at, row.expires_at, row.owner)
 
 
 def error_line(exc: BaseException) -> str:

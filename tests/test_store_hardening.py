@@ -10,7 +10,7 @@ import pytest
 
 from inspector.cli import main
 from inspector.config import ConfigError, Settings
-from inspector.store import Store
+from inspector.store import MIGRATIONS, Store
 
 MSGS = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]
 
@@ -38,7 +38,7 @@ def test_a_locked_sqlite_store_still_opens_and_serves_links(tmp_path):
     try:
         second = Store(url)  # used to run BEGIN IMMEDIATE here and fail after its busy timeout
         assert second.get(token).data == b"[]"
-        assert second.schema_version() == 2
+        assert second.schema_version() == len(MIGRATIONS)
     finally:
         holder.execute("ROLLBACK")
         holder.close()

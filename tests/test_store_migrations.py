@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import secrets
 import threading
+import time
 
 import pytest
 import sqlalchemy as sa
 
 from inspector import store as store_mod
-from inspector.store import MIGRATIONS, SchemaTooNew, Store
+from inspector.store import MIGRATIONS, SchemaTooNew, Store, hash_token
 
 
 def versions(s: Store) -> list[int]:
@@ -29,21 +31,30 @@ def test_upgrade_from_version_1_keeps_existing_shares(store_url):
     old = Store(store_url, migrate=False)
     assert old.schema_version() == 0
     assert old.migrate(to=1) == 1
-    token = old.put(b'[{"role":"user","content":"kept"}]', "old.json", {"selected": 0})
+    token = secrets.token_urlsafe(32)
+    with old.engine.begin() as conn:  # a share as the version-1 code wrote it
+        conn.execute(sa.text(
+            "INSERT INTO shares (token_hash, name, data, encoding, size, view, created_at, expires_at) "
+            "VALUES (:h, 'old.json', :d, 'identity', 34, '{\"selected\": 0}', :now, :later)"),
+            {"h": hash_token(token), "d": b'[{"role":"user","content":"kept"}]', "now": int(time.time()),
+             "later": int(time.time()) + 86400})
     assert "ix_shares_expires_at" not in {i["name"] for i in sa.inspect(old.engine).get_indexes("shares")}
     old.close()
 
     new = Store(store_url)  # starting the app migrates
-    assert new.schema_version() == 2
+    assert new.schema_version() == len(MIGRATIONS)
     assert "ix_shares_expires_at" in {i["name"] for i in sa.inspect(new.engine).get_indexes("shares")}
-    assert new.get(token).data == b'[{"role":"user","content":"kept"}]'
+    kept = new.get(token)
+    assert kept.data == b'[{"role":"user","content":"kept"}]' and kept.view == {"selected": 0}
+    assert kept.owner == "anonymous"  # migration 3: nobody is known to have made an older share
+    assert "audit" in sa.inspect(new.engine).get_table_names()
     new.close()
 
 
 def test_starting_again_changes_nothing(store_url):
     for _ in range(3):
         s = Store(store_url)
-        assert versions(s) == [1, 2]
+        assert versions(s) == list(range(1, len(MIGRATIONS) + 1))
         s.close()
 
 
@@ -66,7 +77,7 @@ def test_replicas_starting_together_migrate_once(store_url):
     for t in threads:
         t.join()
     assert errors == []
-    assert versions(opened[0]) == [1, 2]
+    assert versions(opened[0]) == list(range(1, len(MIGRATIONS) + 1))
     for s in opened:
         s.close()
 
@@ -81,7 +92,7 @@ def test_failed_migration_leaves_no_trace(store_url, monkeypatch):
     monkeypatch.setattr(store_mod, "MIGRATIONS", [*MIGRATIONS, broken])
     with pytest.raises(RuntimeError, match="migration 3 failed"):
         s.migrate()
-    assert versions(s) == [1, 2]
+    assert versions(s) == list(range(1, len(MIGRATIONS) + 1))
     assert "half_done" not in sa.inspect(s.engine).get_table_names()
     s.close()
 
