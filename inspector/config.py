@@ -16,6 +16,25 @@ variable                        meaning                                         
 ``INSPECTOR_REDACT_PATTERNS_FILE``  a file with one extra pattern per line (``#`` comments)  none
 ==============================  =====================================================  ===========
 
+Hosting for a team (``Hosting.from_env()``, read by the app and its server only):
+
+====================================  =================================================  =========
+variable                              meaning                                            default
+====================================  =================================================  =========
+``INSPECTOR_AUTH``                    ``off``, ``oidc`` (``st.login``) or ``proxy``      ``off``
+                                      (identity from ``server.trustedUserHeaders``)
+``INSPECTOR_PROXY_SECRET``            ``proxy`` mode: the value the proxy sends in       required
+                                      ``X-Inspector-Proxy-Secret``; identity headers on
+                                      a request without it are ignored
+``INSPECTOR_ADMINS``                  users (emails, comma-separated) who may delete      none
+                                      any share
+``INSPECTOR_ADMIN_GROUP``             a group (in the user's ``groups``) whose members    none
+                                      may delete any share
+``INSPECTOR_TEAM_SHARES``             ``1``: list everyone's shares to everyone           off
+``INSPECTOR_PURGE_INTERVAL_SECONDS``  how often expired shares are deleted               600
+``INSPECTOR_LOG_FORMAT``              ``json``: one JSON object a line on stderr          ``text``
+====================================  =================================================  =========
+
 Share links start with ``INSPECTOR_BASE_URL``; when it is unset the app uses the address in the
 user's browser instead (so links follow the proxy), and the CLI uses the default above.
 
@@ -143,3 +162,85 @@ class Settings:
             share_max_bytes=int(_number(env, "INSPECTOR_SHARE_MAX_BYTES", DEFAULT_MAX_BYTES, int)),
             redact_patterns=_patterns(env),
         )
+
+
+AUTH_MODES = ("off", "oidc", "proxy")
+PROXY_SECRET_HEADER = "X-Inspector-Proxy-Secret"
+DEFAULT_PURGE_INTERVAL = 600.0
+
+
+def _flag(env: Mapping[str, str], name: str) -> bool:
+    raw = env.get(name, "").strip().lower()
+    if raw in ("", "0", "false", "no", "off"):
+        return False
+    if raw in ("1", "true", "yes", "on"):
+        return True
+    raise ConfigError(f"{name}={raw!r} must be 1 or 0")
+
+
+@dataclass(frozen=True)
+class Hosting:
+    """How the app is hosted for a team: sign-in, who may delete, retention schedule, logs."""
+
+    auth: str = "off"
+    proxy_secret: str = ""
+    admins: tuple[str, ...] = ()
+    admin_group: str = ""
+    team_shares: bool = False
+    purge_interval: float = DEFAULT_PURGE_INTERVAL
+    log_json: bool = False
+
+    @property
+    def sign_in(self) -> bool:
+        return self.auth != "off"
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] = os.environ) -> "Hosting":
+        auth = env.get("INSPECTOR_AUTH", "").strip().lower() or "off"
+        if auth not in AUTH_MODES:
+            raise ConfigError(f"INSPECTOR_AUTH={auth!r} must be one of {', '.join(AUTH_MODES)}")
+        secret = env.get("INSPECTOR_PROXY_SECRET", "").strip()
+        if auth == "proxy" and len(secret) < 16:
+            raise ConfigError(
+                "INSPECTOR_AUTH=proxy needs INSPECTOR_PROXY_SECRET (at least 16 characters), the value the proxy "
+                f"sends in {PROXY_SECRET_HEADER}: without it anyone who reaches the app directly could name any user"
+            )
+        log_format = env.get("INSPECTOR_LOG_FORMAT", "").strip().lower() or "text"
+        if log_format not in ("text", "json"):
+            raise ConfigError(f"INSPECTOR_LOG_FORMAT={log_format!r} must be text or json")
+        admins = tuple(a.strip().lower() for a in env.get("INSPECTOR_ADMINS", "").replace(";", ",").split(",") if a.strip())
+        return cls(
+            auth=auth,
+            proxy_secret=secret,
+            admins=admins,
+            admin_group=env.get("INSPECTOR_ADMIN_GROUP", "").strip(),
+            team_shares=_flag(env, "INSPECTOR_TEAM_SHARES"),
+            purge_interval=_number(env, "INSPECTOR_PURGE_INTERVAL_SECONDS", DEFAULT_PURGE_INTERVAL),
+            log_json=log_format == "json",
+        )
+
+
+OIDC_VARIABLES = {
+    "INSPECTOR_OIDC_METADATA_URL": "server_metadata_url",
+    "INSPECTOR_OIDC_CLIENT_ID": "client_id",
+    "INSPECTOR_OIDC_CLIENT_SECRET": "client_secret",
+    "INSPECTOR_OIDC_REDIRECT_URI": "redirect_uri",
+    "INSPECTOR_OIDC_COOKIE_SECRET": "cookie_secret",
+}
+
+
+def oidc_secrets(env: Mapping[str, str] = os.environ) -> dict[str, str] | None:
+    """Streamlit's ``[auth]`` section built from ``INSPECTOR_OIDC_*`` (None when none is set).
+
+    The other way is ``[auth]`` in ``.streamlit/secrets.toml``, as Streamlit documents it. All five
+    are needed: a partial set is a ``ConfigError`` naming the missing ones.
+    """
+    given = {key: env.get(name, "").strip() for name, key in OIDC_VARIABLES.items()}
+    if not any(given.values()):
+        return None
+    missing = [name for name, key in OIDC_VARIABLES.items() if not given[key]]
+    if missing:
+        raise ConfigError(f"OIDC sign-in needs {', '.join(missing)} too")
+    if not given["redirect_uri"].endswith("/oauth2callback"):
+        raise ConfigError("INSPECTOR_OIDC_REDIRECT_URI must end with /oauth2callback (Streamlit's callback path)")
+    return {**given, "client_kwargs": {"scope": "openid profile email"}}

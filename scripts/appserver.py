@@ -41,9 +41,13 @@ class App:
         self.log.unlink(missing_ok=True)
 
 
-def start(env: dict[str, str] | None = None, *, timeout: float = 60) -> App:
-    """Run ``streamlit run app.py`` with ``env`` added to the environment; return once healthy."""
-    port = free_port()
+def start(env: dict[str, str] | None = None, *, timeout: float = 60, script: str = "app.py",
+          port: int | None = None) -> App:
+    """Run ``streamlit run <script>`` with ``env`` added to the environment; return once healthy.
+
+    ``script="server.py"`` is the hosted entry (``st.App``: the page plus ``/inspector/health`` and
+    ``/inspector/metrics``, retention from start-up)."""
+    port = port or free_port()
     url = f"http://127.0.0.1:{port}"
     fd, log_name = tempfile.mkstemp(prefix="inspector-app-", suffix=".log")
     log = Path(log_name)
@@ -52,7 +56,7 @@ def start(env: dict[str, str] | None = None, *, timeout: float = 60) -> App:
     full_env.update(env or {})
     with os.fdopen(fd, "wb") as out:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.port", str(port),
+            [sys.executable, "-m", "streamlit", "run", str(ROOT / script), "--server.port", str(port),
              "--server.address", "127.0.0.1", "--server.headless", "true",
              "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
             cwd=ROOT, env=full_env, stdout=out, stderr=subprocess.STDOUT,

@@ -60,6 +60,18 @@ class Cluster:
     _run: list[str]
     _bindir: Path
     _root: Path
+    _options: str = ""
+
+    def halt(self) -> None:
+        """Stop the server but keep its files: ``resume()`` starts it again with the same data."""
+        subprocess.run(self._run + [str(self._bindir / "pg_ctl"), "-D", str(self.datadir), "-m", "fast", "-w", "stop"],
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def resume(self) -> None:
+        """Start a halted server again on the same port."""
+        subprocess.run(self._run + [str(self._bindir / "pg_ctl"), "-D", str(self.datadir), "-o", self._options,
+                                    "-l", str(self._root / "server.log"), "-w", "-t", "60", "start"],
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
     def stop(self) -> None:
         """Stop the server (fast shutdown) and delete its files."""
@@ -110,7 +122,7 @@ def start(database: str = "inspector") -> Cluster:
                "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200")
     sh(str(bindir / "pg_ctl"), "-D", str(datadir), "-o", options, "-l", str(log), "-w", "-t", "60", "start")
     base = f"postgresql+psycopg://inspector:{password}@127.0.0.1:{port}"
-    cluster = Cluster(f"{base}/postgres", port, datadir, run, bindir, root)
+    cluster = Cluster(f"{base}/postgres", port, datadir, run, bindir, root, options)
     try:
         cluster.url = cluster.create_database(database)
     except Exception:

@@ -16,6 +16,7 @@ from typing import Callable
 from .. import dialects
 from ..check import Analysis, check_document, default_target, dialects_for, named_target
 from ..containers import Document
+from ..hosting import events
 from ..loading import load_bytes
 from ..model_target import request_model, target_from_model
 from ..report import Finding, Report
@@ -125,6 +126,8 @@ def checked(sha: str, _data: bytes, name: str, dialect: str | None, target: str,
     doc = parsed(sha, _data, name)  # check leaves the document as it was: the cached parse is shared
     report, analyses = check_document(doc, target, dialect, progress=_progress)
     out = Checked(doc, report, analyses)
+    events.record("checks", dialect=report.dialect, target=target, transcripts=len(analyses),
+                  findings=len(report.findings))
     freeze_heap()
     return out
 

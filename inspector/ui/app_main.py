@@ -14,8 +14,9 @@ from __future__ import annotations
 import streamlit as st
 
 from .. import dialects
+from ..hosting import events
 from ..errors import InputError, PythonReprInput
-from . import analysis, loading, state, style, url
+from . import analysis, loading, signin, state, style, url
 from .dataset import back_button, dataset_view
 from .context import context_view, fit_section, timeline_overlay
 from .findings import findings_table
@@ -154,15 +155,28 @@ def share_sidebar(loaded: state.Loaded, dialect: str | None, effective: str, tar
     mod.share_panel(loaded.data, loaded.name, view)
 
 
+def unreadable(loaded: state.Loaded | None, exc: BaseException) -> None:
+    """Count an input the app could not read, once per file per session (reruns show it again)."""
+    key = loaded.sha if loaded is not None else None
+    if key is None or st.session_state.get("_unreadable_seen") != key:
+        st.session_state["_unreadable_seen"] = key
+        events.record("unreadable_inputs", error=type(exc).__name__)
+
+
 def main() -> None:
     style.inject()
+    hosting, _user = signin.gate()  # with sign-in on, a signed-out visitor gets the sign-in page only
     loading.load_from_link()
     with st.sidebar:
         loading.loading_panel()
+        sharing = loading.share_module()
+        if sharing is not None:
+            sharing.share_lists(hosting.team_shares)
     st.title("Tool-call transcript inspector", anchor=False)
     loaded = state.loaded()
     err = state.take_error()
     if err:
+        unreadable(None, InputError(err))
         show_input_error(InputError(err))
     if loaded is None:
         welcome()
@@ -171,6 +185,7 @@ def main() -> None:
         doc = analysis.parsed(loaded.sha, loaded.data, loaded.name)
     except Exception as exc:  # noqa: BLE001 - any unreadable input is a message, not a trace
         st.text(loaded.name)
+        unreadable(loaded, exc)
         show_input_error(exc)
         if isinstance(exc, PythonReprInput) and exc.readable:
             st.button("Read it as a Python literal", key="read_repr", on_click=read_python_repr, args=(loaded,),
@@ -190,6 +205,7 @@ def main() -> None:
     try:
         checked = analysis.checked(loaded.sha, loaded.data, loaded.name, dialect, target, checking)
     except Exception as exc:  # noqa: BLE001
+        unreadable(loaded, exc)
         show_input_error(exc)
         return
     finally:

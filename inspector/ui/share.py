@@ -9,6 +9,11 @@ delete the share from the same panel.
 The store is opened once per process (``st.cache_resource``): replicas share it only through the
 database, so a link made on one replica opens on any other. Transcript text reaches the page only
 through ``st.dataframe``/``st.code``/``st.text``.
+
+With sign-in on (``inspector.ui.signin``) a share records who made it, only that user or an admin
+may delete it, and ``share_lists`` shows "My shares" (and everyone's, with
+``INSPECTOR_TEAM_SHARES=1``). Every create, open and delete is counted and logged
+(``inspector.hosting.events``) and written to the store's audit table.
 """
 
 from __future__ import annotations
@@ -21,20 +26,42 @@ from typing import Any
 import streamlit as st
 
 from ..config import ConfigError, Settings
+from ..hosting import events, retention
 from ..redact import MaskingError, PatternError, Redactor, check_masked, context
-from ..store import ShareTooLarge, Store, error_line, looks_like_token, share_link
+from ..store import NotOwner, ShareTooLarge, Store, error_line, looks_like_token, share_link
+from .signin import USER
 
 NOT_FOUND = (
     "This shared link was not found or has expired (shares expire, and whoever holds a link can delete it). "
     "Ask for a new link, or open the file itself."
 )
+UNAVAILABLE = "Share store unavailable: it cannot be reached right now; try again later."
 _LINKS = "_share_links"  # session_state: transcript digest -> the share this session holds
 _SCANS = "_share_scans"  # session_state: (digest, patterns) -> secrets found
 
 
 @st.cache_resource(show_spinner=False)
 def _open_store(url: str, max_bytes: int, ttl_days: float) -> Store:
-    return Store(url, max_bytes=max_bytes, ttl_days=ttl_days)
+    store = Store(url, max_bytes=max_bytes, ttl_days=ttl_days)
+    store.on_expired = lambda n: events.record("shares_expired", count=n)
+    retention.start()  # ``streamlit run app.py`` has no server start-up: the schedule starts here
+    return store
+
+
+def _user():
+    """The signed-in user of this run (``signin.User``), or None when the gate did not run (tests)."""
+    return st.session_state.get(USER)
+
+
+def _actor() -> str:
+    u = _user()
+    return u.name if u is not None else "anonymous"
+
+
+def _unavailable(exc: BaseException, where: str) -> None:
+    events.record("store_errors", where=where, error=events.error_kind(exc))
+    st.error(UNAVAILABLE)
+    st.code(error_line(exc), language=None)
 
 
 # store URL -> (when, one line): a store that failed to open is not tried again on every page
@@ -53,15 +80,14 @@ def _settings_and_store() -> tuple[Settings, Store] | None:
         return None
     failed = _FAILED.get(s.store_url)
     if failed is not None and time.monotonic() - failed[0] < RETRY_AFTER_SECONDS:
-        st.error("The share store cannot be reached right now; try again later.")
+        st.error(UNAVAILABLE)
         st.code(failed[1], language=None)
         return None
     try:
         store = _open_store(s.store_url, s.share_max_bytes, s.share_ttl_days)
     except Exception as exc:  # noqa: BLE001 - a driver error must not take the page down
         _FAILED[s.store_url] = (time.monotonic(), error_line(exc))
-        st.error("The share store cannot be reached right now; try again later.")
-        st.code(error_line(exc), language=None)
+        _unavailable(exc, "open")
         return None
     _FAILED.pop(s.store_url, None)
     return s, store
@@ -95,14 +121,14 @@ def load_shared(token: str) -> tuple[bytes, str, dict] | None:
         return None
     settings, store = got
     try:
-        shared = store.get(token)
+        shared = store.open(token, actor=_actor())
     except Exception as exc:  # noqa: BLE001
-        st.error("The share store cannot be reached right now; try again later.")
-        st.code(error_line(exc), language=None)
+        _unavailable(exc, "open_link")
         return None
     if shared is None:
         st.warning(NOT_FOUND)
         return None
+    events.record("shares_opened", share=hashlib.sha256(token.encode()).hexdigest()[:12], user=_actor())
     result = (shared.data, shared.name, dict(shared.view))
     opened[token] = result
     _held()[_digest(shared.data)] = {
@@ -111,6 +137,7 @@ def load_shared(token: str) -> tuple[bytes, str, dict] | None:
         "view": dict(shared.view),
         "expires_at": shared.expires_at,
         "masked": None,
+        "owner": shared.owner,
     }
     return result
 
@@ -181,6 +208,8 @@ def share_panel(data: bytes, name: str, view: dict) -> None:
         format="%g",
         key="share_ttl",
     )
+    st.caption(f"Retention: shares are deleted automatically when they expire, after {settings.share_ttl_days:g} "
+               "days at most (set by the operator); expired ones are purged on a schedule.")
     if len(data) > settings.share_max_bytes:
         st.error(
             f"This transcript is {len(data):,} bytes; shares are limited to {settings.share_max_bytes:,} bytes."
@@ -192,27 +221,34 @@ def share_panel(data: bytes, name: str, view: dict) -> None:
         try:
             if mask:
                 check_masked(data, payload)
-            token = store.put(payload, name, view, ttl_days=ttl)
-        except (ShareTooLarge, MaskingError) as exc:
+            token = store.put(payload, name, view, ttl_days=ttl, owner=_actor())
+        except (ShareTooLarge, MaskingError, ConfigError) as exc:
             st.error(f"Not shared: {exc}")
             return
         except Exception as exc:  # noqa: BLE001
-            st.error("The transcript could not be stored; try again later.")
-            st.code(error_line(exc), language=None)
+            _unavailable(exc, "share")
+            st.text("The transcript was not shared.")
             return
+        events.record("shares_created", share=hashlib.sha256(token.encode()).hexdigest()[:12], user=_actor(),
+                      bytes=len(payload))
         held[digest] = {
             "token": token,
             "url": share_link(_base_url(settings), token, view.get("selected")),
             "view": dict(view),
             "expires_at": int(time.time() + ttl * 86400),
             "masked": len(found) if mask else 0,
+            "owner": _actor(),
         }
         st.session_state.pop("_share_deleted", None)
 
     failure = st.session_state.pop("_share_delete_error", None)
     if failure:
-        st.error("The share could not be deleted; try again later.")
+        st.error(f"The share could not be deleted. {UNAVAILABLE}")
         st.code(failure, language=None)
+    refused = st.session_state.pop("_share_delete_refused", None)
+    if refused:
+        with st.container(key="share_delete_refused"):
+            st.error(f"Not deleted: {refused}")
     link = held.get(digest)
     if link is None:
         if st.session_state.get("_share_deleted") == digest:
@@ -223,6 +259,8 @@ def share_panel(data: bytes, name: str, view: dict) -> None:
         masked = f", {link['masked']} secret(s) masked" if link["masked"] else ""
         st.text(f"Link (expires {expires}{masked}):")
         st.code(link["url"], language=None)
+        if _user() is not None and _user().signed_in:
+            st.caption(f"Shared by {link.get('owner') or 'anonymous'}")
     if link["view"] != view:
         st.text("The view has changed since this link was made; press Share again to include it.")
     st.button("Delete this share", key="share_delete", icon=":material/delete:", on_click=_delete, args=(store, digest))
@@ -233,11 +271,97 @@ def _delete(store: Store, digest: str) -> None:
     link = _held().get(digest)
     if link is None:
         return
+    user = _user()
+    sid = hashlib.sha256(link["token"].encode()).hexdigest()[:12]
     try:
-        store.delete(link["token"])
+        store.delete(link["token"], actor=_actor(), owner_only=bool(user and user.signed_in),
+                     admin=bool(user and user.admin))
+    except NotOwner as exc:
+        events.record("shares_delete_refused", share=sid, user=_actor())
+        st.session_state["_share_delete_refused"] = str(exc)
+        return
     except Exception as exc:  # noqa: BLE001
+        events.record("store_errors", where="delete", error=events.error_kind(exc))
         st.session_state["_share_delete_error"] = error_line(exc)
         return
+    events.record("shares_deleted", share=sid, user=_actor())
     # The transcript stays open in this session (``_share_opened``); only the link dies.
     _held().pop(digest, None)
     st.session_state["_share_deleted"] = digest
+
+
+def _when(t: int) -> str:
+    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(t))
+
+
+def share_lists(team: bool) -> None:
+    """"My shares" (signed in) and, with ``INSPECTOR_TEAM_SHARES=1``, everyone's: name, maker and
+    expiry, with Open and (for the owner or an admin) Delete. A listed share opens by its id, so
+    the list never shows link tokens."""
+    user = _user()
+    mine = user is not None and user.signed_in
+    if not mine and not team:
+        return
+    got = _settings_and_store()
+    if got is None:
+        return
+    _, store = got
+    failure = st.session_state.pop("_list_error", None)
+    if failure:
+        st.error(failure)
+    sections = ([("My shares", user.name)] if mine else []) + ([("Team shares", None)] if team else [])
+    for title, owner in sections:
+        with st.expander(title, expanded=False), st.container(key=f"list_{'mine' if owner else 'team'}"):
+            try:
+                rows = store.list_shares(owner, limit=50)
+            except Exception as exc:  # noqa: BLE001
+                _unavailable(exc, "list")
+                continue
+            if not rows:
+                st.text("No shares." if owner else "Nobody has shared anything that is still live.")
+            for info in rows:
+                with st.container(border=True):
+                    st.text(info.name)  # a file name is the user's text: only ever as text
+                    by = "" if owner else f"by {info.owner}, "
+                    st.caption(f"{by}made {_when(info.created_at)}, expires {_when(info.expires_at)}")
+                    with st.container(horizontal=True):
+                        st.button("Open", key=f"open:{title}:{info.id}", on_click=_open_listed,
+                                  args=(store, info.id), type="tertiary", icon=":material/open_in_new:")
+                        if not mine or info.owner == user.name or user.admin:
+                            st.button("Delete", key=f"del:{title}:{info.id}", on_click=_delete_listed,
+                                      args=(store, info.id), type="tertiary", icon=":material/delete:")
+
+
+def _open_listed(store: Store, share_id: str) -> None:
+    from . import state
+
+    try:
+        shared = store.open_id(share_id, actor=_actor())
+    except Exception as exc:  # noqa: BLE001
+        events.record("store_errors", where="open_listed", error=events.error_kind(exc))
+        st.session_state["_list_error"] = f"{UNAVAILABLE} ({error_line(exc)})"
+        return
+    if shared is None:
+        st.session_state["_list_error"] = NOT_FOUND
+        return
+    events.record("shares_opened", share=share_id[:12], user=_actor())
+    state.set_loaded(shared.data, shared.name, "share", dict(shared.view))
+
+
+def _delete_listed(store: Store, share_id: str) -> None:
+    user = _user()
+    try:
+        store.delete_id(share_id, actor=_actor(), owner_only=bool(user and user.signed_in),
+                        admin=bool(user and user.admin))
+    except NotOwner as exc:
+        events.record("shares_delete_refused", share=share_id[:12], user=_actor())
+        st.session_state["_list_error"] = f"Not deleted: {exc}"
+        return
+    except Exception as exc:  # noqa: BLE001
+        events.record("store_errors", where="delete_listed", error=events.error_kind(exc))
+        st.session_state["_list_error"] = f"{UNAVAILABLE} ({error_line(exc)})"
+        return
+    events.record("shares_deleted", share=share_id[:12], user=_actor())
+    for digest, link in list(_held().items()):  # the panel must not offer a link that is dead now
+        if hashlib.sha256(link["token"].encode()).hexdigest() == share_id:
+            _held().pop(digest, None)
