@@ -42,6 +42,7 @@ Writing a dialect (see ``openai_chat.py`` for a run dialect, ``anthropic.py`` fo
 from __future__ import annotations
 
 import re
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping
@@ -75,8 +76,9 @@ class Samples:
     jsonl: bool = False  # a list of log entries, written one per line as the format's files are
 
 
-class Dialect:
-    """One wire format. Subclasses set the class attributes and implement ``detect``, ``read`` and ``text``."""
+class Dialect(ABC):
+    """One wire format. Subclasses set the class attributes and implement ``detect``, ``read`` and
+    ``text`` (abstract: a dialect without one of them cannot be instantiated)."""
 
     name: ClassVar[str] = ""
     targets: ClassVar[tuple[str, ...]] = ()
@@ -100,15 +102,18 @@ class Dialect:
     def default_target(self) -> str:
         return self.targets[0]
 
+    @abstractmethod
     def detect(self, items: list) -> int:
         raise NotImplementedError
 
+    @abstractmethod
     def read(self, items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
         raise NotImplementedError
 
     def rules(self, msgs: list[Msg], pairing: Pairing, target: str) -> list[Issue]:
         return []
 
+    @abstractmethod
     def text(self, raw: Any) -> str:
         raise NotImplementedError
 

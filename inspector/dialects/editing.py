@@ -32,6 +32,7 @@ result block is a message of its own, then joins runs of one role back.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from typing import TYPE_CHECKING, Any
 
 from ..model import Call, Issue, Result
@@ -40,46 +41,60 @@ if TYPE_CHECKING:
     from .base import Dialect
 
 
-class Editor:
-    """Raw edits for one dialect. Subclasses implement every method; none may mutate its input."""
+class Editor(ABC):
+    """Raw edits for one dialect. Subclasses implement every abstract method (a class that misses
+    one cannot be instantiated, so its dialect cannot be imported); none may mutate its input.
+    ``tests/test_dialect_conformance.py`` drives each operation on every dialect."""
 
     def __init__(self, dialect: "Dialect"):
         self.dialect = dialect
 
+    @abstractmethod
     def placeholder(self, call: Call, call_id: str | None, text: str) -> Any:
         raise NotImplementedError
 
+    @abstractmethod
     def set_call_id(self, raw: Any, call: Call, new_id: str) -> Any:
         raise NotImplementedError
 
+    @abstractmethod
     def set_result_id(self, raw: Any, result: Result, new_id: str) -> Any:
         raise NotImplementedError
 
+    @abstractmethod
     def set_result_name(self, raw: Any, result: Result, name: str) -> Any | None:
         """The item with the result's name set, or None when the result carries no name field."""
         raise NotImplementedError
 
+    @abstractmethod
     def drop_calls(self, raw: Any, calls: list[Call]) -> tuple[Any, list[Any]]:
         raise NotImplementedError
 
+    @abstractmethod
     def call_item(self, raw: Any, call: Call) -> Any:
         raise NotImplementedError
 
+    @abstractmethod
     def has_id_slot(self, raw: Any, call: Call) -> bool:
         raise NotImplementedError
 
+    @abstractmethod
     def shape_fix(self, raw: Any, issue: Issue) -> tuple[Any, str] | None:
         raise NotImplementedError
 
+    @abstractmethod
     def note_for_orphan(self, raw: Any, result: Result, text: str) -> Any:
         raise NotImplementedError
 
+    @abstractmethod
     def user_to_result(self, raw: Any, call: Call, call_id: str | None) -> Any:
         raise NotImplementedError
 
+    @abstractmethod
     def bridge(self, text: str) -> Any:
         raise NotImplementedError
 
+    @abstractmethod
     def role_of(self, item: Any) -> str:
         raise NotImplementedError
 
@@ -114,15 +129,19 @@ class BlockEditor(Editor):
 
     # --- what the dialects differ in ---------------------------------------------------------
 
+    @abstractmethod
     def is_result(self, block: Any) -> bool:
         raise NotImplementedError
 
+    @abstractmethod
     def result_block(self, call: Call, call_id: str | None, text: str, error: bool) -> dict:
         raise NotImplementedError
 
+    @abstractmethod
     def with_call_id(self, block: dict, new_id: str) -> dict:
         raise NotImplementedError
 
+    @abstractmethod
     def with_result_id(self, block: dict, new_id: str) -> dict:
         raise NotImplementedError
 
@@ -335,11 +354,13 @@ class EntryEditor(BlockEditor):
         got = self.owner.get(id(block))
         return got[1] if got is not None and got[0] is block else None
 
+    @abstractmethod
     def messages(self, items: list, where: tuple) -> tuple[list, list[list[int]]]:
         """The messages the entries make and, for each, the indices of its entries (``own``
         called for every block)."""
         raise NotImplementedError
 
+    @abstractmethod
     def write_back(self, items: list, msgs: list, groups: list[list[int]], out: list) -> Any:
         raise NotImplementedError
 
