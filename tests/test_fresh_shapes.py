@@ -84,3 +84,73 @@ def test_vercel_ui_approval_responded_approved_then_a_user_turn_is_tc001_in_the_
     assert r.findings[0].provider_error == "Tool result is missing for tool call call_rmB7."
     # Approved and ending the list: the SDK runs it next, a pending call.
     assert codes(inspector.check(_ui("approval-responded", True, []))) == [("TC022", "warning", 1)]
+
+
+# --- TC026: a call of a tool declared by type is declared ----------------------------------------
+
+def _tc026(body):
+    return [(f.message_index, f.text) for f in inspector.check(body).findings if f.code == "TC026"]
+
+
+def test_responses_builtin_tools_declared_by_type_are_declared():
+    body = {"model": "gpt-5.1", "tools": [
+        {"type": "shell"}, {"type": "local_shell"}, {"type": "apply_patch"},
+        {"type": "computer_use_preview", "display_width": 1024, "display_height": 768, "environment": "browser"},
+        {"type": "mcp", "server_label": "deepwiki", "server_url": "https://mcp.deepwiki.com/mcp",
+         "require_approval": "always"},
+        {"type": "web_search"}, {"type": "file_search", "vector_store_ids": ["vs_1"]},
+        {"type": "code_interpreter", "container": {"type": "auto"}}, {"type": "image_generation"},
+        {"type": "custom", "name": "code_exec"}], "input": [
+        {"role": "user", "content": "Look around."},
+        {"type": "shell_call", "call_id": "call_s1", "action": {"commands": ["ls"]}, "status": "completed"},
+        {"type": "shell_call_output", "call_id": "call_s1", "output": [{"stdout": "a.py", "stderr": ""}]},
+        {"type": "computer_call", "call_id": "call_c1", "action": {"type": "screenshot"}, "status": "completed"},
+        {"type": "computer_call_output", "call_id": "call_c1",
+         "output": {"type": "computer_screenshot", "image_url": "data:image/png;base64,AA"}},
+        {"type": "local_shell_call", "id": "lsh_1", "call_id": "call_l1",
+         "action": {"type": "exec", "command": ["ls"], "env": {}}, "status": "completed"},
+        {"type": "local_shell_call_output", "id": "call_l1", "output": "a.py"},
+        {"type": "apply_patch_call", "call_id": "call_p1", "operation": {"type": "update_file", "path": "a.py", "diff": ""},
+         "status": "completed"},
+        {"type": "apply_patch_call_output", "call_id": "call_p1", "status": "completed"},
+        {"type": "mcp_approval_request", "id": "mcpr_1", "server_label": "deepwiki", "name": "ask_question",
+         "arguments": "{}"},
+        {"type": "mcp_approval_response", "approval_request_id": "mcpr_1", "approve": True},
+        {"type": "web_search_call", "id": "ws_1", "status": "completed", "action": {"type": "search", "query": "x"}},
+        {"type": "custom_tool_call", "call_id": "call_x1", "name": "code_exec", "input": "print(1)"},
+        {"type": "custom_tool_call_output", "call_id": "call_x1", "output": "1"}]}
+    assert _tc026(body) == []
+    # Without its declaration a built-in call is still undeclared.
+    body["tools"] = [t for t in body["tools"] if t["type"] != "shell"]
+    assert [i for i, _ in _tc026(body)] == [1]
+
+
+def test_anthropic_versioned_tools_without_a_name_and_chat_custom_tools_are_declared():
+    body = {"model": "claude-sonnet-4-5", "max_tokens": 64, "tools": [
+        {"type": "text_editor_20250728"}, {"type": "bash_20250124"}, {"type": "memory_20250818"}], "messages": [
+        {"role": "user", "content": "Fix a.py"},
+        {"role": "assistant", "content": [
+            {"type": "tool_use", "id": "toolu_1", "name": "str_replace_based_edit_tool", "input": {"command": "view"}},
+            {"type": "tool_use", "id": "toolu_2", "name": "bash", "input": {"command": "ls"}},
+            {"type": "tool_use", "id": "toolu_3", "name": "memory", "input": {"command": "view"}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": f"toolu_{k}", "content": "ok"}
+                                     for k in (1, 2, 3)]}]}
+    assert _tc026(body) == []
+    chat = {"model": "gpt-5", "tools": [{"type": "custom", "custom": {"name": "grammar_tool"}}], "messages": [
+        {"role": "user", "content": "go"},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "call_g1", "type": "custom", "custom": {"name": "grammar_tool", "input": "x"}}]},
+        {"role": "tool", "tool_call_id": "call_g1", "content": "ok"}]}
+    assert _tc026(chat) == []
+
+
+def test_gemini_computer_use_predefined_functions_are_declared():
+    body = {"tools": [{"googleSearch": {}}, {"codeExecution": {}},
+                      {"computerUse": {"environment": "ENVIRONMENT_BROWSER", "excludedPredefinedFunctions": ["drag_and_drop"]}}],
+            "contents": [
+                {"role": "user", "parts": [{"text": "Open the docs."}]},
+                {"role": "model", "parts": [{"functionCall": {"name": "click_at", "args": {"x": 10, "y": 20}}}]},
+                {"role": "user", "parts": [{"functionResponse": {"name": "click_at", "response": {"url": "x"}}}]},
+                {"role": "model", "parts": [{"functionCall": {"name": "drag_and_drop", "args": {}}}]},
+                {"role": "user", "parts": [{"functionResponse": {"name": "drag_and_drop", "response": {}}}]}]}
+    assert [i for i, _ in _tc026(body)] == [3]  # the excluded one only
