@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Callable
 
-from .containers import Document, Transcript, path_text
+from .containers import Document, Transcript, get_path, path_text
 from .dialects import Dialect, dialect_of, get
 from .errors import InputError
 from .explain import Neighbours, hint, sentence
@@ -119,7 +119,7 @@ def named_target(doc: Document, dialect: Dialect, fits) -> tuple[str | None, str
     t = doc.transcripts[0]
     hint, why = t.extra.get("target"), t.extra.get("target_reason", "")
     if hint is None:
-        hint, why = dialect.target_from(t.items)
+        hint, why = dialect.target_from(t.items, get_path(doc.root, t.path[:-1]) if t.path else None)
     return (hint, why) if hint in fits else (None, "")
 
 

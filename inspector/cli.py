@@ -132,9 +132,10 @@ def _fails(report: dict, fail_on: str) -> bool:
 
 
 def _why(report: dict) -> str:
-    """`` (…)`` saying why the target was chosen, when the request's model chose it."""
+    """`` (…)`` saying why the target was chosen, when the file chose it (a model or provider it
+    names, a request URL) rather than the format's default."""
     reason = report.get("target_reason")
-    return f" ({reason})" if reason and "model" in reason else ""
+    return f" ({reason})" if reason and not reason.startswith("the default for") else ""
 
 
 def _summary_line(report: dict) -> str:

@@ -107,5 +107,16 @@ def target_from_model(model: str, fits: tuple[str, ...] | list[str]) -> tuple[st
                   "format as read; the format's own provider is assumed (choose another target to change it)")
 
 
+def model_named(model: Any, said: str) -> tuple[str | None, str]:
+    """``(target, reason)`` for a model a history names (``said``: where, "the history's model"), or
+    ``(None, "")`` when the name says no vendor: a dialect's ``target_from`` reads it where its
+    format records it."""
+    if type(model) is not str or not model.strip():
+        return None, ""
+    vendor, on_bedrock = vendor_of(model)
+    target = "bedrock" if on_bedrock else vendor
+    return (target, f"{said} {model!r}") if target else (None, "")
+
+
 def _a(word: str) -> str:
     return ("an " if word[:1] in "AEIOU" else "a ") + word

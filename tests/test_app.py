@@ -366,6 +366,22 @@ def test_target_defaults_from_the_requests_model_and_says_why():
     assert not any("request's model" in m.value for m in at.markdown)
 
 
+def test_target_from_the_model_a_langchain_history_names_in_the_badge_and_reason():
+    """Issue 28: the model where the format records it (response_metadata), said in the app."""
+    history = [
+        {"type": "human", "data": {"content": "Weather in Oslo?"}},
+        {"type": "ai", "data": {"content": "", "response_metadata": {"model_name": "claude-sonnet-4-5"},
+                                "tool_calls": [{"name": "get_weather", "args": {"city": "Oslo"}, "id": "toolu_01Oslo",
+                                                "type": "tool_call"}]}},
+        {"type": "human", "data": {"content": "Never mind."}}]
+    at = upload(app(), "history.json", json.dumps(history).encode())
+    assert at.selectbox(key="target").value == "anthropic"
+    assert ("Target anthropic: the history's AI messages name model 'claude-sonnet-4-5' "
+            "(response_metadata.model_name).") in texts(at)
+    badges = [m.value for m in at.markdown if "-badge[" in m.value]
+    assert any("target from the model the file names" in b for b in badges)
+
+
 def _qp(at, key):
     v = at.query_params.get(key)
     return v[-1] if isinstance(v, list) else v

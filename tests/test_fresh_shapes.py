@@ -154,3 +154,59 @@ def test_gemini_computer_use_predefined_functions_are_declared():
                 {"role": "model", "parts": [{"functionCall": {"name": "drag_and_drop", "args": {}}}]},
                 {"role": "user", "parts": [{"functionResponse": {"name": "drag_and_drop", "response": {}}}]}]}
     assert [i for i, _ in _tc026(body)] == [3]  # the excluded one only
+
+
+# --- The target the history names ------------------------------------------------------------------
+
+LANGCHAIN_CLAUDE = [
+    {"type": "human", "data": {"content": "Weather in Oslo?"}},
+    {"type": "ai", "data": {"content": "", "response_metadata": {"model_name": "claude-sonnet-4-5", "stop_reason": "tool_use"},
+                            "tool_calls": [{"name": "get_weather", "args": {"city": "Oslo"}, "id": "toolu_01Oslo",
+                                            "type": "tool_call"}]}},
+    {"type": "human", "data": {"content": "Never mind."}},
+]
+
+
+def test_langchain_response_metadata_model_name_picks_anthropic_and_says_why(tmp_path):
+    r = inspector.check(LANGCHAIN_CLAUDE)
+    assert r.target == "anthropic" and "response_metadata.model_name" in r.target_reason
+    assert r.findings[0].provider_error.startswith(
+        "messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_01Oslo.")
+    path = tmp_path / "history.json"
+    path.write_text(json.dumps(LANGCHAIN_CLAUDE))
+    import subprocess
+    import sys
+    p = subprocess.run([sys.executable, "-m", "inspector", "check", str(path)], capture_output=True, text=True)
+    assert p.returncode == 1
+    assert ("target anthropic (the history's AI messages name model 'claude-sonnet-4-5' "
+            "(response_metadata.model_name))") in p.stdout.splitlines()[-1]
+    # LangChain 1.x names the integration's provider too; it wins over a gateway's model name.
+    lc1 = json.loads(json.dumps(LANGCHAIN_CLAUDE))
+    lc1[1]["data"]["response_metadata"] = {"model_provider": "bedrock_converse", "model_name": "claude-sonnet-4-5"}
+    assert inspector.check(lc1).target == "bedrock"
+    # An explicit target still wins.
+    assert inspector.check(LANGCHAIN_CLAUDE, target="openai").target == "openai"
+
+
+def test_vercel_provider_metadata_and_agui_forwarded_model_pick_the_target():
+    model_msgs = [{"role": "user", "content": "hi"},
+                  {"role": "assistant", "content": [
+                      {"type": "reasoning", "text": "...", "providerOptions": {"anthropic": {"signature": "EqQB"}}},
+                      {"type": "tool-call", "toolCallId": "toolu_01A", "toolName": "w", "input": {}}]},
+                  {"role": "user", "content": "hm"}]
+    r = inspector.check(model_msgs)
+    assert r.target == "anthropic" and "'anthropic' provider metadata" in r.target_reason
+    ui = [{"id": "u", "role": "user", "parts": [{"type": "text", "text": "hi"}]},
+          {"id": "a", "role": "assistant", "parts": [
+              {"type": "tool-w", "toolCallId": "c1", "state": "output-available", "input": {}, "output": 1,
+               "callProviderMetadata": {"google": {"thoughtSignature": "CpoB"}}}]}]
+    assert inspector.check(ui).target == "gemini"
+    run_input = {"threadId": "t1", "runId": "r1", "forwardedProps": {"model": "mistral-large-latest"}, "messages": [
+        {"id": "1", "role": "user", "content": "hi"},
+        {"id": "2", "role": "assistant", "toolCalls": [
+            {"id": "abcDEF123", "type": "function", "function": {"name": "w", "arguments": "{}"}}]},
+        {"id": "3", "role": "tool", "toolCallId": "abcDEF123", "content": "x"},
+        {"id": "4", "role": "user", "content": "thanks"}]}
+    r = inspector.check(run_input)
+    assert (r.dialect, r.target) == ("ag-ui", "mistral") and "forwardedProps.model" in r.target_reason
+    assert [f.provider_error for f in r.findings if f.code == "TC019"] == ["Unexpected role 'user' after role 'tool'"]

@@ -18,6 +18,7 @@ import json
 from typing import Any
 
 from ..model import Call, Issue, Msg, Result
+from ..model_target import model_named
 from .base import PERMISSIVE_TARGETS, Block, Dialect, Samples, block_call, block_result, known, parts_text, \
     run_rules, string_args, type_name
 from .editing import Editor
@@ -71,6 +72,14 @@ class AgUi(Dialect):
             string_args(call, note)
             calls.append(call)
         return calls
+
+    def target_from(self, items: list, holder: Any = None) -> tuple[str | None, str]:
+        """The model a run input forwards to the agent (``forwardedProps.model``): AG-UI has no
+        field of its own for it (a top-level ``model`` is read as any request body's)."""
+        props = holder.get("forwardedProps", holder.get("forwarded_props")) if type(holder) is dict else None
+        if type(props) is not dict:
+            return None, ""
+        return model_named(props.get("model"), "the run input's forwardedProps.model is")
 
     def rules(self, msgs: list[Msg], pairing, target: str) -> list[Issue]:
         return run_rules(msgs, pairing, target, self.text)

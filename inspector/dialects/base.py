@@ -123,9 +123,12 @@ class Dialect(ABC):
         do not map one to one to the API's, so that no provider index is given."""
         return None
 
-    def target_from(self, items: list) -> tuple[str | None, str]:
-        """The provider a history names itself (a Pydantic AI response's ``provider_name``), and
-        why; ``(None, "")`` for formats that do not say (the default)."""
+    def target_from(self, items: list, holder: Any = None) -> tuple[str | None, str]:
+        """The provider a history names itself, and why: where the format records the model or
+        provider of its replies (a Pydantic AI response's ``provider_name`` or ``model_name``, a
+        LangChain AI message's ``response_metadata``, ...), or ``holder``, the object holding the
+        list (an AG-UI run input's ``forwardedProps``). ``(None, "")`` for formats that do not say
+        (the default); ``model_target.model_named`` turns a model name into a target."""
         return None, ""
 
     def item_groups(self, items: list, where: tuple = ()) -> list[list[int]] | None:

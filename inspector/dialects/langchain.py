@@ -15,6 +15,7 @@ import json
 from typing import Any
 
 from ..model import Call, Issue, Msg, Result
+from ..model_target import model_named
 from .base import NAME_RE, PERMISSIVE_TARGETS, Block, Dialect, Samples, TaggedCall, objects, parts_text, role_order, \
     unknown_role, user_as_result
 from .base import bad_id as _bad_id
@@ -27,6 +28,10 @@ KINDS = {
     "function": "function", "FunctionMessage": "function", "FunctionMessageChunk": "function",
     "chat": "chat", "ChatMessage": "chat", "ChatMessageChunk": "chat",
 }
+# ``response_metadata.model_provider`` (LangChain 1.x): the chat model integration's provider name.
+PROVIDERS = {"openai": "openai", "azure_openai": "openai", "anthropic": "anthropic", "google_genai": "gemini",
+             "google_vertexai": "gemini", "google_anthropic_vertex": "anthropic", "bedrock": "bedrock",
+             "bedrock_converse": "bedrock", "mistralai": "mistral", "deepseek": "deepseek"}
 CHAT_ROLES = {"user": "user", "assistant": "assistant", "system": "system", "developer": "system", "tool": "tool"}
 
 
@@ -277,6 +282,26 @@ class LangChain(Dialect):
 
     detect = staticmethod(detect)
     read = staticmethod(normalize)
+
+    def target_from(self, items: list, holder: Any = None) -> tuple[str | None, str]:
+        """The provider the latest AI message's ``response_metadata`` names: ``model_provider``
+        (LangChain 1.x), else its model (``model_name``, ``model``, ``model_id``)."""
+        for m in reversed(items[-500:]):
+            if type(m) is not dict:
+                continue
+            kind, fields = unwrap(m)
+            meta = fields.get("response_metadata") if KINDS.get(kind) == "assistant" else None
+            if type(meta) is not dict:
+                continue
+            p = meta.get("model_provider")
+            t = PROVIDERS.get(p) if type(p) is str else None
+            if t:
+                return t, f"the history's AI messages came from model provider {p!r} (response_metadata)"
+            for key in ("model_name", "model", "model_id"):
+                t, why = model_named(meta.get(key), "the history's AI messages name model")
+                if t:
+                    return t, f"{why} (response_metadata.{key})"
+        return None, ""
 
     def rules(self, msgs: list[Msg], pairing, target: str) -> list[Issue]:
         """The openai-chat order rules (TC019 for strict targets) and tool output sent as user text (TC020)."""

@@ -28,7 +28,7 @@ from typing import Any
 
 from ..containers import EMBEDDED, Path, embedded_json
 from ..model import Call, Issue, Msg, Result
-from ..model_target import vendor_of
+from ..model_target import model_named
 from ..targets import target_from_provider
 from .base import PERMISSIVE_TARGETS, Block, Dialect, Samples, block_call, block_result, json_text, known, run_rules
 from .editing import PartsEditor
@@ -174,13 +174,8 @@ def span_target(attrs: dict) -> dict:
         target = target_from_provider(attrs.get(key))
         if target:
             return {"target": target, "target_reason": f"the span's {key} is {attrs[key]!r}"}
-    model = attrs.get("gen_ai.request.model")
-    if type(model) is str:
-        vendor, on_bedrock = vendor_of(model)
-        target = "bedrock" if on_bedrock else vendor
-        if target:
-            return {"target": target, "target_reason": f"the span's gen_ai.request.model is {model!r}"}
-    return {}
+    target, why = model_named(attrs.get("gen_ai.request.model"), "the span's gen_ai.request.model is")
+    return {"target": target, "target_reason": why} if target else {}
 
 
 OtelGenAi.editor_class = OtelGenAiEditor

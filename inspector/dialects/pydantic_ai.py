@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..model import Call, Issue, Msg, Result
-from ..model_target import vendor_of
+from ..model_target import model_named
 from ..targets import target_from_provider
 from ..turns import MERGED_ROLES
 from .base import PERMISSIVE_TARGETS, Block, Dialect, Samples, block_call, block_result, json_text, known, \
@@ -125,18 +125,17 @@ class PydanticAi(Dialect):
                     out.append(t)
         return "\n".join(out)
 
-    def target_from(self, items: list) -> tuple[str | None, str]:
+    def target_from(self, items: list, holder: Any = None) -> tuple[str | None, str]:
         """The provider the history's responses name (``provider_name``, else ``model_name``), and why."""
         for m in items[:200]:
             if type(m) is dict and m.get("kind") == "response":
-                p, model = m.get("provider_name"), m.get("model_name")
+                p = m.get("provider_name")
                 t = target_from_provider(p)
                 if t:
                     return t, f"the history's responses came from provider {p!r}"
-                if type(model) is str:
-                    vendor, on_bedrock = vendor_of(model)
-                    if on_bedrock or vendor:
-                        return ("bedrock" if on_bedrock else vendor), f"the history's responses came from model {model!r}"
+                t, why = model_named(m.get("model_name"), "the history's responses came from model")
+                if t:
+                    return t, why
         return None, ""
 
 

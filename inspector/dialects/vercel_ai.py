@@ -128,6 +128,9 @@ class VercelAi(Dialect):
         set_sdk_wording(pairing, exempt=set(responded))
         return run_rules(msgs, pairing, target, self.text)
 
+    def target_from(self, items: list, holder: Any = None) -> tuple[str | None, str]:
+        return provider_keys(items, "content", ("providerOptions",))
+
     def text(self, raw: Any) -> str:
         if type(raw) is not dict:
             return ""
@@ -141,6 +144,28 @@ class VercelAi(Dialect):
                     out.append(p["text"])
             return "\n".join(t for t in out if t)
         return parts_text(content)
+
+
+# The keys of ``providerOptions`` / ``providerMetadata``: the AI SDK provider package that wrote them.
+PROVIDER_KEYS = {"openai": "openai", "azure": "openai", "anthropic": "anthropic", "google": "gemini",
+                 "vertex": "gemini", "bedrock": "bedrock", "mistral": "mistral", "deepseek": "deepseek"}
+
+
+def provider_keys(items: list, key: str, fields: tuple[str, ...]) -> tuple[str | None, str]:
+    """The provider whose metadata the latest assistant message's parts (``key``: ``content`` or
+    ``parts``) carry in ``fields`` (``providerOptions``, ``providerMetadata``, ...): the AI SDK
+    writes them per provider package (``{"anthropic": {"signature": ...}}``), and an assistant
+    part carries the metadata of the provider that wrote it."""
+    for m in reversed(items[-500:]):
+        parts = m.get(key) if type(m) is dict and m.get("role") == "assistant" else None
+        for p in parts if type(parts) is list else ():
+            for f in fields:
+                meta = p.get(f) if type(p) is dict else None
+                for name in meta if type(meta) is dict else ():
+                    t = PROVIDER_KEYS.get(name)
+                    if t:
+                        return t, f"the history's assistant parts carry {name!r} provider metadata ({f})"
+    return None, ""
 
 
 def _name(iss: Issue) -> str:

@@ -28,7 +28,7 @@ from typing import Any
 from ..model import Call, Issue, Msg, Result
 from .base import PERMISSIVE_TARGETS, Block, Dialect, Samples, TaggedCall, block_call, json_text, known
 from .editing import PartsEditor
-from .vercel_ai import approval_not_result, set_sdk_wording
+from .vercel_ai import approval_not_result, provider_keys, set_sdk_wording
 
 ROLES = ("system", "user", "assistant")
 OPEN_STATES = frozenset({"input-streaming", "input-available", "approval-requested", "partial-call", "call"})
@@ -105,6 +105,9 @@ class VercelUi(Dialect):
             exempt.add(iss.call_id)
         set_sdk_wording(pairing, exempt)
         return []
+
+    def target_from(self, items: list, holder: Any = None) -> tuple[str | None, str]:
+        return provider_keys(items, "parts", ("providerMetadata", "callProviderMetadata"))
 
     def text(self, raw: Any) -> str:
         if type(raw) is not dict or type(raw.get("parts")) is not list:

@@ -113,6 +113,7 @@ def toolbar(doc, loaded: state.Loaded) -> tuple[str | None, str, int]:
             if why and st.session_state.get(state.TARGET) == start:
                 # Our words only in the badge; the model name (transcript text) goes out as text below.
                 st.badge("target from the request's model" if why.startswith("the request's model")
+                         else "target from the model the file names" if " model" in why
                          else "target named by the file", icon=":material/target:", color="green")
             size = len(loaded.data)
             st.badge(f"{size / 1e6:.1f} MB" if size >= 100_000 else f"{size / 1e3:.1f} kB", color="gray")
