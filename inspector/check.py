@@ -88,6 +88,8 @@ def analyse(t: Transcript, target: str, dialect: Dialect) -> Analysis:
     issues.extend(dialect.rules(msgs, pairing, target))
     if turns is not None and t.extra.get("bedrock_invoke"):
         _invoke_model_note(issues, t.extra["bedrock_invoke"])
+    if t.extra.get("never_sent"):
+        _never_sent_note(issues, t.extra["never_sent"])
     declared = t.extra.get("declared_tools")
     if declared is not None:
         issues.extend(undeclared_tools(msgs, declared))
@@ -103,6 +105,18 @@ def _invoke_model_note(issues: list[Issue], version: object) -> None:
             iss.say = (f"({iss.data.get('role')}) directly follows a {iss.data.get('prev')} message. The Messages API "
                        f"combines them into one turn, but this body is for Bedrock's InvokeModel (anthropic_version "
                        f"{version!r}), which refused two messages of one role in a row in reports up to 2025.")
+
+
+def _never_sent_note(issues: list[Issue], what: str) -> None:
+    """TC022 on a part of a log that is never sent again (a Claude Code branch abandoned by a
+    rewind, the conversation before a compaction): no call there is pending; a note says so."""
+    for iss in issues:
+        if iss.code == "TC022":
+            iss.data["kind"] = "never_sent"
+            name = iss.data.get("name")
+            tool = f"'{name}'" if isinstance(name, str) and name else "(unnamed tool)"
+            iss.say = (f"calls tool {tool} (id {iss.call_id or '(no id)'}) and this transcript ends before its "
+                       f"result, but it is {what}: never sent again, so the call is not pending.")
 
 
 def default_target(dialect: str) -> str:

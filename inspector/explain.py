@@ -43,7 +43,9 @@ def sentence(issue: Issue, msgs: list[Msg]) -> str:
     if code == "TC010":
         return f"Message #{i}: the arguments of tool {name} (call {_cid(cid)}) are {d.get('got')}, not a JSON string."
     if code == "TC011":
-        return f"Message #{i}: the arguments of tool {name} (call {_cid(cid)}) are not valid JSON."
+        return (f"Message #{i}: the arguments of tool {name} (call {_cid(cid)}) are not valid JSON (a stream cut "
+                "short?). Self-hosted OpenAI-compatible servers (vLLM, SGLang) and strict gateways refuse such a "
+                "history; no refusal by the hosted APIs was found (evidence to 2026-09).")
     if code == "TC012":
         if d.get("missing"):
             return f"Message #{i}: tool call {d.get('pos', 0)} has no function name."
@@ -70,8 +72,10 @@ def sentence(issue: Issue, msgs: list[Msg]) -> str:
                 f"from message #{o}, which has no tool result.")
     if code == "TC021":
         if d.get("kind") == "missing_reasoning":
-            return f"Message #{i} made tool calls without the 'reasoning_content' that thinking mode wants sent back."
-        return f"Message #{i} carries 'reasoning_content' ({d.get('count', 1)} assistant messages do)."
+            return (f"Message #{i} made tool calls without the 'reasoning_content' that thinking mode wants sent "
+                    "back; DeepSeek's thinking mode (on by default since V4) refuses it (reports to 2026-05).")
+        return (f"Message #{i} carries 'reasoning_content' ({d.get('count', 1)} assistant messages do); DeepSeek "
+                "ignores it outside tool-call turns (thinking-mode guide, 2026), other targets drop it.")
     if code == "TC022":
         return f"Message #{i} calls tool {name} (id {_cid(cid)}) and the transcript ends before its result: a pending call."
     if code == "TC023":

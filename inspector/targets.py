@@ -73,6 +73,20 @@ KIND_SEVERITY: dict[tuple[str, str], dict[str, str]] = {
     # adapter says "Bedrock re-merges consecutive same-role turns" (docs/provider-evidence.md): a
     # warning, the current answer unknown.
     ("TC019", "responses_in_a_row"): {"bedrock": W},
+    # Provider drift (issue 28; docs/provider-evidence.md, "Rules that moved"), each with its date:
+    # a thinking block sent back without its signature is refused (reports 2026-03 to 2026-07);
+    ("TC021", "thinking_signature"): {"anthropic": E},
+    # thinking blocks not first in an assistant message are refused (claude-code#20705, 2026-01-25);
+    ("TC021", "thinking_order"): {"anthropic": E},
+    # Gemini 3 enforces thoughtSignature on the current turn's calls since 2026-01-30 (reports to 2026-06);
+    ("TC021", "thought_signature"): {"gemini": E},
+    # DeepSeek V4 thinking mode (on by default) refuses a tool-call turn without its reasoning_content
+    # (reports 2026-04 to 2026-05), and ignores reasoning_content elsewhere (its thinking-mode guide).
+    ("TC021", "missing_reasoning"): {"deepseek": E},
+    ("TC021", "reasoning_content"): {"deepseek": I},
+    # A call left open at the end of a part of a log that is never sent again (a Claude Code branch
+    # abandoned by a rewind, the conversation before a compaction): a note, not a pending call.
+    ("TC022", "never_sent"): {t: I for t in TARGETS},
 }
 
 
@@ -149,7 +163,9 @@ _T = {
 # gets provider_error None rather than an invented sentence.
 # TC003/TC004 are answered with TC002's words on the result side (the call side gets TC001's).
 _RESULT_SIDE_AS_ORPHAN = ("TC003", "TC004")
-_MISSING_DEEPSEEK_RC = "Missing `reasoning_content` field in the assistant message at message index {i}. For more information, please refer to https://api-docs.deepseek.com/guides/thinking_mode#tool-calls"
+# DeepSeek V4's words (reports 2026-04-24 to 2026-05-17); before V4 (to 2026-03): "Missing
+# `reasoning_content` field in the assistant message at message index {i}. ..." (docs/provider-evidence.md).
+_MISSING_DEEPSEEK_RC = "The `reasoning_content` in the thinking mode must be passed back to the API."
 
 
 # Recorded from OpenAI /v1/responses (corpus: broken/pydantic-ai_openai_responses_reasoning_without_following_item).
@@ -169,7 +185,7 @@ def provider_error(issue: Issue, target: str, fields: dict) -> str | None:
     if issue.provider is not USUAL:  # the target's wording for this dialect (set by the dialect; None: unknown)
         tmpl = issue.provider
     elif issue.code == "TC021" and issue.data.get("kind") == "missing_reasoning":
-        tmpl = _MISSING_DEEPSEEK_RC
+        tmpl = _MISSING_DEEPSEEK_RC if target == "deepseek" else None
     elif issue.code == "TC021" and issue.data.get("kind") == "reasoning_item":
         tmpl = _REASONING_ITEM.get(target)
     elif issue.code == "TC012" and target == "openai" and issue.data.get("name"):

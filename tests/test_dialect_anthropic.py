@@ -179,7 +179,8 @@ SIGNED = {"type": "thinking", "thinking": "hmm", "signature": "c2ln"}
 def test_tc021_thinking_without_signature():
     unsigned = {"type": "thinking", "thinking": "hmm"}
     f = found([user(), asst(unsigned, tu("toolu_a")), user(tr("toolu_a")), asst()], "TC021")
-    assert f.severity == "warning" and "signature" in f.text
+    # An error since issue 28: refused in 2026 reports (docs/provider-evidence.md, "Rules that moved").
+    assert f.severity == "error" and "signature" in f.text and "2026" in f.text
     absent([user(), asst(SIGNED, tu("toolu_a")), user(tr("toolu_a")), asst()], "TC021")
 
 

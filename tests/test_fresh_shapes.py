@@ -6,6 +6,10 @@ from __future__ import annotations
 import json
 
 import inspector
+from test_blind_spots import REWOUND
+from test_blind_spots import entry as _entry
+from test_blind_spots import jsonl as _jsonl
+from test_blind_spots import tool_use as _bash
 
 
 def codes(report):
@@ -210,3 +214,121 @@ def test_vercel_provider_metadata_and_agui_forwarded_model_pick_the_target():
     r = inspector.check(run_input)
     assert (r.dialect, r.target) == ("ag-ui", "mistral") and "forwardedProps.model" in r.target_reason
     assert [f.provider_error for f in r.findings if f.code == "TC019"] == ["Unexpected role 'user' after role 'tool'"]
+
+
+# --- Claude Code: compaction, and a pending call on an abandoned branch ------------------------------
+
+# Auto-compaction while the last call's result was still to come: the boundary starts a new chain
+# (parentUuid null, logicalParentUuid into the old one), the summary follows, then the kept result.
+COMPACTED = [
+    _entry("u1", None, "user", "Set up the project."),
+    _entry("a1", "u1", "assistant", _bash("toolu_01A"), "msg_1"),
+    _entry("u2", "a1", "user", [{"type": "tool_result", "tool_use_id": "toolu_01A", "content": "a.py"}]),
+    _entry("a2", "u2", "assistant", _bash("toolu_01B"), "msg_2"),
+    {"type": "system", "subtype": "compact_boundary", "uuid": "c1", "parentUuid": None, "logicalParentUuid": "a2",
+     "sessionId": "s1", "timestamp": "2026-07-23T10:05:00Z", "content": "Conversation compacted",
+     "compactMetadata": {"trigger": "auto", "preTokens": 155025}},
+    _entry("cs1", "c1", "user", [{"type": "text", "text": "This session is being continued from a previous "
+                                                         "conversation that ran out of context."}],
+           isCompactSummary=True, isVisibleInTranscriptOnly=True),
+    _entry("u3", "cs1", "user", [{"type": "tool_result", "tool_use_id": "toolu_01B", "content": "b.py"}]),
+    _entry("a3", "u3", "assistant", [{"type": "text", "text": "Done."}], "msg_3"),
+]
+
+
+def test_claude_code_compaction_follows_parent_uuid_a_kept_result_is_an_orphan_on_the_apis_turn():
+    r = inspector.check(_jsonl(COMPACTED))
+    assert r.dialect == "claude-code" and r.transcripts == 2
+    assert r.transcript_labels[1] == "before the compaction at entry 4"
+    main = [f for f in r.findings if f.transcript == 0]
+    # What the API receives: the summary and what follows, one user turn (messages.0), then "Done.".
+    assert [(f.code, f.severity, f.message_index) for f in main] == [("TC002", "error", 0)]
+    assert main[0].provider_error == (
+        "messages.0.content.1: unexpected `tool_use_id` found in `tool_result` blocks: toolu_01B. Each `tool_result` "
+        "block must have a corresponding `tool_use` block in the previous message.")
+    # The conversation before the compaction is a transcript of its own, as a rewound branch is.
+    doc = inspector.load(_jsonl(COMPACTED))
+    from inspector import dialects
+    msgs = dialects.get("claude-code").read(doc.transcripts[0].items, (), [])
+    assert [len(m.raw["content"]) for m in msgs] == [2, 1]  # summary + kept result, then "Done."
+    assert msgs[0].raw["content"][0]["text"].startswith("This session is being continued")
+    assert [e["uuid"] for e in doc.transcripts[1].items] == ["u1", "a1", "u2", "a2"]
+    # Repair takes the orphan out and keeps the chain linked; the result checks clean.
+    fixed = inspector.repair(_jsonl(COMPACTED))
+    assert fixed.report.ok and [c.code for c in fixed.report.changes] == ["TC002"]
+    again = inspector.check(fixed.output)
+    assert not [f for f in again.findings if f.severity in ("error", "warning")]
+
+
+def test_a_pending_call_on_a_rewound_branch_or_before_a_compaction_is_a_note_not_pending():
+    rewound = REWOUND
+    r = inspector.check(_jsonl(rewound))
+    (f,) = [f for f in r.findings if f.transcript == 1]
+    assert (f.code, f.severity, f.tool_call_id) == ("TC022", "info", "toolu_old")
+    assert "abandoned branch" in f.text and "not pending" in f.text
+    (f,) = [f for f in inspector.check(_jsonl(COMPACTED)).findings if f.transcript == 1]
+    assert (f.code, f.severity, f.tool_call_id) == ("TC022", "info", "toolu_01B") and "compaction" in f.text
+    # The main conversation's own pending call is still pending.
+    r = inspector.check(_jsonl(rewound[:4]))
+    assert [(f.code, f.severity) for f in r.findings] == [("TC022", "warning")]
+
+
+# --- Rules that moved (provider drift; docs/provider-evidence.md, "Rules that moved") -----------------
+
+def test_gemini_3_unsigned_current_turn_call_is_an_error_in_geminis_words_with_its_date():
+    contents = [
+        {"role": "user", "parts": [{"text": "List the repo, then read the README."}]},
+        {"role": "model", "parts": [{"functionCall": {"name": "Bash", "args": {"command": "ls"}},
+                                     "thoughtSignature": "CpoBAdHtim9"}]},
+        {"role": "user", "parts": [{"functionResponse": {"name": "Bash", "response": {"output": "README.md"}}}]},
+        {"role": "model", "parts": [{"functionCall": {"name": "Read", "args": {"path": "README.md"}}}]},
+        {"role": "user", "parts": [{"functionResponse": {"name": "Read", "response": {"output": "# hi"}}}]},
+    ]
+    (f,) = [f for f in inspector.check({"contents": contents}).findings if f.code == "TC021"]
+    assert (f.severity, f.message_index) == ("error", 3)
+    assert f.provider_error.startswith("Function call is missing a thought_signature in functionCall parts.")
+    assert "2026-01-30" in f.text
+
+
+def test_deepseek_v4_tool_turn_without_reasoning_content_is_an_error_elsewhere_reasoning_is_ignored():
+    call = {"id": "call_00_a", "type": "function", "function": {"name": "read", "arguments": "{}"}}
+    msgs = [{"role": "user", "content": "read a, then b"},
+            {"role": "assistant", "content": "", "reasoning_content": "read a first", "tool_calls": [call]},
+            {"role": "tool", "tool_call_id": "call_00_a", "content": "A"},
+            {"role": "assistant", "content": "", "tool_calls": [{**call, "id": "call_01_b"}]},
+            {"role": "tool", "tool_call_id": "call_01_b", "content": "B"},
+            {"role": "assistant", "content": "Done."}]
+    r = inspector.check({"model": "deepseek-v4-flash", "messages": msgs})
+    assert r.target == "deepseek"
+    (f,) = [f for f in r.findings if f.code == "TC021"]
+    assert (f.severity, f.message_index) == ("error", 3)
+    assert f.provider_error == "The `reasoning_content` in the thinking mode must be passed back to the API."
+    msgs[3]["reasoning_content"] = "now b"
+    r = inspector.check({"model": "deepseek-v4-flash", "messages": msgs})
+    assert [(f.code, f.severity) for f in r.findings] == [("TC021", "info")]
+
+
+def test_anthropic_unsigned_or_misplaced_thinking_is_refused_with_the_date_of_the_evidence():
+    unsigned = [{"role": "user", "content": "go"},
+                {"role": "assistant", "content": [{"type": "thinking", "thinking": "plan"},
+                                                  {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}}]},
+                {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "1"}]}]
+    (f,) = [f for f in inspector.check(unsigned).findings if f.code == "TC021"]
+    assert f.severity == "error" and "2026-07" in f.text
+    text_first = [{"role": "user", "content": "go"},
+                  {"role": "assistant", "content": [{"type": "text", "text": "Sure."},
+                                                    {"type": "thinking", "thinking": "plan", "signature": "EqQB"}]},
+                  {"role": "user", "content": "and?"}]
+    (f,) = [f for f in inspector.check(text_first).findings if f.code == "TC021"]
+    assert f.severity == "error" and f.provider_error == (
+        "messages.1.content.0: If an assistant message contains any thinking blocks, the first block must be "
+        "thinking or redacted_thinking. Found text.")
+
+
+def test_partial_json_arguments_stay_a_warning_and_say_who_refuses_them():
+    msgs = [{"role": "user", "content": "write it"},
+            {"role": "assistant", "content": None, "tool_calls": [
+                {"id": "call_1", "type": "function", "function": {"name": "write_file", "arguments": '{"path": "a.md", "con'}}]},
+            {"role": "tool", "tool_call_id": "call_1", "content": "error: bad arguments"}]
+    (f,) = [f for f in inspector.check(msgs).findings if f.code == "TC011"]
+    assert f.severity == "warning" and "vLLM" in f.text and "2026-09" in f.text

@@ -63,9 +63,15 @@ def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
     add = out.append
     note = issues.append
     last = len(items) - 1
+    # Whether the turn before the current one (a run of messages of one role) made calls: a text
+    # block before tool results matters only in a turn that answers calls (TC016); results with no
+    # call before them are orphans (TC002), whatever stands beside them.
+    run_role, run_calls, after_calls = None, False, False
     for i, m in objects(items, where):
         role = m.get("role")
         content = m.get("content")
+        if role != run_role:
+            after_calls, run_role, run_calls = run_role == "assistant" and run_calls, role, False
         if role not in ROLES:
             add(unknown_role(i, role, m, note))
             continue
@@ -81,15 +87,17 @@ def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
                 add(Msg(i, role, (), (), m))
                 continue
             raise InputError(f"'content' must be a string or an array, got {_type(content)}", f"{path_text(where)}[{i}].content")
-        calls, results, other = read_blocks(content, i, role, where, note)
+        calls, results, other = read_blocks(content, i, role, where, note, after_calls)
+        run_calls = run_calls or bool(calls)
         if not content and not (role == "assistant" and i == last):
             note(Issue("TC018", i, None, role=role, say="has an empty content array; the API needs non-empty content."))
         add(Msg(i, role, calls, results, m, other))
     return out
 
 
-def read_blocks(content: list, i: int, role: str, where: tuple, note) -> tuple[list, list, bool]:
-    """Calls, results and whether anything else is there, for one message's content blocks."""
+def read_blocks(content: list, i: int, role: str, where: tuple, note, after_calls: bool = True) -> tuple[list, list, bool]:
+    """Calls, results and whether anything else is there, for one message's content blocks
+    (``after_calls``: the turn before made calls, so text before the results is TC016)."""
     calls: list[Call] = []
     results: list[Result] = []
     other = misplaced = empty_text = False
@@ -105,7 +113,7 @@ def read_blocks(content: list, i: int, role: str, where: tuple, note) -> tuple[l
             if role == "assistant" and not misplaced:
                 misplaced = True
                 note(result_in_assistant(i, r.id, j))
-            elif other and not misplaced:
+            elif other and not misplaced and after_calls:
                 misplaced = True  # one TC016 per message
                 note(Issue("TC016", i, r.id, pos=j))
             results.append(r)
@@ -277,13 +285,21 @@ def thinking(msgs: list[Msg], note) -> None:
             if type(b) is dict and b.get("type") in THINKING:
                 used = True
                 if b.get("type") == "thinking" and not b.get("signature"):
+                    # Refused: "thinking.signature: Field required" (WordPress/ai-provider-for-anthropic#27,
+                    # 2026-07-21), "Invalid `signature` in `thinking` block" (oh-my-openagent#2775, 2026-03-23).
                     note(Issue("TC021", m.index, None, pos=j, kind="thinking_signature",
-                               say=f"has a thinking block (content {j}) without its 'signature'; "
-                                   "the API only takes thinking blocks back with the signature it gave them."))
+                               say=f"has a thinking block (content {j}) without its 'signature'; the API takes "
+                                   "thinking blocks back only with the signature it gave them (refused in reports "
+                                   "to 2026-07)."))
                     break
-                if j and m.calls:
-                    note(Issue("TC021", m.index, None, pos=j, kind="thinking_order",
-                               say=f"has its thinking block at content {j}; with thinking on, it must come first."))
+                if j:
+                    first = blocks[0].get("type") if type(blocks[0]) is dict else None
+                    iss = Issue("TC021", m.index, None, pos=j, kind="thinking_order",
+                                say=f"has its thinking block at content {j}; an assistant message with thinking "
+                                    "blocks must start with one (refused in reports to 2026-01).")
+                    iss.provider = ("messages.{i}.content.0: If an assistant message contains any thinking blocks, "
+                                    f"the first block must be thinking or redacted_thinking. Found {first}.")
+                    note(iss)
                     break
     if not used:
         return
@@ -295,7 +311,9 @@ def thinking(msgs: list[Msg], note) -> None:
             ):
                 note(Issue("TC021", m.index, None, kind="thinking_missing",
                            say="is the last assistant turn of an open tool loop and does not start with a thinking "
-                               "block, which the API requires when thinking is on."))
+                               "block, which the API requires when thinking is on (\"Expected `thinking` or "
+                               "`redacted_thinking`, but found …\", reports to 2026-01); a warning, since the "
+                               "transcript does not say whether the request turns thinking on."))
             return
 
 

@@ -51,6 +51,13 @@ def _blocks(content) -> list:
     return []
 
 
+def is_boundary(e: Any) -> bool:
+    """A compaction boundary: ``{"type": "system", "subtype": "compact_boundary", "parentUuid": null,
+    "logicalParentUuid": <the last entry before it>}``. The API receives the compact summary (the
+    ``isCompactSummary`` user entry after it) and what follows; the chain before it is history."""
+    return type(e) is dict and e.get("subtype") == "compact_boundary" and e.get("parentUuid") is None
+
+
 def _is_prompt(e: dict) -> bool:
     """A user entry a person typed (not one holding only tool results): what a rewind replaces."""
     m = e.get("message")
@@ -86,7 +93,8 @@ def _survey(items: list) -> tuple[bool, list | None, list | None]:
     else:
         roots = parents.count(None)
         try:
-            ok = not side and len(set(parents)) - (roots > 0) == len(parents) - roots
+            ok = not side and len(set(parents)) - (roots > 0) == len(parents) - roots and not any(
+                is_boundary(e) for e, p in zip(items, parents) if p is None)
         except TypeError:  # a parent that is no id: ``conversations`` looks closer
             ok = False
         answer = (ok, *got) if ok else (False, None, None)
@@ -102,7 +110,9 @@ def conversations(items: list) -> tuple[set[int], list[list[int]], dict[str, lis
     an abandoned branch: its entries are left out, and the branch (the chain ending at its last
     entry) is offered on its own. ``isSidechain`` entries (a sub-agent's conversation) are left
     out and offered per ``agentId``, unless the log holds nothing else (a sub-agent's own file).
-    Logs without forks (or without uuids) keep every entry: nothing is guessed.
+    After a compaction (``is_boundary``) the chain starts again at the boundary: the entries
+    before it are left out, and ``compacted`` offers them on their own.
+    Logs without forks or compactions (or without uuids) keep every entry: nothing is guessed.
     """
     side: dict[str, list[int]] = {}
     parent_of: dict[str, object] = {}
@@ -125,19 +135,17 @@ def conversations(items: list) -> tuple[set[int], list[list[int]], dict[str, lis
         side = {}  # a sub-agent's own log: its entries are the conversation
     left = {k for ks in side.values() for k in ks}
     parents = [p for p in parent_of.values() if type(p) is str]
-    if len(set(parents)) == len(parents):  # no entry has two children: no rewind
+    compacted = any(is_boundary(e) for e in items)
+    if not index_of or (len(set(parents)) == len(parents) and not compacted):  # no rewind, no compaction
         return left, [], side
     children: dict[str, list[int]] = {}
     for u, p in parent_of.items():
         if type(p) is str and p in index_of:
             children.setdefault(p, []).append(index_of[u])
     last = max(index_of.values())
-    chain: set[int] = set()
-    k: int | None = last
-    while k is not None and k not in chain:
-        chain.add(k)
-        p = parent_of.get(items[k]["uuid"])
-        k = index_of.get(p) if type(p) is str else None
+    chain = set(_chain(items, last, parent_of, index_of))
+    if compacted:  # what the API no longer receives: every entry with a uuid off the chain
+        left |= {k for k in index_of.values() if k not in chain and type(items[k].get("message")) is dict}
     branches: list[list[int]] = []
     for p, kids in children.items():
         if len(kids) < 2 or index_of[p] not in chain:
@@ -152,13 +160,41 @@ def conversations(items: list) -> tuple[set[int], list[list[int]], dict[str, lis
                     sub.add(x)
                     todo.extend(children.get(items[x]["uuid"], ()))
             left |= sub
-            path, x = [], max(sub)
-            while x is not None and x not in path:
-                path.append(x)
-                q = parent_of.get(items[x]["uuid"])
-                x = index_of.get(q) if type(q) is str else None
-            branches.append(sorted(path))
+            branches.append(sorted(_chain(items, max(sub), parent_of, index_of)))
     return left, sorted(branches), side
+
+
+def _chain(items: list, k: int | None, parent_of: dict, index_of: dict) -> list[int]:
+    """The entries of the ``parentUuid`` chain that ends at entry ``k``, last first."""
+    path: list[int] = []
+    seen: set[int] = set()
+    while k is not None and k not in seen:
+        seen.add(k)
+        path.append(k)
+        q = parent_of.get(items[k]["uuid"])
+        k = index_of.get(q) if type(q) is str else None
+    return path
+
+
+def compacted(items: list) -> list[tuple[int, list[int]]]:
+    """For each compaction boundary, ``(its entry, the entries of the conversation it summarised)``:
+    the ``parentUuid`` chain ending at its ``logicalParentUuid`` (back to the boundary before, or
+    the start), sub-agents' entries aside."""
+    index_of: dict[str, int] = {}
+    parent_of: dict[str, object] = {}
+    for k, e in enumerate(items):
+        if type(e) is dict and type(e.get("uuid")) is str and e.get("isSidechain") is not True:
+            index_of[e["uuid"]] = k
+            parent_of[e["uuid"]] = e.get("parentUuid")
+    out = []
+    for k, e in enumerate(items):
+        if is_boundary(e):
+            end = index_of.get(e.get("logicalParentUuid")) if type(e.get("logicalParentUuid")) is str else None
+            path = sorted(_chain(items, end, parent_of, index_of)) if end is not None else []
+            path = [x for x in path if type(items[x].get("message")) is dict]
+            if path:
+                out.append((k, path))
+    return out
 
 
 def groups(items: list, where: tuple = (), left_out: set[int] | None = None) -> tuple[list[dict], list[list[int]]]:
@@ -251,7 +287,11 @@ def claude_code_log(root: Any, fmt: str) -> list[tuple]:
     for agent, entries in side.items():
         out.append((path, (what, {"view": entries, "label": f"sub-agent {agent}"})))
     for entries in branches:
-        out.append((path, (what, {"view": entries, "label": f"abandoned branch ending at entry {entries[-1]}"})))
+        out.append((path, (what, {"view": entries, "label": f"abandoned branch ending at entry {entries[-1]}",
+                                  "never_sent": "an abandoned branch (the session was rewound)"})))
+    for at, entries in compacted(items):
+        out.append((path, (what, {"view": entries, "label": f"before the compaction at entry {at}",
+                                  "never_sent": "the conversation before a compaction (its summary replaced it)"})))
     return out
 
 

@@ -161,6 +161,14 @@ def _signed(p: dict) -> bool:
     return bool(_get(p, "thoughtSignature", "thought_signature"))
 
 
+# The Gemini API's words (gptel#1146, 2026-06-01; Antigravity-Manager#3202, 2026-06-22); it goes on
+# with "Additional data, function call `default_api:NAME` , position N. Please refer to ...", whose
+# position is not reproduced here.
+THOUGHT_SIGNATURE_TEXT = ("Function call is missing a thought_signature in functionCall parts. This is required for "
+                          "tools to work correctly, and missing thought_signature may lead to degraded model "
+                          "performance.")
+
+
 def signatures(msgs: list[Msg], note) -> None:
     """Gemini 3 wants the first ``functionCall`` part of each step of the current turn signed.
 
@@ -184,9 +192,12 @@ def signatures(msgs: list[Msg], note) -> None:
             first = m.raw["parts"][m.calls[0].pos]
             if not _signed(first):
                 c = m.calls[0]
-                note(Issue("TC021", m.index, c.id, pos=c.pos, name=c.name, kind="thought_signature",
-                           say=f"has a function call ({c.name}, part {c.pos}) without the thoughtSignature the model "
-                               "gave it; Gemini 3 rejects the current turn's calls without it."))
+                iss = Issue("TC021", m.index, c.id, pos=c.pos, name=c.name, kind="thought_signature",
+                            say=f"has a function call ({c.name}, part {c.pos}) without the thoughtSignature the model "
+                                "gave it; Gemini 3 refuses the current turn's calls without it (enforced since "
+                                "2026-01-30, reports to 2026-06).")
+                iss.provider = THOUGHT_SIGNATURE_TEXT
+                note(iss)
 
 
 # --- repair --------------------------------------------------------------------------------------

@@ -290,7 +290,7 @@ class LangChain(Dialect):
             if type(m) is not dict:
                 continue
             kind, fields = unwrap(m)
-            meta = fields.get("response_metadata") if KINDS.get(kind) == "assistant" else None
+            meta = fields.get("response_metadata") if type(kind) is str and KINDS.get(kind) == "assistant" else None
             if type(meta) is not dict:
                 continue
             p = meta.get("model_provider")
