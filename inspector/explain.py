@@ -228,6 +228,10 @@ def hint(issue: Issue, msgs: list[Msg], near: Neighbours | None = None) -> str |
     if code == "TC011":
         return "A streamed response may have been cut off mid-arguments."
     if code == "TC022":
+        if issue.data.get("kind") == "never_sent":
+            return "Nothing to do: this part of the log is history, and the session went on without it."
+        if issue.data.get("kind") == "approval_pending":
+            return "generateText / streamText runs the approved call (or writes the denial) before it calls the model."
         return "The log ended while the tool was running; a request must answer it before it is sent."
     if code == "TC023":
         return "Some models restart ids every round; pairing here is per call block, so this is only a problem for strict targets."

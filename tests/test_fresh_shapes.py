@@ -265,7 +265,7 @@ def test_a_pending_call_on_a_rewound_branch_or_before_a_compaction_is_a_note_not
     r = inspector.check(_jsonl(rewound))
     (f,) = [f for f in r.findings if f.transcript == 1]
     assert (f.code, f.severity, f.tool_call_id) == ("TC022", "info", "toolu_old")
-    assert "abandoned branch" in f.text and "not pending" in f.text
+    assert "abandoned branch" in f.text and "not pending" in f.text and f.hint.startswith("Nothing to do")
     (f,) = [f for f in inspector.check(_jsonl(COMPACTED)).findings if f.transcript == 1]
     assert (f.code, f.severity, f.tool_call_id) == ("TC022", "info", "toolu_01B") and "compaction" in f.text
     # The main conversation's own pending call is still pending.

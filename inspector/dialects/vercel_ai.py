@@ -115,6 +115,7 @@ class VercelAi(Dialect):
                 continue
             if iss.call_id in resolved:  # generateText runs (or denies) it before it calls the model
                 iss.code = "TC022"
+                iss.data["kind"] = "approval_pending"
                 at, approved = responded[iss.call_id]
                 iss.say = (f"calls tool {_name(iss)} (id {iss.call_id}), {'approved' if approved else 'denied'} in "
                            f"message #{at}, the last: the AI SDK {'runs the call' if approved else 'writes the denial'} "
