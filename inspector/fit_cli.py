@@ -1,8 +1,13 @@
 """``inspector fit``: cut a transcript to a token budget by whole units, with a report of what went.
 
-Exit codes: 0 the output fits the budget and breaks no rule the input kept; 1 it cannot (the
-protected messages alone exceed the budget, or only a seam between protected messages would be
-left): one line saying why, and by how much; 2 the input cannot be read or an option is wrong.
+Exit codes: 0 the output fits the budget and the target accepts it; 1 it cannot (the protected
+messages alone exceed the budget, or only a seam between protected messages would be left), or
+the input has errors a fit cannot remove: one line saying why, and no fitted file is written (a
+fit removes whole units and fixes nothing; ``--repair`` repairs first, then fits, in one step);
+2 the input cannot be read or an option is wrong.
+
+The system prompt and the first user message (the task) are kept unless ``--no-keep-system`` /
+``--no-keep-first-user`` say otherwise: a fitted file without its task is another conversation.
 """
 
 from __future__ import annotations
@@ -21,8 +26,13 @@ def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("path", help="transcript file (JSON, JSON Lines, request body, log) or - for stdin")
     p.add_argument("--max-tokens", type=int, required=True, metavar="N", help="the budget, in tokens")
     _add_input_args(p)
-    p.add_argument("--keep-system", action="store_true", help="never remove system (and developer) messages")
-    p.add_argument("--keep-first-user", action="store_true", help="never remove the first user message")
+    p.add_argument("--keep-system", action=argparse.BooleanOptionalAction, default=True,
+                   help="never remove system (and developer) messages (default: kept)")
+    p.add_argument("--keep-first-user", action=argparse.BooleanOptionalAction, default=True,
+                   help="never remove the first user message, the task (default: kept)")
+    p.add_argument("--repair", action="store_true",
+                   help="repair first (default repair options), then fit the repaired file: for an input the "
+                        "target rejects as it is")
     p.add_argument("--keep-last", type=int, default=0, metavar="K", help="never remove the last K messages (and their units)")
     p.add_argument("--strategy", choices=("drop-oldest", "drop-middle"), default="drop-oldest",
                    help="remove the oldest units first (default), or those nearest the middle, keeping head and tail")
@@ -33,7 +43,7 @@ def _arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run_fit(args: argparse.Namespace) -> int:
-    from .fitting import FitError, fit
+    from .fitting import FitError, fit, repair_and_fit
     from .jsonio import dumps
     from .repair_cli import _write
 
@@ -47,16 +57,35 @@ def run_fit(args: argparse.Namespace) -> int:
 
         source = read_document(args.path, True)
     try:
-        result = fit(source, args.max_tokens, args.target, options, dialect=args.dialect)
+        if args.repair:
+            result = repair_and_fit(source, args.max_tokens, args.target, options, dialect=args.dialect)
+        else:
+            result = fit(source, args.max_tokens, args.target, options, dialect=args.dialect)
     except FitError as exc:
         sys.stderr.write(f"inspector: cannot fit: {exc}\n")
         return EXIT_FINDINGS
     rep = result.report
+    if rep["errors_after"]:
+        # Never hand over a file the provider rejects: say why, write nothing but the report.
+        if args.report:
+            _write(args.report, dumps(rep))
+        if args.repair:
+            why = "; ".join(rep["repair"]["unfixed"]) or "see the report"
+            sys.stderr.write(f"inspector: cannot fit: the repaired, fitted file still has {rep['errors_after']} "
+                             f"error(s) for {rep['target']} (not fixed: {why}); no file written.\n")
+        else:
+            sys.stderr.write(f"inspector: cannot fit: the input has {rep['errors_before']} error(s) for {rep['target']} "
+                             f"and a fit keeps them ({rep['errors_after']} in the fitted file); no file written. "
+                             "Run with --repair to repair, then fit, in one step.\n")
+        return EXIT_FINDINGS
     _write(args.output, result.output)
     if args.report:
         _write(args.report, dumps(rep))
     counter = rep["counter"]
-    lines = [f"inspector: {rep['tokens_before']} -> {rep['tokens_after']} tokens (budget {rep['max_tokens']}, "
+    lines = [f"inspector: repaired first: {rep['repair']['errors_before']} error(s) before, "
+             f"{len(rep['repair']['changes'])} change(s), {len(rep['repair']['quarantine'])} taken out (in the report)."
+             ] if "repair" in rep else []
+    lines += [f"inspector: {rep['tokens_before']} -> {rep['tokens_after']} tokens (budget {rep['max_tokens']}, "
              f"{counter['label']}); {len(rep['removed'])} units removed "
              f"({sum(len(u['messages']) for u in rep['removed'])} messages), each in the report whole."]
     sys.stderr.write("\n".join(lines) + "\n")

@@ -384,3 +384,24 @@ def _fit_document(doc: Document, target: str | None, options: FitOptions, dialec
         "errors_after": len(_errors(after)),
     }
     return FitResult(output, out_doc, report, plans)
+
+
+def repair_and_fit(source: Any, max_tokens: int, target: str | None = None, options: FitOptions | dict | None = None,
+                   *, dialect: str | None = None, repair_options: Any = None) -> FitResult:
+    """Repair, then fit the repaired file: one step for an input the target would reject as it is.
+
+    A fit keeps every error of its input (it removes whole units, it fixes nothing), so a fitted
+    broken file is still refused. The report gains ``repair``: the input's errors, the repair's
+    changes and what it could not fix (``unfixed``); ``errors_after`` is then the fitted file's.
+    """
+    from .repairing import repair
+
+    fixed = repair(source, target, repair_options, dialect=dialect)
+    result = fit(fixed.output, max_tokens, target, options, dialect=dialect)
+    rep = fixed.report
+    # The repair's own log and quarantine come along: output + report still hold the input.
+    result.report["repair"] = {"errors_before": rep.findings_before.get("error", 0), "unfixed": list(rep.unfixed),
+                               "changes": [c.model_dump(mode="json") for c in rep.changes],
+                               "quarantine": [q.model_dump(mode="json") for q in rep.quarantine]}
+    result.report["errors_before"] = rep.findings_before.get("error", 0)
+    return result

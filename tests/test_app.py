@@ -337,7 +337,7 @@ def test_repair_counts_and_lists_describe_the_same_transcript():
     metrics = {m.label: m.value for m in at.metric if m.label in ("Errors before", "Errors after", "Changes", "Quarantined")}
     assert metrics == {"Errors before": "0", "Errors after": "0", "Changes": "0", "Quarantined": "0"}
     assert "Nothing to change in this transcript for this target." in texts(at)
-    assert "Counts and verdict for transcript 1 of 3. Whole file: 2 of 3 transcripts would be rejected" in " ".join(texts(at))
+    assert "Counts and verdict for transcript #1 of 3. Whole file: 2 of 3 transcripts would be rejected" in " ".join(texts(at))
     assert not any(t.startswith("Quarantined (kept") for t in texts(at))
     total = [t for t in texts(at) if t.startswith("Whole file (3 transcripts")]
     assert total and f"{len(whole.changes)} changes, {len(whole.quarantine)} quarantined" in total[0]

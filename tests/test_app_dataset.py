@@ -31,7 +31,7 @@ def test_several_transcripts_open_as_the_dataset_view():
     assert m["Transcripts"] == "6" and m["Rejected"] == "2" and m["Warnings only"] == "1" and m["Clean"] == "3"
     assert any(t.startswith("OpenAI would reject 2 of 6 transcripts (33.3%)") for t in texts(at))
     df = table(at)
-    assert list(df["#"]) == [0, 1, 2, 3, 4, 5]
+    assert list(df["#"]) == [1, 2, 3, 4, 5, 6]  # one numbering: from 1, as the picker and the timeline say
     assert list(df["dialect"]) == ["openai-chat"] * 6
     assert df.loc[1, "codes"].startswith("TC002") and df.loc[3, "codes"].startswith("TC001")
     assert at.get("vega_lite_chart")  # the bar chart per rule
@@ -41,13 +41,13 @@ def test_several_transcripts_open_as_the_dataset_view():
 def test_filters_by_severity_rule_and_dialect():
     at = upload(app(), "train.jsonl", DATA)
     at.button_group(key="ds_sev").set_value(["error"]).run()
-    assert list(table(at)["#"]) == [1, 3]
+    assert list(table(at)["#"]) == [2, 4]
     at.button_group(key="ds_sev").set_value(["error", "warning", "info", "clean"]).run()
     at.multiselect(key="ds_rule").set_value(["TC001"]).run()
-    assert list(table(at)["#"]) == [3]
+    assert list(table(at)["#"]) == [4]
     at.multiselect(key="ds_rule").set_value([]).run()
     at.button_group(key="ds_sev").set_value(["warning"]).run()
-    assert list(table(at)["#"]) == [4]
+    assert list(table(at)["#"]) == [5]
     assert at.multiselect(key="ds_dialect").options == ["openai-chat"]
 
 

@@ -273,10 +273,51 @@ def test_cli_fit_exits_1_with_one_line_when_protected_messages_exceed_the_budget
 
 def test_cli_fit_keeps_json_lines():
     text = "".join(json.dumps(m) + "\n" for m in chat()).encode()
-    p = run("fit", "-", "--max-tokens", "100", stdin=text)
+    p = run("fit", "-", "--max-tokens", "100", "--no-keep-first-user", stdin=text)
     assert p.returncode == 0, p.stderr
     lines = p.stdout.decode().splitlines()
     assert lines and all(json.loads(x)["role"] for x in lines)
+
+
+def test_cli_fit_keeps_the_system_prompt_and_the_task_by_default(tmp_path):
+    src = tmp_path / "in.json"
+    src.write_text(json.dumps(chat()))
+    p = run("fit", str(src), "--max-tokens", "200")
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    assert out[0] == chat()[0] and out[1] == chat()[1]  # the system prompt and the first user message
+    p = run("fit", str(src), "--max-tokens", "200", "--no-keep-system", "--no-keep-first-user")
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)[0]["role"] != "system"
+
+
+def broken_chat() -> list[dict]:
+    """``chat()`` with call_b's result lost: OpenAI rejects it (TC001), and no fit removes that."""
+    return [m for m in chat() if m.get("tool_call_id") != "call_b"]
+
+
+def test_cli_fit_never_writes_a_file_the_target_rejects(tmp_path):
+    src, out, rep = tmp_path / "in.json", tmp_path / "out.json", tmp_path / "report.json"
+    src.write_text(json.dumps(broken_chat()))
+    budget = tokens_of(broken_chat()) * 2  # fits as it is: the fit removes nothing, the error stays
+    p = run("fit", str(src), "--max-tokens", str(budget), "-o", str(out), "--report", str(rep))
+    assert p.returncode == 1 and not out.exists(), p.stderr
+    line = p.stderr.decode()
+    assert line.count("\n") == 1 and "1 error(s)" in line and "--repair" in line
+    assert json.loads(rep.read_text())["errors_after"] == 1
+
+
+def test_cli_fit_repair_repairs_then_fits_in_one_step(tmp_path):
+    src, out, rep = tmp_path / "in.json", tmp_path / "out.json", tmp_path / "report.json"
+    src.write_text(json.dumps(broken_chat()))
+    p = run("fit", str(src), "--max-tokens", "150", "--repair", "-o", str(out), "--report", str(rep))
+    assert p.returncode == 0, p.stderr
+    assert run("check", str(out)).returncode == 0  # the target accepts the fitted file
+    data = json.loads(out.read_text())
+    assert data[0] == chat()[0] and data[1] == chat()[1]
+    report = json.loads(rep.read_text())
+    assert report["errors_before"] == 1 and report["errors_after"] == 0 and report["tokens_after"] <= 150
+    assert report["repair"]["changes"] and "repaired first: 1 error(s) before" in p.stderr.decode()
 
 
 @pytest.mark.skipif(not (CORPUS / "trajectories").exists(), reason="needs ../shared/corpus")

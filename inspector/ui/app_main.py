@@ -17,7 +17,7 @@ from .. import dialects
 from ..hosting import events
 from ..errors import InputError, PythonReprInput
 from . import analysis, loading, signin, state, style, url
-from .dataset import back_button, dataset_view
+from .dataset import back_button, dataset_view, record_name
 from .context import context_view, fit_section, timeline_overlay
 from .findings import findings_table
 from .pasted_error import pasted_error_panel, recorded_error
@@ -101,7 +101,8 @@ def toolbar(doc, loaded: state.Loaded) -> tuple[str | None, str, int]:
                 st.session_state[state.TRANSCRIPT] = 0
             transcript = st.selectbox(
                 "Transcript", list(range(n)), key=state.TRANSCRIPT, on_change=state.open_picked,
-                format_func=lambda i: f"{i + 1} of {n}: {doc.transcripts[i].label} ({len(doc.transcripts[i].items)} msgs)",
+                format_func=lambda i: f"#{i + 1} of {n}: {record_name(doc, doc.transcripts[i])} "
+                                      f"({len(doc.transcripts[i].items)} msgs)",
             )
     with c0:
         with st.container(key="filename"):
@@ -223,7 +224,7 @@ def main() -> None:
         analysis.settle_heap()
         return
     if many:
-        back_button(len(checked.analyses))
+        back_button(len(checked.analyses), transcript)
     recorded_error(checked, transcript, loaded.sha)
     # Pasting the provider's error is the headline job: its box sits beside the verdict.
     summary(checked, transcript, beside=lambda: pasted_error_panel(checked, transcript))
@@ -241,7 +242,7 @@ def main() -> None:
     with timeline_box:
         context_view(checked, loaded, dialect, target, transcript)
         timeline_panel(checked, (loaded.sha, dialect, target), transcript, loaded,
-                       timeline_overlay(loaded, dialect, target, transcript))
+                       timeline_overlay(loaded, dialect, target, transcript, checked))
     with st.sidebar:
         share_sidebar(loaded, dialect, checked.report.dialect, target, transcript)
     analysis.settle_heap()

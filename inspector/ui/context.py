@@ -18,6 +18,7 @@ from typing import Any
 
 import streamlit as st
 
+from . import state
 from .analysis import Checked
 
 BUDGET = "fit_budget"  # session key: the budget in tokens (None: no budget set)
@@ -45,26 +46,51 @@ def message_tokens(sha: str, dialect: str | None, target: str, transcript: int, 
 
 
 @st.cache_resource(max_entries=8, ttl=3600, show_spinner="Fitting…")
-def fitted(sha: str, _data: bytes, dialect: str | None, target: str, max_tokens: int, options_json: str) -> Any:
-    """The ``FitResult``, or the one-line reason the budget cannot be met (a str)."""
-    from ..fitting import FitError, fit
+def fitted(sha: str, _data: bytes, dialect: str | None, target: str, max_tokens: int, options_json: str,
+           repair_json: str = "") -> Any:
+    """The ``FitResult``, or the one-line reason the budget cannot be met (a str). ``repair_json``:
+    the repair options when the file is repaired first (repair, then fit: one step)."""
+    from ..fitting import FitError, fit, repair_and_fit
 
     try:
+        if repair_json:
+            return repair_and_fit(_data, max_tokens, target, json.loads(options_json), dialect=dialect,
+                                  repair_options=json.loads(repair_json))
         return fit(_data, max_tokens, target, json.loads(options_json), dialect=dialect)
     except FitError as exc:
         return str(exc)
 
 
-def current_fit(loaded, dialect: str | None, target: str) -> Any:
+REPAIR_FIRST = "fit_w_repair"  # widget: repair, then fit (on by default; asked only when the file has errors)
+state.file_widgets({REPAIR_FIRST: True})
+
+
+def input_errors(checked: Checked) -> int:
+    """Errors of the whole file for the target: a fit keeps every one of them."""
+    return sum(1 for f in checked.report.findings if f.severity == "error")
+
+
+def repairs_first(checked: Checked) -> bool:
+    return input_errors(checked) > 0 and st.session_state.get(REPAIR_FIRST, True) is not False
+
+
+def current_fit(loaded, dialect: str | None, target: str, checked: Checked | None = None) -> Any:
     """The fit for the session's budget and options, or None when no budget is set."""
     b = budget()
     if b is None:
         return None
-    return fitted(loaded.sha, loaded.data, dialect, target, b, json.dumps(fit_options(), sort_keys=True))
+    repair_json = ""
+    if checked is not None and repairs_first(checked):
+        from .repair_panel import OPTIONS_KEY
+
+        repair_json = json.dumps(st.session_state.get(OPTIONS_KEY) or {}, sort_keys=True)
+    return fitted(loaded.sha, loaded.data, dialect, target, b, json.dumps(fit_options(), sort_keys=True), repair_json)
 
 
 def removed_units(result: Any, transcript: int) -> list[dict]:
-    if result is None or isinstance(result, str):
+    if result is None or isinstance(result, str) or "repair" in result.report:
+        # A fit of the repaired file counts its messages, not these: its removals are listed in
+        # the Repair tab, not drawn on this file's timeline.
         return []
     return [u for u in result.report["removed"] if u["transcript"] == transcript]
 
@@ -82,9 +108,9 @@ def _runs(units: list[dict]) -> list[list]:
     return out
 
 
-def timeline_overlay(loaded, dialect: str | None, target: str, transcript: int) -> dict | None:
+def timeline_overlay(loaded, dialect: str | None, target: str, transcript: int, checked: Checked) -> dict | None:
     """What the timeline shades, for every page: the budget and the runs of removed messages."""
-    units = removed_units(current_fit(loaded, dialect, target), transcript)
+    units = removed_units(current_fit(loaded, dialect, target, checked), transcript)
     if not units:
         return None
     return {"budget": budget(), "runs": _runs(units)}
@@ -194,7 +220,7 @@ def context_view(checked: Checked, loaded, dialect: str | None, target: str, tra
     key = (loaded.sha, dialect, target, transcript)
     tokens, counter = message_tokens(*key, checked)
     total = sum(tokens)
-    result = current_fit(loaded, dialect, target)
+    result = current_fit(loaded, dialect, target, checked)
     b = budget()
     units = removed_units(result, transcript)
     title = f"Context: {total:,} tokens ({counter.label})"
@@ -204,6 +230,9 @@ def context_view(checked: Checked, loaded, dialect: str | None, target: str, tra
             st.text("Set a budget under Repair → Fit to N tokens to see what a fit would remove.")
         elif isinstance(result, str):
             st.text(f"Cannot fit to {b:,} tokens: {result}")
+        elif "repair" in result.report:
+            st.text(f"Budget {b:,}: the fit runs on the repaired file (this one has errors); what it removes is "
+                    "listed under Repair → Fit to N tokens.")
         else:
             kept = result.report["transcripts"][transcript]["tokens_after"]
             n = sum(len(u["messages"]) for u in units)
@@ -213,7 +242,11 @@ def context_view(checked: Checked, loaded, dialect: str | None, target: str, tra
             st.altair_chart(context_chart(tokens, units, b), width="stretch")
 
 
-DEFAULT_OPTIONS = {"strategy": "drop-oldest", "keep_system": True, "keep_first_user": False, "keep_last": 0}
+# The system prompt and the task (the first user message) stay unless the user says otherwise:
+# a fitted file without its task is a different conversation.
+DEFAULT_OPTIONS = {"strategy": "drop-oldest", "keep_system": True, "keep_first_user": True, "keep_last": 0}
+state.file_widgets({"fit_w_budget": None, **{f"fit_w_{k}": v for k, v in DEFAULT_OPTIONS.items()}},
+                   keys=(BUDGET, OPTIONS))
 
 
 def _restore_widgets() -> None:
@@ -260,7 +293,17 @@ def fit_section(checked: Checked, loaded, dialect: str | None, target: str, tran
         st.toggle("Keep first user", key="fit_w_keep_first_user", on_change=_store)
     with c5:
         st.number_input("Keep last", min_value=0, step=1, key="fit_w_keep_last", on_change=_store)
-    result = current_fit(loaded, dialect, target)
+    broken = input_errors(checked)
+    if broken:
+        # Said before the fit: a fit removes whole units and fixes nothing.
+        with st.container(key="fit_input_errors", border=True):
+            st.text(f"This file has {broken:,} error(s) that {target} rejects. A fit removes whole units and fixes "
+                    "nothing, so a fit of it alone would be rejected too.")
+            state.widget_value(REPAIR_FIRST)
+            st.toggle("Repair, then fit (one step)", key=REPAIR_FIRST,
+                      help="Runs the repair above (its options) and fits the repaired file.")
+            state.keep_widget(REPAIR_FIRST)
+    result = current_fit(loaded, dialect, target, checked)
     if result is None:
         return
     if isinstance(result, str):
@@ -268,16 +311,30 @@ def fit_section(checked: Checked, loaded, dialect: str | None, target: str, tran
             st.text(f"Cannot fit to {budget():,} tokens: {result}")
         return
     rep = result.report
-    units = removed_units(result, transcript)
+    repaired = "repair" in rep
+    units = removed_units(result, transcript) if not repaired else [
+        u for u in rep["removed"] if u["transcript"] == transcript]
     with st.container(horizontal=True, key="fit_counts"):
         st.metric("Tokens before", f"{rep['transcripts'][transcript]['tokens_before']:,}", border=True)
         st.metric("Tokens after", f"{rep['transcripts'][transcript]['tokens_after']:,}", border=True)
         st.metric("Units removed", len(units), border=True)
         st.metric("Errors after", rep["errors_after"], border=True)
+    if repaired:
+        r = rep["repair"]
+        st.text(f"Repaired first: {r['errors_before']:,} error(s) before, {len(r['changes']):,} change(s), "
+                f"{len(r['quarantine']):,} taken out (kept in the report). Message numbers below are the repaired file's.")
+    if rep["errors_after"]:
+        # Never hand over a file the provider rejects.
+        with st.container(key="fit_rejected", border=True):
+            why = "; ".join(rep["repair"]["unfixed"]) if repaired else ""
+            st.text(f"No fitted file to download: {target} would reject it ({rep['errors_after']:,} error(s)). "
+                    + (f"The repair could not fix: {why}" if why else
+                       "Turn on \"Repair, then fit\" above, or repair the file first."))
     with st.container(horizontal=True, key="fit_downloads"):
-        st.download_button("Download fitted JSON", result.output, file_name=fitted_name(loaded.name),
-                           mime="application/json", on_click="ignore", type="primary", key="dl_fitted",
-                           icon=":material/download:")
+        if not rep["errors_after"]:
+            st.download_button("Download fitted JSON", result.output, file_name=fitted_name(loaded.name),
+                               mime="application/json", on_click="ignore", type="primary", key="dl_fitted",
+                               icon=":material/download:")
         st.download_button("Download fit report", json.dumps(rep, indent=2, ensure_ascii=False).encode(),
                            file_name=PurePath(fitted_name(loaded.name)).stem + ".report.json",
                            mime="application/json", on_click="ignore", key="dl_fit_report")
@@ -288,17 +345,27 @@ def fit_section(checked: Checked, loaded, dialect: str | None, target: str, tran
 
     msgs = checked.analyses[transcript].msgs
     with st.container(key="fit_preview"):
-        _preview(units, msgs)
+        _preview(units, None if repaired else msgs)
 
 
-def _preview(units: list[dict], msgs: list) -> None:
+def _roles(u: dict, msgs: list | None) -> str:
+    """The roles of a removed unit's messages (from the report's items for a repaired file)."""
+    if msgs is None:
+        roles = [str(it["content"].get("role", it["content"].get("type", "?"))) if isinstance(it["content"], dict)
+                 else "?" for it in u["items"]]
+    else:
+        roles = [msgs[i].role for i in u["messages"]]
+    return ", ".join(roles[:6]) + (" …" if len(roles) > 6 else "")
+
+
+def _preview(units: list[dict], msgs: list | None) -> None:
     import pandas as pd
 
     st.text("What goes (each unit whole; the report holds every removed message):")
     st.dataframe(
         pd.DataFrame(
             [(u["first"], u["last"], u["kind"], len(u["messages"]), u["tokens"],
-              ", ".join(msgs[i].role for i in u["messages"][:6]) + (" …" if len(u["messages"]) > 6 else ""))
+              _roles(u, msgs))
              for u in units],
             columns=["first #", "last #", "unit", "messages", "tokens", "roles"],
         ),

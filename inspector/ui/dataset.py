@@ -25,6 +25,36 @@ from .tables import clicked_row, selectable_table
 SEVERITIES = ["error", "warning", "info", "clean"]
 COLOURS = {"error": "#c62828", "warning": "#ef6c00", "info": "#1565c0"}
 COLUMNS = ["#", "transcript", "dialect", "messages", "errors", "warnings", "notes", "codes", "first finding"]
+# How the table is ordered: kept with the filters (a header click sorts too, but only until the
+# table is left), and previous / next follow it.
+SORTS = {"file order": (["#"], [True]), "most errors": (["errors", "warnings", "#"], [False, False, True]),
+         "most warnings": (["warnings", "errors", "#"], [False, False, True]),
+         "most messages": (["messages", "#"], [False, True]), "name": (["transcript", "#"], [True, True])}
+ORDER = "ds_order"  # the transcripts (0-based) the table showed last, in its order: previous / next walk it
+LAST = "ds_last"  # the transcript opened last: highlighted in the table on the way back
+state.file_widgets({"ds_sev": list(SEVERITIES), "ds_rule": [], "ds_dialect": [], "ds_sort": "file order",
+                    "ds_table": state.NO_SELECTION}, keys=(ORDER, LAST))
+RECORD_IDS = ("id", "custom_id", "sample_id", "instance_id", "task_id", "uuid")
+
+
+def record_name(doc, t) -> str:
+    """What to call a transcript in the table: its record's own id (``"id"``, ``custom_id``, an
+    eval sample's id) when the record has one, else the transcript's label (its JSON path)."""
+    if t.name:
+        return t.name
+    if t.path and type(t.path[0]) is int and type(doc.root) is list and t.path[0] < len(doc.root):
+        rec = doc.root[t.path[0]]
+        if type(rec) is dict:
+            for k in RECORD_IDS:
+                v = rec.get(k)
+                if type(v) in (str, int) and str(v).strip():
+                    return str(v)[:120]
+    if t.path and t.path[0] == "samples" and len(t.path) > 1 and type(doc.root) is dict:
+        samples = doc.root.get("samples")
+        rec = samples[t.path[1]] if type(samples) is list and type(t.path[1]) is int else None
+        if type(rec) is dict and type(rec.get("id")) in (str, int):
+            return f"sample {rec['id']}"
+    return t.label
 
 
 @byte_cached(lambda *a, **k: 0)  # small, but keyed like ``checked``: dropped when idle like it
@@ -38,7 +68,7 @@ def dataset_rows(sha: str, dialect: str | None, target: str, _checked: Checked) 
         c = counts(fs)
         first = next((f for f in fs if f.severity == "error"), None) or next(
             (f for f in fs if f.severity == "warning"), None) or (fs[0] if fs else None)
-        rows.append((n, a.transcript.label, a.dialect.name, len(a.transcript.items), c["error"],
+        rows.append((n + 1, record_name(_checked.doc, a.transcript), a.dialect.name, len(a.transcript.items), c["error"],
                      c["warning"], c["info"], ", ".join(sorted({f.code for f in fs})),
                      f"{first.code} {first.text}" if first else ""))
     return pd.DataFrame(rows, columns=COLUMNS)
@@ -96,18 +126,31 @@ def _chart(rules: pd.DataFrame) -> None:
         st.altair_chart(chart, width="stretch")
 
 
+FILTERS = ("ds_sev", "ds_rule", "ds_dialect", "ds_sort")
+
+
 def _filtered(df: pd.DataFrame) -> pd.DataFrame:
+    """The filters and the order (kept while a transcript is open), and the rows they keep, in order."""
     codes = sorted({c for s in df["codes"] for c in s.split(", ") if c})
     dialects = sorted(set(df["dialect"]))
-    c1, c2, c3 = st.columns([2, 2, 2])
+    for key in FILTERS:
+        state.widget_value(key)
+    for key, known in (("ds_rule", codes), ("ds_dialect", dialects)):
+        if any(v not in known for v in st.session_state.get(key) or []):
+            st.session_state[key] = [v for v in st.session_state.get(key) or [] if v in known]
+    c1, c2, c3, c4 = st.columns([2, 2, 2, 1])
     with c1:
-        sev = st.pills("Severity", SEVERITIES, selection_mode="multi", default=SEVERITIES, key="ds_sev",
+        sev = st.pills("Severity", SEVERITIES, selection_mode="multi", key="ds_sev",
                        help="transcripts whose worst finding has this severity (clean: no finding)")
     with c2:
-        pick = st.multiselect("Rule", codes, default=[], key="ds_rule", placeholder="All rules",
+        pick = st.multiselect("Rule", codes, key="ds_rule", placeholder="All rules",
                               format_func=lambda c: f"{c} {RULES.get(c, '')}")
     with c3:
-        dia = st.multiselect("Dialect", dialects, default=[], key="ds_dialect", placeholder="All dialects")
+        dia = st.multiselect("Dialect", dialects, key="ds_dialect", placeholder="All dialects")
+    with c4:
+        order = st.selectbox("Sort by", list(SORTS), key="ds_sort")
+    for key in FILTERS:
+        state.keep_widget(key)
     worst = pd.Series("clean", index=df.index)
     worst[df["notes"] > 0] = "info"
     worst[df["warnings"] > 0] = "warning"
@@ -117,12 +160,14 @@ def _filtered(df: pd.DataFrame) -> pd.DataFrame:
         keep &= df["codes"].map(lambda s: bool(set(s.split(", ")) & set(pick)))
     if dia:
         keep &= df["dialect"].isin(dia)
-    return df[keep]
+    by, ascending = SORTS.get(order, SORTS["file order"])
+    return df[keep].sort_values(by, ascending=ascending, kind="stable")
 
 
 def open_transcript(n: int) -> None:
-    """Ask the next run to open transcript ``n`` (the picker is a widget already drawn in this run)."""
+    """Ask the next run to open transcript ``n`` (0-based; the picker is a widget already drawn in this run)."""
     st.session_state[state.DS_PENDING] = int(n)
+    st.session_state[LAST] = int(n)
     st.rerun()
 
 
@@ -134,23 +179,56 @@ def dataset_view(checked: Checked, key: tuple) -> None:
     _chart(_rule_frame(checked))
     st.subheader("Transcripts", anchor=False)
     shown = _filtered(df)
+    st.session_state[ORDER] = [int(x) - 1 for x in shown["#"]]
+    filters = tuple(str(st.session_state.get(k) or ()) for k in FILTERS)
+    # Back from a transcript: its row is highlighted (the table is drawn anew, so its default
+    # selection applies), and that selection is not a click.
+    last = st.session_state.get(LAST)
+    rows = [int(k) for k in (shown["#"] == (last or 0) + 1).to_numpy().nonzero()[0]] if last is not None else []
+    default = {"selection": {"rows": rows[:1], "columns": [], "cells": []}} if rows else None
+    if "ds_table" not in st.session_state or st.session_state.get("_ds_seen") is None:
+        st.session_state["_ds_seen"] = ((tuple(rows[:1]), ()), *filters)
     event = selectable_table(
         shown, "ds_table", 520, {
-            "#": st.column_config.NumberColumn("#", width="small", format="%d"),
-            "transcript": st.column_config.TextColumn("transcript", width="medium", help="where it is in the file"),
+            "#": st.column_config.NumberColumn("#", width=56, format="%d"),
+            "transcript": st.column_config.TextColumn("transcript", width="medium",
+                                                      help="the record's id, else where it is in the file"),
+            "dialect": st.column_config.TextColumn("dialect", width=110),
+            "messages": st.column_config.NumberColumn("messages", width=96),
+            "errors": st.column_config.NumberColumn("errors", width=80),
+            "warnings": st.column_config.NumberColumn("warnings", width=96),
+            "notes": st.column_config.NumberColumn("notes", width=72),
             "first finding": st.column_config.TextColumn("first finding", width="large"),
-        },
+        }, default=default,
     )
-    st.caption(f"{len(shown):,} of {len(df):,} transcripts shown. Click a column to sort, a row to open it.")
-    filters = tuple(tuple(st.session_state.get(k) or ()) for k in ("ds_sev", "ds_rule", "ds_dialect"))
+    st.caption(f"{len(shown):,} of {len(df):,} transcripts shown. Click a row to open it; "
+               "previous / next (Alt+↑ / Alt+↓) then walk this list in this order.")
     row = clicked_row(event, filters, "_ds_seen", len(shown))
     if row is not None:
-        open_transcript(int(shown.iloc[row]["#"]))
+        open_transcript(int(shown.iloc[row]["#"]) - 1)
     with st.container(horizontal=True, key="ds_open_row"):
         n = st.session_state.get(state.TRANSCRIPT, 0)
-        if st.button(f"Open transcript {n + 1} in the timeline", key="ds_open_button", icon=":material/timeline:"):
+        if st.button(f"Open transcript #{n + 1} in the timeline", key="ds_open_button", icon=":material/timeline:"):
             open_transcript(n)
 
 
-def back_button(total: int) -> None:
-    st.button(f"All {total:,} transcripts", key="ds_back", icon=":material/arrow_back:", on_click=state.close_transcript)
+def _go(n: int) -> None:
+    st.session_state[state.DS_PENDING] = n
+    st.session_state[LAST] = n
+
+
+def back_button(total: int, transcript: int) -> None:
+    """Back to the table (its filters, order and this row kept), and previous / next in its order."""
+    order = st.session_state.get(ORDER) or list(range(total))
+    at = order.index(transcript) if transcript in order else None
+    prev = order[at - 1] if at is not None and at > 0 else None
+    nxt = order[at + 1] if at is not None and at + 1 < len(order) else None
+    with st.container(horizontal=True, key="ds_nav", vertical_alignment="center", gap="small"):
+        st.button(f"All {total:,} transcripts", key="ds_back", icon=":material/arrow_back:",
+                  on_click=state.close_transcript)
+        st.button("Previous", key="ds_prev", icon=":material/chevron_left:", disabled=prev is None,
+                  on_click=_go, args=(prev,), shortcut="alt+up", help="the previous transcript of the table (Alt+↑)")
+        st.button("Next", key="ds_next", icon=":material/chevron_right:", disabled=nxt is None,
+                  on_click=_go, args=(nxt,), shortcut="alt+down", help="the next transcript of the table (Alt+↓)")
+        where = f"{at + 1:,} of {len(order):,} in the table" if at is not None else "not in the table's filter"
+        st.text(f"Transcript #{transcript + 1}: {where}")

@@ -15,6 +15,7 @@ from . import state
 from .tables import clicked_row, selectable_table
 
 SEVERITIES = ["error", "warning", "info"]
+state.file_widgets({"f_sev": list(SEVERITIES), "f_code": [], "findings": state.NO_SELECTION})
 COLUMNS = ["message", "code", "severity", "rule", "tool_call_id", "sentence", "provider_error", "hint"]
 
 
@@ -65,10 +66,17 @@ def findings_table(findings: list[Finding]) -> None:
     rule_groups(findings)
     codes = sorted({f.code for f in findings})
     c1, c2 = st.columns([1, 2])
+    for key in ("f_sev", "f_code"):
+        state.widget_value(key)
+    picked = st.session_state.get("f_code") or []
+    if any(c not in codes for c in picked):  # another transcript's codes
+        st.session_state["f_code"] = [c for c in picked if c in codes]
     with c1:
-        sev = st.pills("Severity", SEVERITIES, selection_mode="multi", default=SEVERITIES, key="f_sev")
+        sev = st.pills("Severity", SEVERITIES, selection_mode="multi", key="f_sev")
     with c2:
-        pick = st.multiselect("Rule code", codes, default=[], key="f_code", placeholder="All codes")
+        pick = st.multiselect("Rule code", codes, key="f_code", placeholder="All codes")
+    for key in ("f_sev", "f_code"):
+        state.keep_widget(key)
     shown = [f for f in findings if f.severity in (sev or SEVERITIES) and (not pick or f.code in pick)]
     df = findings_frame(shown)
     event = selectable_table(

@@ -61,10 +61,11 @@ def upload_limit_mb() -> int:
 def loading_panel() -> None:
     """Sidebar: upload, paste and samples. Loads the new file into the session when one arrives."""
     st.subheader("Open a transcript")
+    gen = st.session_state.get(state.UPLOADER, 0)
     up = st.file_uploader(
         "Upload a transcript",
         type=["json", "jsonl", "har"],
-        key="upload",
+        key="upload" if not gen else f"upload:{gen}",  # a new key: a sample or a paste empties it
         help=f"JSON or JSON Lines, up to {upload_limit_mb()} MB: a messages array, a request body, "
         "an eval log, an agent trajectory, a trace export or a HAR capture.",
     )

@@ -14,6 +14,7 @@ from . import state
 from .analysis import Checked
 
 KEY = "pasted_error"
+state.file_widgets({KEY: ""})  # a pasted error is about the file it was pasted for
 
 
 def recorded_error(checked: Checked, transcript: int, sha: str) -> None:
@@ -30,6 +31,7 @@ def recorded_error(checked: Checked, transcript: int, sha: str) -> None:
 
 
 def pasted_error_panel(checked: Checked, transcript: int) -> None:
+    state.widget_value(KEY)
     text = st.text_area(
         "Paste the error you got",
         key=KEY,

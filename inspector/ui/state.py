@@ -19,6 +19,53 @@ FILE, SEL, MARK, PAGE, FOCUS, ERROR = "file", "sel", "mark", "page", "focus", "i
 DIALECT, TARGET, TRANSCRIPT = "dialect_choice", "target", "transcript"
 DS_OPEN, DS_PENDING = "ds_open", "ds_pending"  # a transcript of a dataset is open; one is to be opened
 AUTO = "auto-detect"
+UPLOADER = "upload_gen"  # bumped when a file comes from elsewhere: the uploader is drawn anew, empty
+
+# Everything that belongs to a file starts fresh with the next one. A widget is given its
+# default back (set, not deleted: a deleted key leaves the browser's widget showing, and
+# sending back, the old value); other keys are dropped. Modules add their own keys at import
+# (``file_widgets``), so that the list lives beside the widgets it resets.
+FILE_WIDGETS: dict[str, object] = {}
+KEPT = "_widgets_kept"  # the last value of each file widget, for runs that do not draw it
+FILE_KEYS: set[str] = {KEPT, "_pasted_seen", "_fsel_seen", "_recorded_seen", DS_PENDING, "_ds_seen",
+                       "repair_options", "repair_options_restore"}
+FILE_PREFIXES = ("ro:",)  # the repair option widgets: each sets its default again when absent
+NO_SELECTION = {"selection": {"rows": [], "columns": [], "cells": []}}
+
+
+def file_widgets(defaults: dict[str, object], *, keys: tuple[str, ...] = ()) -> None:
+    """Register widgets (key: default) and plain keys that belong to the file shown."""
+    FILE_WIDGETS.update(defaults)
+    FILE_KEYS.update(keys)
+
+
+def widget_value(key: str) -> None:
+    """Before drawing a file widget: give it its value back when Streamlit forgot it.
+
+    Streamlit drops a widget's state in a run that does not draw it (the dataset view while a
+    transcript is open, the findings while a tab is closed); the value last seen, else the
+    default, is set again, so filters survive going there and back."""
+    import copy
+
+    if key not in st.session_state:
+        kept = st.session_state.get(KEPT) or {}
+        st.session_state[key] = copy.deepcopy(kept[key] if key in kept else FILE_WIDGETS.get(key))
+
+
+def keep_widget(key: str) -> None:
+    """After drawing a file widget: remember its value (see ``widget_value``)."""
+    st.session_state.setdefault(KEPT, {})[key] = st.session_state.get(key)
+
+
+def _fresh_file_state() -> None:
+    import copy
+
+    for key in [k for k in st.session_state if isinstance(k, str) and k.startswith(FILE_PREFIXES)]:
+        del st.session_state[key]
+    for key in FILE_KEYS:
+        st.session_state.pop(key, None)
+    for key, default in FILE_WIDGETS.items():
+        st.session_state[key] = copy.deepcopy(default)
 
 
 @dataclass(frozen=True)
@@ -38,13 +85,15 @@ def loaded() -> Loaded | None:
 def set_loaded(data: bytes, name: str, origin: str, view: dict | None = None) -> None:
     """Make ``data`` the current file and reset every view of the previous one."""
     st.session_state[FILE] = Loaded(data, name, hashlib.sha256(data).hexdigest(), origin)
+    if origin != "upload":  # the uploader must not go on showing the previous file
+        st.session_state[UPLOADER] = st.session_state.get(UPLOADER, 0) + 1
+    _fresh_file_state()
     st.session_state[ERROR] = None
     st.session_state[SEL] = None
     st.session_state[MARK] = None
     st.session_state[PAGE] = 0
     st.session_state[FOCUS] = st.session_state.get(FOCUS, 0) + 1
-    for key in (TARGET, TRANSCRIPT, "findings", "pasted_error", "_pasted_seen", "_fsel_seen", "_recorded_seen",
-                DS_PENDING, "ds_table", "_ds_seen", "ds_sev", "ds_rule", "ds_dialect"):
+    for key in (TARGET, TRANSCRIPT):
         st.session_state.pop(key, None)
     # A file with several transcripts opens as the dataset view; a shared link says which view
     # it was made from (links made before the dataset view existed opened the transcript).

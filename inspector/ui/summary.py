@@ -45,5 +45,5 @@ def summary(checked: Checked, transcript: int, beside: Callable[[], None] | None
         # The counts above are the selected transcript's; say so, and what the rest of the file holds.
         bad = {f.transcript for f in checked.report.findings if f.severity == "error"}
         errors = sum(1 for f in checked.report.findings if f.severity == "error")
-        st.text(f"Counts and verdict for transcript {transcript + 1} of {n}. Whole file: "
+        st.text(f"Counts and verdict for transcript #{transcript + 1} of {n}. Whole file: "
                 f"{len(bad):,} of {n:,} transcripts would be rejected ({errors:,} errors).")

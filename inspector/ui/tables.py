@@ -11,20 +11,36 @@ import pandas as pd
 import streamlit as st
 
 
-def selectable_table(df: pd.DataFrame, key: str, max_height: int, column_config: dict):
-    """A sortable single-row-select table, as tall as its rows up to ``max_height``."""
-    return st.dataframe(df, key=key, on_select="rerun", selection_mode="single-row", hide_index=True,
-                        width="stretch", height=min(max_height, 38 + 35 * max(1, len(df))),
-                        column_config=column_config)
+def selectable_table(df: pd.DataFrame, key: str, max_height: int, column_config: dict, *,
+                     default: dict | None = None, row_height: int | None = None):
+    """A sortable table whose rows open something: a click on any cell (or the row's box) selects
+    it, as tall as its rows up to ``max_height``; ``default`` highlights a row when it is drawn anew."""
+    rh = row_height or 35
+    return st.dataframe(df, key=key, on_select="rerun", selection_mode=["single-row", "single-cell"], hide_index=True,
+                        width="stretch", height=min(max_height, 38 + rh * max(1, len(df))),
+                        column_config=column_config, selection_default=default, row_height=row_height)
+
+
+def _picked(event) -> tuple[tuple, tuple]:
+    if event is None:
+        return (), ()
+    sel = event.selection
+    return tuple(sel.rows), tuple(tuple(c) for c in sel.cells)
 
 
 def clicked_row(event, filters: tuple, seen_key: str, n_rows: int) -> int | None:
-    """The row the user just selected, or None (no new selection, or the filters changed)."""
-    rows = list(event.selection.rows) if event is not None else []
-    seen = (tuple(rows), *filters)
+    """The row the user just clicked (a cell or the row's box), or None (no new selection, or the
+    filters changed: a selection left over from other filters is not a click)."""
+    rows, cells = _picked(event)
+    seen = ((rows, cells), *filters)
     last = st.session_state.get(seen_key)
     st.session_state[seen_key] = seen
-    if rows and (last is None or last[1:] == seen[1:]) and (last is None or last[0] != seen[0]):
-        if 0 <= rows[0] < n_rows:
-            return rows[0]
-    return None
+    if last is not None and last[1:] != seen[1:]:
+        return None
+    was_rows, was_cells = last[0] if last is not None and len(last[0]) == 2 else ((), ())
+    row = None
+    if cells and cells != was_cells:
+        row = cells[0][0]
+    elif rows and rows != was_rows:
+        row = rows[0]
+    return row if row is not None and 0 <= row < n_rows else None

@@ -26,6 +26,7 @@ from .detail import detail_pane
 KEY = "timeline"
 QUERY, ONLY_FINDINGS, ONLY_TOOL = "tl_query", "flt_findings", "flt_tool"
 LISTED = 200  # matches listed by name under the search box
+state.file_widgets({ONLY_FINDINGS: False, ONLY_TOOL: None}, keys=(QUERY, "_search_new", "_kept_for"))
 _component = st.components.v2.component(
     "inspector_timeline",
     html="",
@@ -110,6 +111,8 @@ def _filters(model: TimelineModel) -> list[int] | None:
     """"Only messages with findings" and "only this tool": the messages they keep, or None."""
     tools = model.tool_names()
     c1, c2 = st.columns([1, 2], vertical_alignment="center")
+    for key in (ONLY_FINDINGS, ONLY_TOOL):
+        state.widget_value(key)
     with c1:
         only = st.toggle("Findings only", key=ONLY_FINDINGS, help="Show only the messages that have findings")
     with c2:
@@ -119,6 +122,8 @@ def _filters(model: TimelineModel) -> list[int] | None:
             st.session_state[ONLY_TOOL] = None
         tool = st.selectbox("Only this tool", names, index=None, key=ONLY_TOOL, placeholder="All tools",
                             format_func=lambda n: f"{n} ({counts[n]:,} calls)", label_visibility="collapsed")
+    for key in (ONLY_FINDINGS, ONLY_TOOL):
+        state.keep_widget(key)
     kept = model.filtered(only, tool)
     if kept is not None and (st.session_state.get("_kept_for") != (only, tool)):
         # A new filter: show the first kept message at or after the selection.
