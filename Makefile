@@ -1,4 +1,4 @@
-# `make run`  : create .venv, install, start the app on http://127.0.0.1:8501
+# `make run`  : create .venv, install, start the app on http://127.0.0.1:8501 (server.py: the page plus /inspector/health and /inspector/metrics)
 # `make test` : create .venv, install everything (Python packages, Debian's chromium), run every test
 PY ?= python3
 VENV := .venv
@@ -22,7 +22,7 @@ system-deps:
 	@./scripts/system-deps.sh
 
 run: install
-	$(BIN)/streamlit run app.py --server.address 127.0.0.1 --server.port 8501
+	$(BIN)/streamlit run server.py --server.address 127.0.0.1 --server.port 8501
 
 test: install system-deps
 	$(BIN)/python -m pytest -q

@@ -171,9 +171,16 @@ def main() -> None:
     loading.load_from_link()
     with st.sidebar:
         loading.loading_panel()
-        sharing = loading.share_module()
-        if sharing is not None:
+        lists = st.container()
+    page()
+    sharing = loading.share_module()
+    if sharing is not None:  # filled last: a share made in this run is already listed
+        with lists:
             sharing.share_lists(hosting.team_shares)
+
+
+def page() -> None:
+    """Everything below the sign-in gate and the loading panel."""
     st.title("Tool-call transcript inspector", anchor=False)
     loaded = state.loaded()
     err = state.take_error()
