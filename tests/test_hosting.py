@@ -167,3 +167,41 @@ def test_oidc_settings_from_the_environment_need_all_five():
     assert oidc_secrets(full)["client_id"] == "inspector"
     with pytest.raises(ConfigError, match="oauth2callback"):
         oidc_secrets({**full, "INSPECTOR_OIDC_REDIRECT_URI": "http://127.0.0.1:8501/"})
+
+
+def test_sign_in_returns_to_the_share_link_it_started_from():
+    """Streamlit's OIDC callback always redirects to ``/``; the middleware puts the link's query back."""
+    import asyncio
+
+    from inspector.hosting.routes import ReturnAfterSignIn
+
+    def asgi(status, location):
+        async def app(scope, receive, send):
+            await send({"type": "http.response.start", "status": status,
+                        "headers": [(b"location", location.encode())] if location else []})
+            await send({"type": "http.response.body", "body": b""})
+        return app
+
+    def call(app, path, headers):
+        sent = []
+
+        async def send(message):
+            sent.append(message)
+
+        scope = {"type": "http", "path": path, "headers": [(k.encode(), v.encode()) for k, v in headers.items()]}
+        asyncio.run(ReturnAfterSignIn(app)(scope, None, send))
+        return dict((k.decode(), v.decode()) for k, v in sent[0]["headers"]) | {"status": sent[0]["status"]}, sent
+
+    login, _ = call(asgi(302, "http://idp/authorize"), "/auth/login",
+                    {"host": "inspector.internal", "referer": "https://inspector.internal/?t=abc_DEF-123&m=3"})
+    cookie = login["set-cookie"].split(";")[0]
+    assert cookie.startswith("inspector_return=") and "HttpOnly" in login["set-cookie"]
+    back, _ = call(asgi(302, "/"), "/oauth2callback", {"host": "inspector.internal", "cookie": cookie})
+    assert back["location"] == "/?t=abc_DEF-123&m=3"
+    assert "Max-Age=0" in back["set-cookie"]  # used once
+    # Another site's page is not a place to return to; a page without a query needs nothing.
+    other, _ = call(asgi(302, "http://idp/authorize"), "/auth/login",
+                    {"host": "inspector.internal", "referer": "https://evil.example/?t=x"})
+    assert "set-cookie" not in other
+    plain, _ = call(asgi(302, "/"), "/oauth2callback", {"host": "inspector.internal"})
+    assert plain["location"] == "/"
