@@ -205,3 +205,26 @@ def test_sign_in_returns_to_the_share_link_it_started_from():
     assert "set-cookie" not in other
     plain, _ = call(asgi(302, "/"), "/oauth2callback", {"host": "inspector.internal"})
     assert plain["location"] == "/"
+
+
+def test_the_team_list_shows_everyones_live_shares_only_when_turned_on(tmp_path, monkeypatch):
+    from streamlit.testing.v1 import AppTest
+
+    url = f"sqlite:///{tmp_path / 'team.sqlite3'}"
+    monkeypatch.setenv("INSPECTOR_STORE_URL", url)
+    store = Store(url)
+    store.put(TRANSCRIPT, "bobs-findings.json", {}, owner="bob@example.com")
+    store.close()
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
+    at.run()
+    assert "bobs-findings.json" not in [t.value for t in at.text]  # off by default: links are capabilities
+    monkeypatch.setenv("INSPECTOR_TEAM_SHARES", "1")
+    at.run()
+    assert not at.exception
+    assert "bobs-findings.json" in [t.value for t in at.text]
+    assert any(c.value.startswith("by bob@example.com, made ") and "expires" in c.value for c in at.caption)
+    at.button(key=next(b.key for b in at.button if b.key and b.key.startswith("open:Team shares:"))).click().run()
+    assert not at.exception
+    assert "bobs-findings.json" in [t.value for t in at.text if t.value == "bobs-findings.json"]
+    assert any(m.label == "Messages" for m in at.metric)  # the shared transcript is open

@@ -126,7 +126,8 @@ def test_health_and_metrics_are_for_the_replicas_not_through_nginx(deployment):
         with urllib.request.urlopen(deployment.replica_url(i) + "/inspector/health", timeout=20) as r:
             assert r.status == 200
     signed_in = base64.b64encode(f"ana@example.com:{USERS['ana@example.com']}".encode()).decode()
-    request = urllib.request.Request(deployment.url + "/inspector/metrics", headers={"Authorization": f"Basic {signed_in}"})
-    with pytest.raises(urllib.error.HTTPError) as err:
-        urllib.request.urlopen(request, timeout=20)
-    assert err.value.code == 404
+    for path in ("/inspector/metrics", "/inspector/health", "/_stcore/metrics"):
+        request = urllib.request.Request(deployment.url + path, headers={"Authorization": f"Basic {signed_in}"})
+        with pytest.raises(urllib.error.HTTPError) as err:
+            urllib.request.urlopen(request, timeout=20)
+        assert err.value.code == 404
