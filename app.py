@@ -9,6 +9,6 @@ import streamlit as st
 FAVICON = Path(__file__).parent / "inspector" / "ui" / "favicon.png"
 st.set_page_config(page_title="Tool-call transcript inspector", page_icon=str(FAVICON), layout="wide")
 
-from inspector.ui import main  # noqa: E402 - page config must come first
+from inspector.ui import main
 
 main()

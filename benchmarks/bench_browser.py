@@ -33,9 +33,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
-import appserver  # noqa: E402
-from gen import build_transcript, drop_results  # noqa: E402
-from playwright.sync_api import sync_playwright  # noqa: E402
+import appserver
+from gen import build_transcript, drop_results
+from playwright.sync_api import sync_playwright
 
 CHROMIUM = "/usr/lib/chromium/chromium"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",

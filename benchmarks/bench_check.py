@@ -21,10 +21,10 @@ from pathlib import Path
 import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from gen import build_transcript  # noqa: E402
+from gen import build_transcript
 
-import inspector  # noqa: E402
-from inspector.gc_pause import gc_paused  # noqa: E402
+import inspector
+from inspector.gc_pause import gc_paused
 
 
 def best_of(fn, repeat: int) -> float:

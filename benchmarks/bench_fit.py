@@ -30,11 +30,11 @@ from pathlib import Path
 import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_check import best_of  # noqa: E402
-from gen import build_transcript  # noqa: E402
+from bench_check import best_of
+from gen import build_transcript
 
-import inspector  # noqa: E402
-from inspector.tokens import count_messages, counter_for  # noqa: E402
+import inspector
+from inspector.tokens import count_messages, counter_for
 
 ROOT = Path(__file__).resolve().parents[1]
 TRAJECTORIES = ROOT.parent / "shared" / "corpus" / "trajectories"
@@ -92,7 +92,12 @@ class Peers:
 
     def __init__(self):
         try:
-            from langchain_core.messages import BaseMessage, convert_to_messages, convert_to_openai_messages, trim_messages
+            from langchain_core.messages import (
+                BaseMessage,
+                convert_to_messages,
+                convert_to_openai_messages,
+                trim_messages,
+            )
         except ImportError:
             self.langchain = None
         else:
@@ -107,7 +112,7 @@ class Peers:
     def runs(self, msgs: list[dict], counts: list[int], budget: int):
         """(name, seconds, kept tokens or None, output messages or the reason there are none)."""
         if self.langchain is not None:
-            BaseMessage, to_lc, to_openai, trim = self.langchain
+            _BaseMessage, to_lc, to_openai, trim = self.langchain
             try:
                 lc = to_lc(msgs)
             except Exception as exc:  # noqa: BLE001 - roles LangChain has no class for
@@ -163,13 +168,14 @@ def main() -> None:
         counts = count_messages(msgs, COUNTER)
         total = sum(counts)
         in_errors = errors(msgs)
-        parse = best_of(lambda: orjson.loads(data), 3)
-        check = best_of(lambda: inspector.check(data), 1 if len(msgs) > 10_000 else 3)
+        parse = best_of(lambda data=data: orjson.loads(data), 3)
+        check = best_of(lambda data=data: inspector.check(data), 1 if len(msgs) > 10_000 else 3)
         for share in SHARES:
             budget = int(total * share)
             repeat = 1 if len(msgs) > 10_000 else 3
             result = inspector.fit(data, budget, "openai", {"keep_system": True})
-            ours = best_of(lambda: inspector.fit(data, budget, "openai", {"keep_system": True}), repeat)
+            ours = best_of(lambda data=data, budget=budget: inspector.fit(data, budget, "openai", {"keep_system": True}),
+                           repeat)
             ratios.append((f"{label} @{share:.0%}", ours / parse, ours / check))
             rows = [("inspector fit", ours, result.report["tokens_after"], result.data)]
             rows += list(peers.runs(msgs, counts, budget))

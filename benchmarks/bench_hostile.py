@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import re
 import subprocess
 import sys
@@ -40,11 +39,10 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from gen import build_transcript, drop_results  # noqa: E402
+import orjson
+from gen import build_transcript, drop_results
 
-import orjson  # noqa: E402
-
-from inspector.redact import Redactor  # noqa: E402
+from inspector.redact import Redactor
 
 MB = 1_000_000
 SCAN_SIZES = (48_000, 96_000, 192_000, 385_000, 1 * MB, 2 * MB, 4 * MB)

@@ -22,9 +22,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
-import appserver  # noqa: E402
-import loaddriver  # noqa: E402
-import pgcluster  # noqa: E402
+import appserver
+import loaddriver
+import pgcluster
 
 
 def cpu_seconds(pid: int) -> float:

@@ -18,10 +18,10 @@ from pathlib import Path
 import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_check import best_of  # noqa: E402
-from gen import build_transcript, drop_results  # noqa: E402
+from bench_check import best_of
+from gen import build_transcript, drop_results
 
-import inspector  # noqa: E402
+import inspector
 
 
 def cpu_best(fn, repeat: int) -> float:

@@ -9,8 +9,7 @@ from __future__ import annotations
 import json
 import random
 
-WORDS = ("lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore "
-         "et dolore magna aliqua ut enim ad minim veniam quis nostrud exercitation ullamco laboris").split()
+WORDS = ["lorem", "ipsum", "dolor", "sit", "amet", "consectetur", "adipiscing", "elit", "sed", "do", "eiusmod", "tempor", "incididunt", "ut", "labore", "et", "dolore", "magna", "aliqua", "ut", "enim", "ad", "minim", "veniam", "quis", "nostrud", "exercitation", "ullamco", "laboris"]
 
 
 def _text(rng: random.Random, n_words: int) -> str:

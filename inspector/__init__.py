@@ -27,18 +27,18 @@ if _TYPE_CHECKING:
     from .report import Report
 
 __all__ = [
+    "RULES",
+    "TARGETS",
     "Document",
+    "Finding",
     "FitError",
     "FitOptions",
     "FitResult",
-    "Finding",
     "InputError",
-    "RULES",
-    "Report",
     "RepairOptions",
     "RepairReport",
     "RepairResult",
-    "TARGETS",
+    "Report",
     "Transcript",
     "check",
     "fit",
@@ -66,7 +66,7 @@ def __getattr__(name: str) -> _Any:
     raise AttributeError(f"module 'inspector' has no attribute {name!r}")
 
 
-def check(source: _Any, target: str | None = None, *, dialect: str | None = None) -> "Report":
+def check(source: _Any, target: str | None = None, *, dialect: str | None = None) -> Report:
     """Check a transcript (messages, a request body, JSON text, bytes, a path or ``-``).
 
     ``target`` is the provider whose rules apply (default: the dialect's own); ``dialect``
@@ -76,7 +76,7 @@ def check(source: _Any, target: str | None = None, *, dialect: str | None = None
     return report
 
 
-def repair(source: _Any, target: str | None = None, options: _Any = None, *, dialect: str | None = None) -> "RepairResult":
+def repair(source: _Any, target: str | None = None, options: _Any = None, *, dialect: str | None = None) -> RepairResult:
     """Repair a transcript for ``target`` (same sources as ``check``), losing nothing.
 
     ``options`` is a ``RepairOptions`` or a dict of its fields. Returns a ``RepairResult``:
@@ -89,7 +89,7 @@ def repair(source: _Any, target: str | None = None, options: _Any = None, *, dia
 
 
 def fit(source: _Any, max_tokens: int, target: str | None = None, options: _Any = None, *,
-        dialect: str | None = None) -> "FitResult":
+        dialect: str | None = None) -> FitResult:
     """Fit a transcript to ``max_tokens`` by removing whole units (a message, or a call block with
     all its results), oldest first by default; same sources as ``check``.
 

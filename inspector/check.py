@@ -10,7 +10,7 @@ whole parsed document.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Callable
+from collections.abc import Callable
 
 from .containers import Document, Transcript, get_path, path_text
 from .dialects import Dialect, dialect_of, get
@@ -30,7 +30,7 @@ class Analysis:
     """Everything known about one transcript: the dialect it was read as, the neutral messages,
     the pairing and the issues. The transcript itself is left as it was given."""
 
-    __slots__ = ("transcript", "dialect", "msgs", "pairing", "issues", "turns")
+    __slots__ = ("dialect", "issues", "msgs", "pairing", "transcript", "turns")
 
     def __init__(self, transcript: Transcript, dialect: Dialect, msgs: list[Msg], pairing: Pairing,
                  issues: list[Issue], turns: Turns | None = None):
@@ -180,7 +180,7 @@ def findings_for(a: Analysis, target: str, transcript_no: int = 0) -> list[dict]
                 "role": d.get("role"),
                 "prev": d.get("prev"),
                 "first": d.get("first"),
-                "field": "tool_calls[%d].id" % d.get("pos", 0) if d.get("side") == "call" else "tool_call_id",
+                "field": f"tool_calls[{d.get('pos', 0):d}].id" if d.get("side") == "call" else "tool_call_id",
                 "got": d.get("got"),
                 "next": iss.index + 1,
                 "item": d.get("item") or "",

@@ -47,9 +47,9 @@ from __future__ import annotations
 import json
 import math
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8501"
 DEFAULT_TTL_DAYS = 30.0
@@ -147,7 +147,7 @@ class Settings:
     redact_patterns: tuple[str, ...] = ()
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] = os.environ) -> "Settings":
+    def from_env(cls, env: Mapping[str, str] = os.environ) -> Settings:
         url = env.get("INSPECTOR_STORE_URL", "").strip()
         if not url:
             path = env.get("INSPECTOR_STORE_PATH", "").strip()
@@ -195,7 +195,7 @@ class Hosting:
         return self.auth != "off"
 
     @classmethod
-    def from_env(cls, env: Mapping[str, str] = os.environ) -> "Hosting":
+    def from_env(cls, env: Mapping[str, str] = os.environ) -> Hosting:
         auth = env.get("INSPECTOR_AUTH", "").strip().lower() or "off"
         if auth not in AUTH_MODES:
             raise ConfigError(f"INSPECTOR_AUTH={auth!r} must be one of {', '.join(AUTH_MODES)}")

@@ -8,8 +8,9 @@ the list back in place and leave everything around it untouched.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from .declared_tools import declared_tools
 from .errors import InputError

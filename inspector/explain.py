@@ -97,7 +97,7 @@ class Neighbours:
     to the other end of its block, and a run of 100,000 orphan results would walk it once per
     finding (quadratic) if each hint walked on its own."""
 
-    __slots__ = ("msgs", "_back", "_fwd", "_pairs", "_after")
+    __slots__ = ("_after", "_back", "_fwd", "_pairs", "msgs")
 
     def __init__(self, msgs: list[Msg]):
         self.msgs = msgs

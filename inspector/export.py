@@ -98,8 +98,8 @@ def to_markdown(document: Document, report: Any = None) -> str:
 
 def _report_section(report: Any) -> str:
     lines = [f"# Repair for target {code(report.target)}",
-             f"Errors before: {report.findings_before.get('error', 0)}, after: {report.findings_after.get('error', 0)}. "
-             f"{len(report.changes)} changes, {len(report.quarantine)} quarantined."]
+             (f"Errors before: {report.findings_before.get('error', 0)}, after: {report.findings_after.get('error', 0)}. "
+             f"{len(report.changes)} changes, {len(report.quarantine)} quarantined.")]
     for c in report.changes:
         lines.append(f"- {code(c.code)} {code(c.action)}: {_fence_inline(c.text)}")
     for u in report.unfixed:

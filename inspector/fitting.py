@@ -35,9 +35,9 @@ from .check import Analysis, check_plain
 from .containers import Document, Transcript
 from .errors import InputError
 from .gc_pause import gc_paused
+from .links import Pairing
 from .loading import load, read_source
 from .model import Msg
-from .links import Pairing
 from .tokens import Counter, count_messages, counter_for
 from .writing import pretty_like, put_back, serialise, source_bytes
 
@@ -298,7 +298,7 @@ class FitResult:
     raw item whole with its index), ``errors_before`` and ``errors_after``.
     """
 
-    __slots__ = ("output", "document", "report", "plans")
+    __slots__ = ("document", "output", "plans", "report")
 
     def __init__(self, output: bytes, document: Document, report: dict, plans: list[Plan]):
         self.output, self.document, self.report, self.plans = output, document, report, plans

@@ -13,7 +13,8 @@ import json
 import math
 import re
 import sys
-from typing import Any, Callable, NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 import msgspec
 import orjson
@@ -133,7 +134,7 @@ def _beyond_orjson(text: str, line_offset: int = 0) -> InputError:
 
 
 # A string literal (skipped whole) or a bracket: nesting depth outside strings.
-_BRACKET = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.S)
+_BRACKET = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
 
 
 def _reject_constant(name: str) -> Any:
@@ -390,7 +391,7 @@ def _lossy(text: bytes, value: Any, exact: bool) -> bool:
 
 
 class _Dup:
-    __slots__ = ("obj", "key", "values")
+    __slots__ = ("key", "obj", "values")
 
     def __init__(self, obj: dict, key: str, values: list):
         self.obj, self.key, self.values = obj, key, values

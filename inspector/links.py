@@ -8,6 +8,7 @@ displaced result (TC003) from an early one (TC004), an orphan (TC002) and a dupl
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -82,13 +83,13 @@ def pair(msgs: list[Msg], block_mode: str = "run", external_calls: bool = False)
     items_mode = block_mode == "items"
 
     for m in msgs:
-        if items_mode and block is not None and not block.result_msgs and not m.results:
-            # Responses input: a run of call items is one block; reasoning and hosted-tool items
-            # between them (and approval markers) stay inside it.
-            if m.calls or m.role in TRANSPARENT:
-                block.calls.extend(m.calls)
-                block.ends = m.index
-                continue
+        # Responses input: a run of call items is one block; reasoning and hosted-tool items
+        # between them (and approval markers) stay inside it.
+        if (items_mode and block is not None and not block.result_msgs and not m.results
+                and (m.calls or m.role in TRANSPARENT)):
+            block.calls.extend(m.calls)
+            block.ends = m.index
+            continue
         if m.results:
             if block is not None:
                 _match_block(m, block, answered, links, by_id, orphans, note)
@@ -180,7 +181,7 @@ def pair_turns(msgs: list[Msg], turns) -> Pairing:
 class _CallIndex:
     """Every call by id, built on first use: only results outside their block need it."""
 
-    __slots__ = ("msgs", "index")
+    __slots__ = ("index", "msgs")
 
     def __init__(self, msgs: list[Msg]):
         self.msgs = msgs
@@ -326,7 +327,7 @@ def _order(b: Block, answered: dict, note) -> None:
         return
     # The first result (in transcript order) that answers a later call than the one after it.
     order = sorted(range(len(res)), key=lambda k: keys[k])
-    for a, bpos in zip(order, order[1:]):
+    for a, bpos in itertools.pairwise(order):
         if a > bpos:
             first = res[a]
             note(Issue("TC014", first.msg, first.id, b.index))

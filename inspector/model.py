@@ -77,7 +77,7 @@ class Issue:
     None when that text is not known; ``USUAL`` keeps the target's usual text).
     """
 
-    __slots__ = ("code", "index", "call_id", "other", "data", "say", "provider")
+    __slots__ = ("call_id", "code", "data", "index", "other", "provider", "say")
 
     def __init__(self, code: str, index: int, call_id: str | None = None, other: int | None = None,
                  say: str | None = None, **data: Any):

@@ -62,34 +62,34 @@ PHRASES: list[tuple[str, tuple[str, ...], str | None]] = [
     (r"expected a string, got null|either content or tool_calls", ("TC018",), "openai"),
     (r"conversation blocks and tool result blocks", ("TC016",), "bedrock"),
 ]
-_PHRASES = [(re.compile(p, re.I), codes, who) for p, codes, who in PHRASES]
+_PHRASES = [(re.compile(p, re.IGNORECASE), codes, who) for p, codes, who in PHRASES]
 
 # Every way a provider names a message index. The number is the dialect's own 0-based index.
 _INDEX_RES = [
-    re.compile(r"\b(?:messages?|input|contents)\s*\.\s*\[\s*(\d+)\s*\]", re.I),  # messages.[3]
-    re.compile(r"\b(?:messages?|input|contents)\s*\[\s*(\d+)\s*\]", re.I),  # messages[7], input[95]
-    re.compile(r"\b(?:messages|contents)\s*\.\s*(\d+)\b", re.I),  # messages.22: / messages.48.content.1
-    re.compile(r"\bmessage (?:at )?index (\d+)", re.I),  # deepseek / moonshot
+    re.compile(r"\b(?:messages?|input|contents)\s*\.\s*\[\s*(\d+)\s*\]", re.IGNORECASE),  # messages.[3]
+    re.compile(r"\b(?:messages?|input|contents)\s*\[\s*(\d+)\s*\]", re.IGNORECASE),  # messages[7], input[95]
+    re.compile(r"\b(?:messages|contents)\s*\.\s*(\d+)\b", re.IGNORECASE),  # messages.22: / messages.48.content.1
+    re.compile(r"\bmessage (?:at )?index (\d+)", re.IGNORECASE),  # deepseek / moonshot
 ]
 
 # ``messages.48.content.1``: a message index and a content block inside it.
-_BLOCK_RE = re.compile(r"\bmessages\s*\.\s*(\d+)\s*\.\s*content\s*\.\s*(\d+)", re.I)
+_BLOCK_RE = re.compile(r"\bmessages\s*\.\s*(\d+)\s*\.\s*content\s*\.\s*(\d+)", re.IGNORECASE)
 
 # Ids with a provider prefix, found anywhere in the text.
 _PREFIXED_ID = re.compile(r"\b(?:call|toolu|srvtoolu|tooluse|fc|rs)_[A-Za-z0-9_\-]+")
 # Phrases followed by one id, or by a comma-separated list of ids.
 _ID_AFTER = [
-    re.compile(r"did not have response messages:\s*(.+?)(?:$|\n|\"|')", re.I),
-    re.compile(r"immediately after:\s*(.+?)(?:\.\s|\.$|$|\n)", re.I),
-    re.compile(r"for the following ids:\s*(.+?)(?:\.\s|\.$|$|\n|\")", re.I),
-    re.compile(r"found in `?\w+`? blocks:\s*(\S+?)\.?(?:\s|$)", re.I),
-    re.compile(r"function call output with call_id\s+(\S+?)\.?(?:\s|$|\")", re.I),
-    re.compile(r"no tool output found for function call\s+(\S+?)\.?(?:\s|$|\")", re.I),
-    re.compile(r"duplicate value for 'tool_call_id' of '([^']+)'", re.I),
-    re.compile(r"(?:duplicate|unexpected) tool call id\s+(\S+)\s+in", re.I),
-    re.compile(r"tool call id was\s+(\S+)\s+but", re.I),
-    re.compile(r"duplicate item found with id\s+(\S+?)\.?(?:\s|$|\")", re.I),
-    re.compile(r"multiple tool_result blocks with id\s+(\S+?)\.?(?:\s|$|\")", re.I),
+    re.compile(r"did not have response messages:\s*(.+?)(?:$|\n|\"|')", re.IGNORECASE),
+    re.compile(r"immediately after:\s*(.+?)(?:\.\s|\.$|$|\n)", re.IGNORECASE),
+    re.compile(r"for the following ids:\s*(.+?)(?:\.\s|\.$|$|\n|\")", re.IGNORECASE),
+    re.compile(r"found in `?\w+`? blocks:\s*(\S+?)\.?(?:\s|$)", re.IGNORECASE),
+    re.compile(r"function call output with call_id\s+(\S+?)\.?(?:\s|$|\")", re.IGNORECASE),
+    re.compile(r"no tool output found for function call\s+(\S+?)\.?(?:\s|$|\")", re.IGNORECASE),
+    re.compile(r"duplicate value for 'tool_call_id' of '([^']+)'", re.IGNORECASE),
+    re.compile(r"(?:duplicate|unexpected) tool call id\s+(\S+)\s+in", re.IGNORECASE),
+    re.compile(r"tool call id was\s+(\S+)\s+but", re.IGNORECASE),
+    re.compile(r"duplicate item found with id\s+(\S+?)\.?(?:\s|$|\")", re.IGNORECASE),
+    re.compile(r"multiple tool_result blocks with id\s+(\S+?)\.?(?:\s|$|\")", re.IGNORECASE),
 ]
 _FIELD_WORDS = {"call_id", "call_ids", "fc_id"}  # field names that look like prefixed ids
 _ID_TOKEN = re.compile(r"[A-Za-z0-9_\-:.]+")

@@ -12,6 +12,7 @@ user's choice: the CLI's ``--python-repr`` and the app's "Read it as a Python li
 from __future__ import annotations
 
 import ast
+import math
 import re
 from typing import Any
 
@@ -35,7 +36,7 @@ def _jsonable(x: Any, depth: int = 0) -> Any:
     if x is None or isinstance(x, (bool, int, str)):
         return x
     if isinstance(x, float):
-        if x != x or x in (float("inf"), float("-inf")):
+        if not math.isfinite(x):
             raise ValueError("NaN or infinity")
         return x
     if isinstance(x, (list, tuple)):
@@ -44,10 +45,10 @@ def _jsonable(x: Any, depth: int = 0) -> Any:
         out = {}
         for k, v in x.items():
             if not isinstance(k, str):
-                raise ValueError("a non-string key")
+                raise TypeError("a non-string key")
             out[k] = _jsonable(v, depth + 1)
         return out
-    raise ValueError(f"a {type(x).__name__} value")
+    raise TypeError(f"a {type(x).__name__} value")
 
 
 def repr_value(data: bytes) -> list | dict | None:

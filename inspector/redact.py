@@ -39,10 +39,10 @@ import codecs
 import json
 import re
 from bisect import bisect_right
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from itertools import accumulate, chain, compress, islice, repeat
+from itertools import accumulate, chain, compress, repeat
 from operator import add, and_, eq, ge, getitem, gt, is_not, itemgetter, lt, ne, neg, sub
-from typing import Callable, Iterable, Sequence
 
 import orjson
 import re2
@@ -71,7 +71,7 @@ ACCEPT: dict[str, Callable[[bytes], bool]] = {
 MAX_PATTERNS = 100  # custom patterns per scan; each one is a pass over the text
 _SEP = b"\x00"  # between string values in the scanned buffer; no built-in pattern crosses it
 # One JSON string literal; unrolled so that it never backtracks more than once per literal.
-_STRING = re.compile(rb'("[^"\\]*(?:\\.[^"\\]*)*")', re.S)
+_STRING = re.compile(rb'("[^"\\]*(?:\\.[^"\\]*)*")', re.DOTALL)
 
 
 class PatternError(ValueError):
@@ -90,9 +90,9 @@ class Secret:
     object per secret, and the two texts are made when first read.
     """
 
-    __slots__ = ("_of", "_i", "_preview", "_around")
+    __slots__ = ("_around", "_i", "_of", "_preview")
 
-    def __init__(self, of: "_Found", i: int):
+    def __init__(self, of: _Found, i: int):
         self._of, self._i = of, i
 
     kind = property(lambda self: self._of.kinds[self._of.order[self._i]])
@@ -147,7 +147,7 @@ class _Columns:
     (``values`` None), and where it is in the file's text (character offset, width in
     characters, line, column)."""
 
-    __slots__ = ("order", "a", "b", "s", "e", "values", "start", "width", "line", "column")
+    __slots__ = ("a", "b", "column", "e", "line", "order", "s", "start", "values", "width")
 
     def __init__(self, order: list[int], a: list[int], b: list[int], s: list[int], e: list[int],
                  values: list, start: list[int], width: list[int], line: list[int], column: list[int]):
@@ -155,7 +155,7 @@ class _Columns:
         self.start, self.width, self.line, self.column = start, width, line, column
 
     @classmethod
-    def empty(cls) -> "_Columns":
+    def empty(cls) -> _Columns:
         return cls([], [], [], [], [], [], [], [], [], [])
 
     def __len__(self) -> int:
@@ -164,7 +164,7 @@ class _Columns:
     def columns(self) -> tuple[list, ...]:
         return self.order, self.a, self.b, self.s, self.e, self.values, self.start, self.width, self.line, self.column
 
-    def merged(self, other: "_Columns") -> "_Columns":
+    def merged(self, other: _Columns) -> _Columns:
         """Both sets in file order (their literals are disjoint; in one literal, by start)."""
         if not len(other):
             return self
@@ -177,9 +177,9 @@ class _Columns:
 class _Found(_Columns):
     """What one scan found: its columns, the file, and the kind of each pattern number."""
 
-    __slots__ = ("data", "kinds", "escaped", "_groups", "_masked")
+    __slots__ = ("_groups", "_masked", "data", "escaped", "kinds")
 
-    def __init__(self, data: bytes, kinds: list[str], columns: _Columns, escaped: "_Escaped"):
+    def __init__(self, data: bytes, kinds: list[str], columns: _Columns, escaped: _Escaped):
         super().__init__(*columns.columns())
         self.data, self.kinds, self.escaped = data, kinds, escaped
         self._groups: dict[int, tuple[int, int]] = {}  # literal start -> its rows
@@ -239,13 +239,13 @@ _AROUND = 40  # characters of context on each side of a secret, in previews
 _AROUND_BYTES = 4 * _AROUND + 4  # enough bytes for that many characters, and a cut one before them
 
 
-def _compile(pattern: str) -> "re2._Regexp":
+def _compile(pattern: str) -> re2._Regexp:
     options = re2.Options()
     options.log_errors = False  # RE2 would print its own copy of the error to stderr
     return re2.compile(pattern.encode("utf-8", "surrogatepass"), options)
 
 
-def _compile_custom(pattern: str) -> "re2._Regexp":
+def _compile_custom(pattern: str) -> re2._Regexp:
     try:
         re.compile(pattern)
     except re.error as exc:
@@ -263,10 +263,10 @@ def _compile_custom(pattern: str) -> "re2._Regexp":
 @dataclass(frozen=True)
 class _Pattern:
     kind: str
-    rx: "re2._Regexp"
+    rx: re2._Regexp
     secret: int | None  # the number of the group named ``secret``, when there is one
     builtin: bool
-    raw: "re2._Regexp | None" = None  # built-ins: the form run on the file's bytes (``_decoded_file``)
+    raw: re2._Regexp | None = None  # built-ins: the form run on the file's bytes (``_decoded_file``)
 
 
 _BUILTIN = [(kind, _compile(p)) for kind, p in BUILTIN]
@@ -286,7 +286,7 @@ _UNANCHORED = re2._re2.RE2.Anchor.UNANCHORED
 # quantifier, and a look-around reads at most the run of word characters its match is in, which
 # no later candidate in that run gets past the look-behind to read again. Tests check them against
 # the plain definition (``BUILTIN`` + ``ACCEPT``, tests/test_redact_equivalence.py).
-_FAST: dict[str, re.Pattern] = {kind: re.compile(p, re.S) for kind, p in {
+_FAST: dict[str, re.Pattern] = {kind: re.compile(p, re.DOTALL) for kind, p in {
     "API key (sk-)": rb"(sk-(?<![A-Za-z0-9_-]...)(?=[A-Za-z0-9_-]*[0-9])[A-Za-z0-9][A-Za-z0-9_-]{19,})",
     "AWS access key": rb"(A(?:KIA|SIA)(?<![A-Z0-9]....)[A-Z0-9]{16}(?![A-Z0-9]))",
     "bearer token": rb"(?i:bearer)\s+([A-Za-z0-9._~+/-]{16,}=*)",
@@ -297,7 +297,7 @@ _FAST: dict[str, re.Pattern] = {kind: re.compile(p, re.S) for kind, p in {
 }.items()}
 # "bearer" in any case has no literal prefix for ``re`` to search for (it would test every byte):
 # RE2 finds the first one, and ``re`` starts there.
-_GATE: dict[str, "re2._Regexp"] = {"bearer token": _compile("(?i)bearer")}
+_GATE: dict[str, re2._Regexp] = {"bearer token": _compile("(?i)bearer")}
 
 
 @dataclass(frozen=True)
@@ -307,7 +307,7 @@ class Redactor:
     patterns: tuple[_Pattern, ...]
 
     @classmethod
-    def build(cls, extra: Iterable[str] = ()) -> "Redactor":
+    def build(cls, extra: Iterable[str] = ()) -> Redactor:
         compiled = [_Pattern(kind, rx, rx.groupindex.get(b"secret"), True, _RAW[kind]) for kind, rx in _BUILTIN]
         extra = list(extra)
         if len(extra) > MAX_PATTERNS:
@@ -318,7 +318,7 @@ class Redactor:
         return cls(tuple(compiled))
 
     @classmethod
-    def from_env(cls, extra: Iterable[str] = ()) -> "Redactor":
+    def from_env(cls, extra: Iterable[str] = ()) -> Redactor:
         from .config import Settings
 
         return cls.build([*Settings.from_env().redact_patterns, *extra])
@@ -389,11 +389,11 @@ class Redactor:
 _KEY = re.compile(rb"[ \t\r\n]*:")
 # A string literal with escapes from its opening quote, and the ":" after it when it is an object key
 # (tried at every quote: from a closing one it fails at the next; for files that are not UTF-8).
-_ESCAPED = re.compile(rb'("[^"\\]*+(?:\\.[^"\\]*+)++")((?:[ \t\r\n]*+:)?)', re.S)
+_ESCAPED = re.compile(rb'("[^"\\]*+(?:\\.[^"\\]*+)++")((?:[ \t\r\n]*+:)?)', re.DOTALL)
 # A string literal with escapes from its first backslash (the first after the previous match is
 # one: JSON has backslashes only in strings) up to its closing quote, then that quote and the ":"
 # after it when it is an object key. Tried only at backslashes; possessive: nothing is given back.
-_ESCAPES = re.compile(rb'(\\.(?:[^"\\]*+\\.)*+[^"\\]*+)("(?:[ \t\r\n]*+:)?)', re.S)
+_ESCAPES = re.compile(rb'(\\.(?:[^"\\]*+\\.)*+[^"\\]*+)("(?:[ \t\r\n]*+:)?)', re.DOTALL)
 
 
 def _builtin_spans(pattern: _Pattern, buf: bytes, raw: bool) -> tuple[list[int], list[int]]:
@@ -472,7 +472,7 @@ class _Escaped(dict):
         return data[a + 1:self.backslash[k]] + self.tails[k]
 
 
-def _decoded_file(data: bytes) -> tuple[bytes, "_Escaped", list[tuple[int, int]], list[bytes]]:
+def _decoded_file(data: bytes) -> tuple[bytes, _Escaped, list[tuple[int, int]], list[bytes]]:
     """The file with every string literal with escapes (found from their backslashes, which
     JSON only has inside strings) decoded in place: from its first backslash, its decoded rest,
     quotes and backslashes hidden, padded with NUL bytes to its length (every offset stays; the
@@ -549,7 +549,7 @@ def _is_utf8(data: bytes) -> bool:
     return True
 
 
-def _decoded_apart(data: bytes) -> tuple[bytes, "_Escaped", list[tuple[int, int]], list[bytes]]:
+def _decoded_apart(data: bytes) -> tuple[bytes, _Escaped, list[tuple[int, int]], list[bytes]]:
     """``_decoded_file`` for a file that is not UTF-8: every literal with escapes is left out as
     NUL bytes (a key's too) and its value given apart."""
     parts = _ESCAPED.split(data)  # [gap, literal, ":" or b"", gap, ..., gap]
@@ -677,7 +677,7 @@ _KEY_FIRST = (b":", b" ", b"\n", b"\t", b"\r")  # what can follow a key's closin
 _SPACE = _KEY_FIRST[1:]
 
 
-def _locate_raw(data: bytes, buf: bytes, raw: tuple[list[int], list[int], list[int]], decoded: "_Escaped",
+def _locate_raw(data: bytes, buf: bytes, raw: tuple[list[int], list[int], list[int]], decoded: _Escaped,
                 valued: dict | None, texts: dict) -> _Columns:
     """The built-in matches in ``buf`` (``_decoded_file``, ``_raw_hits``) that lie in a string
     value (not a key; in JSON, letters only occur in strings): located exactly in a literal
@@ -736,7 +736,7 @@ def _locate_raw(data: bytes, buf: bytes, raw: tuple[list[int], list[int], list[i
 
 
 def _locate_raw_loop(data: bytes, buf: bytes, starts: list[int], ends: list[int], orders: list[int],
-                     opening: list[int], decoded: "_Escaped", valued: dict | None, texts: dict) -> _Columns:
+                     opening: list[int], decoded: _Escaped, valued: dict | None, texts: dict) -> _Columns:
     """``_locate_raw`` one match at a time: when matches overlap or custom patterns ran."""
     find = buf.find
     backslash = buf is data and b"\\" in data

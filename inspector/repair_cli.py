@@ -74,8 +74,8 @@ def run_repair(args: argparse.Namespace) -> int:
     if args.markdown:
         _write(args.markdown, to_markdown(result.document, rep).encode())
     fb, fa = rep.findings_before, rep.findings_after
-    lines = [f"inspector: {len(rep.changes)} changes, {len(rep.quarantine)} taken out into the report's quarantine; "
-             f"target {rep.target}: {fb['error']} errors before, {fa['error']} after."]
+    lines = [(f"inspector: {len(rep.changes)} changes, {len(rep.quarantine)} taken out into the report's quarantine; "
+             f"target {rep.target}: {fb['error']} errors before, {fa['error']} after.")]
     lines += [f"inspector: not fixed: {u}" for u in rep.unfixed]
     for f in rep.input_findings:
         kept = ("the output is the input unchanged, key and all" if result.unchanged
@@ -116,8 +116,8 @@ def _repair_dataset(args: argparse.Namespace, options) -> int:
     finally:
         progress.close()
     where = f" (written to {args.unfixable})" if args.unfixable else " (kept in the output, repaired as far as safe)"
-    lines = [f"inspector: {t['records']} records: {t['repaired']} repaired, {t['clean']} already clean, "
-             f"{t['unfixed']} not fixed safely{where if t['unfixed'] else ''}."]
+    lines = [(f"inspector: {t['records']} records: {t['repaired']} repaired, {t['clean']} already clean, "
+             f"{t['unfixed']} not fixed safely{where if t['unfixed'] else ''}.")]
     if t["first_problem"]:
         lines.append(f"inspector: first not fixed: {t['first_problem']}")
     sys.stderr.write("\n".join(lines) + "\n")

@@ -23,7 +23,8 @@ import json
 import math
 import os
 import re
-from typing import Any, BinaryIO, Callable, Iterable, Iterator, Literal
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, BinaryIO, Literal
 
 from pydantic import BaseModel, Field, field_validator
 
@@ -33,10 +34,10 @@ from .dialects import all_dialects
 from .dialects.base import Block
 from .dialects.editing import EntryEditor
 from .errors import InputError
-from .gc_pause import gc_paused
 from .fixes.entries import EntryPlan
 from .fixes.join import JoinPlan
 from .fixes.plan import Plan
+from .gc_pause import gc_paused
 from .loading import load, read_source
 from .targets import severity
 from .writing import Original, lines_kept_pieces, put_back, serialise_pieces, source_bytes
@@ -162,8 +163,8 @@ def options_from_settings(pairs: list[str], base: dict | None = None) -> RepairO
             values[name] = value
     try:
         return RepairOptions(**values)
-    except Exception as exc:  # pydantic's ValidationError: say which value is wrong, on one line
-        errors = getattr(exc, "errors", lambda: [])()
+    except Exception as exc:  # noqa: BLE001  pydantic's ValidationError: say which value is wrong, on one line
+        errors = getattr(exc, "errors", list)()
         what = "; ".join(f"{'.'.join(map(str, e.get('loc', ())))}: {e.get('msg')}" for e in errors) or str(exc)
         raise InputError(f"invalid repair option: {what}") from None
 
@@ -224,7 +225,7 @@ class RepairResult:
     Unpacks as ``data, report = inspector.repair(messages)``.
     """
 
-    __slots__ = ("_output", "_pieces", "_reads", "unchanged", "document", "report", "_after")
+    __slots__ = ("_after", "_output", "_pieces", "_reads", "document", "report", "unchanged")
 
     def __init__(self, output: bytes | None, document: Document, report: RepairReport, after: dict,
                  pieces: Callable[[], Iterable[bytes]] | None = None, reads: Original | None = None,
@@ -258,8 +259,7 @@ class RepairResult:
         if self._output is not None:
             f.write(self._output)
             return
-        for piece in self._pieces():
-            f.write(piece)
+        f.writelines(self._pieces())
 
     @property
     def check_report(self) -> Any:
@@ -452,8 +452,8 @@ class _Run:
         """Run one pass of the plan; True when it changed something."""
         if "view" in a.transcript.extra:  # a sub-agent or abandoned branch: entries of the main list
             bad = sorted({i.code for i in a.issues if severity(i.code, target) == "error"})
-            self.unfixed = [f"{a.transcript.extra.get('label', 'this transcript')} is left as it is: repair rewrites a "
-                            f"log's main conversation, not a view of some of its entries ({', '.join(bad)})"] if bad else []
+            self.unfixed = [(f"{a.transcript.extra.get('label', 'this transcript')} is left as it is: repair rewrites a "
+                            f"log's main conversation, not a view of some of its entries ({', '.join(bad)})")] if bad else []
             return False
         if isinstance(ed, EntryEditor):  # log entries that make messages: plan on the messages, write entries
             plan = EntryPlan(a, target, options, ed)

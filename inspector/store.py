@@ -28,9 +28,10 @@ import re
 import secrets
 import time
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine, make_url
@@ -247,7 +248,7 @@ class Store:
             self.migrate()
 
     @classmethod
-    def from_env(cls, settings: Settings | None = None) -> "Store":
+    def from_env(cls, settings: Settings | None = None) -> Store:
         s = settings or Settings.from_env()
         return cls(s.store_url, max_bytes=s.share_max_bytes, ttl_days=s.share_ttl_days)
 
@@ -324,17 +325,17 @@ class Store:
         encoding = "zlib" if len(packed) < len(data) else "identity"
         now = int(self.clock())
         token = secrets.token_urlsafe(TOKEN_BYTES)
-        row = dict(
-            token_hash=hash_token(token),
-            name=(name or "transcript.json")[:255],
-            data=packed if encoding == "zlib" else data,
-            encoding=encoding,
-            size=len(data),
-            view=json.dumps(view or {}, sort_keys=True, default=str),
-            created_at=now,
-            expires_at=now + max(1, round(ttl * DAY)),
-            owner=(owner or ANONYMOUS)[:320],
-        )
+        row = {
+            "token_hash": hash_token(token),
+            "name": (name or "transcript.json")[:255],
+            "data": packed if encoding == "zlib" else data,
+            "encoding": encoding,
+            "size": len(data),
+            "view": json.dumps(view or {}, sort_keys=True, default=str),
+            "created_at": now,
+            "expires_at": now + max(1, round(ttl * DAY)),
+            "owner": (owner or ANONYMOUS)[:320],
+        }
         self.purge_expired()  # keep the table small even where no server runs the schedule (the CLI)
         with self.engine.begin() as conn:
             conn.execute(shares.insert().values(**row))
@@ -421,7 +422,7 @@ class Store:
             gone = conn.execute(shares.delete().where(shares.c.expires_at <= now).returning(shares.c.token_hash))
             ids = [r[0] for r in gone]
             if ids:
-                conn.execute(audit.insert(), [dict(at=now, action="expire", actor=SYSTEM, share=i) for i in ids])
+                conn.execute(audit.insert(), [{"at": now, "action": "expire", "actor": SYSTEM, "share": i} for i in ids])
         if ids and self.on_expired is not None:
             self.on_expired(len(ids))
         return len(ids)

@@ -20,7 +20,8 @@ message (its own framing) and for images, which are counted here as the text the
 from __future__ import annotations
 
 import math
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 FRAMING = 3  # tokens per message for role and separators (OpenAI cookbook, num_tokens_from_messages)
 ESTIMATE_FACTOR = 1.3
@@ -34,7 +35,7 @@ TARGET_COUNTER = {"openai": "o200k_base", "responses": "o200k_base"}
 class Counter:
     """A named way to count tokens: ``exact`` says whether the counts are the encoding's own."""
 
-    __slots__ = ("name", "exact", "label", "_encoding", "_factor")
+    __slots__ = ("_encoding", "_factor", "exact", "label", "name")
 
     def __init__(self, name: str):
         if name not in COUNTERS:

@@ -11,7 +11,7 @@ keep our own indexes (with the provider's beside them), and a pasted index finds
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from .model import Msg
 
@@ -22,7 +22,7 @@ class Turns:
     """``turn_of[i]``: the provider's index of our message ``i``; ``offset[i]``: how many content
     blocks of its turn come before it; ``starts[t]``: our first message of turn ``t``."""
 
-    __slots__ = ("turn_of", "offset", "starts", "sizes", "roles", "exact")
+    __slots__ = ("exact", "offset", "roles", "sizes", "starts", "turn_of")
 
     def __init__(self, msgs: list[Msg], size: Callable[[object], int | None], roles: frozenset[str] = MERGED_ROLES):
         # Built in local names, set on self at the end: this loop sees every message.

@@ -9,7 +9,8 @@ line.
 from __future__ import annotations
 
 import zlib
-from typing import Any, Iterable, Iterator
+from collections.abc import Iterable, Iterator
+from typing import Any
 
 from .containers import EMBEDDED, embedded_json
 from .errors import InputError

@@ -18,7 +18,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from pgcluster import free_port  # noqa: E402
+from pgcluster import free_port
 
 
 @dataclass

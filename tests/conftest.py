@@ -19,7 +19,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 
-import pgcluster  # noqa: E402
+import pgcluster
 
 
 class _External:

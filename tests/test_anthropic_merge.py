@@ -212,7 +212,6 @@ def test_bedrock_results_split_over_two_user_messages_stay_tc015():
 
 def test_the_app_shows_the_api_index_and_maps_a_pasted_one():
     from streamlit.testing.v1 import AppTest
-
     from test_app import APP
 
     at = AppTest.from_file(APP, default_timeout=60)

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 
 from streamlit.testing.v1 import AppTest
+from test_app import APP, app, texts, upload
+from test_scan import GOOD, MISSING, ORPHAN
 
 from inspector.containers import Document, find_transcripts
 from inspector.jsonio import parse
-from test_app import APP, app, texts, upload
-from test_scan import GOOD, MISSING, ORPHAN
 
 WARNED = {"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": None, "tool_calls": [
     {**GOOD["messages"][1]["tool_calls"][0], "id": "call_2"}]}]}  # a call still running: a warning

@@ -54,7 +54,7 @@ def test_bedrock_warns_and_keeps_a_cache_point_last():
     (f,) = [f for f in inspector.check(msgs, dialect="bedrock").findings if f.code == "TC025"]
     assert f.severity == "warning" and f.message_index == 1
     fixed = inspector.repair(msgs, dialect="bedrock")
-    assert [list(b)[0] for b in fixed.data[1]["content"]] == ["text", "toolUse", "cachePoint"]
+    assert [next(iter(b)) for b in fixed.data[1]["content"]] == ["text", "toolUse", "cachePoint"]
     cached = [msgs[0], {"role": "assistant", "content": [msgs[1]["content"][1], msgs[1]["content"][0],
                                                          msgs[1]["content"][2]]}, msgs[2]]
     assert not [f for f in inspector.check(cached, dialect="bedrock").findings if f.code == "TC025"]

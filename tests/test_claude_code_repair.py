@@ -15,8 +15,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-import inspector
 from dialect_asserts import strings
+
+import inspector
 
 CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "anthropic"
 CTX = {"isSidechain": False, "userType": "external", "cwd": "/home/dev/shop", "sessionId": "7f3c2a1e",
@@ -153,7 +154,7 @@ def test_text_typed_before_the_result_moves_after_it_and_the_chain_follows():
            result("toolu_1", "cart.py", "e4", "e3", 4),
            text("e5", "e4", "msg_B", "Done.", 5)]
     assert [f.code for f in inspector.check(jsonl(log)).findings] == ["TC016"]
-    fixed, out = repaired(jsonl(log))
+    _fixed, out = repaired(jsonl(log))
     assert [(e["uuid"], e["parentUuid"]) for e in out] == [
         ("e1", None), ("e2", "e1"), ("e4", "e2"), ("e3", "e4"), ("e5", "e3")]
     assert {k: v for k, v in out[2].items() if k != "parentUuid"} == {k: v for k, v in log[3].items() if k != "parentUuid"}

@@ -129,9 +129,9 @@ def test_core_and_cli_never_import_streamlit_or_pandas():
         "import sys, inspector, inspector.cli; from inspector.cli import main;"
         "import contextlib, io\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
-        "    main(['check', %r])\n"
+        "    main(['check', {!r}])\n"
         "assert 'streamlit' not in sys.modules and 'pandas' not in sys.modules, "
         "[m for m in sys.modules if m.split('.')[0] in ('streamlit', 'pandas')]"
-    ) % str(SAMPLES / "clean_parallel_calls.json")
+    ).format(str(SAMPLES / "clean_parallel_calls.json"))
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60)
     assert p.returncode == 0, p.stderr.decode()

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import json
 
+import dialect_asserts
 import pytest
 
-import dialect_asserts
 import inspector
 from inspector.dialects.claude_code import groups
 

@@ -17,12 +17,12 @@ import copy
 import json
 
 import pytest
+from dialect_asserts import strings
 
 import inspector
-from dialect_asserts import strings
-from inspector.errors import InputError
 from inspector.dialects import all_dialects, get
 from inspector.dialects.editing import BlockEditor, Editor, EntryEditor
+from inspector.errors import InputError
 from inspector.export import to_markdown
 from inspector.render import preview_text
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from dialect_asserts import strings
 
 import inspector
-from dialect_asserts import strings
 from inspector.dialects.langchain import shape as lc_shape
 from inspector.dialects.langchain import unwrap
 

@@ -9,11 +9,12 @@ second repair.
 
 from __future__ import annotations
 
+import itertools
 import json
 
+from dialect_asserts import strings
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from dialect_asserts import strings
 from transcripts import valid_transcripts
 
 import inspector
@@ -216,7 +217,7 @@ def test_split_results_and_text_first_are_joined_back(chat, dialect, data):
         text = {"type": "text", "text": "note first"} if dialect == "anthropic" else {"text": "note first"}
         msgs[k] = {"role": "user", blocks: [text, *parts]}
     before = inspector.check(doc)
-    pairs_in = sum(a["role"] == b["role"] for a, b in zip(msgs, msgs[1:]))
+    pairs_in = sum(a["role"] == b["role"] for a, b in itertools.pairwise(msgs))
     if dialect == "anthropic" and split:
         # The Messages API combines the two user messages into one turn: nothing to refuse, nothing to join.
         assert before.ok, [f.text for f in before.findings if f.severity == "error"]
@@ -229,6 +230,6 @@ def test_split_results_and_text_first_are_joined_back(chat, dialect, data):
     assert not lost, lost
     roles = [m["role"] for m in fixed.data[key]]
     if dialect == "anthropic":  # messages of one role the input already had in a row stay apart (the API combines them)
-        assert sum(a == b for a, b in zip(roles, roles[1:])) <= pairs_in, roles
+        assert sum(a == b for a, b in itertools.pairwise(roles)) <= pairs_in, roles
     else:
-        assert all(a != b for a, b in zip(roles, roles[1:])), roles  # joined back: roles alternate
+        assert all(a != b for a, b in itertools.pairwise(roles)), roles  # joined back: roles alternate

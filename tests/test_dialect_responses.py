@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import dialect_asserts
+
 import inspector
 
 

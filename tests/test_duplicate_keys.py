@@ -146,7 +146,7 @@ def test_compact_text_with_a_repeated_key_is_noticed(case, pieces, monkeypatch):
     if pieces:
         monkeypatch.setattr(jsonio, "PIECES_FROM", 0)
         monkeypatch.setattr(jsonio, "PIECE", 4)
-    value, _, [d] = jsonio.parse_noting(data)
+    _value, _, [d] = jsonio.parse_noting(data)
     assert d["path"] == path and d["values"] == ["b", "c"]
 
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from transcripts import asst, call, reply, tool, user
+
 import inspector
 from inspector.export import code, to_markdown
-from transcripts import asst, call, reply, tool, user
 
 
 def test_calls_are_shown_with_their_results_even_out_of_order():

@@ -164,8 +164,8 @@ def test_responses_reasoning_goes_with_its_call():
 
 
 def anthropic_chat() -> dict:
-    tu = lambda cid: {"type": "tool_use", "id": cid, "name": "search", "input": {"q": cid}}  # noqa: E731
-    tr = lambda cid: {"type": "tool_result", "tool_use_id": cid, "content": long("out")}  # noqa: E731
+    tu = lambda cid: {"type": "tool_use", "id": cid, "name": "search", "input": {"q": cid}}
+    tr = lambda cid: {"type": "tool_result", "tool_use_id": cid, "content": long("out")}
     return {"model": "claude-sonnet-4-5", "max_tokens": 100, "system": "be brief", "messages": [
         {"role": "user", "content": "first"},
         {"role": "assistant", "content": [tu("toolu_1")]},

@@ -150,7 +150,7 @@ def _msgs(t, target):
 
 # Every registered dialect, the ones added later included, through its own clean sample
 # (``Dialect.samples``): fit goes through the dialect protocol, so each gets the same invariants.
-from inspector.dialects import all_dialects  # noqa: E402
+from inspector.dialects import all_dialects
 
 SAMPLED = [d for d in all_dialects() if d.samples is not None]
 

@@ -25,7 +25,7 @@ from inspector.store import Store, hash_token
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
-import appserver  # noqa: E402
+import appserver
 
 MARKER = "zebra-quartz-7731"
 KEY = "sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z"

@@ -6,9 +6,9 @@ import copy
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from transcripts import user, valid_transcripts
 
 import inspector
-from transcripts import user, valid_transcripts
 
 TARGETS = ("openai", "deepseek", "mistral")
 

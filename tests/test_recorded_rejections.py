@@ -283,8 +283,8 @@ def test_gemini_refuses_a_content_mixing_function_calls_and_responses():
     report = inspector.check({"contents": contents})
     mixed = [f for f in errors(report) if f.code == "TC019"]
     assert [(f.message_index, f.provider_error) for f in mixed] == [
-        (0, "Please ensure that function call turn contains at least one function_call part which can not be mixed "
-            "with function_response parts.")]
+        (0, ("Please ensure that function call turn contains at least one function_call part which can not be mixed "
+            "with function_response parts."))]
     # The same parts as three contents (what the thread found to work) are accepted, and that is
     # what repair makes of it.
     fine = [{"role": "user", "parts": [contents[0]["parts"][0]]}, {"role": "model", "parts": [contents[0]["parts"][1]]},

@@ -14,9 +14,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from dialect_asserts import strings
 
 import inspector
-from dialect_asserts import strings
 
 OLD = "call_rewritten_9"
 
@@ -267,10 +267,9 @@ def test_check_hints_at_the_relink(dialect):
 
 # --- property: a rewritten id is the only damage, so repair gives the transcript back ------------
 
-from hypothesis import HealthCheck, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-
-from transcripts import valid_transcripts  # noqa: E402
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from transcripts import valid_transcripts
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -6,11 +6,11 @@ import json
 
 import orjson
 import pytest
+from transcripts import asst, call, reply, system, tool, user
 
 import inspector
 from inspector import InputError
 from inspector.repairing import DEFAULT_BRIDGE, RepairOptions, options_from_settings
-from transcripts import asst, call, reply, system, tool, user
 
 
 def roles(msgs):
@@ -72,7 +72,7 @@ def test_remove_call_option_takes_the_unanswered_call_out_into_the_quarantine():
 
 def test_removing_every_call_leaves_no_empty_array_and_a_string_content():
     msgs = [user("q"), asst(call("call_x")), user("again")]
-    out, rep = fixed(msgs, missing="remove_call")
+    out, _rep = fixed(msgs, missing="remove_call")
     assert "tool_calls" not in out[1] and out[1]["content"] == ""
     assert inspector.check(out).ok
 
@@ -114,7 +114,7 @@ def test_differing_duplicates_keep_the_last_by_default_and_first_or_last_on_requ
     msgs.insert(4, tool("call_a1", "sunny, 21C"))
     assert [m["content"] for m in fixed(msgs)[0] if m.get("tool_call_id") == "call_a1"] == ["sunny, 21C"]
     assert [m["content"] for m in fixed(msgs, duplicate="first")[0] if m.get("tool_call_id") == "call_a1"] == ["sunny"]
-    out, rep = fixed(msgs, duplicate="last")
+    out, _rep = fixed(msgs, duplicate="last")
     assert [m["content"] for m in out if m.get("tool_call_id") == "call_a1"] == ["sunny, 21C"]
     assert inspector.check(out).ok
 
@@ -329,7 +329,7 @@ def test_options_from_settings_accepts_codes_and_names():
     for bad in (["TC001"], ["TC999=x"], ["TC001=nope"], ["rename_ids=maybe"]):
         with pytest.raises(InputError):
             options_from_settings(bad)
-    with pytest.raises(Exception):
+    with pytest.raises(ValueError):  # pydantic's ValidationError
         RepairOptions(placeholder="{")
 
 

@@ -7,9 +7,9 @@ import subprocess
 import sys
 
 import orjson
+from transcripts import asst, call, reply, system, tool, user
 
 import inspector
-from transcripts import asst, call, reply, system, tool, user
 
 BROKEN = [system(), user("q"), asst(call("call_a1"), call("call_a2")), tool("call_a1", "sunny"), reply("ok"), user("z")]
 

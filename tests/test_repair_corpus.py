@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 import turnsafe
+from test_repair_properties import mistral_accepts
 
 import inspector
-from test_repair_properties import mistral_accepts
 
 CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 FILES = [

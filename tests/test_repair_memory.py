@@ -44,7 +44,7 @@ def test_a_file_changed_during_repair_is_not_passed_off_as_the_input(tmp_path):
     result = inspector.repair(str(p))
     p.write_bytes(b'[{"role": "user", "content": "ho"}]')  # same size, other bytes
     with pytest.raises(InputError, match="changed while it was being repaired"):
-        result.output
+        _ = result.output
 
 
 def test_repair_onto_its_own_unchanged_input_keeps_it(tmp_path):

@@ -21,12 +21,12 @@ from mistral_common.protocol.instruct.validator import (
     MistralRequestValidatorV13,
     ValidationMode,
 )
-
-import inspector
 from transcripts import call, user, valid_transcripts
 
+import inspector
+
 TARGETS = ("openai", "deepseek", "mistral")
-SETTINGS = dict(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = {"max_examples": 80, "deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
 
 
 # --- corruptions ------------------------------------------------------------------------------

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from transcripts import asst, call, reply, system, tool, user
 
 import inspector
-from transcripts import asst, call, reply, system, tool, user
 
 
 def codes(msgs, target=None):

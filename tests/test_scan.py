@@ -39,8 +39,7 @@ def run(*args, stdin: bytes | None = None, cwd=None):
 def dataset(path: Path, n: int, broken: dict[int, dict]) -> Path:
     """``n`` lines of GOOD, with ``broken[line]`` (1-based) in place."""
     with open(path, "w") as f:
-        for line in range(1, n + 1):
-            f.write(json.dumps(broken.get(line, GOOD)) + "\n")
+        f.writelines(json.dumps(broken.get(line, GOOD)) + "\n" for line in range(1, n + 1))
     return path
 
 
@@ -234,9 +233,9 @@ def test_scan_and_cli_stay_light(tmp_path):
         "import sys, contextlib, io, inspector\n"
         "from inspector.cli import main\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
-        "    main(['scan', %r, '-j', '1', '-o', %r])\n"
+        "    main(['scan', {!r}, '-j', '1', '-o', {!r}])\n"
         "heavy = [m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed', 'pyarrow', 'pandas', 'streamlit')]\n"
         "assert not heavy, heavy\n"
-    ) % (str(ds), str(tmp_path / "o.jsonl"))
+    ).format(str(ds), str(tmp_path / "o.jsonl"))
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60)
     assert p.returncode == 0, p.stderr.decode()

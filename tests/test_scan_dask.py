@@ -9,11 +9,11 @@ from __future__ import annotations
 import json
 
 import pyarrow.parquet as pq
+from test_scan import MISSING, ORPHAN, dataset, run
 
 from inspector.scan import dask_engine, sources
 from inspector.scan.summary import Summary
 from inspector.scan.work import ScanOptions
-from test_scan import MISSING, ORPHAN, dataset, run
 
 
 def test_dask_scan_matches_local_with_parquet_per_partition(tmp_path):

@@ -51,7 +51,8 @@ def test_share_prints_a_link_that_opens_the_file_and_view(env, tmp_path, capsys)
     store = Store(env)
     shared = store.get(token_of(link))
     store.close()
-    assert shared.data == open(path, "rb").read()
+    with open(path, "rb") as f:
+        assert shared.data == f.read()
     assert shared.name == "broken.json"
     assert shared.view["target"] == "anthropic" and shared.view["selected"] == 1
 

@@ -48,7 +48,7 @@ def test_a_failed_store_open_is_not_retried_on_every_page(monkeypatch):
     pytest.importorskip("streamlit")
     from streamlit.testing.v1 import AppTest
 
-    import inspector.ui.share as share
+    from inspector.ui import share
 
     calls = []
 

@@ -12,9 +12,9 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 pytest.importorskip("streamlit")
-from streamlit.testing.v1 import AppTest  # noqa: E402
+from streamlit.testing.v1 import AppTest
 
-from inspector.store import Store  # noqa: E402
+from inspector.store import Store
 
 KEY = "sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z"
 DATA = json.dumps({"messages": [{"role": "user", "content": f"call with {KEY}"},

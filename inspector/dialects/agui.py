@@ -19,8 +19,19 @@ from typing import Any
 
 from ..model import Call, Issue, Msg, Result
 from ..model_target import model_named
-from .base import PERMISSIVE_TARGETS, Block, Dialect, Samples, block_call, block_result, known, parts_text, \
-    run_rules, string_args, type_name
+from .base import (
+    PERMISSIVE_TARGETS,
+    Block,
+    Dialect,
+    Samples,
+    block_call,
+    block_result,
+    known,
+    parts_text,
+    run_rules,
+    string_args,
+    type_name,
+)
 from .editing import Editor
 
 ROLES = {"developer": "system", "system": "system", "user": "user", "assistant": "assistant", "tool": "tool",

@@ -15,14 +15,25 @@ list, as in ``openai_chat``.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from ..containers import path_text
 from ..errors import InputError
 from ..model import Call, Issue, Msg, Result
 from ..turns import MERGED_ROLES
-from .base import (Block, Dialect, Samples, block_call, block_result, blocks_after_calls, objects, parts_text, unknown_role,
-                   user_as_result)
+from .base import (
+    Block,
+    Dialect,
+    Samples,
+    block_call,
+    block_result,
+    blocks_after_calls,
+    objects,
+    parts_text,
+    unknown_role,
+    user_as_result,
+)
 from .base import type_name as _type
 from .editing import BlockEditor
 
@@ -350,7 +361,7 @@ class Anthropic(Dialect):
     targets = ("anthropic",)
     block = Block.NEXT
     tool_fields = frozenset({"tool_use_id"})
-    merges = {"anthropic": MERGED_ROLES}  # "Consecutive user or assistant turns ... will be combined into a single turn"
+    merges: ClassVar[Mapping[str, frozenset[str]]] = {"anthropic": MERGED_ROLES}  # "Consecutive user or assistant turns ... will be combined into a single turn"
     editor_class = AnthropicEditor
     samples = Samples(
         clean=[{"role": "user", "content": "Weather in Paris?"},

@@ -41,11 +41,13 @@ Writing a dialect (see ``openai_chat.py`` for a run dialect, ``anthropic.py`` fo
 
 from __future__ import annotations
 
+import itertools
 import re
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import orjson
 
@@ -309,7 +311,7 @@ _BAD_PAIRS = frozenset((a, b) for a in MISTRAL_NEXT for b in MISTRAL_NEXT if b n
 def role_order(msgs: list[Msg], note) -> None:
     """TC019 for each role transition Mistral refuses."""
     roles = ["tool" if m.role == "function" else m.role for m in msgs]
-    for k, pair in enumerate(zip(roles, roles[1:]), 1):
+    for k, pair in enumerate(itertools.pairwise(roles), 1):
         if pair in _BAD_PAIRS:
             note(Issue("TC019", k, None, k - 1, role=pair[1], prev=pair[0]))
 

@@ -9,7 +9,8 @@ results first, roles alternate), so the rules are shared with ``anthropic``.
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from ..containers import path_text
 from ..errors import InputError
@@ -42,11 +43,10 @@ def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
         if role not in ROLES:
             add(unknown_role(i, role, m, note))
             continue
-        if not content:
-            if content is None or type(content) is list:
-                note(Issue("TC018", i, None, role=role, say=f"({role}) has no content blocks."))
-                add(Msg(i, role, (), (), m))
-                continue
+        if not content and (content is None or type(content) is list):
+            note(Issue("TC018", i, None, role=role, say=f"({role}) has no content blocks."))
+            add(Msg(i, role, (), (), m))
+            continue
         if type(content) is not list:
             raise InputError(f"'content' must be an array of blocks, got {_type(content)}", f"{path_text(where)}[{i}].content")
         calls: list[Call] = []
@@ -161,7 +161,7 @@ class Bedrock(Anthropic):
     name = "bedrock"
     targets = ("bedrock",)
     tool_fields = frozenset({"toolUseId"})
-    merges = {}
+    merges: ClassVar[Mapping[str, frozenset[str]]] = {}
     editor_class = BedrockEditor
     samples = Samples(
         clean=[{"role": "user", "content": [{"text": "Weather in Paris?"}]},

@@ -307,7 +307,7 @@ class _Piece:
     """One entry of the repaired main conversation: the input entry ``origin`` (as it was, or a
     changed copy), or a new one (``origin`` None) made from ``message`` once its place is known."""
 
-    __slots__ = ("entry", "origin", "message", "changed")
+    __slots__ = ("changed", "entry", "message", "origin")
 
     def __init__(self, entry: dict | None, origin: int | None, message: dict, changed: bool):
         self.entry, self.origin, self.message, self.changed = entry, origin, message, changed
@@ -318,7 +318,7 @@ class Written:
     new), the output entries of each repaired message, the input entries that are gone, and the
     message ids repair changed to join two assistant replies (input entry, old id)."""
 
-    __slots__ = ("items", "origins", "spans", "changed", "gone", "ids")
+    __slots__ = ("changed", "gone", "ids", "items", "origins", "spans")
 
     def __init__(self, items, origins, spans, changed, gone, ids):
         self.items, self.origins, self.spans, self.changed, self.gone, self.ids = items, origins, spans, changed, gone, ids
@@ -398,9 +398,7 @@ class ClaudeCodeEditor(EntryEditor, anthropic.AnthropicEditor):
                 k = self.owner_of(b)
                 if k in done:
                     k = None  # a second run of one entry's blocks: an entry of its own
-                if runs and runs[-1][0] == k and k is not None:
-                    runs[-1][1].append(b)
-                elif runs and runs[-1][0] is None and k is None:
+                if runs and runs[-1][0] == k and k is not None or runs and runs[-1][0] is None and k is None:
                     runs[-1][1].append(b)
                 else:
                     runs.append([k, [b]])

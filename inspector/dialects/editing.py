@@ -46,7 +46,7 @@ class Editor(ABC):
     one cannot be instantiated, so its dialect cannot be imported); none may mutate its input.
     ``tests/test_dialect_conformance.py`` drives each operation on every dialect."""
 
-    def __init__(self, dialect: "Dialect"):
+    def __init__(self, dialect: Dialect):
         self.dialect = dialect
 
     @abstractmethod
@@ -339,7 +339,7 @@ class EntryEditor(BlockEditor):
 
     message_dialect = ""  # the name of the dialect the messages are read as
 
-    def for_run(self) -> "EntryEditor":
+    def for_run(self) -> EntryEditor:
         """A fresh editor for one repair run (the dialect's own editor is shared by threads)."""
         ed = type(self)(self.dialect)
         ed.owner = {}

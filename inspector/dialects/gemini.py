@@ -20,6 +20,7 @@ from ..model import Call, Issue, Msg, Result
 from .base import Block, Dialect, Samples, objects, unknown_role, user_as_result
 from .base import type_name as _type
 from .editing import BlockEditor
+
 # FunctionDeclaration.name: starts with a letter or underscore; letters, digits, _ . : -; at most 64.
 NAME_RE = re.compile(r"[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}")
 ROLES = {"user": "user", "model": "assistant", "function": "user"}
@@ -52,11 +53,10 @@ def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
             add(unknown_role(i, raw_role, m, note))
             continue
         parts = m.get("parts")
-        if not parts:
-            if parts is None or type(parts) is list:
-                note(Issue("TC018", i, None, role=raw_role, say=f"({raw_role}) has no parts."))
-                add(Msg(i, role, (), (), m))
-                continue
+        if not parts and (parts is None or type(parts) is list):
+            note(Issue("TC018", i, None, role=raw_role, say=f"({raw_role}) has no parts."))
+            add(Msg(i, role, (), (), m))
+            continue
         if type(parts) is not list:
             raise InputError(f"'parts' must be an array, got {_type(parts)}", f"{path_text(where)}[{i}].parts")
         calls: list[Call] = []

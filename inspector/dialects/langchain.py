@@ -16,10 +16,22 @@ from typing import Any
 
 from ..model import Call, Issue, Msg, Result
 from ..model_target import model_named
-from .base import NAME_RE, PERMISSIVE_TARGETS, Block, Dialect, Samples, TaggedCall, objects, parts_text, role_order, \
-    unknown_role, user_as_result
+from .base import (
+    NAME_RE,
+    PERMISSIVE_TARGETS,
+    Block,
+    Dialect,
+    Samples,
+    TaggedCall,
+    objects,
+    parts_text,
+    role_order,
+    unknown_role,
+    user_as_result,
+)
 from .base import bad_id as _bad_id
 from .editing import Editor
+
 KINDS = {
     "ai": "assistant", "AIMessage": "assistant", "AIMessageChunk": "assistant",
     "human": "user", "HumanMessage": "user", "HumanMessageChunk": "user",

@@ -19,15 +19,28 @@ messages.py`` (docs/formats-research.md).
 
 from __future__ import annotations
 
-from typing import Any
+import itertools
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from ..model import Call, Issue, Msg, Result
 from ..model_target import model_named
 from ..targets import target_from_provider
 from ..turns import MERGED_ROLES
-from .base import PERMISSIVE_TARGETS, Block, Dialect, Samples, block_call, block_result, json_text, known, \
-    string_args, unknown_role, user_as_result
 from .anthropic import merged_turn_order
+from .base import (
+    PERMISSIVE_TARGETS,
+    Block,
+    Dialect,
+    Samples,
+    block_call,
+    block_result,
+    json_text,
+    known,
+    string_args,
+    unknown_role,
+    user_as_result,
+)
 from .editing import BlockEditor
 
 KINDS = {"request": "user", "response": "assistant"}
@@ -53,7 +66,7 @@ class PydanticAi(Dialect):
     # model merges consecutive requests into one user message itself ("Merge together sequential
     # user messages."), but not responses (docs/provider-evidence.md). The history's indexes are
     # not the API's, so none is given.
-    merges = {"anthropic": MERGED_ROLES, "bedrock": frozenset({"user"})}
+    merges: ClassVar[Mapping[str, frozenset[str]]] = {"anthropic": MERGED_ROLES, "bedrock": frozenset({"user"})}
 
     def detect(self, items: list) -> int:
         for m in items[:50]:
@@ -101,7 +114,7 @@ class PydanticAi(Dialect):
         if pairing.turns is not None:  # the order rules on the turns the API combines
             merged_turn_order(msgs, pairing.turns, issues.append)
         if target == "bedrock":  # its adapter merges requests, not responses
-            for a, b in zip(msgs, msgs[1:]):
+            for a, b in itertools.pairwise(msgs):
                 if a.role == b.role == "assistant":
                     issues.append(Issue(
                         "TC019", b.index, None, a.index, role="assistant", prev="assistant", kind="responses_in_a_row",

@@ -22,6 +22,7 @@ from .base import bad_id as _bad_id
 from .base import loads as _loads
 from .base import type_name as _type
 from .editing import Editor
+
 # call item type -> its output item type (openai-agents-python ``_TOOL_CALL_TO_OUTPUT_TYPE``)
 OUTPUT_OF = {
     "function_call": "function_call_output",

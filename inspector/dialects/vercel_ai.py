@@ -32,8 +32,19 @@ from __future__ import annotations
 from typing import Any
 
 from ..model import Call, Issue, Msg, Result
-from .base import PERMISSIVE_TARGETS, Block, Dialect, Samples, TaggedCall, block_call, block_result, json_text, \
-    known, parts_text, run_rules
+from .base import (
+    PERMISSIVE_TARGETS,
+    Block,
+    Dialect,
+    Samples,
+    TaggedCall,
+    block_call,
+    block_result,
+    json_text,
+    known,
+    parts_text,
+    run_rules,
+)
 from .editing import PartsEditor
 
 ROLES = ("system", "user", "assistant", "tool")

@@ -10,7 +10,7 @@ import orjson
 class Slot:
     """One item of the output list: the raw item and the input index it came from (None if new)."""
 
-    __slots__ = ("raw", "origin", "pos")
+    __slots__ = ("origin", "pos", "raw")
 
     def __init__(self, raw: Any, origin: int | None):
         self.raw = raw
@@ -21,7 +21,7 @@ class Slot:
 class Rec:
     """A change before output positions are known (``slot`` resolves the index after)."""
 
-    __slots__ = ("action", "code", "call_id", "before", "slot", "text", "new_id")
+    __slots__ = ("action", "before", "call_id", "code", "new_id", "slot", "text")
 
     def __init__(self, action, code, call_id, before, slot, text, new_id=None):
         self.action, self.code, self.call_id, self.before = action, code, call_id, before

@@ -28,7 +28,7 @@ class _Slot:
 
 
 class _Rec:
-    __slots__ = ("action", "code", "call_id", "before", "slot", "text", "new_id")
+    __slots__ = ("action", "before", "call_id", "code", "new_id", "slot", "text")
 
     def __init__(self, r: Any, before: int | None, slot: _Slot | None):
         self.action, self.code, self.call_id, self.text, self.new_id = r.action, r.code, r.call_id, r.text, r.new_id
@@ -108,8 +108,8 @@ class EntryPlan:
                 code_of[r.before] = r.code
         message_of = {k: i for i, ks in enumerate(grp) for k in ks}
         for k in sorted(gone - whole):
-            self.quarantine.append((k, code_of.get(message_of.get(k), "repair"), "a log entry that repair took out or "
-                                    "rewrote into the entries around it (the changes say why)", items[k]))
+            self.quarantine.append((k, code_of.get(message_of.get(k), "repair"), ("a log entry that repair took out or "
+                                    "rewrote into the entries around it (the changes say why)"), items[k]))
         for k, old in w.ids:
-            self.quarantine.append((k, "TC019", "the message id of an entry joined to the assistant reply before it "
-                                    "(the entry is in the output with that reply's id)", {"id": old}))
+            self.quarantine.append((k, "TC019", ("the message id of an entry joined to the assistant reply before it "
+                                    "(the entry is in the output with that reply's id)"), {"id": old}))

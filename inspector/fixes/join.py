@@ -46,14 +46,14 @@ _MSG_NO = re.compile(r"(?<=message )#(\d+)")
 class _Out:
     """An output position, for the report (the plan's records point at one)."""
 
-    __slots__ = ("pos", "raw", "origin")
+    __slots__ = ("origin", "pos", "raw")
 
     def __init__(self, pos: int, raw: Any, origin: int | None):
         self.pos, self.raw, self.origin = pos, raw, origin
 
 
 class _Rec:
-    __slots__ = ("action", "code", "call_id", "before", "slot", "text", "new_id")
+    __slots__ = ("action", "before", "call_id", "code", "new_id", "slot", "text")
 
     def __init__(self, action, code, call_id, before, slot, text, new_id=None):
         self.action, self.code, self.call_id, self.before = action, code, call_id, before
@@ -266,8 +266,8 @@ class JoinPlan:
             extra = {k: v for k, v in r.items() if k not in (self.ed.KEY, "role") and first.get(k) != v}
             if extra:
                 k = at.get(id(r), at.get(id(first), 0))
-                self.quarantine.append((k, "TC019", "message fields that the message it was joined into does not "
-                                        "have (the blocks themselves are in the output)", extra))
+                self.quarantine.append((k, "TC019", ("message fields that the message it was joined into does not "
+                                        "have (the blocks themselves are in the output)"), extra))
 
     @staticmethod
     def _inner_positions(inner) -> dict[int, int]:

@@ -8,6 +8,8 @@ result follows its call's id; a result's name follows its call's (TC013).
 
 from __future__ import annotations
 
+import itertools
+
 from ..links import DUPLICATE, OK, Link
 from ..model import Call
 from ..targets import severity
@@ -133,7 +135,7 @@ class MessageFixes:
         for index, ls in by_block.items():
             ls.sort(key=lambda l: (l.result.msg, l.result.pos))
             fine = all(l.result.name is None or l.result.name == l.call.name for l in ls) and all(
-                a.call.pos < b.call.pos for a, b in zip(ls, ls[1:]))
+                a.call.pos < b.call.pos for a, b in itertools.pairwise(ls))
             for l in ls:
                 ok[id(l.call)] = fine
                 if not fine:

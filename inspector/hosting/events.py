@@ -15,8 +15,14 @@ import sys
 import threading
 import time
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, disable_created_metrics, generate_latest
-from prometheus_client import CONTENT_TYPE_LATEST  # noqa: F401 - re-exported for the metrics route
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,  # noqa: F401 - re-exported for the metrics route
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    disable_created_metrics,
+    generate_latest,
+)
 
 disable_created_metrics()  # the *_created series only say when the process started
 REGISTRY = CollectorRegistry(auto_describe=True)

@@ -13,7 +13,8 @@ as plain strings; the component puts it into the page with ``textContent`` only.
 from __future__ import annotations
 
 import threading
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..dialects import detect
 from ..links import Pairing
@@ -112,9 +113,9 @@ def result_failed(raw: Any, result_id: Any) -> bool:
     """
     if not isinstance(raw, dict):
         return False
-    if raw.get("role") in ("tool", "function") or raw.get("type") in ("function_call_output", "tool_result"):
-        if _is_error_dict(raw):
-            return True
+    if (raw.get("role") in ("tool", "function") or raw.get("type") in ("function_call_output", "tool_result")) \
+            and _is_error_dict(raw):
+        return True
     stack: list[tuple[Any, int]] = [(raw.get("content"), 0), (raw.get("parts"), 0)]
     while stack:
         x, depth = stack.pop()

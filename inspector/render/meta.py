@@ -9,7 +9,7 @@ and says what it found in a few words; nothing is guessed.
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 TIME_KEYS = ("timestamp", "created_at", "createdAt", "startTime", "start_time", "time")
@@ -25,12 +25,12 @@ def _when(v: Any) -> datetime | None:
     if isinstance(v, (int, float)) and v > 0:
         secs = v / 1000 if v > 1e11 else v  # epoch milliseconds or seconds
         try:
-            return datetime.fromtimestamp(secs, tz=timezone.utc)
+            return datetime.fromtimestamp(secs, tz=UTC)
         except (OverflowError, OSError, ValueError):
             return None
     if isinstance(v, str) and 10 <= len(v) <= 40 and v[:4].isdigit():
         try:
-            return datetime.fromisoformat(v.replace("Z", "+00:00"))
+            return datetime.fromisoformat(v)
         except ValueError:
             return None
     return None

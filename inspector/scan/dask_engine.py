@@ -14,7 +14,8 @@ only a ``Summary`` per partition comes back.
 from __future__ import annotations
 
 import os
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..errors import InputError
 from .sources import Part

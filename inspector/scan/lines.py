@@ -14,7 +14,8 @@ count of newlines before the range (``first_line``), which a separate cheap pass
 from __future__ import annotations
 
 import os
-from typing import BinaryIO, Iterator
+from collections.abc import Iterator
+from typing import BinaryIO
 
 CHUNK_BYTES = 4 << 20  # 4 MiB: big enough to amortise a task, small enough to keep memory flat
 

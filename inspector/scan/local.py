@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import os
 from collections import deque
-from typing import Any, Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 from .sources import Part
 

@@ -93,8 +93,8 @@ class RowWriter:
                 self._fs = pq.ParquetWriter(findings_path(out), fs_schema)
                 self._schemas = (ts_schema, fs_schema)
             else:
-                self._ts = open(out, "wb")
-                self._fs = open(findings_path(out), "wb")
+                self._ts = open(out, "wb")  # noqa: SIM115  (open until close(): the writer's life)
+                self._fs = open(findings_path(out), "wb")  # noqa: SIM115
         except ModuleNotFoundError:
             raise InputError("writing Parquet needs pyarrow: pip install 'tool-call-inspector[scale]'") from None
         except OSError as exc:

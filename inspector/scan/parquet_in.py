@@ -7,7 +7,8 @@ carries ``null`` for the fields it never had; those nulls are dropped to get the
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import orjson
 

@@ -78,7 +78,7 @@ class Summary:
             elif item > self.worst[0]:
                 heapq.heapreplace(self.worst, item)
 
-    def merge(self, other: "Summary") -> "Summary":
+    def merge(self, other: Summary) -> Summary:
         """Fold another worker's summary into this one (its examples rank after this one's on ties)."""
         for name in ("scanned", "rejected", "warned", "noted", "unreadable", "messages"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
@@ -134,9 +134,9 @@ class Summary:
         readable = d["readable"]
         who = ", ".join(PROVIDER_NAME.get(t, t) for t in d["targets"]) or "the target"
         share = f" ({100 * d['rejected_share']:.1f}%)" if readable else ""
-        out = [f"{d['transcripts']} transcripts scanned ({d['messages']} messages); "
+        out = [(f"{d['transcripts']} transcripts scanned ({d['messages']} messages); "
                f"{who} would reject {d['rejected']}{share}; {d['warnings_only']} more have warnings; "
-               f"{d['unreadable']} could not be read."]
+               f"{d['unreadable']} could not be read.")]
         if d["dialects"]:
             out.append("dialects: " + ", ".join(f"{k} {v}" for k, v in d["dialects"].items()))
         if d["rules"]:

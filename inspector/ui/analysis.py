@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import gc
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from .. import dialects
 from ..check import Analysis, check_document, default_target, dialects_for, named_target
@@ -19,8 +19,8 @@ from ..containers import Document
 from ..hosting import events
 from ..loading import load_bytes
 from ..model_target import request_model, target_from_model
-from ..report import Finding, Report
 from ..render import TimelineModel
+from ..report import Finding, Report
 from .bytecache import byte_cached
 
 

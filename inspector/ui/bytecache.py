@@ -17,10 +17,11 @@ import os
 import threading
 import time
 from collections import OrderedDict
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 _LOCK = threading.RLock()
-_ENTRIES: "OrderedDict[tuple, tuple[Any, int, float]]" = OrderedDict()  # key -> (value, bytes, last use)
+_ENTRIES: OrderedDict[tuple, tuple[Any, int, float]] = OrderedDict()  # key -> (value, bytes, last use)
 _INFLIGHT: dict[tuple, threading.Lock] = {}
 
 

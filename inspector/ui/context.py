@@ -341,7 +341,6 @@ def fit_section(checked: Checked, loaded, dialect: str | None, target: str, tran
     if not units:
         st.text("Nothing to remove: the transcript already fits.")
         return
-    import pandas as pd
 
     msgs = checked.analyses[transcript].msgs
     with st.container(key="fit_preview"):

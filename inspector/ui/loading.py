@@ -54,7 +54,7 @@ def _load_paste() -> None:
 def upload_limit_mb() -> int:
     try:
         return int(st.get_option("server.maxUploadSize"))
-    except Exception:  # pragma: no cover - option always exists in 1.67
+    except Exception:  # noqa: BLE001  pragma: no cover - option always exists in 1.67
         return 200
 
 
@@ -95,7 +95,7 @@ def share_module():
     """``inspector.ui.share`` when the store helper's module exists, else None."""
     if importlib.util.find_spec("inspector.ui.share") is None:
         return None
-    from . import share  # noqa: PLC0415 - optional part of the app
+    from . import share
 
     return share
 

@@ -41,7 +41,6 @@ def option_widgets(defaults_override: dict | None = None) -> dict:
     from ..repairing import RepairOptions
 
     values: dict[str, Any] = {}
-    from ..repairing import usable_options
 
     restore = usable_options(defaults_override or {})
     fields = list(RepairOptions.model_fields.items())

@@ -88,9 +88,8 @@ def gate() -> tuple[Hosting, User]:
                         "this address does not accept requests that bypass it.")
         st.stop()
     st.session_state[USER] = user
-    with st.sidebar:
-        with st.container(key="signed_in_as", horizontal=True, vertical_alignment="center"):
-            st.text(f"Signed in as {user.name}" + (" (admin)" if user.admin else ""))
-            if h.auth == "oidc":
-                st.button("Sign out", key="sign_out", on_click=st.logout, type="tertiary")
+    with st.sidebar, st.container(key="signed_in_as", horizontal=True, vertical_alignment="center"):
+        st.text(f"Signed in as {user.name}" + (" (admin)" if user.admin else ""))
+        if h.auth == "oidc":
+            st.button("Sign out", key="sign_out", on_click=st.logout, type="tertiary")
     return h, user

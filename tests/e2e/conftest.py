@@ -21,7 +21,7 @@ expect.set_options(timeout=20_000)
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
-import appserver  # noqa: E402 - scripts/appserver.py: `streamlit run app.py` on a free port
+import appserver
 
 SAMPLES = ROOT / "sample_logs"
 CHROMIUM = os.environ.get("CHROMIUM") or next(

@@ -42,7 +42,8 @@ def test_fit_action_shades_what_goes_and_downloads_the_fitted_file(app_page):
 
     with page.expect_download() as dl:
         page.get_by_role("button", name="Download fitted JSON").click()
-    data = open(dl.value.path(), "rb").read()
+    with open(dl.value.path(), "rb") as f:
+        data = f.read()
     out = json.loads(data)
     assert sum(count_messages(out, counter_for("openai"))) <= budget
     assert inspector.check(data, "openai").ok

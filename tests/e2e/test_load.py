@@ -15,10 +15,10 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
-import appserver  # noqa: E402
-import loaddriver  # noqa: E402
+import appserver
+import loaddriver
 
-from inspector.store import Store  # noqa: E402
+from inspector.store import Store
 
 pytestmark = [pytest.mark.e2e, pytest.mark.postgres]
 SESSIONS = 20

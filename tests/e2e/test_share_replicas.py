@@ -18,8 +18,8 @@ import pytest
 from playwright.sync_api import expect
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
-import appserver  # noqa: E402
-import loaddriver  # noqa: E402
+import appserver
+import loaddriver
 
 pytestmark = [pytest.mark.e2e, pytest.mark.postgres]
 
