@@ -94,15 +94,6 @@ def get_path(root: Any, path: Path) -> Any:
     return root
 
 
-def set_path(root: Any, path: Path, value: Any) -> Any:
-    """Return ``root`` with the value at ``path`` replaced (the root itself when path is empty)."""
-    if not path:
-        return value
-    parent = get_path(root, path[:-1])
-    parent[path[-1]] = value
-    return root
-
-
 # --- recognising message-like values -----------------------------------------------------------
 
 MESSAGE_KEYS = ("role", "type", "parts", "lc")

@@ -17,7 +17,7 @@ import msgspec
 from .model import Call, Issue, Msg, Result
 
 # Link status values, also used by the timeline to colour the connector.
-OK, DISPLACED, EARLY, DUPLICATE, OUT_OF_ORDER = "ok", "displaced", "early", "duplicate", "out_of_order"
+OK, DISPLACED, EARLY, DUPLICATE = "ok", "displaced", "early", "duplicate"
 
 
 class Link(msgspec.Struct, eq=False, gc=False):

@@ -123,12 +123,6 @@ def mixed_call_response(i: int, rid: str | None, pos: int) -> Issue:
     return iss
 
 
-def _id(part: dict) -> str | None:
-    """A call's or response's id; ids are optional in Gemini, and only a non-empty string is one."""
-    cid = part.get("id")
-    return cid if type(cid) is str and cid else None
-
-
 def text(raw: Any) -> str:
     """The text of a content: its ``text`` parts, and each function response as JSON."""
     parts = raw.get("parts") if type(raw) is dict else None

@@ -44,7 +44,6 @@ from .base import (
 from .editing import BlockEditor
 
 KINDS = {"request": "user", "response": "assistant"}
-RESULT_KINDS = ("tool-return", "retry-prompt")
 OWN_PARTS = frozenset({"system-prompt", "user-prompt", "tool-return", "retry-prompt", "tool-call", "text", "thinking",
                        "builtin-tool-call", "builtin-tool-return", "file"})
 

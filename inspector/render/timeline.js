@@ -25,7 +25,6 @@ const STATUS_TEXT = {
   displaced: "displaced",
   early: "before its call",
   duplicate: "duplicate",
-  out_of_order: "out of order",
   missing: "missing",
   pending: "pending",
 };

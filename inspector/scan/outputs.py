@@ -8,7 +8,7 @@ for ``.parquet`` (pyarrow, from the ``scale`` extra). A finding row repeats its 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 import orjson
 
@@ -83,7 +83,6 @@ class RowWriter:
         self.parquet = out.endswith(".parquet")
         if not (self.parquet or out.endswith((".jsonl", ".ndjson"))):
             raise InputError("the output must end in .parquet or .jsonl", out)
-        self._files: list[Any] = []
         try:
             if self.parquet:
                 import pyarrow.parquet as pq
