@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-fast bench bench-all install system-deps clean
+.PHONY: run test test-fast bench bench-all bench-heavy install system-deps clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -39,6 +39,13 @@ bench: install
 bench-all: bench system-deps
 	$(BIN)/python benchmarks/bench_browser.py
 	$(BIN)/python benchmarks/bench_load.py
+
+# fit against LangChain's trimmer, hostile shapes (multi-GB transcripts) and the dataset scan (3 GB
+# of temporary JSON Lines): long, and times; run them on a machine doing nothing else.
+bench-heavy: install
+	$(BIN)/python benchmarks/bench_fit.py
+	$(BIN)/python benchmarks/bench_hostile.py
+	$(BIN)/python benchmarks/bench_scan.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

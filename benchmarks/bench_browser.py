@@ -15,8 +15,9 @@ Runs the real app (``streamlit run app.py``) and Debian's Chromium, and prints i
   from the last press until the detail pane names that card (goal: within 1 s);
 - chip-to-result: a click on a call chip until the detail pane names its result.
 
-Usage: ``.venv/bin/python benchmarks/bench_browser.py [--runs 3] [--only-interaction]``. Prints
-figures; asserts nothing.
+Run: ``make bench-all`` (after the engine benchmarks, with ``bench_load``), or alone after ``make install
+system-deps``: ``.venv/bin/python benchmarks/bench_browser.py [--runs 3] [--only-interaction]``.
+Prints figures; asserts nothing.
 """
 
 from __future__ import annotations

@@ -6,7 +6,8 @@
 2. The whole ``inspector check FILE`` process against ``turnsafe.validate`` (a pure-Python
    peer) on the already parsed list. Goal: the process is at least 4x faster.
 
-Run: ``make bench`` or ``.venv/bin/python benchmarks/bench_check.py [N_MESSAGES]``.
+Run: ``make bench`` (with ``bench_repair`` and ``bench_dialects``), or alone after ``make install``:
+``.venv/bin/python benchmarks/bench_check.py [N_MESSAGES]``.
 """
 
 from __future__ import annotations

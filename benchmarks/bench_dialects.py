@@ -7,7 +7,8 @@ the list, read, pair, rules, report) is timed against a bare ``orjson`` parse of
 times of this process, best of five, parse and check alternating, the garbage collector off
 during the parse as ``inspector.check`` turns it off during the check.
 
-Run: ``.venv/bin/python benchmarks/bench_dialects.py [N_MESSAGES]``.
+Run: ``make bench`` (with ``bench_check`` and ``bench_repair``), or alone after ``make install``:
+``.venv/bin/python benchmarks/bench_dialects.py [N_MESSAGES]``.
 """
 
 from __future__ import annotations

@@ -18,7 +18,8 @@ Completions dicts (``plain_chat``), with the same per-message counts. Peers:
 Last, how often each produced a history the provider would reject from an input it would
 accept, and our time as a ratio to a plain ``orjson.loads`` of the same bytes.
 
-Run: ``flock /work/coord/bench.lock .venv/bin/python benchmarks/bench_fit.py [N_MESSAGES]``.
+Run: ``make bench-heavy`` (with ``bench_hostile`` and ``bench_scan``), or alone after ``make install``:
+``.venv/bin/python benchmarks/bench_fit.py [N_MESSAGES]``. Its figures are times: run it on a machine doing nothing else.
 """
 
 from __future__ import annotations

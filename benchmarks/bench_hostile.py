@@ -23,8 +23,9 @@
    transcript of as many messages. Goal: linear (the time per message flat as the run grows);
    before issue 22, 20,000 took 7-11 s and 100,000 timed out at 120 s.
 
-Run under the shared lock: ``flock /work/coord/bench.lock .venv/bin/python benchmarks/bench_hostile.py
-[--sizes 100,500]``. The big files are written once into a temporary directory and removed.
+Run: ``make bench-heavy`` (with ``bench_fit`` and ``bench_scan``), or alone after ``make install``:
+``.venv/bin/python benchmarks/bench_hostile.py [--sizes 100,500]``. The big files are written once
+into a temporary directory and removed. Its figures are times: run it on a machine doing nothing else.
 """
 
 from __future__ import annotations

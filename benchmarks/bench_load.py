@@ -10,7 +10,8 @@ What to expect: the app process is one Python interpreter, so parses and checks 
 sessions do not run in parallel, and on a small machine the browser's own rendering competes
 for the same cores. The ratio says how much a user waits when 20 colleagues upload at once.
 
-Run: ``.venv/bin/python benchmarks/bench_load.py [SESSIONS]`` (needs Chromium and PostgreSQL).
+Run: ``make bench-all`` (after the engine benchmarks, with ``bench_browser``), or alone after ``make install
+system-deps`` (Chromium and PostgreSQL): ``.venv/bin/python benchmarks/bench_load.py [SESSIONS]``.
 """
 
 from __future__ import annotations

@@ -5,7 +5,8 @@ results removed, so repair inserts about a thousand placeholders, then checks it
 Baseline: ``orjson.loads`` of the same bytes. Goal: ``inspector.repair`` of the bytes (parse,
 analyse, plan, write back, serialise, re-check) costs at most 3x the parse alone.
 
-Run: ``.venv/bin/python benchmarks/bench_repair.py [N_MESSAGES]``.
+Run: ``make bench`` (with ``bench_check`` and ``bench_dialects``), or alone after ``make install``:
+``.venv/bin/python benchmarks/bench_repair.py [N_MESSAGES]``.
 """
 
 from __future__ import annotations

@@ -11,8 +11,9 @@ result, a duplicated result, a result placed after the next user turn), then run
 - that the number of transcripts the scan says OpenAI would reject equals the number broken;
 - the same for ``--engine dask`` on a ``LocalCluster`` with two workers.
 
-Run alone (it writes 3 GB under a temporary directory and deletes it):
-``flock /work/coord/bench.lock .venv/bin/python benchmarks/bench_scan.py [GB]``.
+Run: ``make bench-heavy`` (with ``bench_fit`` and ``bench_hostile``), or alone after ``make install``:
+``.venv/bin/python benchmarks/bench_scan.py [GB]``. It writes 3 GB under a temporary directory and
+deletes it. Its figures are times: run it on a machine doing nothing else.
 """
 
 from __future__ import annotations
