@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import json
 
-import inspector
 from test_blind_spots import REWOUND
 from test_blind_spots import entry as _entry
 from test_blind_spots import jsonl as _jsonl
 from test_blind_spots import tool_use as _bash
+
+import inspector
 
 
 def codes(report):
