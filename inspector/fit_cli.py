@@ -82,12 +82,12 @@ def run_fit(args: argparse.Namespace) -> int:
     if args.report:
         _write(args.report, dumps(rep))
     counter = rep["counter"]
-    lines = [f"inspector: repaired first: {rep['repair']['errors_before']} error(s) before, "
-             f"{len(rep['repair']['changes'])} change(s), {len(rep['repair']['quarantine'])} taken out (in the report)."
+    lines = [(f"inspector: repaired first: {rep['repair']['errors_before']} error(s) before, "
+             f"{len(rep['repair']['changes'])} change(s), {len(rep['repair']['quarantine'])} taken out (in the report).")
              ] if "repair" in rep else []
-    lines += [f"inspector: {rep['tokens_before']} -> {rep['tokens_after']} tokens (budget {rep['max_tokens']}, "
+    lines += [(f"inspector: {rep['tokens_before']} -> {rep['tokens_after']} tokens (budget {rep['max_tokens']}, "
              f"{counter['label']}); {len(rep['removed'])} units removed "
-             f"({sum(len(u['messages']) for u in rep['removed'])} messages), each in the report whole."]
+             f"({sum(len(u['messages']) for u in rep['removed'])} messages), each in the report whole.")]
     sys.stderr.write("\n".join(lines) + "\n")
     return EXIT_OK
 

@@ -190,7 +190,7 @@ def test_sign_in_returns_to_the_share_link_it_started_from():
 
         scope = {"type": "http", "path": path, "headers": [(k.encode(), v.encode()) for k, v in headers.items()]}
         asyncio.run(ReturnAfterSignIn(app)(scope, None, send))
-        return dict((k.decode(), v.decode()) for k, v in sent[0]["headers"]) | {"status": sent[0]["status"]}, sent
+        return {k.decode(): v.decode() for k, v in sent[0]["headers"]} | {"status": sent[0]["status"]}, sent
 
     login, _ = call(asgi(302, "http://idp/authorize"), "/auth/login",
                     {"host": "inspector.internal", "referer": "https://inspector.internal/?t=abc_DEF-123&m=3"})

@@ -14,11 +14,11 @@ from __future__ import annotations
 import streamlit as st
 
 from .. import dialects
-from ..hosting import events
 from ..errors import InputError, PythonReprInput
+from ..hosting import events
 from . import analysis, loading, signin, state, style, url
-from .dataset import back_button, dataset_view, record_name
 from .context import context_view, fit_section, timeline_overlay
+from .dataset import back_button, dataset_view, record_name
 from .findings import findings_table
 from .pasted_error import pasted_error_panel, recorded_error
 from .repair_panel import OPTIONS_KEY, repair_panel

@@ -25,10 +25,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "hosting.md"
 sys.path.insert(0, str(ROOT / "scripts"))
-import appserver  # noqa: E402
-from pgcluster import free_port  # noqa: E402
+import appserver
+from pgcluster import free_port
 
-_STEP = re.compile(r"<!-- step: ([a-z0-9-]+) -->\n```[a-z]*\n(.*?)```", re.S)
+_STEP = re.compile(r"<!-- step: ([a-z0-9-]+) -->\n```[a-z]*\n(.*?)```", re.DOTALL)
 PROXY_ONLY = "# proxy sign-in only"
 
 
@@ -143,7 +143,7 @@ class Deployment:
                     raise RuntimeError((prefix / "logs" / "error.log").read_text(errors="replace"))
                 time.sleep(0.2)
 
-    def start(self) -> "Deployment":
+    def start(self) -> Deployment:
         if self.mode == "proxy":
             self.write_users()
         self.start_replicas()

@@ -89,7 +89,8 @@ def test_fit_on_a_broken_file_never_offers_a_rejected_file(app_page):
     expect(page.locator(".st-key-fit_counts")).to_contain_text("Errors after")
     with page.expect_download() as dl:
         page.get_by_role("button", name="Download fitted JSON").click()
-    assert inspector.check(open(dl.value.path(), "rb").read(), "openai").ok
+    with open(dl.value.path(), "rb") as f:
+        assert inspector.check(f.read(), "openai").ok
 
     notice.get_by_text("Repair, then fit (one step)").click()
     wait_idle(page)

@@ -19,7 +19,7 @@ import pytest
 from playwright.sync_api import expect
 
 from . import hosting_recipe
-from .test_share_replicas import SLOW, upload, share
+from .test_share_replicas import SLOW, share, upload
 
 pytestmark = [pytest.mark.e2e, pytest.mark.postgres]
 loaddriver = pytest.importorskip("loaddriver")

@@ -59,7 +59,7 @@ def deployment(pg_cluster, provider, tmp_path_factory):
         d.stop()
 
 
-def signed_in(browser, url: str, who: str):
+def signed_in(browser, url: str, who: str):  # noqa: F811  (the fixture imported above)
     """A new browser (context) that opens ``url``, gets the sign-in page, and signs in as ``who``."""
     page = browser.new_context(viewport={"width": 1400, "height": 1100}).new_page()
     page.set_default_timeout(SLOW)
@@ -75,7 +75,7 @@ def signed_in(browser, url: str, who: str):
     return page
 
 
-def test_sign_in_share_open_as_another_user_and_only_the_owner_deletes(browser, deployment):
+def test_sign_in_share_open_as_another_user_and_only_the_owner_deletes(browser, deployment):  # noqa: F811
     ana = signed_in(browser, deployment.url, "ana")
     data, marker, _ = loaddriver.make_transcript(7)
     upload(ana, data)

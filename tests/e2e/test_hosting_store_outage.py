@@ -18,11 +18,11 @@ import pytest
 from playwright.sync_api import expect
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
-import appserver  # noqa: E402
-import loaddriver  # noqa: E402
-import pgcluster  # noqa: E402
+import appserver
+import loaddriver
+import pgcluster
 
-from .test_share_replicas import SLOW, on, opened, share, upload  # noqa: E402
+from .test_share_replicas import SLOW, on, opened, share, upload
 
 pytestmark = [pytest.mark.e2e, pytest.mark.postgres]
 
