@@ -49,6 +49,11 @@ def test_vercel_approved_call_that_never_ran_then_a_user_turn_is_tc001_in_the_pr
         "'tool_call_id'. The following tool_call_ids did not have response messages: call_rmB7")
     fixed = inspector.repair(json.dumps(msgs), target="anthropic")
     assert fixed.report.ok
+    # The AI SDK's openai provider sends the Responses API (vercel/eve#236's words).
+    msgs[1]["content"][0]["providerOptions"] = {"openai": {"itemId": "fc_68a0"}}
+    r = inspector.check(msgs)
+    assert r.target == "responses" and "itemId" in r.target_reason
+    assert r.findings[0].provider_error == "No tool output found for function call call_rmB7."
 
 
 def test_vercel_approval_response_ending_the_list_is_pending_the_sdk_runs_it_next():
@@ -89,6 +94,12 @@ def test_vercel_ui_approval_responded_approved_then_a_user_turn_is_tc001_in_the_
     assert r.findings[0].provider_error == "Tool result is missing for tool call call_rmB7."
     # Approved and ending the list: the SDK runs it next, a pending call.
     assert codes(inspector.check(_ui("approval-responded", True, []))) == [("TC022", "warning", 1)]
+    # ... unless a later step of the same message follows it: that step comes after a tool message
+    # holding only the approval response, so the call goes out without a result.
+    stepped = _ui("approval-responded", True, [])
+    stepped[1]["parts"] += [{"type": "step-start"}, {"type": "text", "text": "Deleted."}]
+    r = inspector.check(stepped, target="anthropic")
+    assert codes(r) == [("TC001", "error", 1)] and r.findings[0].provider_error.startswith("messages.1: `tool_use` ids")
 
 
 # --- TC026: a call of a tool declared by type is declared ----------------------------------------

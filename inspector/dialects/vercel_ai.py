@@ -49,6 +49,9 @@ from .editing import PartsEditor
 
 ROLES = ("system", "user", "assistant", "tool")
 OWN_PARTS = frozenset({"tool-call", "tool-result", "tool-approval-request", "tool-approval-response", "reasoning"})
+# The AI SDK's ``openai`` provider sends the Responses API by default (AI SDK 5 and later), so that
+# API is a target too; ``providerOptions.openai.itemId`` (a Responses item id) says it was used.
+SDK_TARGETS = (*PERMISSIVE_TARGETS, "responses")
 
 
 def missing_results_error(ids: list[str]) -> str:
@@ -68,7 +71,7 @@ def result_text(part: dict) -> str:
 
 class VercelAi(Dialect):
     name = "vercel-ai"
-    targets = PERMISSIVE_TARGETS
+    targets = SDK_TARGETS
     block = Block.RUN
 
     def detect(self, items: list) -> int:
@@ -175,6 +178,9 @@ def provider_keys(items: list, key: str, fields: tuple[str, ...]) -> tuple[str |
                 meta = p.get(f) if type(p) is dict else None
                 for name in meta if type(meta) is dict else ():
                     t = PROVIDER_KEYS.get(name)
+                    if t == "openai" and type(meta[name]) is dict and "itemId" in meta[name]:
+                        return "responses", (f"the history's assistant parts carry 'openai' provider metadata with a "
+                                             f"Responses itemId ({f})")
                     if t:
                         return t, f"the history's assistant parts carry {name!r} provider metadata ({f})"
     return None, ""

@@ -26,9 +26,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..model import Call, Issue, Msg, Result
-from .base import PERMISSIVE_TARGETS, Block, Dialect, Samples, TaggedCall, block_call, json_text, known
+from .base import Block, Dialect, Samples, TaggedCall, block_call, json_text, known
 from .editing import PartsEditor
-from .vercel_ai import approval_not_result, provider_keys, set_sdk_wording
+from .vercel_ai import SDK_TARGETS, approval_not_result, provider_keys, set_sdk_wording
 
 ROLES = ("system", "user", "assistant")
 OPEN_STATES = frozenset({"input-streaming", "input-available", "approval-requested", "partial-call", "call"})
@@ -52,7 +52,7 @@ def tool_name(p: dict, fields: dict) -> Any:
 
 class VercelUi(Dialect):
     name = "vercel-ui"
-    targets = PERMISSIVE_TARGETS
+    targets = SDK_TARGETS
     block = Block.RUN
 
     def detect(self, items: list) -> int:
