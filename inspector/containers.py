@@ -96,19 +96,46 @@ def get_path(root: Any, path: Path) -> Any:
 
 # --- recognising message-like values -----------------------------------------------------------
 
-MESSAGE_KEYS = ("role", "type", "parts", "lc")
+# What a message is, the dialects say (``Dialect.is_message``, added by ``dialects.register``):
+# no key list here, so the whole-document reader, the streamed dataset reader (``scan``) and the
+# app decide "message or record" by the same tests as detection does. A tool declaration
+# (``{"type": "function", ...}``) is no dialect's message, so a body that lists ``tools`` before
+# ``messages`` is still read at its messages.
+_MESSAGE_TESTS: list[Callable[[Any], bool]] = []
+
+
+def register_message_test(fn: Callable[[Any], bool]) -> None:
+    """Add a dialect's test of one item (``Dialect.is_message``)."""
+    if fn not in _MESSAGE_TESTS:
+        _MESSAGE_TESTS.append(fn)
+
+
+def unregister_message_test(fn: Callable[[Any], bool]) -> None:
+    if fn in _MESSAGE_TESTS:
+        _MESSAGE_TESTS.remove(fn)
+
+
+def _is_message(x: Any) -> bool:
+    return type(x) is dict and any(test(x) for test in _MESSAGE_TESTS)
+
+
+def _are_messages(x: Any) -> bool:
+    if type(x) is not list or not x:
+        return False
+    head = x[:5]
+    return sum(1 for m in head if _is_message(m)) >= max(1, (len(head) + 1) // 2)
 
 
 def looks_like_message(x: Any) -> bool:
-    return type(x) is dict and any(k in x for k in MESSAGE_KEYS)
+    """True when some dialect reads ``x`` as one of its messages (or log entries)."""
+    _ready()
+    return _is_message(x)
 
 
 def looks_like_messages(x: Any) -> bool:
     """A non-empty list whose first few entries are message-like dicts."""
-    if type(x) is not list or not x:
-        return False
-    head = x[:5]
-    return sum(1 for m in head if looks_like_message(m)) >= max(1, (len(head) + 1) // 2)
+    _ready()
+    return _are_messages(x)
 
 
 # --- container recognisers, most specific first --------------------------------------------------
@@ -138,6 +165,12 @@ def unregister(fn: Recogniser) -> None:
         _RECOGNISERS.remove(fn)
 
 
+def _ready() -> None:
+    """Run the ``before_finding`` hooks: every dialect is loaded, so every one is asked."""
+    for fn in _BEFORE:
+        fn()
+
+
 def before_finding(fn: Callable[[], Any]) -> None:
     """Call ``fn`` before each search for transcripts (the dialects' package imports the dialects,
     which register their recognisers, when a file is first read; later calls cost nothing)."""
@@ -145,7 +178,7 @@ def before_finding(fn: Callable[[], Any]) -> None:
 
 
 def _bare_list(root: Any, fmt: str) -> list[tuple[Path, str]]:
-    if looks_like_messages(root):
+    if _are_messages(root):
         return [((), "JSON Lines messages" if fmt == "jsonl" else "message array")]
     return []
 
@@ -158,7 +191,7 @@ def _request_body(root: Any, fmt: str) -> list[tuple[Path, str]]:
         return []
     for key in LIST_KEYS:
         v = root.get(key)
-        if type(v) is list and (not v or looks_like_messages(v)):
+        if type(v) is list and (not v or _are_messages(v)):
             what = {
                 "messages": "request body" if "model" in root else "object with messages",
                 "input": "Responses request body",
@@ -187,7 +220,7 @@ def _toolbench(root: Any, fmt: str) -> list[tuple[Path, str]]:
         return []
     # Each chain repeats the one before it and grows; the last one is the whole conversation.
     last = len(chains) - 1
-    if looks_like_messages(chains[last]):
+    if _are_messages(chains[last]):
         return [(("answer_generation", "train_messages", last), "ToolBench answer (last chain)")]
     return []
 
@@ -197,7 +230,7 @@ def _list_of_records(root: Any, fmt: str) -> list[tuple[Path, str]]:
     if type(root) is not list or not root:
         return []
     if all(type(r) is list for r in root):  # JSON Lines with one conversation per line
-        if all(looks_like_messages(r) for r in root):
+        if all(_are_messages(r) for r in root):
             what = "conversation per line" if fmt == "jsonl" else "conversation in a list"
             return [((i,), what) for i in range(len(root))]
         return []
@@ -224,6 +257,10 @@ def _batch_entry(rec: Any) -> tuple[str, dict] | None:
 
 
 def _batch(root: Any, fmt: str) -> list[tuple[Path, str]]:
+    entry = _batch_entry(root)
+    if entry is not None:  # one batch line on its own (``scan`` and dataset ``repair`` read a line at a time)
+        key, body = entry
+        return [((key, *path), f"batch request ({what})") for path, what in _request_body(body, fmt)]
     prefix: Path = ()
     if type(root) is dict and type(root.get("requests")) is list:
         prefix, root = ("requests",), root["requests"]
@@ -242,7 +279,10 @@ def _batch(root: Any, fmt: str) -> list[tuple[Path, str]]:
 
 def batch_name(root: Any, path: Path) -> str:
     """The custom_id of the batch line holding ``path``, or ""."""
-    k = 1 if path[:1] == ("requests",) else 0
+    if path[:1] and path[0] in _BATCH_BODY:  # a batch line that is the whole document
+        k = -1
+    else:
+        k = 1 if path[:1] == ("requests",) else 0
     if len(path) > k + 1 and path[k + 1] in _BATCH_BODY:
         rec = get_path(root, path[: k + 1])
         cid = rec.get("custom_id") if type(rec) is dict else None
@@ -262,7 +302,7 @@ def _search(root: Any, max_depth: int = 6) -> list[tuple[Path, str]]:
     while queue and seen < 20000:
         path, v = queue.pop(0)
         seen += 1
-        if looks_like_messages(v) and path:
+        if _are_messages(v) and path:
             return [(path, "message list found at " + path_text(path))]
         if len(path) >= max_depth:
             continue
@@ -297,14 +337,17 @@ def _transcript(root: Any, p: Path, what: Any) -> Transcript:
 
 def find_transcripts(root: Any, fmt: str = "json") -> list[Transcript]:
     """Every message list in the document, or ``InputError`` saying what was looked for."""
-    for fn in _BEFORE:
-        fn()
+    _ready()
     for fn in _RECOGNISERS:
         found = fn(root, fmt)
         if found:
             break
     else:
         found = _search(root)
+    if not found and type(root) is list and root and all(type(x) is dict for x in root[:5]):
+        # A list of objects no dialect reads: taken as the message array it was meant to be, so
+        # that the reader says what it saw instead ("not recognised as openai-chat: ...").
+        found = [((), "message array")]
     if not found:
         if type(root) is list and not root:
             return [Transcript(items=root, path=(), container="empty message array")]

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from . import dialects  # noqa: F401  (the formats' container recognisers: they load before a file is searched)
-from .containers import Document, find_transcripts
+from .containers import Document, find_transcripts, looks_like_message
 from .errors import InputError
 from .gc_pause import gc_paused
 from .jsonio import PIECES_FROM, loads_stream, parse_document
@@ -175,5 +175,10 @@ def load_bytes(data: bytes, label: str) -> Document:
     """``load`` of a file's bytes (JSON or JSON Lines; UTF-16 and UTF-32 are transcoded)."""
     with gc_paused():
         root, fmt, dups, lines = parse_document(data)
+    if fmt == "json" and type(root) is dict and looks_like_message(root):
+        # One message or log entry on its own is a JSON Lines file of one line (a Claude Code
+        # log that repair or fit cut down to one entry): read it as the format it was written in.
+        root, fmt, lines = [root], "jsonl", [1]
+        dups = [{**d, "path": (0, *d["path"])} for d in dups]
     return Document(root=root, format=fmt, transcripts=find_transcripts(root, fmt), source=label, lines=lines,
                     duplicate_keys=dups)

@@ -174,12 +174,14 @@ def load_all() -> list[Dialect]:
 
 
 def register(dialect: Dialect) -> Dialect:
-    """Make ``dialect`` known by its name, and its container recognisers tried."""
+    """Make ``dialect`` known by its name, its container recognisers tried, and its messages
+    recognised wherever a reader asks what a message is (``containers.looks_like_message``)."""
     with _lock:
         _entry_points()
         if dialect.name not in _ORDER:
             _ORDER.append(dialect.name)
         _DIALECTS[dialect.name] = dialect
+        containers.register_message_test(dialect.is_message)
         for fn in dialect.recognisers:
             containers.register(fn)
     return dialect
@@ -195,6 +197,8 @@ def unregister(name: str) -> Dialect | None:
         dialect = _DIALECTS.pop(name, None)
         for fn in dialect.recognisers if dialect is not None else ():
             containers.unregister(fn)
+        if dialect is not None:
+            containers.unregister_message_test(dialect.is_message)
     return dialect
 
 

@@ -33,6 +33,7 @@ from .base import (
     parts_text,
     unknown_role,
     user_as_result,
+    word,
 )
 from .base import type_name as _type
 from .editing import BlockEditor
@@ -63,7 +64,7 @@ def detect(items: list) -> int:
                     if type(t) is str and (t in OWN_BLOCKS or (t == "image" and "source" in b)
                                            or t[-12:] == "_tool_result"):
                         return 3
-        if plain and (m.get("role") not in ROLES or type(m.get("content")) not in (str, list) or "tool_calls" in m):
+        if plain and (word(m.get("role")) not in ROLES or type(m.get("content")) not in (str, list) or "tool_calls" in m):
             plain = False
     return 1 if plain else 0
 

@@ -12,7 +12,8 @@ Writing a dialect (see ``openai_chat.py`` for a run dialect, ``anthropic.py`` fo
   first**), ``block`` (a ``Block``), optionally ``recognisers`` (container recognisers, see
   ``containers.register``) and ``editor_class`` (an ``editing.Editor`` subclass, instantiated as
   ``self.editor``; without one the dialect cannot be repaired);
-- ``detect(items) -> int``: 0 = not this dialect; openai-chat answers 1 for anything with
+- ``detect(items) -> int``: 0 = not this dialect (``is_message``, detection on one item, is what
+  every reader asks to tell a message from a record or a tool declaration); openai-chat answers 1 for anything with
   roles, the others 2-4 on evidence only they have (ties go to the first registered);
 - ``read(items, where, issues) -> list[Msg]``: the neutral view in one pass, appending shape
   ``Issue``s as it goes; a structural break raises ``InputError`` located by ``where`` (the JSON
@@ -112,6 +113,13 @@ class Dialect(ABC):
     def read(self, items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
         raise NotImplementedError
 
+    def is_message(self, item: Any) -> bool:
+        """True when ``item`` alone is one of this format's messages (or log entries). The
+        container recognisers and the streamed dataset reader ask every dialect this (through
+        ``containers.looks_like_message``) to tell a message from a record holding messages
+        or a tool declaration; the default is detection on the item alone."""
+        return self.detect([item]) > 0
+
     def rules(self, msgs: list[Msg], pairing: Pairing, target: str) -> list[Issue]:
         return []
 
@@ -150,6 +158,12 @@ PERMISSIVE_TARGETS = ("openai", "deepseek", "mistral", "anthropic", "bedrock", "
 NAME_RE = re.compile(r"[a-zA-Z0-9_-]{1,64}")  # a tool name most providers accept
 loads = orjson.loads
 JSONError = orjson.JSONDecodeError
+
+
+def word(x: Any) -> str | None:
+    """``x`` when it is a string, else None: a field to look up in a set of names, whatever a
+    file holds there (a list in a ``type`` field is no crash, and no match)."""
+    return x if type(x) is str else None
 
 
 def bad_id(x: Any) -> bool:

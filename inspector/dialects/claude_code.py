@@ -43,6 +43,17 @@ def detect(items: list) -> int:
     return 4 if any(is_entry(e) for e in items[:50]) else 0
 
 
+# Lines of a session log that are no message: a resumed session's summary, system notes, file
+# history snapshots, queue operations. A log may start with one of them.
+_OTHER_LINES = ("summary", "system", "file-history-snapshot", "queue-operation")
+_LINE_KEYS = (*ENTRY_KEYS, "leafUuid", "messageId")
+
+
+def is_log_line(e) -> bool:
+    """One line of a session log: a message entry, or one of the log's other lines."""
+    return is_entry(e) or (type(e) is dict and e.get("type") in _OTHER_LINES and any(k in e for k in _LINE_KEYS))
+
+
 def _blocks(content) -> list:
     if type(content) is list:
         return content
@@ -600,6 +611,9 @@ class ClaudeCode(anthropic.Anthropic):
     )
 
     detect = staticmethod(detect)
+
+    def is_message(self, item) -> bool:
+        return is_log_line(item)
 
     def read(self, items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
         msgs, _ = groups(items, where)

@@ -28,6 +28,7 @@ from .base import (
     role_order,
     unknown_role,
     user_as_result,
+    word,
 )
 from .base import bad_id as _bad_id
 from .editing import Editor
@@ -53,7 +54,7 @@ def detect(items: list) -> int:
             continue
         if m.get("lc") == 1 and type(m.get("id")) is list:
             return 3
-        t = m.get("type")
+        t = word(m.get("type"))
         if t in KINDS and (type(m.get("data")) is dict or "role" not in m) and t not in ("function",):
             return 3
     return 0

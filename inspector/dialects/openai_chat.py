@@ -17,7 +17,7 @@ from typing import Any
 from ..containers import path_text
 from ..errors import InputError
 from ..model import Call, Issue, Msg, Result
-from .base import NAME_RE, Block, Dialect, JSONError, Samples, loads, parts_text, user_as_result
+from .base import NAME_RE, Block, Dialect, JSONError, Samples, loads, parts_text, role_order, user_as_result
 from .base import bad_id as _bad_id
 from .base import type_name as _type
 from .editing import Editor
@@ -349,6 +349,9 @@ def _call(cid: str, name: str, args: str = "{}") -> dict:
     return {"id": cid, "type": "function", "function": {"name": name, "arguments": args}}
 
 
+_READ_ORDER = frozenset({("user", "tool"), ("tool", "user")})  # the role pairs ``normalize`` notes
+
+
 class OpenAIChat(Dialect):
     """OpenAI Chat Completions ``messages`` (and Mistral's and DeepSeek's, which share the shape)."""
 
@@ -370,6 +373,11 @@ class OpenAIChat(Dialect):
     detect = staticmethod(detect)
     read = staticmethod(normalize)
 
+    def is_message(self, item: Any) -> bool:
+        """Any object with a role: the reader reads every role (one it does not know is TC024,
+        mini-swe-agent's ``exit`` say), so a list of them is a message list to report on."""
+        return type(item) is dict and ("role" in item or detect([item]) > 0)
+
     def rules(self, msgs: list[Msg], pairing, target: str) -> list[Issue]:
         """Tool output sent as user text (TC020), reasoning state (TC021), Mistral's roles (TC024)."""
         issues: list[Issue] = []
@@ -381,6 +389,10 @@ class OpenAIChat(Dialect):
             for m in msgs:
                 if m.role == "system" and m.raw.get("role") == "developer":
                     note(Issue("TC024", m.index, None, role="developer"))
+            # The rest of mistral_common's role order (a system message after a tool or assistant
+            # message, a tool message after a system one): "Unexpected role 'system' after role
+            # 'tool'". The reader notes user -> tool and tool -> user itself, for every target.
+            role_order(msgs, lambda iss: None if (iss.data["prev"], iss.data["role"]) in _READ_ORDER else note(iss))
         return issues
 
     text = staticmethod(text)

@@ -30,7 +30,18 @@ from ..containers import EMBEDDED, Path, embedded_json
 from ..model import Call, Issue, Msg, Result
 from ..model_target import model_named
 from ..targets import target_from_provider
-from .base import PERMISSIVE_TARGETS, Block, Dialect, Samples, block_call, block_result, json_text, known, run_rules
+from .base import (
+    PERMISSIVE_TARGETS,
+    Block,
+    Dialect,
+    Samples,
+    block_call,
+    block_result,
+    json_text,
+    known,
+    run_rules,
+    word,
+)
 from .editing import PartsEditor
 
 ROLES = ("system", "user", "assistant", "tool")
@@ -53,7 +64,7 @@ class OtelGenAi(Dialect):
         for m in items[:50]:
             if type(m) is dict and type(m.get("parts")) is list:
                 for p in m["parts"][:20]:
-                    if type(p) is dict and (p.get("type") in OWN_PARTS or (p.get("type") == "text" and "content" in p)):
+                    if type(p) is dict and (word(p.get("type")) in OWN_PARTS or (p.get("type") == "text" and "content" in p)):
                         return 4
         return 0
 

@@ -40,6 +40,7 @@ from .base import (
     string_args,
     unknown_role,
     user_as_result,
+    word,
 )
 from .editing import BlockEditor
 
@@ -69,9 +70,9 @@ class PydanticAi(Dialect):
 
     def detect(self, items: list) -> int:
         for m in items[:50]:
-            if type(m) is dict and m.get("kind") in KINDS and type(m.get("parts")) is list:
+            if type(m) is dict and word(m.get("kind")) in KINDS and type(m.get("parts")) is list:
                 for p in m["parts"][:20]:
-                    if type(p) is dict and p.get("part_kind") in OWN_PARTS:
+                    if type(p) is dict and word(p.get("part_kind")) in OWN_PARTS:
                         return 4
         return 0
 

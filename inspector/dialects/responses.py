@@ -16,7 +16,7 @@ from typing import Any
 from ..containers import Path, path_text
 from ..errors import InputError
 from ..model import Call, Issue, Msg, Result
-from .base import NAME_RE, Block, Dialect, Samples, TaggedCall, parts_text, unknown_role, user_as_result
+from .base import NAME_RE, Block, Dialect, Samples, TaggedCall, parts_text, unknown_role, user_as_result, word
 from .base import JSONError as _JSONError
 from .base import bad_id as _bad_id
 from .base import loads as _loads
@@ -53,12 +53,12 @@ def detect(items: list) -> int:
         raw = m.get("raw_item")
         if type(raw) is dict:
             m = raw
-        if m.get("type") in OWN_TYPES:
+        if word(m.get("type")) in OWN_TYPES:
             return 3
         c = m.get("content")
         if type(c) is list and "tool_calls" not in m:
             for p in c[:5]:
-                if type(p) is dict and p.get("type") in OWN_PARTS:
+                if type(p) is dict and word(p.get("type")) in OWN_PARTS:
                     return 3
     return 0
 

@@ -44,6 +44,7 @@ from .base import (
     known,
     parts_text,
     run_rules,
+    word,
 )
 from .editing import PartsEditor
 
@@ -78,7 +79,7 @@ class VercelAi(Dialect):
         for m in items[:50]:
             if type(m) is dict and type(m.get("content")) is list and "parts" not in m:
                 for p in m["content"][:20]:
-                    if type(p) is dict and p.get("type") in OWN_PARTS and ("toolCallId" in p or "approvalId" in p):
+                    if type(p) is dict and word(p.get("type")) in OWN_PARTS and ("toolCallId" in p or "approvalId" in p):
                         return 3
         return 0
 

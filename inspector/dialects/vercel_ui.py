@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..model import Call, Issue, Msg, Result
-from .base import Block, Dialect, Samples, TaggedCall, block_call, json_text, known
+from .base import Block, Dialect, Samples, TaggedCall, block_call, json_text, known, word
 from .editing import PartsEditor
 from .vercel_ai import SDK_TARGETS, approval_not_result, provider_keys, set_sdk_wording
 
@@ -57,7 +57,7 @@ class VercelUi(Dialect):
 
     def detect(self, items: list) -> int:
         for m in items[:50]:
-            if type(m) is dict and type(m.get("parts")) is list and m.get("role") in ROLES:
+            if type(m) is dict and type(m.get("parts")) is list and word(m.get("role")) in ROLES:
                 for p in m["parts"][:20]:
                     # Gemini parts have no "type"; OpenTelemetry text parts hold "content", not "text".
                     if type(p) is dict and type(p.get("type")) is str and (

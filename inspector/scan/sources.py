@@ -21,7 +21,8 @@ from pathlib import Path
 
 import orjson
 
-from ..containers import LIST_KEYS, looks_like_message, looks_like_messages
+from .. import dialects  # noqa: F401  (its hook loads every dialect, each saying what its messages are)
+from ..containers import looks_like_message
 from ..errors import InputError
 from . import lines
 
@@ -66,16 +67,12 @@ def expand(paths: list[str], globs: list[str] | None = None) -> list[str]:
 
 
 def _is_record(value) -> bool:
-    """A JSON Lines value that is a whole transcript (a request, a sample), not one message of one."""
+    """A JSON Lines value that is a whole transcript (a request, a batch line, a sample), not one
+    message of one: the same test the whole-file reader applies (``containers.looks_like_message``,
+    which asks every dialect), so ``scan`` and ``check`` cut a file the same way."""
     if type(value) is list:
         return True
-    if type(value) is not dict:
-        return False
-    if any(type(value.get(k)) is list and looks_like_messages(value[k]) for k in LIST_KEYS):
-        return True
-    if type(value.get("body")) is dict or "custom_id" in value:  # OpenAI Batch lines
-        return True
-    return not looks_like_message(value)
+    return type(value) is dict and not looks_like_message(value)
 
 
 def kind_of(path: str) -> str:
