@@ -335,6 +335,15 @@ def test_anthropic_unsigned_or_misplaced_thinking_is_refused_with_the_date_of_th
     assert f.severity == "error" and f.provider_error == (
         "messages.1.content.0: If an assistant message contains any thinking blocks, the first block must be "
         "thinking or redacted_thinking. Found text.")
+    # Interleaved thinking: more thinking blocks after a first one are fine.
+    interleaved = [{"role": "user", "content": "go"},
+                   {"role": "assistant", "content": [
+                       {"type": "thinking", "thinking": "a", "signature": "EqQB"},
+                       {"type": "text", "text": "Checking."},
+                       {"type": "thinking", "thinking": "b", "signature": "EqQC"},
+                       {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}}]},
+                   {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "1"}]}]
+    assert inspector.check(interleaved).findings == []
 
 
 def test_partial_json_arguments_stay_a_warning_and_say_who_refuses_them():

@@ -293,6 +293,7 @@ def thinking(msgs: list[Msg], note) -> None:
         if m.role != "assistant" or type(m.raw.get("content")) is not list:
             continue
         blocks = m.raw["content"]
+        seen = False  # a thinking block came before (interleaved thinking: more after the first are fine)
         for j, b in enumerate(blocks):
             if type(b) is dict and b.get("type") in THINKING:
                 used = True
@@ -304,7 +305,7 @@ def thinking(msgs: list[Msg], note) -> None:
                                    "thinking blocks back only with the signature it gave them (refused in reports "
                                    "to 2026-07)."))
                     break
-                if j:
+                if j and not seen:
                     first = blocks[0].get("type") if type(blocks[0]) is dict else None
                     iss = Issue("TC021", m.index, None, pos=j, kind="thinking_order",
                                 say=f"has its thinking block at content {j}; an assistant message with thinking "
@@ -313,6 +314,7 @@ def thinking(msgs: list[Msg], note) -> None:
                                     f"the first block must be thinking or redacted_thinking. Found {first}.")
                     note(iss)
                     break
+                seen = True
     if not used:
         return
     # The final assistant message of an open tool loop must start with its thinking block.
