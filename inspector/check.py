@@ -10,7 +10,8 @@ whole parsed document.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Sequence
+from typing import TYPE_CHECKING, Any
 
 from .containers import Document, Transcript, get_path, path_text
 from .dialects import Dialect, dialect_of, get
@@ -24,6 +25,9 @@ from .recognition import refuse_unaccounted
 from .rules import RULES, sequence_issues, undeclared_tools
 from .targets import PROVIDER_NAME, check_target, provider_error, severity
 from .turns import Turns
+
+if TYPE_CHECKING:
+    from .report import Report
 
 
 class Analysis:
@@ -124,7 +128,7 @@ def default_target(dialect: str) -> str:
     return get(dialect).default_target
 
 
-def named_target(doc: Document, dialect: Dialect, fits) -> tuple[str | None, str]:
+def named_target(doc: Document, dialect: Dialect, fits: Collection[str]) -> tuple[str | None, str]:
     """The target the file names besides a request's model, and why: what its container says (an
     OTLP span's provider, a HAR entry's URL), or what the dialect reads in its own history (a
     Pydantic AI response's provider)."""
@@ -137,9 +141,9 @@ def named_target(doc: Document, dialect: Dialect, fits) -> tuple[str | None, str
     return (hint, why) if hint in fits else (None, "")
 
 
-def findings_for(a: Analysis, target: str, transcript_no: int = 0) -> list[dict]:
+def findings_for(a: Analysis, target: str, transcript_no: int = 0) -> list[dict[str, Any]]:
     """Give each issue of ``a`` its severity, sentence, provider text and hint for ``target``."""
-    out: list[dict] = []
+    out: list[dict[str, Any]] = []
     msgs = a.msgs
     # TC001's provider text lists every unanswered id of the message, as the provider does.
     missing_ids: dict[int, list[str]] = {}
@@ -161,7 +165,8 @@ def findings_for(a: Analysis, target: str, transcript_no: int = 0) -> list[dict]
             "tool_call_id": iss.call_id,
             "other_index": iss.other,
             "text": sentence(iss, msgs) + (as_seen(iss, turns, where, target)
-                                           if where and iss.code != "TC019" and not iss.data.get("merged") else ""),
+                                           if where and turns is not None and iss.code != "TC019"
+                                           and not iss.data.get("merged") else ""),
             "provider_index": where,
             "provider_error": None,
             "hint": hint(iss, msgs, near),
@@ -219,7 +224,7 @@ def as_seen(iss: Issue, turns: Turns, where: str, target: str) -> str:
     return f" {who} combines consecutive messages of one role, so its errors call this message {where}."
 
 
-def counts(findings: list) -> dict[str, int]:
+def counts(findings: Sequence[Any]) -> dict[str, int]:
     """Number of findings per severity (all three keys present); dicts or ``Finding`` objects."""
     out = {"error": 0, "warning": 0, "info": 0}
     for f in findings:
@@ -227,7 +232,7 @@ def counts(findings: list) -> dict[str, int]:
     return out
 
 
-def dialects_text(report: dict) -> str:
+def dialects_text(report: dict[str, Any]) -> str:
     """``dialect openai-chat``, or for a file whose transcripts were read in several dialects
     ``dialects openai-chat (3 transcripts), langchain (2)``: the first one's name alone would
     say the whole file is in it."""
@@ -239,12 +244,13 @@ def dialects_text(report: dict) -> str:
     return "dialects " + ", ".join(parts)
 
 
-def verdict(report) -> str:
+def verdict(report: Report | dict[str, Any]) -> str:
     """One sentence: would the target accept this request, and if not, the first reason.
 
     Takes a ``Report`` or the plain dict ``check_plain`` returns."""
     plain = report if isinstance(report, dict) else report.model_dump()
-    who = PROVIDER_NAME.get(plain["target"], plain["target"])
+    target: str = plain["target"]
+    who = PROVIDER_NAME.get(target, target)
     who = who[0].upper() + who[1:]
     c = counts(plain["findings"])
     if c["error"]:
@@ -275,7 +281,7 @@ PROGRESS_EVERY = 500  # transcripts between two calls of a ``progress`` callback
 
 
 def check_plain(doc: Document, target: str | None = None, dialect: str | None = None, *,
-                progress: Callable[[int, int], None] | None = None) -> tuple[dict, list[Analysis]]:
+                progress: Callable[[int, int], None] | None = None) -> tuple[dict[str, Any], list[Analysis]]:
     """The report as a plain dict (the JSON contract) and the analyses behind it.
 
     ``progress(done, total)`` is called every few hundred transcripts (a dataset in the app)."""
@@ -302,7 +308,7 @@ def check_plain(doc: Document, target: str | None = None, dialect: str | None = 
                 analyses.append(analyse(t, target, d))
                 if k % PROGRESS_EVERY == 0 or k == total:
                     progress(k, total)
-    findings: list[dict] = []
+    findings: list[dict[str, Any]] = []
     for n, a in enumerate(analyses):
         findings.extend(findings_for(a, target, n))
     report = {
@@ -319,7 +325,7 @@ def check_plain(doc: Document, target: str | None = None, dialect: str | None = 
     return report, analyses
 
 
-def value_line(value, limit: int = 200) -> str:
+def value_line(value: Any, limit: int = 200) -> str:
     """A JSON value as one line of JSON text, cut at ``limit`` characters."""
     from .jsonio import dumps
 
@@ -327,7 +333,7 @@ def value_line(value, limit: int = 200) -> str:
     return text if len(text) <= limit else text[:limit] + f"… ({len(text):,} characters)"
 
 
-def input_findings(doc: Document) -> list[dict]:
+def input_findings(doc: Document) -> list[dict[str, Any]]:
     """Findings about the file rather than its messages: each object key it repeats, with every
     value it was given (a JSON reader, the provider's included, keeps only the last)."""
     out = []
@@ -343,7 +349,7 @@ def input_findings(doc: Document) -> list[dict]:
 
 
 def check_document(doc: Document, target: str | None = None, dialect: str | None = None, *,
-                   progress: Callable[[int, int], None] | None = None):
+                   progress: Callable[[int, int], None] | None = None) -> tuple[Report, list[Analysis]]:
     """``(Report, [Analysis])``: the pydantic report for API callers, and the analyses."""
     from .report import Report
 

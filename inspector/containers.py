@@ -22,19 +22,20 @@ Path = tuple[Any, ...]
 class Transcript:
     """One message list found in a document."""
 
-    items: list  # the raw list, as parsed (never modified by checking)
+    items: list[Any]  # the raw list, as parsed (never modified by checking)
     path: Path  # where the list sits in the document root
     container: str  # a few words saying what wrapped it ("request body", "tau-bench record", ...)
     dialect: str = ""  # filled in by detection (or the user's override)
-    extra: dict = field(default_factory=dict)  # dialect-specific context (a separate system prompt, ...)
+    extra: dict[str, Any] = field(default_factory=dict)  # dialect-specific context (a separate system prompt, ...)
     name: str = ""  # the container's own name for it (a batch line's custom_id), when it has one
 
     @property
     def label(self) -> str:
         """What the picker and the report call it: the recogniser's own name for it (a HAR entry's
         method, URL and status; an OTLP span's name and id), else its name and JSON path."""
-        if self.extra.get("label"):
-            return self.extra["label"]
+        label: str = self.extra.get("label") or ""
+        if label:
+            return label
         where = path_text(self.path)
         return f"{self.name} ({where})" if self.name else where
 
@@ -52,7 +53,7 @@ class Document:
     lines: list[int] | None = None
     # Object keys the file repeats: ``{"path", "key", "values": [first, ..., last]}`` each; the
     # parsed value keeps the last (as every JSON parser does), the report shows them all.
-    duplicate_keys: list[dict] = field(default_factory=list)
+    duplicate_keys: list[dict[str, Any]] = field(default_factory=list)
 
 
 class Embedded:
@@ -247,7 +248,7 @@ def _list_of_records(root: Any, fmt: str) -> list[tuple[Path, str]]:
 _BATCH_BODY = ("body", "params")
 
 
-def _batch_entry(rec: Any) -> tuple[str, dict] | None:
+def _batch_entry(rec: Any) -> tuple[str, dict[str, Any]] | None:
     if type(rec) is not dict or "custom_id" not in rec:
         return None
     for key in _BATCH_BODY:
@@ -321,7 +322,7 @@ def _transcript(root: Any, p: Path, what: Any) -> Transcript:
     entries, and the indices stay in ``extra`` so that nothing writes the view back over the list.
     ``extra["tail"]``, a path, appends the list there to the items (``extra["head"]`` says how
     many came from ``p``); ``writing.put_back`` writes each part back to its own place."""
-    extra: dict = {}
+    extra: dict[str, Any] = {}
     if type(what) is tuple:  # (description, extra): a recogniser that names or targets its transcript
         what, extra = what
     extra = dict(extra)
@@ -351,7 +352,8 @@ def find_transcripts(root: Any, fmt: str = "json") -> list[Transcript]:
     if not found:
         if type(root) is list and not root:
             return [Transcript(items=root, path=(), container="empty message array")]
-        kind = {dict: "an object", list: "an array"}.get(type(root), f"a {type(root).__name__}")
+        kinds: dict[type, str] = {dict: "an object", list: "an array"}
+        kind = kinds.get(type(root), f"a {type(root).__name__}")
         raise InputError(
             f"no conversation found: the input is {kind}, and no message list was found in it "
             "(looked for an array of messages, a request body with 'messages', 'input' or 'contents', "

@@ -9,12 +9,18 @@ displaced result (TC003) from an early one (TC004), an orphan (TC002) and a dupl
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
 from .model import Call, Issue, Msg, Result
+
+if TYPE_CHECKING:
+    from .turns import Turns
+
+Note = Callable[[Issue], None]  # where a pass puts the issues it finds (``issues.append``)
 
 # Link status values, also used by the timeline to colour the connector.
 OK, DISPLACED, EARLY, DUPLICATE = "ok", "displaced", "early", "duplicate"
@@ -144,7 +150,7 @@ def pair(msgs: list[Msg], block_mode: str = "run", external_calls: bool = False)
     return Pairing(links, blocks, missing, pending, orphans, issues, external)
 
 
-def pair_turns(msgs: list[Msg], turns) -> Pairing:
+def pair_turns(msgs: list[Msg], turns: Turns) -> Pairing:
     """``pair`` in ``"next"`` mode over the turns a target that combines consecutive messages of
     one role sees (``turns.Turns``): the calls of a whole assistant turn are one block, answered
     by the results of the whole user turn after it. Issues, links and blocks keep our message
@@ -198,7 +204,8 @@ class _CallIndex:
         return self.index.get(cid)
 
 
-def _match_block(m: Msg, block: Block, answered: dict, links: list, by_id: _CallIndex, orphans: list, note) -> None:
+def _match_block(m: Msg, block: Block, answered: dict[Call, Result], links: list[Link], by_id: _CallIndex,
+                 orphans: list[Result], note: Note) -> None:
     for r in m.results:
         if r.id is None:
             c = _match_idless(r, block, answered)
@@ -240,7 +247,7 @@ def _match_block(m: Msg, block: Block, answered: dict, links: list, by_id: _Call
                 _lookup(r, by_id, answered, links, orphans, note)
 
 
-def _match_idless(r: Result, block: Block, answered: dict) -> Call | None:
+def _match_idless(r: Result, block: Block, answered: dict[Call, Result]) -> Call | None:
     """Id-less pairing: by position within the block, preferring a call of the same name."""
     free = [c for c in block.calls if c not in answered and (c.id is None or not r.legacy)]
     if r.legacy:
@@ -255,7 +262,7 @@ def _match_idless(r: Result, block: Block, answered: dict) -> Call | None:
     return same[0] if same else free[0]
 
 
-def _answer_split(r: Result, block: Block, answered: dict, links: list) -> bool:
+def _answer_split(r: Result, block: Block, answered: dict[Call, Result], links: list[Link]) -> bool:
     if r.id is None and not r.legacy:  # id-less (Gemini): by name and position, as inside the block
         c = _match_idless(r, block, answered)
         if c is not None and (c.id is None or c.name == r.name):
@@ -284,7 +291,8 @@ def _after_reference(msgs: list[Msg], k: int) -> bool:
     return False
 
 
-def _lookup(r: Result, by_id: _CallIndex, answered: dict, links: list, orphans: list, note) -> None:
+def _lookup(r: Result, by_id: _CallIndex, answered: dict[Call, Result], links: list[Link], orphans: list[Result],
+            note: Note) -> None:
     """A result outside its call's block: displaced (TC003), early (TC004), duplicate or orphan."""
     if r.legacy:
         note(Issue("TC017", r.msg, None, None, name=r.name))
@@ -318,10 +326,10 @@ def _lookup(r: Result, by_id: _CallIndex, answered: dict, links: list, orphans: 
     note(Issue("TC004", r.msg, r.id, c.msg, name=c.name, pos=r.pos))
 
 
-def _order(b: Block, answered: dict, note) -> None:
-    res = [answered.get(c) for c in b.calls]
-    if any(r is None for r in res):
+def _order(b: Block, answered: dict[Call, Result], note: Note) -> None:
+    if any(c not in answered for c in b.calls):
         return
+    res = [answered[c] for c in b.calls]
     keys = [(r.msg, r.pos) for r in res]
     if keys == sorted(keys):
         return

@@ -48,8 +48,8 @@ class Msg(msgspec.Struct, eq=False, gc=False):
 
     index: int
     role: str  # normalised: system, user, assistant, tool, function, or the raw unknown role
-    calls: list
-    results: list
+    calls: list[Call]  # a dialect may give an empty tuple for none
+    results: list[Result]
     raw: Any
     # True when the message carries anything besides results (text, images): a message
     # with results and other content ends a call block in "run" dialects.

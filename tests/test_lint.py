@@ -1,5 +1,5 @@
 """The gate `make test` runs: ruff's default rules over the repository (configured in
-``pyproject.toml``), and mypy over the engine modules named there (``[tool.mypy]``).
+``pyproject.toml``), and ``mypy --strict`` over the engine modules named there (``[tool.mypy]``).
 
 A finding fails with ruff's or mypy's own report; ``.venv/bin/ruff check --fix .`` fixes most
 lint findings."""
@@ -24,4 +24,9 @@ def _tool(name: str) -> str:
 def test_ruff_finds_nothing():
     done = subprocess.run([_tool("ruff"), "check", "--no-cache", "--output-format", "concise", "."], cwd=ROOT,
                           capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_mypy_finds_nothing_in_the_typed_engine_modules():
+    done = subprocess.run([_tool("mypy")], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr

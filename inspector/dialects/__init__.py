@@ -32,7 +32,7 @@ import importlib
 import os
 import sys
 import threading
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .. import containers
 from ..containers import Transcript
@@ -228,7 +228,7 @@ def get(name: str) -> Dialect:
     return _load(name)
 
 
-def detect(items: list, target: str | None = None) -> Dialect:
+def detect(items: list[Any], target: str | None = None) -> Dialect:
     """The dialect that recognises ``items`` best; openai-chat when nothing is sure.
 
     With a ``target`` the user named, a dialect that fits it wins over one that does not
