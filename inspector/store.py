@@ -43,6 +43,7 @@ _TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{22,128}")
 _MIGRATION_LOCK = 0x696E7370  # PostgreSQL advisory lock id ("insp")
 DAY = 86400
 SQLITE_BUSY_SECONDS = 5
+PG_CONNECT_SECONDS = 10
 
 
 class ShareTooLarge(ValueError):
@@ -176,7 +177,10 @@ def _engine(url: str) -> Engine:
     if u.drivername in ("postgresql", "postgres"):
         u = u.set(drivername="postgresql+psycopg")
     if u.get_backend_name() != "sqlite":
-        return sa.create_engine(u, pool_pre_ping=True, pool_size=5, max_overflow=10)
+        # connect_timeout: a database that does not answer (a dropped network) fails the health check
+        # in seconds instead of holding it for the TCP timeout
+        return sa.create_engine(u, pool_pre_ping=True, pool_size=5, max_overflow=10,
+                                connect_args={"connect_timeout": PG_CONNECT_SECONDS})
     if u.database and u.database != ":memory:":
         Path(u.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
     # How long a statement waits for another writer's lock before failing; reads never wait in WAL.

@@ -21,6 +21,8 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 import pgcluster
 
+from inspector.config import OIDC_VARIABLES  # noqa: E402
+
 
 class _External:
     """An already running server named by ``INSPECTOR_TEST_PG_URL``."""
@@ -43,7 +45,10 @@ def _private_share_store(tmp_path_factory):
     """
     with pytest.MonkeyPatch.context() as mp:
         for name in ("INSPECTOR_STORE_URL", "INSPECTOR_BASE_URL", "INSPECTOR_SHARE_TTL_DAYS",
-                     "INSPECTOR_SHARE_MAX_BYTES", "INSPECTOR_REDACT_PATTERNS", "INSPECTOR_REDACT_PATTERNS_FILE"):
+                     "INSPECTOR_SHARE_MAX_BYTES", "INSPECTOR_REDACT_PATTERNS", "INSPECTOR_REDACT_PATTERNS_FILE",
+                     "INSPECTOR_AUTH", "INSPECTOR_PROXY_SECRET", "INSPECTOR_ADMINS", "INSPECTOR_ADMIN_GROUP",
+                     "INSPECTOR_TEAM_SHARES", "INSPECTOR_PURGE_INTERVAL_SECONDS", "INSPECTOR_LOG_FORMAT",
+                     *OIDC_VARIABLES):
             mp.delenv(name, raising=False)
         mp.setenv("INSPECTOR_STORE_PATH", str(tmp_path_factory.mktemp("store") / "shares.sqlite3"))
         yield

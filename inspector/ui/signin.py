@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from ..config import PROXY_SECRET_HEADER, ConfigError, Hosting
+from ..hosting import events
 from ..store import ANONYMOUS
 
 USER = "_inspector_user"  # session_state: the User of this run, for the share panel and lists
@@ -72,6 +73,7 @@ def gate() -> tuple[Hosting, User]:
     h = hosting()
     if h is None:
         st.stop()
+    events.configure(h.log_json)  # ``streamlit run app.py`` has no server start-up to do it
     if not h.sign_in:
         st.session_state[USER] = User(ANONYMOUS, False)
         return h, st.session_state[USER]

@@ -24,7 +24,7 @@ from .test_share_replicas import SLOW, share, upload
 pytestmark = [pytest.mark.e2e, pytest.mark.postgres]
 loaddriver = pytest.importorskip("loaddriver")
 
-USERS = {"ana@example.com": secrets.token_urlsafe(12), "bob@example.com": secrets.token_urlsafe(12)}
+USERS = {u: secrets.token_urlsafe(12) for u in ("ana@example.com", "bob@example.com", "ops@example.com")}
 
 
 @pytest.fixture
@@ -80,6 +80,18 @@ def test_the_page_says_who_you_are_and_only_the_maker_deletes(browser, deploymen
     expect(ana.get_by_text("The share was deleted")).to_be_visible()
     later = browser_as(browser, link, "bob@example.com")
     expect(later.get_by_text("not found or has expired", exact=False)).to_be_visible()
+
+
+def test_an_admin_named_by_the_operator_deletes_anyones_share(browser, deployment):
+    assert deployment.environment()["INSPECTOR_ADMINS"] == "ops@example.com"  # the recipe's setting
+    ana = browser_as(browser, deployment.url, "ana@example.com")
+    upload(ana, loaddriver.make_transcript(8)[0])
+    link = share(ana)
+    ops = browser_as(browser, link, "ops@example.com")
+    expect(ops.get_by_text("Signed in as ops@example.com (admin)", exact=True)).to_be_visible()
+    expect(ops.locator(loaddriver.TIMELINE + " [data-msg-index]").first).to_be_visible()
+    ops.get_by_role("button", name="Delete this share").click()
+    expect(ops.get_by_text("The share was deleted")).to_be_visible()
 
 
 def test_my_shares_lists_what_i_shared_with_its_expiry(browser, deployment):
