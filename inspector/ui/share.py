@@ -28,7 +28,7 @@ import streamlit as st
 from ..config import ConfigError, Settings
 from ..hosting import events, retention
 from ..redact import MaskingError, PatternError, Redactor, check_masked, context
-from ..store import NotOwner, ShareTooLarge, Store, error_line, looks_like_token, share_link
+from ..store import NotOwner, ShareTooLarge, Store, error_line, hash_token, looks_like_token, share_link
 from .signin import USER
 
 NOT_FOUND = (
@@ -128,7 +128,7 @@ def load_shared(token: str) -> tuple[bytes, str, dict] | None:
     if shared is None:
         st.warning(NOT_FOUND)
         return None
-    events.record("shares_opened", share=hashlib.sha256(token.encode()).hexdigest()[:12], user=_actor())
+    events.record("shares_opened", share=hash_token(token)[:12], user=_actor())
     result = (shared.data, shared.name, dict(shared.view))
     opened[token] = result
     _held()[_digest(shared.data)] = {
@@ -229,7 +229,7 @@ def share_panel(data: bytes, name: str, view: dict) -> None:
             _unavailable(exc, "share")
             st.text("The transcript was not shared.")
             return
-        events.record("shares_created", share=hashlib.sha256(token.encode()).hexdigest()[:12], user=_actor(),
+        events.record("shares_created", share=hash_token(token)[:12], user=_actor(),
                       bytes=len(payload))
         held[digest] = {
             "token": token,
@@ -272,7 +272,7 @@ def _delete(store: Store, digest: str) -> None:
     if link is None:
         return
     user = _user()
-    sid = hashlib.sha256(link["token"].encode()).hexdigest()[:12]
+    sid = hash_token(link["token"])[:12]
     try:
         store.delete(link["token"], actor=_actor(), owner_only=bool(user and user.signed_in),
                      admin=bool(user and user.admin))
@@ -363,5 +363,5 @@ def _delete_listed(store: Store, share_id: str) -> None:
         return
     events.record("shares_deleted", share=share_id[:12], user=_actor())
     for digest, link in list(_held().items()):  # the panel must not offer a link that is dead now
-        if hashlib.sha256(link["token"].encode()).hexdigest() == share_id:
+        if hash_token(link["token"]) == share_id:
             _held().pop(digest, None)
