@@ -171,8 +171,6 @@ def test_oidc_settings_from_the_environment_need_all_five():
 
 def test_sign_in_returns_to_the_share_link_it_started_from():
     """Streamlit's OIDC callback always redirects to ``/``; the middleware puts the link's query back."""
-    import asyncio
-
     from inspector.hosting.routes import ReturnAfterSignIn
 
     def asgi(status, location):
@@ -189,7 +187,10 @@ def test_sign_in_returns_to_the_share_link_it_started_from():
             sent.append(message)
 
         scope = {"type": "http", "path": path, "headers": [(k.encode(), v.encode()) for k, v in headers.items()]}
-        asyncio.run(ReturnAfterSignIn(app)(scope, None, send))
+        # Nothing here waits, so one step runs the coroutine to its end (asyncio.run would refuse
+        # to start when the browser tests' event loop runs in this thread).
+        with pytest.raises(StopIteration):
+            ReturnAfterSignIn(app)(scope, None, send).send(None)
         return {k.decode(): v.decode() for k, v in sent[0]["headers"]} | {"status": sent[0]["status"]}, sent
 
     login, _ = call(asgi(302, "http://idp/authorize"), "/auth/login",
