@@ -18,7 +18,11 @@
      message), repeated with fresh ids. Skipped when the corpus is not beside the repository.
    Goal: check <= 3x, repair <= 4x.
 
-3. A run of orphan results (``[user, tool(x0), tool(x1), ...]``, issue 22): ``inspector.check``
+3. Secret scan memory (issue 22) on a valid transcript made of many tiny escaped strings
+   (``[{"role":"user","content":"hi","x":["\n","\n",...]}]``, 5 and 20 MB): the scan's peak
+   resident set above the process before it, as a multiple of the file (one child process per
+   size). Before issue 22: ~130x (2.5 GB for 20 MB). Goal: at most ~10x.
+4. A run of orphan results (``[user, tool(x0), tool(x1), ...]``, issue 22): ``inspector.check``
    and ``inspector.repair`` in this process on 10,000 to 100,000 of them, against a clean
    transcript of as many messages. Goal: linear (the time per message flat as the run grows);
    before issue 22, 20,000 took 7-11 s and 100,000 timed out at 120 s.
@@ -88,6 +92,38 @@ def bench_scan() -> None:
                 parse = min(parse, time.process_time() - c)
             print(f"  {name:28s} {len(data) / 1e3:8.0f} KB  {wall * 1000:8.1f} ms wall  {cpu * 1000:8.1f} ms CPU  "
                   f"{cpu / len(data) * 10 * MB:5.2f} s/10MB  {cpu / max(parse, 1e-6):6.1f}x parse  ({len(found)} found)")
+
+
+SCAN_MEMORY_SIZES = (5 * MB, 20 * MB)
+SCAN_CHILD = r"""
+import sys, time
+from inspector.redact import Redactor
+
+def status(key):
+    with open("/proc/self/status") as f:
+        return next(int(ln.split()[1]) * 1024 for ln in f if ln.startswith(key))
+
+n = int(sys.argv[1]) // 5
+data = b'[{"role":"user","content":"hi","x":[' + b'"\\n",' * n + b'"\\n"]}]'
+r = Redactor.build()
+before = status("VmRSS:")
+c = time.process_time()
+found = r.scan(data)
+print(len(data), status("VmHWM:") - before, time.process_time() - c, len(found))
+"""
+
+
+def bench_scan_memory() -> None:
+    print("secret scan memory on many tiny escaped strings (issue 22): peak resident set above the process "
+          "before the scan, per byte of file (goal <= ~10x; before: ~130x)")
+    for size in SCAN_MEMORY_SIZES:
+        done = subprocess.run([sys.executable, "-c", SCAN_CHILD, str(size)], capture_output=True, text=True)
+        if done.returncode:
+            print(f"  {size / MB:5.0f} MB  failed: {done.stderr.strip().splitlines()[-1:]}")
+            continue
+        n, peak, cpu, found = done.stdout.split()
+        n, peak = int(n), int(peak)
+        print(f"  {n / MB:5.1f} MB  peak +{peak / MB:6.0f} MB = {peak / n:5.1f}x  {float(cpu):5.2f} s CPU  ({found} found)")
 
 
 ORPHAN_RUNS = (10_000, 20_000, 40_000, 100_000)
@@ -228,6 +264,8 @@ def main() -> None:
     args = ap.parse_args()
     if not args.skip_scan:
         bench_scan()
+    if not args.skip_scan:
+        bench_scan_memory()
     if not args.skip_orphans:
         bench_orphans()
     if not args.skip_memory:

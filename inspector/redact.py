@@ -5,12 +5,16 @@ HTTP headers, private keys read from disk. Sharing must not spread them, so the 
 to mask them first and shows a preview of what will change (kind, line and column, a few
 characters of each secret, never the whole of it).
 
-**String values, not file text.** Every pattern runs on the decoded value of each JSON string in
-the file (object keys are left alone: masking two keys the same way would merge them), one string at a time, so a pattern can never match across a quote (a
-custom ``password=\\S+`` stops where the value stops) and a secret written with ``\\uXXXX``
-escapes is found. Masking rewrites only the strings that hold a secret, as valid JSON string
-literals, so the masked file always parses; everything else (the wrapper, key order,
-whitespace, JSON Lines layout, bytes that are not UTF-8) is left as it was.
+**Strings, not file text.** The file is read as the reader reads it (``_text_of``: UTF-16 and
+UTF-32 transcoded, a byte-order mark set aside), and every pattern runs on the decoded value of
+each JSON string in it, object keys included for the built-in kinds (a masked key gets a number, so that two keys never
+merge), one string at a time, so a pattern can never match across a quote (a custom
+``password=\\S+`` stops where the value stops) and a secret written with ``\\uXXXX`` escapes is
+found. JSON text inside a string (a HAR body, an OTel attribute) is decoded once more
+(``_unnest``), and its secrets are masked where they are written. Masking rewrites only the
+strings that hold a secret, as valid JSON string literals, so the masked file always parses;
+everything else (the wrapper, key order, whitespace, JSON Lines layout, bytes that are not UTF-8)
+is left as it was.
 
 **Linear time.** User patterns and the private key run on RE2 (``google-re2``), an automaton
 engine without backtracking: a scan costs time proportional to the text whatever the pattern, so
@@ -35,6 +39,7 @@ This module is pure: no I/O beyond reading the environment in ``from_env``.
 
 from __future__ import annotations
 
+import base64
 import codecs
 import json
 import re
@@ -51,24 +56,63 @@ from .gc_pause import gc_paused
 
 # (kind, pattern). A pattern that must not start inside a longer word consumes one character of
 # context (or the start of the value) and names the secret itself with the group ``secret``.
+#
+# Sources: the kinds after "Google API key" follow gitleaks' rules (config/gitleaks.toml, MIT
+# licence, Copyright (c) 2019 Zachary Rice; read 2026-11-25: stripe-access-token, jwt,
+# huggingface-access-token, huggingface-organization-api-token, private-key), rewritten for RE2
+# and for string values: a boundary character instead of ``\b``, no quote or backslash matched.
+# A private key is masked from its BEGIN line to its END line, or, when the END line is missing
+# (a truncated tool output), over the base64 and header lines after BEGIN; PGP's "PRIVATE KEY
+# BLOCK" included. Where a secret is known only from the name beside it (a cookie's value, a
+# password in a URL, an AWS secret access key), the name is part of the pattern.
+_PEM_END = r"-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----"
 BUILTIN: tuple[tuple[str, str], ...] = (
-    ("private key", r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----[^\x00]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----"),
+    ("private key", r"-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:[^\x00]*?" + _PEM_END
+     + r"|(?:[\t\n\r ]*(?:[A-Za-z-]+: [^\x00-\x1f\"\\]*|[A-Za-z0-9+/=]{16,}))+)"),
     ("API key (sk-)", r"(?:^|[^A-Za-z0-9_-])(?P<secret>sk-[A-Za-z0-9][A-Za-z0-9_-]{19,})"),
     ("AWS access key", r"(?:^|[^A-Z0-9])(?P<secret>(?:AKIA|ASIA)[A-Z0-9]{16,})"),
     ("bearer token", r"(?i:bearer)\s+(?P<secret>[A-Za-z0-9._~+/-]{16,}=*)"),
     ("GitHub token", r"(?:^|[^A-Za-z0-9_])(?P<secret>gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,})"),
     ("Slack token", r"(?:^|[^A-Za-z0-9])(?P<secret>xox[abposr]-[A-Za-z0-9-]{10,})"),
     ("Google API key", r"(?:^|[^A-Za-z0-9_-])(?P<secret>AIza[0-9A-Za-z_-]{35})"),
+    ("Stripe key", r"(?:^|[^A-Za-z0-9_])(?P<secret>(?:sk|rk)_(?:test|live|prod)_[A-Za-z0-9]{10,})"),
+    ("JWT", r"(?:^|[^A-Za-z0-9_-])(?P<secret>ey[A-Za-z0-9]{17,}\.ey[A-Za-z0-9/_-]{17,}\.(?:[A-Za-z0-9/_-]{10,}={0,2})?)"),
+    ("Hugging Face token", r"(?:^|[^A-Za-z0-9_])(?P<secret>(?:hf_|api_org_)[A-Za-z]{34,})"),
+    ("AWS secret access key", r"(?i:aws_?secret_?access_?key|secret_?access_?key)[\x01\"' \t]{0,3}[:=]"
+     r"[\x01\"' \t]{0,3}(?P<secret>[A-Za-z0-9/+]{40,})"),
+    ("password in URL", r"(?:^|[^A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://[^\x00-\x20\"\\:/?#@]*:"
+     r"(?P<secret>[^\x00-\x20\"\\/?#@]+)@"),
+    ("basic auth", r"(?i:basic)[ \t]+(?P<secret>[A-Za-z0-9+/]{8,}={0,2})"),
+    ("cookie", r"(?i:(?:set-)?cookie)[\x01\"' \t]{0,3}:[\x01\"' \t]{0,3}"
+     r"(?P<secret>[!#-'*+.0-9A-Z^-z|~-]+=[^\x00-\x02\"\\\r\n]*[^\x00-\x02\"\\\r\n \t])"),
 )
 
 _DIGIT = re.compile(rb"[0-9]")
 # What RE2 cannot say without look-around, checked on the (maximal) run each pattern matched.
+def _basic_credentials(s: bytes) -> bool:
+    """Base64 of ``user:password`` (not the word after "basic" in prose)."""
+    if len(s) % 4:
+        return False
+    try:
+        plain = base64.b64decode(s, validate=True)
+    except ValueError:
+        return False
+    return b":" in plain and plain.isascii() and plain.decode().isprintable()
+
+
 ACCEPT: dict[str, Callable[[bytes], bool]] = {
     "API key (sk-)": lambda s: _DIGIT.search(s, 3) is not None,  # "sk-learn-wrapper" is a word
     "AWS access key": lambda s: len(s) == 20,  # exactly 16 characters after the prefix
+    "AWS secret access key": lambda s: len(s) == 40,
+    "basic auth": _basic_credentials,
 }
 
-MAX_PATTERNS = 100  # custom patterns per scan; each one is a pass over the text
+# Your own patterns are bounded: how many, how long, and the time they may take on one file
+# together (RE2 is linear, but the pattern sets the constant: ``[^\n]{1000}X`` took 13 s on
+# 1.5 MB). ``INSPECTOR_REDACT_SECONDS`` sets the budget.
+MAX_PATTERNS = 20  # custom patterns per scan; each one is a pass over the text
+MAX_PATTERN_CHARS = 500
+PATTERN_SECONDS = 10.0
 _SEP = b"\x00"  # between string values in the scanned buffer; no built-in pattern crosses it
 # One JSON string literal; unrolled so that it never backtracks more than once per literal.
 _STRING = re.compile(rb'("[^"\\]*(?:\\.[^"\\]*)*")', re.DOTALL)
@@ -246,18 +290,25 @@ def _compile(pattern: str) -> re2._Regexp:
 
 
 def _compile_custom(pattern: str) -> re2._Regexp:
+    if len(pattern) > MAX_PATTERN_CHARS:
+        raise PatternError(f"redaction pattern {pattern[:40]!r}… is {len(pattern)} characters long; "
+                           f"a pattern may have at most {MAX_PATTERN_CHARS}")
     try:
         re.compile(pattern)
     except re.error as exc:
         raise PatternError(f"redaction pattern {pattern!r} is not a valid regular expression: {exc}") from None
     try:
-        return _compile(pattern)
+        rx = _compile(pattern)
     except re2.error as exc:
         reason = exc.args[0].decode("utf-8", "replace") if exc.args and isinstance(exc.args[0], bytes) else str(exc)
         raise PatternError(
             f"redaction pattern {pattern!r} cannot be used: secrets are matched in linear time, which rules out "
             f"look-ahead, look-behind and back-references ({reason})"
         ) from None
+    if rx.search(b"") is not None:
+        raise PatternError(f"redaction pattern {pattern!r} matches the empty string, so it would match "
+                           "everywhere; say what a secret looks like")
+    return rx
 
 
 @dataclass(frozen=True)
@@ -273,7 +324,7 @@ _BUILTIN = [(kind, _compile(p)) for kind, p in BUILTIN]
 # On the file's bytes a match must stay inside one string literal without escapes: no built-in
 # pattern matches a quote or a backslash, except the private key's body, which is kept off both
 # there (a key written over several lines has \n escapes: its literal is scanned decoded).
-_RAW = {kind: _compile(p.replace("[^\\x00]*?", '[^"\\\\\\x00]*?')) for kind, p in BUILTIN}
+_RAW = {kind: _compile(p.replace("[^\\x00]*?", '[^"\\\\\\x00]*?').replace('\\x01\\"', "\\x01")) for kind, p in BUILTIN}
 _UNANCHORED = re2._re2.RE2.Anchor.UNANCHORED
 
 # Built-ins that begin with a literal run on Python's ``re``: its literal-prefix search is fast,
@@ -300,22 +351,68 @@ _FAST: dict[str, re.Pattern] = {kind: re.compile(p, re.DOTALL) for kind, p in {
 _GATE: dict[str, re2._Regexp] = {"bearer token": _compile("(?i)bearer")}
 
 
+# HAR's name/value pairs: a cookie's value, or a header's that carries credentials, is a secret
+# by its name, which is in another string than the value.
+_HAR_GATE = re.compile(rb'"(?:cookies|headers)"[ \t\r\n]*:[ \t\r\n]*\[')
+SECRET_HEADERS = frozenset({"cookie", "set-cookie", "authorization", "proxy-authorization", "x-api-key", "api-key",
+                            "x-auth-token", "x-amz-security-token"})
+_NAMED_MIN = 8  # shorter values ("en", "1") are not masked wherever they occur
+_NAMED_MAX = 2000  # distinct values per scan
+
+
+def _named_patterns(data: bytes) -> list[_Pattern]:
+    """Patterns for the values of HAR cookies and credential headers in ``data``: each value,
+    wherever it occurs in a string (a Cookie header repeats the cookies' values)."""
+    if _HAR_GATE.search(data) is None:
+        return []
+    try:
+        doc = orjson.loads(data)
+    except orjson.JSONDecodeError:
+        return []
+    found: dict[str, set[str]] = {"cookie": set(), "HTTP header": set()}
+    stack = [doc]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):
+            for k, x in v.items():
+                if k in ("cookies", "headers") and isinstance(x, list):
+                    for item in x:
+                        if isinstance(item, dict) and isinstance(item.get("value"), str) and len(item["value"]) >= _NAMED_MIN:
+                            name = item.get("name")
+                            if k == "cookies":
+                                found["cookie"].add(item["value"])
+                            elif isinstance(name, str) and name.lower() in SECRET_HEADERS:
+                                found["HTTP header"].add(item["value"])
+                if isinstance(x, (dict, list)):
+                    stack.append(x)
+        elif isinstance(v, list):
+            stack.extend(x for x in v if isinstance(x, (dict, list)))
+    out = []
+    for kind, values in found.items():
+        if values:
+            alts = "|".join(re.escape(v) for v in sorted(values, key=len, reverse=True)[:_NAMED_MAX])
+            out.append(_Pattern(kind, _compile(f"(?:{alts})"), None, False))
+    return out
+
+
 @dataclass(frozen=True)
 class Redactor:
     """A compiled set of patterns; build one with ``Redactor.from_env()`` or ``Redactor.build(extra)``."""
 
     patterns: tuple[_Pattern, ...]
+    budget: float = PATTERN_SECONDS  # seconds your own patterns may take on one file, together
 
     @classmethod
-    def build(cls, extra: Iterable[str] = ()) -> Redactor:
+    def build(cls, extra: Iterable[str] = (), budget: float | None = None) -> Redactor:
         compiled = [_Pattern(kind, rx, rx.groupindex.get(b"secret"), True, _RAW[kind]) for kind, rx in _BUILTIN]
         extra = list(extra)
         if len(extra) > MAX_PATTERNS:
             raise PatternError(f"{len(extra)} redaction patterns is more than the {MAX_PATTERNS} one scan runs")
+        budget = budget if budget is not None else _seconds_from_env()
         for p in extra:
             rx = _compile_custom(p)
             compiled.append(_Pattern("custom pattern", rx, rx.groupindex.get(b"secret"), False))
-        return cls(tuple(compiled))
+        return cls(tuple(compiled), budget)
 
     @classmethod
     def from_env(cls, extra: Iterable[str] = ()) -> Redactor:
@@ -336,18 +433,18 @@ class Redactor:
         """
         # With a key every 50 bytes, collections would cost as much as the scan's (acyclic) matches.
         with gc_paused():
-            return self._scan(bytes(data))
+            return self._scan(_text_of(data)[1])
 
     def _scan(self, data: bytes) -> list[Secret]:
         builtin = [p for p in self.patterns if p.builtin]
-        custom = [p for p in self.patterns if not p.builtin]
+        custom = [p for p in self.patterns if not p.builtin] + _named_patterns(data)
         kinds = [p.kind for p in builtin + custom]  # by pattern number: built-ins, then custom patterns
         buf, decoded, spans, vals = _decoded_file(data)
         raw = _raw_hits(builtin, buf)
         apart = _value_hits(builtin, vals) if vals else ([], [], [], [])
         valued = texts = None
         if custom:  # literals with a custom pattern's match are located by their value, with all their matches
-            valued, texts = _custom_hits(custom, len(builtin), data)
+            valued, texts = _custom_hits(custom, len(builtin), data, self.budget)
             for i, s, e, order in zip(*apart):
                 texts[spans[i]] = vals[i]
                 valued.setdefault(spans[i], []).append((s, -e, order))
@@ -373,20 +470,43 @@ class Redactor:
         Only string literals holding a secret are rewritten, each as a valid JSON string, so the
         result parses whenever ``data`` did.
         """
-        data = bytes(data)
         found = self.scan(data) if secrets is None else secrets
+        bom, data = _text_of(data)
         by_token: dict[tuple[int, int], list[Secret]] = {}
         for s in found:
             by_token.setdefault(s.token, []).append(s)
-        out, pos = [], 0
+        out, pos, in_keys = [bom], 0, 0
         for (a, b), group in sorted(by_token.items()):
-            out += [data[pos:a], _masked_literal(data[a:b], group)]
+            literal = data[a:b]
+            if _KEY.match(data, b):  # an object key: numbered masks, so that two keys never merge into one
+                in_keys += 1
+                masks = [f"[REDACTED {s.kind} {in_keys}.{k}]" for k, s in enumerate(sorted(group, key=_span), 1)]
+            else:
+                masks = [s.mask for s in sorted(group, key=_span)]
+            out += [data[pos:a], _masked_literal(literal, sorted(group, key=_span), masks)]
             pos = b
         out.append(data[pos:])
         return b"".join(out)
 
 
 _KEY = re.compile(rb"[ \t\r\n]*:")
+
+
+def _text_of(data: bytes) -> tuple[bytes, bytes]:
+    """``(the byte-order mark kept, the text the scan reads)``: the file as the reader decodes it
+    (``jsonio.decode_text``: UTF-16 and UTF-32, with or without a mark, as UTF-8), so that a
+    secret is found whatever the encoding. A UTF-8 mark is kept in front of what ``mask`` writes;
+    a UTF-16 or UTF-32 file is masked as UTF-8 (the reader accepts both). Bytes the reader
+    refuses are scanned as they are."""
+    from .errors import InputError
+    from .jsonio import BOM, decode_text
+
+    data = bytes(data)
+    try:
+        text = decode_text(data)
+    except InputError:
+        return b"", data
+    return (BOM if data.startswith(BOM) else b""), text
 # A string literal with escapes from its opening quote, and the ":" after it when it is an object key
 # (tried at every quote: from a closing one it fails at the next; for files that are not UTF-8).
 _ESCAPED = re.compile(rb'("[^"\\]*+(?:\\.[^"\\]*+)++")((?:[ \t\r\n]*+:)?)', re.DOTALL)
@@ -457,57 +577,120 @@ _HIDE = bytes.maketrans(b'"\\', b"\x01\x02")
 _PADS = [bytes(n) for n in range(64)]
 
 
-class _Escaped(dict):
-    """The literals with escapes in ``_decoded_file``: their number by where they start (the
-    dict), where the first backslash of each is and its decoded rest from there."""
+class _Escaped:
+    """The literals with escapes in ``_decoded_file``, read again when asked: whether the
+    literal opening at ``a`` has one (``get``), and its decoded value (``value``). Nothing is
+    kept per literal: a file of a million tiny escaped strings costs no more than its bytes."""
 
-    __slots__ = ("backslash", "tails")
+    __slots__ = ("data", "any")
 
-    def __init__(self, index: dict[int, int], backslash: list[int], tails: list[bytes]):
-        super().__init__(index)
-        self.backslash, self.tails = backslash, tails
+    def __init__(self, data: bytes, any_: bool):
+        self.data, self.any = data, any_
+
+    def __bool__(self) -> bool:
+        return self.any
+
+    def _literal(self, a: int) -> bytes | None:
+        m = _STRING.match(self.data, a) if self.any and a >= 0 else None
+        return m.group(1) if m is not None and b"\\" in m.group(1) else None
+
+    def get(self, a: int) -> int | None:
+        """1 when the literal opening at ``a`` has an escape (its value is decoded), else None."""
+        return 1 if self._literal(a) is not None else None
 
     def value(self, data: bytes, a: int) -> bytes:
-        k = self[a]
-        return data[a + 1:self.backslash[k]] + self.tails[k]
+        text = _decode_literal(self._literal(a))
+        value = self._literal(a)[1:-1] if text is None else text.encode("utf-8", "surrogatepass")
+        return _unnest(value) if b"\\" in value else value
+
+
+_CHUNK = 1 << 17  # bytes decoded at a time: a file of many tiny escaped strings stays in proportion
+# Whole string literals and what lies between them, from a place outside any: it stops before a
+# literal the window cuts (no Python step per literal; possessive, so nothing is given back).
+_OUTSIDE = re.compile(rb'(?:[^"]++|"[^"\\]*+(?:\\.[^"\\]*+)*+")*+', re.S)
+
+
+def _chunks(data: bytes) -> Iterable[tuple[int, int]]:
+    """``(lo, hi)`` windows of about ``_CHUNK`` bytes that cut no string literal: at a newline
+    (JSON has none inside a string) or after the last whole literal."""
+    lo, n = 0, len(data)
+    while lo < n:
+        hi = lo + _CHUNK
+        if hi >= n:
+            yield lo, n
+            return
+        cut = data.rfind(b"\n", lo, hi) + 1
+        if cut <= lo:
+            while True:
+                cut = _OUTSIDE.match(data, lo, hi).end()
+                if cut > lo or hi >= n:
+                    break
+                hi = min(n, hi * 2 - lo)  # one literal longer than the window: take it whole
+            cut = cut if cut > lo else n
+        yield lo, cut
+        lo = cut
 
 
 def _decoded_file(data: bytes) -> tuple[bytes, _Escaped, list[tuple[int, int]], list[bytes]]:
     """The file with every string literal with escapes (found from their backslashes, which
-    JSON only has inside strings) decoded in place: from its first backslash, its decoded rest,
-    quotes and backslashes hidden, padded with NUL bytes to its length (every offset stays; the
-    literal of a key, only NUL bytes there). Also, by where each literal starts, where its first
-    backslash is and its decoded rest. A value longer than its literal (not possible from UTF-8
-    escapes, but in case) is left out as NUL bytes, and given apart: its span and value."""
+    JSON only has inside strings) decoded in place: from its first backslash, its decoded rest
+    (JSON text nested in it decoded once more, ``_unnest``), quotes and backslashes hidden,
+    padded with NUL bytes to its length (every offset stays). A value longer than its literal
+    (not possible from UTF-8 escapes, but in case) is left out as NUL bytes, and given apart: its
+    span and value. Decoded ``_CHUNK`` bytes at a time."""
     if b"\\" not in data:
-        return data, _Escaped({}, [], []), [], []
+        return data, _Escaped(data, False), [], []
     if not _is_utf8(data):  # then the part before the first backslash is no value of its own: all apart
         return _decoded_apart(data)
+    pieces: list[bytes] = []
+    apart_spans: list[tuple[int, int]] = []
+    apart: list[bytes] = []
+    for lo, hi in _chunks(data):
+        window = data[lo:hi] if (lo, hi) != (0, len(data)) else data
+        if b"\\" not in window:
+            pieces.append(window)
+            continue
+        got = _decoded_window(window)
+        if got is None:  # not JSON
+            return data, _Escaped(data, False), [], []
+        pieces.append(got[0])
+        apart_spans += [(a + lo, b + lo) for a, b in got[1]]
+        apart += got[2]
+        del got, window
+    buf = pieces[0] if len(pieces) == 1 else b"".join(pieces)
+    del pieces
+    return buf, _Escaped(data, True), apart_spans, apart
+
+
+def _decoded_window(data: bytes) -> tuple[bytes, list[tuple[int, int]], list[bytes]] | None:
+    """``_decoded_file`` of one window that cuts no literal; None when it is not JSON."""
     parts = _ESCAPES.split(data)  # [gap, first backslash up to closing quote, that quote (":"), gap, ..., gap]
     if len(parts) == 1:
-        return data, _Escaped({}, [], []), [], []
+        return data, [], []
     rests = parts[1::3]
     # Each literal opens at the last quote before its first backslash (in the gap before it).
     opening = list(map(bytes.rfind, parts[0:-1:3], repeat(b'"')))
     if min(opening) < 0:  # not JSON
-        return data, _Escaped({}, [], []), [], []
+        return None
     ends = list(accumulate(map(len, parts)))
     backslash = ends[0::3]
     firsts = list(map(add, [0, *ends[2:-3:3]], opening))
     del ends, opening
     closes = parts[2::3]
-    keys = closes.count(b'"') != len(closes)
-    index = [i for i, c in enumerate(closes) if len(c) == 1] if keys else range(len(rests))
     try:  # one C call decodes them all (the part before the first backslash is its own value)
-        tails = list(map(str.encode, orjson.loads(
-            b'["' + b'","'.join(map(rests.__getitem__, index) if keys else rests) + b'"]')))
+        tails = list(map(str.encode, orjson.loads(b'["' + b'","'.join(rests) + b'"]')))
     except orjson.JSONDecodeError:  # lone surrogates (\ud800), an escape JSON has not
-        tails = [_decode_rest(rests[i]) for i in index]
-    if keys:
-        full = [b""] * len(rests)
-        for i, t in zip(index, tails):
-            full[i] = t
-        tails = full
+        tails = [_decode_rest(r) for r in rests]
+    nested = list(compress(range(len(tails)), map(bytes.__contains__, tails, repeat(b"\\"))))
+    if nested:  # JSON text in a string (a HAR body, an OTel attribute): its escapes decoded too
+        joined = b"\x00".join(map(tails.__getitem__, nested))
+        if joined.count(b"\x00") == len(nested) - 1:  # one pass over them all
+            for i, t in zip(nested, _unnest(joined).split(b"\x00")):
+                tails[i] = t
+        else:
+            for i in nested:
+                tails[i] = _unnest(tails[i])
+        del joined
     room = list(map(len, rests))
     apart_spans: list[tuple[int, int]] = []
     apart: list[bytes] = []
@@ -517,21 +700,61 @@ def _decoded_file(data: bytes) -> tuple[bytes, _Escaped, list[tuple[int, int]], 
                 apart_spans.append((firsts[i], backslash[i] + r + 1))
                 apart.append(data[firsts[i] + 1:backslash[i]] + t)
                 tails[i] = b""
-    if b'\\"' in data or b"\\\\" in data or b"\\u" in data:  # a value may hold a quote or a backslash
+    if nested or b'\\"' in data or b"\\\\" in data or b"\\u" in data:  # a value may hold a quote or a backslash
         shown = list(map(bytes.translate, tails, repeat(_HIDE)))
     else:
         shown = tails
     pad = list(map(sub, room, map(len, tails)))
+    del tails, firsts, backslash
     pieces = [b""] * (4 * len(rests) + 1)
     pieces[0::4], pieces[1::4], pieces[3::4] = parts[0::3], shown, closes
     pieces[2::4] = map(_PADS.__getitem__, pad) if max(pad) < len(_PADS) else map(bytes, pad)
-    del parts, rests, closes
-    buf = b"".join(pieces)
-    del pieces
-    decoded = dict(zip(map(firsts.__getitem__, index), index))
-    for a, _ in apart_spans:
-        del decoded[a]
-    return buf, _Escaped(decoded, backslash, tails), apart_spans, apart
+    del parts, rests, closes, shown, pad
+    return b"".join(pieces), apart_spans, apart
+
+
+# An escape of JSON text that sits, already decoded once, in a string value.
+_NESTED = re.compile(rb'\\(?:u([dD][89abAB][0-9a-fA-F]{2})\\u([dD][c-fC-F][0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|(["\\/bfnrt]))')
+_SIMPLE = {b'"': b'"', b"\\": b"\\", b"/": b"/", b"b": b"\b", b"f": b"\f", b"n": b"\n", b"r": b"\r", b"t": b"\t"}
+
+
+def _nested_char(m: "re.Match[bytes]") -> bytes:
+    hi, lo, u, c = m.groups()
+    if c is not None:
+        return _SIMPLE[c]
+    if hi is not None:
+        return chr(0x10000 + ((int(hi, 16) - 0xD800) << 10) + int(lo, 16) - 0xDC00).encode()
+    return chr(int(u, 16)).encode("utf-8", "surrogatepass")
+
+
+def _unnest(value: bytes) -> bytes:
+    """``value`` with the JSON escapes in it decoded (``\\u0073k-`` in a request body logged as a
+    string reads ``sk-``). Never longer: each escape becomes at most as many bytes as it had."""
+    return _NESTED.sub(_nested_char, value)
+
+
+def _unnest_span(value: bytes, s: int, e: int) -> tuple[int, int]:
+    """Where the span ``s:e`` of ``_unnest(value)`` lies in ``value`` (a cut escape taken whole)."""
+    marks = []  # (start in the result, its end, start in value, its end) of each escape
+    pos = shift = 0
+    for m in _NESTED.finditer(value):
+        a, b = m.span()
+        out = len(_nested_char(m))
+        start = a - shift
+        marks.append((start, start + out, a, b))
+        shift += (b - a) - out
+        pos = b
+
+    def back(p: int, end: bool) -> int:
+        k = bisect_right([mk[0] for mk in marks], p) - 1
+        if k < 0:
+            return p
+        a2, b2, a1, b1 = marks[k]
+        if p >= b2:
+            return b1 + (p - b2)
+        return a1 if (p == a2 or not end) else b1
+
+    return back(s, False), back(e, True)
 
 
 def _is_utf8(data: bytes) -> bool:
@@ -551,7 +774,7 @@ def _is_utf8(data: bytes) -> bool:
 
 def _decoded_apart(data: bytes) -> tuple[bytes, _Escaped, list[tuple[int, int]], list[bytes]]:
     """``_decoded_file`` for a file that is not UTF-8: every literal with escapes is left out as
-    NUL bytes (a key's too) and its value given apart."""
+    NUL bytes and its value given apart."""
     parts = _ESCAPED.split(data)  # [gap, literal, ":" or b"", gap, ..., gap]
     literals, colons = parts[1::3], parts[2::3]
     ends = list(accumulate(map(len, parts)))
@@ -559,8 +782,8 @@ def _decoded_apart(data: bytes) -> tuple[bytes, _Escaped, list[tuple[int, int]],
     parts[1::3] = [b'"' + bytes(len(t) - 2) + b'"' for t in literals]
     buf = b"".join(parts)
     del parts
-    index = [i for i, c in enumerate(colons) if not c]
-    return buf, _Escaped({}, [], []), [spans[i] for i in index], _values([literals[i] for i in index], [False] * len(index))
+    del colons
+    return buf, _Escaped(data, False), spans, _values(literals, [False] * len(literals))
 
 
 def _decode_rest(rest: bytes) -> bytes:
@@ -591,25 +814,52 @@ def _value_hits(builtin: list[_Pattern], vals: list[bytes]) -> tuple[list[int], 
             list(map(neg, map(itemgetter(2), merged))), list(map(itemgetter(3), merged)))
 
 
-def _custom_hits(custom: list[_Pattern], first: int, data: bytes) -> tuple[dict, dict]:
+class ScanTooLong(PatternError):
+    """The custom patterns took more than their time budget on this file."""
+
+
+def _seconds_from_env() -> float:
+    import os
+
+    try:
+        value = float(os.environ.get("INSPECTOR_REDACT_SECONDS", PATTERN_SECONDS))
+    except ValueError:
+        return PATTERN_SECONDS
+    return value if value > 0 else PATTERN_SECONDS
+
+
+def _custom_hits(custom: list[_Pattern], first: int, data: bytes, budget: float = PATTERN_SECONDS) -> tuple[dict, dict]:
     """Custom patterns (numbered from ``first``) on every string value that is not a key:
-    ``{literal span: [(start, -end, pattern number)]}``, and ``{literal span: its value}``."""
-    parts = _STRING.split(data)  # [gap, literal, gap, literal, ..., gap]
-    offsets = list(accumulate(map(len, parts), initial=0))
-    literals = parts[1::2]
-    # A literal followed by ":" is an object key: masking keys could merge two of them.
-    keys = [g.lstrip()[:1] == b":" for g in parts[2::2]]
-    spans = [(offsets[2 * i + 1], offsets[2 * i + 2]) for i in range(len(literals))]
-    del parts, offsets
-    vals = _values(literals, keys)
-    joined = _SEP.join(vals)
-    starts = list(accumulate((len(v) + 1 for v in vals), initial=0))
+    ``{literal span: [(start, -end, pattern number)]}``, and ``{literal span: its value}``.
+    The file is read ``_CHUNK`` bytes at a time (memory in proportion to it), and the patterns
+    together get ``budget`` seconds (``ScanTooLong`` past it, naming how far they got)."""
+    import time
+
+    deadline = time.monotonic() + budget
     hits: dict[tuple[int, int], list] = {}
     texts: dict[tuple[int, int], bytes] = {}
-    for order, pattern in enumerate(custom, first):
-        for i, found in _matches(pattern, joined, starts, vals).items():
-            hits.setdefault(spans[i], []).extend((s, -e, order) for s, e in found)
-            texts[spans[i]] = vals[i]
+    n = len(data)
+    for lo, hi in _chunks(data):
+        window = data if (lo, hi) == (0, n) else data[lo:hi]
+        parts = _STRING.split(window)  # [gap, literal, gap, literal, ..., gap]
+        offsets = list(accumulate(map(len, parts), initial=lo))
+        literals = parts[1::2]
+        # A literal followed by ":" is an object key: masking keys could merge two of them.
+        keys = [g.lstrip()[:1] == b":" for g in parts[2::2]]
+        spans = [(offsets[2 * i + 1], offsets[2 * i + 2]) for i in range(len(literals))]
+        del parts, offsets, window
+        vals = _values(literals, keys)
+        del literals, keys
+        joined = _SEP.join(vals)
+        starts = list(accumulate((len(v) + 1 for v in vals), initial=0))
+        for order, pattern in enumerate(custom, first):
+            for i, found in _matches(pattern, joined, starts, vals).items():
+                hits.setdefault(spans[i], []).extend((s, -e, order) for s, e in found)
+                texts[spans[i]] = vals[i]
+            if time.monotonic() > deadline:
+                raise ScanTooLong(
+                    f"the masking patterns took more than {budget:g} s on this file ({hi * 100 // max(n, 1)}% of "
+                    f"{n:,} bytes read); make them more specific (fewer, shorter, with a literal to start from)")
     return hits, texts
 
 
@@ -618,7 +868,8 @@ def _values(literals: list[bytes], keys: list[bool] | None) -> list[bytes]:
     (``keys`` None: none is a key, each has an escape)."""
     if keys is None:  # values, each with an escape: one C call decodes them all
         try:
-            return list(map(str.encode, orjson.loads(b"[" + b",".join(literals) + b"]")))
+            got = list(map(str.encode, orjson.loads(b"[" + b",".join(literals) + b"]")))
+            return [_unnest(v) if b"\\" in v else v for v in got]
         except orjson.JSONDecodeError:  # lone surrogates (\ud800) make orjson refuse
             keys = [False] * len(literals)
     values = [b"" if k else t[1:-1] for t, k in zip(literals, keys)]
@@ -631,6 +882,8 @@ def _values(literals: list[bytes], keys: list[bool] | None) -> list[bytes]:
         decoded = [_decode_literal(literals[i]) for i in escaped]
     for i, s in zip(escaped, decoded):
         values[i] = s.encode("utf-8", "surrogatepass") if isinstance(s, str) else values[i]
+        if b"\\" in values[i]:
+            values[i] = _unnest(values[i])
     return values
 
 
@@ -673,14 +926,10 @@ def _matches(pattern: _Pattern, joined: bytes, starts: list[int], values: list[b
     return found
 
 
-_KEY_FIRST = (b":", b" ", b"\n", b"\t", b"\r")  # what can follow a key's closing quote
-_SPACE = _KEY_FIRST[1:]
-
-
 def _locate_raw(data: bytes, buf: bytes, raw: tuple[list[int], list[int], list[int]], decoded: _Escaped,
                 valued: dict | None, texts: dict) -> _Columns:
     """The built-in matches in ``buf`` (``_decoded_file``, ``_raw_hits``) that lie in a string
-    value (not a key; in JSON, letters only occur in strings): located exactly in a literal
+    (a value or an object key; in JSON, letters only occur in strings): located exactly in a literal
     without escapes, at the whole literal in one with (its value in ``decoded``). A literal in
     ``valued`` (one with a custom pattern's match; ``texts`` has its value) takes its matches
     instead, and so does one with escapes when custom patterns ran."""
@@ -708,12 +957,6 @@ def _locate_raw(data: bytes, buf: bytes, raw: tuple[list[int], list[int], list[i
         ok = list(map(gt, ok or repeat(True), map(ge, map(data.find, repeat(b"\\"), lit_a, closing), repeat(0))))
         ok = list(map(gt, ok, map(eq, map(data.__getitem__, map(slice, map(sub, lit_a, repeat(1)), lit_a)),
                                       repeat(b"\\"))))
-    # A key: ":" after the closing quote, perhaps after white space (then a regular expression decides)
-    if any(map(buf.startswith, repeat(_KEY_FIRST), after)):
-        ok = list(map(gt, ok or repeat(True), map(buf.startswith, repeat(b":"), after)))
-        for i in compress(range(len(after)), map(buf.startswith, repeat(_SPACE), after)):
-            if ok[i] and _KEY.match(buf, after[i]):
-                ok[i] = False
     lit_of = list(map(sub, accumulate(first), repeat(1))) if grouped else None
     if ok is not None and not all(ok):
         keep = list(map(ok.__getitem__, lit_of)) if grouped else ok
@@ -755,8 +998,6 @@ def _locate_raw_loop(data: bytes, buf: bytes, starts: list[int], ends: list[int]
                 continue
             lit_end = b + 1
             if backslash and ((a and data[a - 1] == 92) or data.find(b"\\", a, b) >= 0):
-                continue
-            if buf.startswith(_KEY_FIRST, lit_end) and _KEY.match(buf, lit_end):
                 continue
             base, value = a + 1, decoded.get(a)
             if valued is not None and ((a, lit_end) in valued or value is not None):
@@ -854,12 +1095,18 @@ def _masked_value(value: bytes, kept: list[tuple[int, int, str]]) -> tuple[str, 
     return "".join(out), at
 
 
-def _masked_literal(literal: bytes, group: Sequence[Secret]) -> bytes:
-    """A JSON string literal with the secrets in its value masked; still a valid literal."""
+def _span(s: Secret) -> tuple[int, int]:
+    return s.span
+
+
+def _masked_literal(literal: bytes, group: Sequence[Secret], masks: Sequence[str]) -> bytes:
+    """A JSON string literal with the secrets in its value (``group``, in order) replaced by
+    ``masks``; still a valid literal. In JSON text nested in the value (found decoded once more,
+    ``_unnest``) the mask replaces the escapes the secret was written with."""
     if b"\\" not in literal:  # raw bytes are the value: splice, keep every other byte as it was
         value, pieces, pos = literal[1:-1], [b'"'], 0
-        for s in sorted(group, key=lambda s: s.span):
-            pieces += [value[pos:s.span[0]], s.mask.encode()]
+        for s, m in zip(group, masks):
+            pieces += [value[pos:s.span[0]], m.encode()]
             pos = s.span[1]
         pieces += [value[pos:], b'"']
         return b"".join(pieces)
@@ -867,9 +1114,11 @@ def _masked_literal(literal: bytes, group: Sequence[Secret]) -> bytes:
     if text is None:
         return literal
     value, pieces, pos = text.encode("utf-8", "surrogatepass"), [], 0
-    for s in sorted(group, key=lambda s: s.span):
-        pieces += [value[pos:s.span[0]], s.mask.encode()]
-        pos = s.span[1]
+    nested = b"\\" in value and _NESTED.search(value) is not None
+    for s, m in zip(group, masks):
+        a, b = _unnest_span(value, *s.span) if nested else s.span
+        pieces += [value[pos:max(pos, a)], m.encode()]
+        pos = max(pos, b)
     pieces.append(value[pos:])
     masked = b"".join(pieces).decode("utf-8", "surrogatepass")
     try:

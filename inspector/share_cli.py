@@ -70,7 +70,10 @@ def run_share(args: argparse.Namespace) -> int:
     except (ConfigError, PatternError) as exc:
         return _fail(str(exc))
 
-    found = redactor.scan(data)
+    try:
+        found = redactor.scan(data)
+    except PatternError as exc:  # the patterns ran past their time budget
+        return _fail(f"not shared: {label}: {exc}")
     for s in found:
         sys.stderr.write(f"{label}:{s.line}:{s.column}: {s.kind} {s.preview}\n")
     if found and args.redact:

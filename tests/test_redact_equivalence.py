@@ -1,6 +1,6 @@
 """Issue 15, secret scan speed: the fast scan (built-ins on the file's own bytes, literals with
 escapes decoded) finds exactly what the plain definition finds: every built-in pattern run on
-every decoded string value (not keys), overlapping matches resolved earliest then longest.
+every decoded string, object keys included (issue 22), overlapping matches resolved earliest then longest.
 Hypothesis over JSON built from fragments that sit on every boundary the fast scan relies on
 (quotes, backslashes, escapes, keys, word characters right before a key, non-ASCII text)."""
 
@@ -12,15 +12,17 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from inspector.redact import ACCEPT, BUILTIN, Redactor
+from inspector.redact import ACCEPT, BUILTIN, Redactor, _unnest
 
 R = Redactor.build()
 DEFINITION = [(kind, re.compile(p.encode())) for kind, p in BUILTIN]  # the built-ins, run the plain way
 
 
 def secrets_in(value: str) -> list[tuple[str, str]]:
-    """Every built-in pattern on one decoded value; overlaps keep the earliest, then the longest."""
+    """Every built-in pattern on one decoded value (JSON text in it decoded once more, issue 22);
+    overlaps keep the earliest, then the longest."""
     raw = value.encode("utf-8", "surrogatepass")
+    raw = _unnest(raw) if b"\\" in raw else raw
     hits = []
     for kind, rx in DEFINITION:
         for m in rx.finditer(raw):
@@ -61,7 +63,8 @@ def expected(value) -> list[tuple[str, str]]:
             for x in v:
                 walk(x)
         elif isinstance(v, dict):
-            for x in v.values():
+            for k, x in v.items():
+                walk(k)
                 walk(x)
 
     walk(value)
@@ -73,6 +76,7 @@ def found(data: bytes) -> list[tuple[str, str]]:
     for s in R.scan(data):
         a, b = s.token
         value = json.loads(data[a:b]).encode("utf-8", "surrogatepass")
+        value = _unnest(value) if b"\\" in value else value
         got.append((s.kind, value[s.span[0]:s.span[1]].decode("utf-8", "surrogatepass")))
     return got
 
@@ -84,9 +88,11 @@ def test_fast_scan_finds_what_the_definition_finds(doc, ascii_only, indent):
     assert found(data) == expected(doc)
 
 
-def test_keys_and_escaped_keys_are_never_secrets():
+def test_keys_and_escaped_keys_are_secrets_too():
+    # issue 22: a secret used as an object key was neither listed nor masked
     data = json.dumps({"AKIA0123456789ABCDEF": 1, "x\nAKIA0123456789ABCDEF": "AKIA0123456789ABCDEX"}).encode()
-    assert found(data) == [("AWS access key", "AKIA0123456789ABCDEX")]
+    assert found(data) == [("AWS access key", "AKIA0123456789ABCDEF"), ("AWS access key", "AKIA0123456789ABCDEF"),
+                           ("AWS access key", "AKIA0123456789ABCDEX")]
 
 
 def test_a_word_character_before_a_key_is_no_boundary():

@@ -190,7 +190,11 @@ def share_panel(data: bytes, name: str, view: dict) -> None:
         st.error("A pattern is not a valid regular expression, or needs look-around or back-references, which linear-time matching rules out:")
         st.code(str(exc), language=None)
         return
-    found = _scan(redactor, data, digest, extra)
+    try:
+        found = _scan(redactor, data, digest, extra)
+    except PatternError as exc:  # the patterns ran past their time budget: nothing is shared unscanned
+        st.error(f"Not shared: {exc}")
+        return
     if found:
         st.warning(f"{len(found)} possible secret(s) found in this transcript.")
         mask = st.checkbox(f"Mask the {len(found)} secret(s) before sharing", value=True, key="share_redact")
