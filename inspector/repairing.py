@@ -26,7 +26,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, BinaryIO, Literal
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field, PrivateAttr, field_validator
 
 from .check import check_plain, counts
 from .containers import Document, Transcript
@@ -49,6 +49,11 @@ DEFAULT_NOTE = "[A tool result for call {id} ({name}) that answers no call in th
 
 MAX_TEXT_CHARS = 2000  # the texts repair writes (placeholder, bridge, note) are sentences, not payloads
 MAX_FIELD_CHARS = 200  # an id or name longer than this is shortened where a text quotes it
+# The texts repair writes (placeholders, notes, bridges) may add at most this many times the
+# input's size, and at least MIN_ROOM bytes: a 2,000-character placeholder of {name} repeated
+# once made 216 MB from a 2.2 MB file.
+MAX_GROWTH = 20
+MIN_ROOM = 1 << 20
 _FIELD = re.compile(r"\{\{|\}\}|\{(id|name)\}|[{}]")
 
 
@@ -102,6 +107,8 @@ class RepairOptions(BaseModel):
                       description="first line of a note that quotes an orphan result; {id} and {name} are filled in")
 
     model_config = {"extra": "forbid"}
+    # [bytes the texts may add, the input's size, bytes added so far, texts written]; None: no bound
+    _room: list | None = PrivateAttr(default=None)
 
     @field_validator("placeholder", "note")
     @classmethod
@@ -109,10 +116,29 @@ class RepairOptions(BaseModel):
         return _template_ok(v)
 
     def placeholder_text(self, cid: Any, name: Any) -> str:
-        return _fill(self.placeholder, cid, name)
+        return self._spend(_fill(self.placeholder, cid, name), "placeholder")
 
     def note_text(self, cid: Any, name: Any) -> str:
-        return _fill(self.note, cid, name)
+        return self._spend(_fill(self.note, cid, name), "note")
+
+    def bridge_text(self) -> str:
+        return self._spend(self.bridge, "bridge")
+
+    def limit_growth(self, input_bytes: int | None) -> None:
+        """Bound what the texts may add for an input of ``input_bytes`` (None: no bound)."""
+        self._room = None if input_bytes is None else [max(MAX_GROWTH * input_bytes, MIN_ROOM), input_bytes, 0, 0]
+
+    def _spend(self, text: str, what: str) -> str:
+        room = self._room
+        if room is not None:
+            room[2] += len(text) + 64  # the text, and the message or block around it
+            room[3] += 1
+            if room[2] > room[0]:
+                raise InputError(
+                    f"these repair options would make the output more than {MAX_GROWTH}x the input "
+                    f"({room[1]:,} bytes): {room[3]:,} {what} texts of about {len(text):,} characters so far; "
+                    f"use a shorter {what} text (fewer {{id}} and {{name}})")
+        return text
 
 
 def usable_options(options: Any) -> dict:
@@ -357,6 +383,7 @@ def refuse_non_json(value: Any) -> None:
 
 def _repair_document(doc: Document, target: str | None, options: RepairOptions, dialect: str | None,
                      original: Original | None) -> RepairResult:
+    options.limit_growth(None if original is None else original.size)
     before, analyses = check_plain(doc, target, dialect)
     target = before["target"]
     editors = [editor_of(a) for a in analyses]

@@ -3,6 +3,12 @@ the tests count the steps a hint takes, and ``benchmarks/bench_hostile.py`` prin
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+
+import pytest
+
 import inspector
 from inspector.check import analyse, dialects_for, findings_for
 
@@ -56,3 +62,35 @@ def test_the_relink_hint_is_unchanged_by_the_shared_walk():
     by_code = {f["code"]: f["hint"] for f in found}
     assert "option relink" in by_code["TC002"] and "message #1" in by_code["TC002"]
     assert "option relink" in by_code["TC001"] and "#3" in by_code["TC001"]
+
+
+# --- repair's texts cannot blow up the output (issue 22) -------------------------------------------
+
+def _missing_results(n: int, name: str = "t" * 150) -> bytes:
+    msgs = [{"role": "user", "content": "go"}]
+    for i in range(n):
+        msgs.append({"role": "assistant", "content": None, "tool_calls": [
+            {"id": f"c{i}", "type": "function", "function": {"name": name, "arguments": "{}"}}]})
+        msgs.append({"role": "user", "content": "next"})
+    return json.dumps(msgs).encode()
+
+
+def test_a_placeholder_that_would_grow_the_output_past_20x_is_refused_with_the_reason():
+    from inspector.repairing import MAX_GROWTH, RepairOptions
+
+    data = _missing_results(2_000)
+    big = RepairOptions(placeholder="{name}" * 300)  # ~45 KB per call, 2,000 calls: ~90 MB from ~0.5 MB
+    with pytest.raises(inspector.InputError, match=f"more than {MAX_GROWTH}x the input .* placeholder texts"):
+        inspector.repair(data, "openai", big)
+    ok = inspector.repair(data, "openai")  # the default placeholder: well inside the bound
+    assert len(ok.output) < 3 * len(data)
+
+
+def test_repair_cli_exits_2_with_one_line_for_an_amplifying_placeholder(tmp_path):
+    path = tmp_path / "t.json"
+    path.write_bytes(_missing_results(2_000))
+    done = subprocess.run([sys.executable, "-m", "inspector", "repair", str(path), "-o", str(tmp_path / "o.json"),
+                           "--placeholder", "{name}" * 300], capture_output=True, text=True)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.count("\n") == 1 and "more than 20x the input" in done.stderr
+    assert not (tmp_path / "o.json").exists()

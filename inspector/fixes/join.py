@@ -209,7 +209,7 @@ class JoinPlan:
         if not others or not any(self.ed.is_result(b) for b in results):
             return
         slot.raw = new[slot.pos] = {**raw, self.ed.KEY: results}
-        bridge = _Out(len(new), self.ed.bridge(self.opt.bridge), None)
+        bridge = _Out(len(new), self.ed.bridge(self.opt.bridge_text()), None)
         new.append(bridge.raw)
         rest = _Out(len(new), {"role": self.ed.USER, self.ed.KEY: others}, None)
         new.append(rest.raw)

@@ -95,7 +95,7 @@ class OrderFixes:
         for s in out:
             r = self._role(s)
             if prev == "tool" and r == "user":
-                b = Slot(self.ed.bridge(self.opt.bridge), None)
+                b = Slot(self.ed.bridge(self.opt.bridge_text()), None)
                 res.append(b)
                 self.log("insert_bridge", "TC019", None, None, b,
                          "Inserted an assistant message marked as synthesized between a tool result and a user "

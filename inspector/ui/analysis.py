@@ -43,7 +43,11 @@ PARSED_PER_BYTE, CHECKED_PER_BYTE = 3, 3
 
 @byte_cached(lambda sha, _data, name: PARSED_PER_BYTE * len(_data))
 def parsed(sha: str, _data: bytes, name: str) -> Document:
-    """The parsed file (raises ``InputError`` with a line and column when it is not JSON)."""
+    """The parsed file (raises ``InputError`` with a line and column when it is not JSON, and
+    ``WorkLimit`` when reading and checking it needs more than a worker may have)."""
+    from ..workers import admit
+
+    admit("check", sha, _data, name)
     return load_bytes(_data, name)
 
 

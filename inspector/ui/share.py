@@ -26,6 +26,7 @@ from typing import Any
 import streamlit as st
 
 from ..config import ConfigError, Settings
+from ..errors import InputError
 from ..hosting import events, retention
 from ..redact import MaskingError, PatternError, Redactor, check_masked, context
 from ..store import NotOwner, ShareTooLarge, Store, error_line, hash_token, looks_like_token, share_link
@@ -142,10 +143,13 @@ def load_shared(token: str) -> tuple[bytes, str, dict] | None:
     return result
 
 
-def _scan(redactor: Redactor, data: bytes, digest: str, extra: tuple[str, ...]):
+def _scan(redactor: Redactor, data: bytes, digest: str, extra: tuple[str, ...], patterns: tuple[str, ...] = ()):
+    from ..workers import admit
+
     cache = st.session_state.setdefault(_SCANS, {})
     key = (digest, extra)
     if key not in cache:
+        admit("secrets", digest, data, patterns, key=(patterns,))  # WorkLimit: too big to scan here
         cache.clear()  # one transcript at a time per session; keep memory flat
         cache[key] = redactor.scan(data)
     return cache[key]
@@ -191,8 +195,8 @@ def share_panel(data: bytes, name: str, view: dict) -> None:
         st.code(str(exc), language=None)
         return
     try:
-        found = _scan(redactor, data, digest, extra)
-    except PatternError as exc:  # the patterns ran past their time budget: nothing is shared unscanned
+        found = _scan(redactor, data, digest, extra, (*settings.redact_patterns, *extra))
+    except (PatternError, InputError) as exc:  # past the patterns' time budget, or a worker's limit: not scanned, not shared
         st.error(f"Not shared: {exc}")
         return
     if found:

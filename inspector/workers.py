@@ -1,0 +1,223 @@
+"""Heavy work for the app in worker processes with a memory and a time limit (issue 22).
+
+One hostile upload once took the whole server down: a file of many tiny strings needed 130x its
+size to scan, a run of orphan results took minutes to check, and a segfault or ``MemoryError``
+in the one server process ended every user's session. Before the app parses, checks, repairs or
+scans a file in its own process, the same work runs here first, in a child process
+(``python -m inspector.workers``) whose address space is capped (``RLIMIT_AS``) and which is
+killed when it runs past its time. A file that needs more ends as one readable sentence for the
+user who opened it ("this file needs more than 512 MB of memory to check", ``WorkLimit``), and
+the server never starts that work; every other session carries on. What passed is remembered by
+the file's SHA-256 and the job's arguments (``admit``), so a share link opened by ten colleagues
+is tried once, and a file over the limit is refused at once for the next one too.
+
+At most ``INSPECTOR_WORKERS`` children run at a time (default 2; more wait their turn). Limits:
+``INSPECTOR_WORKER_MB`` (default 2048) and ``INSPECTOR_WORKER_SECONDS`` (default 120);
+``INSPECTOR_WORKERS=0`` turns the workers off (the work then runs only in the server).
+
+The child reads its job and arguments as a pickle on stdin and writes ``("ok", result)`` or
+``("error", kind, message)`` on stdout; a child that dies without writing (the kernel's or
+Python's out-of-memory, a crash in a C extension under memory pressure) was over the memory limit.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import subprocess
+import sys
+import threading
+from collections import OrderedDict
+from typing import Any, Callable
+
+from .errors import InputError
+
+DEFAULT_MB = 2048
+DEFAULT_SECONDS = 120.0
+DEFAULT_WORKERS = 2
+_REMEMBERED = 512  # verdicts kept (file digest and arguments -> None or the sentence)
+
+
+class WorkLimit(InputError):
+    """The work on this file needs more memory or time than one job may have."""
+
+
+def limits() -> tuple[int, float, int]:
+    """``(MB, seconds, workers)`` from the environment (defaults where unset or unusable)."""
+
+    def number(name: str, default: float) -> float:
+        try:
+            value = float(os.environ.get(name, default))
+        except ValueError:
+            return default
+        return value if value >= 0 else default
+
+    return (int(number("INSPECTOR_WORKER_MB", DEFAULT_MB)), number("INSPECTOR_WORKER_SECONDS", DEFAULT_SECONDS),
+            int(number("INSPECTOR_WORKERS", DEFAULT_WORKERS)))
+
+
+# --- the jobs (run in the child) --------------------------------------------------------------
+
+def _check(data: bytes, name: str) -> int:
+    from .check import check_document
+    from .loading import load_bytes
+
+    report, _ = check_document(load_bytes(data, name))
+    return len(report.findings)
+
+
+def _repair(data: bytes, target: str, options: dict, dialect: str | None) -> int:
+    from .repairing import repair
+
+    return len(repair(data, target=target, options=options, dialect=dialect).output)
+
+
+def _secrets(data: bytes, patterns: tuple[str, ...]) -> int:
+    from .redact import Redactor
+
+    return len(Redactor.build(patterns).scan(data))
+
+
+def _fit(data: bytes, max_tokens: int, target: str | None, options: dict, dialect: str | None,
+         repair_options: dict | None = None) -> int:
+    from .fitting import fit, repair_and_fit
+
+    if repair_options is not None:
+        return len(repair_and_fit(data, max_tokens, target, options, dialect=dialect,
+                                  repair_options=repair_options).output)
+    return len(fit(data, max_tokens, target, options, dialect=dialect).output)
+
+
+def _hog(data: bytes, mb: int, seconds: float) -> int:
+    """For tests: hold ``mb`` MB, then sleep ``seconds``."""
+    import time
+
+    held = bytearray(mb * 1_000_000)
+    time.sleep(seconds)
+    return len(held) + len(data)
+
+
+JOBS: dict[str, tuple[Callable[..., Any], str]] = {
+    "check": (_check, "read and check"),
+    "repair": (_repair, "repair"),
+    "secrets": (_secrets, "scan for secrets"),
+    "fit": (_fit, "fit"),
+    "hog": (_hog, "run"),
+}
+
+
+def _child(job: str, limit_bytes: int) -> None:
+    import resource
+
+    if limit_bytes > 0:
+        resource.setrlimit(resource.RLIMIT_AS, (limit_bytes, limit_bytes))
+    args = pickle.load(sys.stdin.buffer)
+    out = sys.stdout.buffer
+    try:
+        result: tuple = ("ok", JOBS[job][0](*args))
+    except MemoryError:
+        result = ("memory",)
+    except InputError as exc:
+        result = ("error", "input", str(exc))
+    except Exception as exc:  # noqa: BLE001 - said in the parent, in one sentence
+        result = ("error", type(exc).__name__, str(exc))
+    try:
+        out.write(pickle.dumps(result))
+    except MemoryError:
+        os._exit(3)
+    out.flush()
+
+
+# --- the parent (the server) ------------------------------------------------------------------
+
+_SLOTS_LOCK = threading.Lock()
+_SLOTS: tuple[int, threading.BoundedSemaphore] | None = None
+_VERDICTS: "OrderedDict[tuple, str | None]" = OrderedDict()
+_VERDICTS_LOCK = threading.Lock()
+_INFLIGHT: dict[tuple, threading.Lock] = {}
+
+
+def _slots(n: int) -> threading.BoundedSemaphore:
+    global _SLOTS
+    with _SLOTS_LOCK:
+        if _SLOTS is None or _SLOTS[0] != n:
+            _SLOTS = (n, threading.BoundedSemaphore(n))
+        return _SLOTS[1]
+
+
+def run(job: str, *args: Any) -> Any:
+    """Run ``job`` on ``args`` in a child process within the limits; its result, or ``WorkLimit``
+    (over a limit) or ``InputError`` (the input cannot be read) with the child's sentence."""
+    mb, seconds, workers = limits()
+    fn, what = JOBS[job]
+    if workers <= 0:
+        return fn(*args)
+    payload = pickle.dumps(args, protocol=pickle.HIGHEST_PROTOCOL)
+    with _slots(workers):
+        proc = subprocess.Popen([sys.executable, "-m", "inspector.workers", job, str(mb * 1_000_000)],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        try:
+            out, _ = proc.communicate(payload, timeout=seconds or None)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+            raise WorkLimit(f"this file needs more than {seconds:g} s to {what} (the limit for one job; "
+                            "INSPECTOR_WORKER_SECONDS)") from None
+    try:
+        result = pickle.loads(out) if out else ("memory",)
+    except Exception:  # noqa: BLE001 - a cut answer: the child died while writing it
+        result = ("memory",)
+    if result[0] == "ok":
+        return result[1]
+    if result[0] == "memory":
+        raise WorkLimit(f"this file needs more than {mb:,} MB of memory to {what} (the limit for one job; "
+                        "INSPECTOR_WORKER_MB)")
+    _, kind, message = result
+    raise InputError(message if kind == "input" else f"{kind}: {message}")
+
+
+def admit(job: str, digest: str, *args: Any, key: tuple = ()) -> None:
+    """Raise ``WorkLimit`` unless ``job`` on this file fits the limits (an input the job cannot
+    read is admitted: the server then says why in its own words, as without workers); each (job, file digest, ``key``) is tried once while remembered, whatever the number
+    of sessions asking at the same time."""
+    mb, seconds, workers = limits()
+    if workers <= 0:
+        return
+    remembered = (job, digest, key, mb, seconds)
+    with _VERDICTS_LOCK:
+        if remembered in _VERDICTS:
+            _VERDICTS.move_to_end(remembered)
+            verdict = _VERDICTS[remembered]
+            gate = None
+        else:
+            gate = _INFLIGHT.setdefault(remembered, threading.Lock())
+    if gate is not None:
+        with gate:
+            with _VERDICTS_LOCK:
+                known = remembered in _VERDICTS
+                verdict = _VERDICTS.get(remembered)
+            if not known:
+                try:
+                    run(job, *args)
+                    verdict = None
+                except WorkLimit as exc:
+                    verdict = str(exc)
+                except InputError:  # unreadable, within the limits: the server says so in its own words
+                    verdict = None
+                with _VERDICTS_LOCK:
+                    _VERDICTS[remembered] = verdict
+                    while len(_VERDICTS) > _REMEMBERED:
+                        _VERDICTS.popitem(last=False)
+                    _INFLIGHT.pop(remembered, None)
+    if verdict is not None:
+        raise WorkLimit(verdict)
+
+
+def forget() -> None:
+    """Drop every remembered verdict (tests)."""
+    with _VERDICTS_LOCK:
+        _VERDICTS.clear()
+
+
+if __name__ == "__main__":
+    _child(sys.argv[1], int(sys.argv[2]))
