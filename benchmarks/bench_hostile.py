@@ -22,7 +22,11 @@
    (``[{"role":"user","content":"hi","x":["\n","\n",...]}]``, 5 and 20 MB): the scan's peak
    resident set above the process before it, as a multiple of the file (one child process per
    size). Before issue 22: ~130x (2.5 GB for 20 MB). Goal: at most ~10x.
-4. A run of orphan results (``[user, tool(x0), tool(x1), ...]``, issue 22): ``inspector.check``
+4. Bounds (issue 22): a placeholder of ``{name}`` repeated on 10,000 missing results with long
+   tool names (once 216 MB of output from 2.2 MB) is refused, and a user pattern
+   ``[^\n]{1000}X`` on 1.5 MB of CJK text (once 13.4 s) stops at the scan's time budget; the
+   time until each says so.
+5. A run of orphan results (``[user, tool(x0), tool(x1), ...]``, issue 22): ``inspector.check``
    and ``inspector.repair`` in this process on 10,000 to 100,000 of them, against a clean
    transcript of as many messages. Goal: linear (the time per message flat as the run grows);
    before issue 22, 20,000 took 7-11 s and 100,000 timed out at 120 s.
@@ -124,6 +128,35 @@ def bench_scan_memory() -> None:
         n, peak, cpu, found = done.stdout.split()
         n, peak = int(n), int(peak)
         print(f"  {n / MB:5.1f} MB  peak +{peak / MB:6.0f} MB = {peak / n:5.1f}x  {float(cpu):5.2f} s CPU  ({found} found)")
+
+
+def bench_bounds() -> None:
+    import inspector
+    from inspector.redact import PatternError
+
+    print("bounds (issue 22): what a hostile option or pattern gets, and how long until it is told")
+    msgs = [{"role": "user", "content": "go"}]
+    for i in range(10_000):
+        msgs.append({"role": "assistant", "content": None, "tool_calls": [
+            {"id": f"c{i}", "type": "function", "function": {"name": "t" * 190, "arguments": "{}"}}]})
+        msgs.append({"role": "user", "content": "next"})
+    data = orjson.dumps(msgs)
+    w = time.perf_counter()
+    try:
+        out = len(inspector.repair(data, "openai", {"placeholder": "{name}" * 333}).output)
+        said = f"written: {out / MB:.0f} MB"
+    except inspector.InputError as exc:
+        said = f"refused: {str(exc)[:90]}…"
+    print(f"  placeholder {{name}}x333 on {len(data) / MB:.1f} MB, 10,000 missing results: "
+          f"{time.perf_counter() - w:5.2f} s, {said}")
+    cjk = orjson.dumps([{"role": "user", "content": "漢字かな交じり文" * 60} for _ in range(1_100)])
+    w = time.perf_counter()
+    try:
+        n = len(Redactor.build(["[^\\n]{1000}X"]).scan(cjk))
+        said = f"finished, {n} found"
+    except PatternError as exc:
+        said = f"stopped: {str(exc)[:90]}…"
+    print(f"  pattern [^\\n]{{1000}}X on {len(cjk) / MB:.1f} MB of CJK text: {time.perf_counter() - w:5.2f} s, {said}")
 
 
 ORPHAN_RUNS = (10_000, 20_000, 40_000, 100_000)
@@ -267,6 +300,7 @@ def main() -> None:
     if not args.skip_scan:
         bench_scan_memory()
     if not args.skip_orphans:
+        bench_bounds()
         bench_orphans()
     if not args.skip_memory:
         bench_memory([int(x) for x in args.sizes.split(",") if x])

@@ -96,8 +96,8 @@ def _explain(data: bytes, line_offset: int = 0) -> InputError:
         return InputError(exc.msg, f"line {exc.lineno + line_offset} column {exc.colno}")
     except RecursionError:
         return _beyond_orjson(text, line_offset)
-    except ValueError as exc:  # NaN / Infinity
-        return InputError(str(exc))
+    except ValueError as exc:  # NaN / Infinity, or an integer past Python's digit limit
+        return _huge_number(text, sys.get_int_max_str_digits() + 1, line_offset) or InputError(str(exc))
     # The stdlib accepted what orjson refused: say which of orjson's limits and where.
     return _beyond_orjson(text, line_offset)
 
@@ -120,6 +120,9 @@ def _beyond_orjson(text: str, line_offset: int = 0) -> InputError:
         if math.isinf(float(m.group())):
             return InputError(f"the number {m.group()[:40]} is too large for a 64-bit float",
                               _where(text, m.start(), line_offset))
+    huge = _huge_number(text, 309, line_offset)
+    if huge is not None:
+        return huge
     depth = 0
     for m in _BRACKET.finditer(text):
         c = m.group()
@@ -133,6 +136,19 @@ def _beyond_orjson(text: str, line_offset: int = 0) -> InputError:
     return InputError("the JSON holds a value this reader cannot represent")
 
 
+# A string literal (skipped whole) or a run of digits outside strings.
+_NUMBER_RUN = re.compile(r'"(?:[^"\\]|\\.)*"|(-?[0-9]+)', re.S)
+
+
+def _huge_number(text: str, digits: int, line_offset: int = 0) -> InputError | None:
+    """Which number (outside strings) has ``digits`` digits or more, and where (issue 22: a
+    4,300-digit integer was "a value this reader cannot represent" without saying which)."""
+    for m in _NUMBER_RUN.finditer(text):
+        run = m.group(1)
+        if run and len(run.lstrip("-")) >= digits:
+            return InputError(f"the number {run[:12]}… has {len(run.lstrip('-')):,} digits, too many for this reader",
+                              _where(text, m.start(1), line_offset))
+    return None
 # A string literal (skipped whole) or a bracket: nesting depth outside strings.
 _BRACKET = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
 
@@ -160,7 +176,8 @@ def _has_wide_int(data: bytes) -> bool:
         chunk = data[max(0, start - 20): start + _SCAN_CHUNK]
         if _LONG_RUN in chunk.translate(_DIGITS_AS_ZERO):
             for m in _RUN.finditer(chunk):
-                if not INT_MIN <= int(m.group()) <= INT_MAX:
+                g = m.group()
+                if len(g) > 24 or not INT_MIN <= int(g) <= INT_MAX:  # (int() refuses 4,300 digits and more)
                     return True
     return False
 
@@ -176,7 +193,8 @@ def _loads_exactly(data: bytes, notes: list | None = None, wide: bool = True) ->
         try:
             value, dups = _exact_loads(data)
         except ValueError as exc:  # e.g. an integer longer than Python's 4300-digit limit
-            raise InputError(f"a number in the file cannot be read exactly ({exc})") from None
+            raise (_huge_number(data.decode("utf-8", "replace"), sys.get_int_max_str_digits() + 1)
+                   or InputError(f"a number in the file cannot be read exactly ({exc})")) from None
         if notes is not None:
             notes.extend(dups)
     return value

@@ -605,17 +605,18 @@ class _Escaped:
 
 
 _CHUNK = 1 << 17  # bytes decoded at a time: a file of many tiny escaped strings stays in proportion
+_CUSTOM_CHUNK = 1 << 15  # bytes custom patterns read between looks at the clock
 # Whole string literals and what lies between them, from a place outside any: it stops before a
 # literal the window cuts (no Python step per literal; possessive, so nothing is given back).
 _OUTSIDE = re.compile(rb'(?:[^"]++|"[^"\\]*+(?:\\.[^"\\]*+)*+")*+', re.S)
 
 
-def _chunks(data: bytes) -> Iterable[tuple[int, int]]:
-    """``(lo, hi)`` windows of about ``_CHUNK`` bytes that cut no string literal: at a newline
+def _chunks(data: bytes, size: int = _CHUNK) -> Iterable[tuple[int, int]]:
+    """``(lo, hi)`` windows of about ``size`` bytes that cut no string literal: at a newline
     (JSON has none inside a string) or after the last whole literal."""
     lo, n = 0, len(data)
     while lo < n:
-        hi = lo + _CHUNK
+        hi = lo + size
         if hi >= n:
             yield lo, n
             return
@@ -839,7 +840,7 @@ def _custom_hits(custom: list[_Pattern], first: int, data: bytes, budget: float 
     hits: dict[tuple[int, int], list] = {}
     texts: dict[tuple[int, int], bytes] = {}
     n = len(data)
-    for lo, hi in _chunks(data):
+    for lo, hi in _chunks(data, _CUSTOM_CHUNK):
         window = data if (lo, hi) == (0, n) else data[lo:hi]
         parts = _STRING.split(window)  # [gap, literal, gap, literal, ..., gap]
         offsets = list(accumulate(map(len, parts), initial=lo))

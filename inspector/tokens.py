@@ -70,16 +70,25 @@ def counter_for(target: str | None, name: str | None = None) -> Counter:
 
 def _strings(value: Any, out: list[str]) -> None:
     # Strings are handled in the loop, not by a call each: this runs over every value of a
-    # 100,000-message transcript.
+    # 100,000-message transcript. A stack of iterators, not recursion: check reads arrays
+    # 1,000 deep, and fit must count them too (issue 22).
     add = out.append
-    for v in value.values() if type(value) is dict else value:
-        t = type(v)
-        if t is str:
-            add(v)
-        elif t is dict or t is list:
-            _strings(v, out)
-        elif v is not None and t is not bool:
-            add(str(v))
+    stack = [iter(value.values() if type(value) is dict else value)]
+    while stack:
+        for v in stack[-1]:
+            t = type(v)
+            if t is str:
+                add(v)
+            elif t is dict:
+                stack.append(iter(v.values()))
+                break
+            elif t is list:
+                stack.append(iter(v))
+                break
+            elif v is not None and t is not bool:
+                add(str(v))
+        else:
+            stack.pop()
 
 
 def message_text(raw: Any) -> str:

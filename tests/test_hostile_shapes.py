@@ -94,3 +94,22 @@ def test_repair_cli_exits_2_with_one_line_for_an_amplifying_placeholder(tmp_path
     assert done.returncode == 2, done.stderr
     assert done.stderr.count("\n") == 1 and "more than 20x the input" in done.stderr
     assert not (tmp_path / "o.json").exists()
+
+
+# --- smaller ones (issue 22) ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("digits", [400, 4_300, 5_000])
+def test_a_huge_integer_is_named_with_its_place(digits, tmp_path):
+    path = tmp_path / "n.json"
+    path.write_text('[{"role": "user", "content": "hi"},\n {"role": "user", "content": "x", "n": ' + "9" * digits + "}]")
+    done = subprocess.run([sys.executable, "-m", "inspector", "check", str(path)], capture_output=True, text=True)
+    assert done.returncode == 2
+    assert done.stderr.startswith("inspector: line 2 column ") and f"has {digits:,} digits" in done.stderr
+    assert done.stderr.count("\n") == 1
+
+
+def test_fit_reads_the_1000_deep_arrays_check_and_repair_accept():
+    data = ('[{"role": "user", "content": "hi", "x": ' + "[" * 1000 + "]" * 1000 + "}]").encode()
+    assert inspector.check(data).findings == []
+    result = inspector.fit(data, 10_000)
+    assert result.output.replace(b" ", b"").replace(b"\n", b"") == data.replace(b" ", b"")  # nothing lost
