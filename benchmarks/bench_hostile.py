@@ -22,6 +22,7 @@
    (``[{"role":"user","content":"hi","x":["\n","\n",...]}]``, 5 and 20 MB): the scan's peak
    resident set above the process before it, as a multiple of the file (one child process per
    size). Before issue 22: ~130x (2.5 GB for 20 MB). Goal: at most ~10x.
+   Also ``--python-repr`` (``pyrepr.repr_value``) on a 5 MB ``print(messages)`` repr: once 175x.
 4. Bounds (issue 22): a placeholder of ``{name}`` repeated on 10,000 missing results with long
    tool names (once 216 MB of output from 2.2 MB) is refused, and a user pattern
    ``[^\n]{1000}X`` on 1.5 MB of CJK text (once 13.4 s) stops at the scan's time budget; the
@@ -117,6 +118,24 @@ print(len(data), status("VmHWM:") - before, time.process_time() - c, len(found))
 """
 
 
+REPR_CHILD = r"""
+import sys, time
+from inspector.pyrepr import repr_value
+
+def status(key):
+    with open("/proc/self/status") as f:
+        return next(int(ln.split()[1]) * 1024 for ln in f if ln.startswith(key))
+
+msgs = [{'role': 'user', 'content': f'hello {i}', 'meta': None, 'ok': True} for i in range(int(sys.argv[1]) // 70)]
+data = repr(msgs).encode()
+del msgs
+before = status("VmRSS:")
+c = time.process_time()
+value = repr_value(data)
+print(len(data), status("VmHWM:") - before, time.process_time() - c, len(value))
+"""
+
+
 def bench_scan_memory() -> None:
     print("secret scan memory on many tiny escaped strings (issue 22): peak resident set above the process "
           "before the scan, per byte of file (goal <= ~10x; before: ~130x)")
@@ -128,6 +147,12 @@ def bench_scan_memory() -> None:
         n, peak, cpu, found = done.stdout.split()
         n, peak = int(n), int(peak)
         print(f"  {n / MB:5.1f} MB  peak +{peak / MB:6.0f} MB = {peak / n:5.1f}x  {float(cpu):5.2f} s CPU  ({found} found)")
+    done = subprocess.run([sys.executable, "-c", REPR_CHILD, str(5 * MB)], capture_output=True, text=True)
+    if done.returncode == 0:
+        n, peak, cpu, items = done.stdout.split()
+        n, peak = int(n), int(peak)
+        print(f"  --python-repr: {n / MB:5.1f} MB repr  peak +{peak / MB:6.0f} MB = {peak / n:5.1f}x  "
+              f"{float(cpu):5.2f} s CPU  ({items} messages; before issue 22: ~175x)")
 
 
 def bench_bounds() -> None:
