@@ -137,7 +137,7 @@ def _beyond_orjson(text: str, line_offset: int = 0) -> InputError:
 
 
 # A string literal (skipped whole) or a run of digits outside strings.
-_NUMBER_RUN = re.compile(r'"(?:[^"\\]|\\.)*"|(-?[0-9]+)', re.S)
+_NUMBER_RUN = re.compile(r'"(?:[^"\\]|\\.)*"|(-?[0-9]+)', re.DOTALL)
 
 
 def _huge_number(text: str, digits: int, line_offset: int = 0) -> InputError | None:

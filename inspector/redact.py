@@ -78,13 +78,13 @@ BUILTIN: tuple[tuple[str, str], ...] = (
     ("Stripe key", r"(?:^|[^A-Za-z0-9_])(?P<secret>(?:sk|rk)_(?:test|live|prod)_[A-Za-z0-9]{10,})"),
     ("JWT", r"(?:^|[^A-Za-z0-9_-])(?P<secret>ey[A-Za-z0-9]{17,}\.ey[A-Za-z0-9/_-]{17,}\.(?:[A-Za-z0-9/_-]{10,}={0,2})?)"),
     ("Hugging Face token", r"(?:^|[^A-Za-z0-9_])(?P<secret>(?:hf_|api_org_)[A-Za-z]{34,})"),
-    ("AWS secret access key", r"(?i:aws_?secret_?access_?key|secret_?access_?key)[\x01\"' \t]{0,3}[:=]"
-     r"[\x01\"' \t]{0,3}(?P<secret>[A-Za-z0-9/+]{40,})"),
-    ("password in URL", r"(?:^|[^A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://[^\x00-\x20\"\\:/?#@]*:"
-     r"(?P<secret>[^\x00-\x20\"\\/?#@]+)@"),
+    ("AWS secret access key", (r"(?i:aws_?secret_?access_?key|secret_?access_?key)[\x01\"' \t]{0,3}[:=]"
+                               r"[\x01\"' \t]{0,3}(?P<secret>[A-Za-z0-9/+]{40,})")),
+    ("password in URL", (r"(?:^|[^A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]*://[^\x00-\x20\"\\:/?#@]*:"
+                         r"(?P<secret>[^\x00-\x20\"\\/?#@]+)@")),
     ("basic auth", r"(?i:basic)[ \t]+(?P<secret>[A-Za-z0-9+/]{8,}={0,2})"),
-    ("cookie", r"(?i:(?:set-)?cookie)[\x01\"' \t]{0,3}:[\x01\"' \t]{0,3}"
-     r"(?P<secret>[!#-'*+.0-9A-Z^-z|~-]+=[^\x00-\x02\"\\\r\n]*[^\x00-\x02\"\\\r\n \t])"),
+    ("cookie", (r"(?i:(?:set-)?cookie)[\x01\"' \t]{0,3}:[\x01\"' \t]{0,3}"
+                r"(?P<secret>[!#-'*+.0-9A-Z^-z|~-]+=[^\x00-\x02\"\\\r\n]*[^\x00-\x02\"\\\r\n \t])")),
 )
 
 _DIGIT = re.compile(rb"[0-9]")
@@ -582,7 +582,7 @@ class _Escaped:
     literal opening at ``a`` has one (``get``), and its decoded value (``value``). Nothing is
     kept per literal: a file of a million tiny escaped strings costs no more than its bytes."""
 
-    __slots__ = ("data", "any")
+    __slots__ = ("any", "data")
 
     def __init__(self, data: bytes, any_: bool):
         self.data, self.any = data, any_
@@ -608,7 +608,7 @@ _CHUNK = 1 << 17  # bytes decoded at a time: a file of many tiny escaped strings
 _CUSTOM_CHUNK = 1 << 15  # bytes custom patterns read between looks at the clock
 # Whole string literals and what lies between them, from a place outside any: it stops before a
 # literal the window cuts (no Python step per literal; possessive, so nothing is given back).
-_OUTSIDE = re.compile(rb'(?:[^"]++|"[^"\\]*+(?:\\.[^"\\]*+)*+")*+', re.S)
+_OUTSIDE = re.compile(rb'(?:[^"]++|"[^"\\]*+(?:\\.[^"\\]*+)*+")*+', re.DOTALL)
 
 
 def _chunks(data: bytes, size: int = _CHUNK) -> Iterable[tuple[int, int]]:
@@ -719,7 +719,7 @@ _NESTED = re.compile(rb'\\(?:u([dD][89abAB][0-9a-fA-F]{2})\\u([dD][c-fC-F][0-9a-
 _SIMPLE = {b'"': b'"', b"\\": b"\\", b"/": b"/", b"b": b"\b", b"f": b"\f", b"n": b"\n", b"r": b"\r", b"t": b"\t"}
 
 
-def _nested_char(m: "re.Match[bytes]") -> bytes:
+def _nested_char(m: re.Match[bytes]) -> bytes:
     hi, lo, u, c = m.groups()
     if c is not None:
         return _SIMPLE[c]
@@ -737,14 +737,13 @@ def _unnest(value: bytes) -> bytes:
 def _unnest_span(value: bytes, s: int, e: int) -> tuple[int, int]:
     """Where the span ``s:e`` of ``_unnest(value)`` lies in ``value`` (a cut escape taken whole)."""
     marks = []  # (start in the result, its end, start in value, its end) of each escape
-    pos = shift = 0
+    shift = 0
     for m in _NESTED.finditer(value):
         a, b = m.span()
         out = len(_nested_char(m))
         start = a - shift
         marks.append((start, start + out, a, b))
         shift += (b - a) - out
-        pos = b
 
     def back(p: int, end: bool) -> int:
         k = bisect_right([mk[0] for mk in marks], p) - 1

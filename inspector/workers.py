@@ -28,7 +28,8 @@ import subprocess
 import sys
 import threading
 from collections import OrderedDict
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .errors import InputError
 
@@ -132,7 +133,7 @@ def _child(job: str, limit_bytes: int) -> None:
 
 _SLOTS_LOCK = threading.Lock()
 _SLOTS: tuple[int, threading.BoundedSemaphore] | None = None
-_VERDICTS: "OrderedDict[tuple, str | None]" = OrderedDict()
+_VERDICTS: OrderedDict[tuple, str | None] = OrderedDict()
 _VERDICTS_LOCK = threading.Lock()
 _INFLIGHT: dict[tuple, threading.Lock] = {}
 

@@ -115,8 +115,7 @@ def test_non_ascii_text_over_many_lines_counts_characters():
 
 def test_keys_are_secrets_too_whatever_follows_them():
     # issue 22: a secret used as an object key was neither listed nor masked
-    data = ('{"%s": 1, "%s" : 2, "%s"\n:3, "a\\n%s": 4, "v": "%s"}'
-            % (AWS % 1, AWS % 2, AWS % 3, AWS % 4, AWS % 5)).encode()
+    data = (f'{{"{AWS % 1}": 1, "{AWS % 2}" : 2, "{AWS % 3}"\n:3, "a\\n{AWS % 4}": 4, "v": "{AWS % 5}"}}').encode()
     assert check(data) == [("AWS access key", AWS % i) for i in range(1, 6)]
     assert len(json.loads(R.mask(data))) == 5  # numbered masks: no two keys merge
 
