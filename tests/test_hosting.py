@@ -128,6 +128,8 @@ def test_logs_are_json_lines_without_transcript_text_or_secrets(tmp_path, monkey
         at.button(key="share_button").click().run()
         assert not at.exception
         assert any("/?t=" in c.value for c in at.code)  # shared
+        assert any(c.value.startswith("Retention: shares are deleted automatically when they expire, after 30 days at most")
+                   for c in at.caption)  # the operator's maximum, shown in the Share panel
         at.file_uploader(key="upload").set_value(("bad.json", b"{not json", "application/json")).run()
     finally:
         events.log.removeHandler(handler)
@@ -229,3 +231,15 @@ def test_the_team_list_shows_everyones_live_shares_only_when_turned_on(tmp_path,
     assert not at.exception
     assert "bobs-findings.json" in [t.value for t in at.text if t.value == "bobs-findings.json"]
     assert any(m.label == "Messages" for m in at.metric)  # the shared transcript is open
+
+
+def test_admins_are_named_users_or_members_of_the_named_group():
+    from inspector.ui.signin import _user
+
+    h = Hosting(auth="proxy", proxy_secret="s" * 32, admins=("ops@example.com",), admin_group="inspector-admins")
+    assert _user(h, {"email": "Ops@Example.com"}).admin  # emails compare without case
+    assert _user(h, {"email": "ana@example.com", "groups": "dev, inspector-admins"}).admin  # a proxy header
+    assert _user(h, {"email": "ana@example.com", "groups": ["inspector-admins"]}).admin  # an OIDC claim
+    assert not _user(h, {"email": "bob@example.com", "groups": "dev"}).admin
+    assert _user(h, {"sub": "u-123"}).name == "u-123"  # no email: the subject
+    assert _user(h, {"email": None}) is None  # no identity at all: not signed in
