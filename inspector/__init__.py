@@ -10,18 +10,13 @@ This package never imports streamlit or pandas; the web app lives in ``inspector
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING as _TYPE_CHECKING
-from typing import Any as _Any
-
-from .check import check_document as _check_document
-from .check import verdict
-from .containers import Document, Transcript
-from .errors import InputError
-from .loading import load
-from .rules import RULES
-from .targets import TARGETS
+_TYPE_CHECKING = False  # not ``typing.TYPE_CHECKING``: importing typing costs more than this whole module
 
 if _TYPE_CHECKING:
+    from typing import Any as _Any
+
+    from .containers import Document, Transcript
+    from .errors import InputError
     from .fitting import FitResult
     from .repairing import RepairResult
     from .report import Report
@@ -48,22 +43,46 @@ __all__ = [
 ]
 __version__ = "0.1.0"
 
+# Every name but the three functions below loads on first use (PEP 562): ``import inspector``
+# costs next to nothing, and a run loads only what it uses (the CLI's check never needs pydantic).
+_LAZY = {
+    "Document": "containers", "Transcript": "containers", "InputError": "errors", "load": "loading",
+    "RULES": "rules", "TARGETS": "targets", "verdict": "check", "Finding": "report", "Report": "report",
+    "FitError": "fitting", "FitOptions": "fitting", "FitResult": "fitting",
+    "RepairOptions": "repairing", "RepairReport": "repairing", "RepairResult": "repairing",
+}
+
 
 def __getattr__(name: str) -> _Any:
-    # The pydantic types load on first use: the CLI's hot path never needs them.
-    if name in ("Finding", "Report"):
-        from . import report
+    if name in _LAZY:
+        from importlib import import_module
 
-        return getattr(report, name)
-    if name in ("FitError", "FitOptions", "FitResult"):
-        from . import fitting
-
-        return getattr(fitting, name)
-    if name in ("RepairOptions", "RepairReport", "RepairResult"):
-        from . import repairing
-
-        return getattr(repairing, name)
+        value = getattr(import_module(f"{__name__}.{_LAZY[name]}"), name)
+        globals()[name] = value
+        return value
     raise AttributeError(f"module 'inspector' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+def _keep_the_functions() -> None:
+    """``inspector.check`` stays the function when the submodule of that name loads later: the
+    import system sets a loaded submodule as its package's attribute, which would replace it."""
+    import sys
+    from types import ModuleType
+
+    class Package(ModuleType):
+        def __setattr__(self, name: str, value: _Any) -> None:
+            if name == "check" and isinstance(value, ModuleType):
+                return
+            super().__setattr__(name, value)
+
+    sys.modules[__name__].__class__ = Package
+
+
+_keep_the_functions()
 
 
 def check(source: _Any, target: str | None = None, *, dialect: str | None = None) -> Report:
@@ -72,7 +91,10 @@ def check(source: _Any, target: str | None = None, *, dialect: str | None = None
     ``target`` is the provider whose rules apply (default: the dialect's own); ``dialect``
     overrides detection. Raises ``InputError`` when the input cannot be read.
     """
-    report, _ = _check_document(load(source), target, dialect)
+    from .check import check_document
+    from .loading import load
+
+    report, _ = check_document(load(source), target, dialect)
     return report
 
 

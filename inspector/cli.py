@@ -260,11 +260,24 @@ run_check.arguments = _add_check_args
 command("check", "check transcripts and report every rule break")(run_check)
 
 
-def _load_extra_commands() -> None:
-    # Commands that live beside their engine; importing them registers them.
+# Commands that live beside their engine, by the module that registers them on import. A run
+# imports only its own command's module (``inspector check`` loads none of them); help and an
+# unknown command load all.
+COMMAND_MODULES = {
+    "repair": "inspector.repair_cli",
+    "fit": "inspector.fit_cli",
+    "share": "inspector.share_cli",
+    "unshare": "inspector.share_cli",
+    "explain": "inspector.explain_cli",
+    "scan": "inspector.scan_cli",
+}
+
+
+def _load_extra_commands(only: str | None = None) -> None:
     import importlib
 
-    for mod in ("inspector.repair_cli", "inspector.fit_cli", "inspector.share_cli", "inspector.explain_cli", "inspector.scan_cli"):
+    wanted = [COMMAND_MODULES[only]] if only in COMMAND_MODULES else [] if only in _COMMANDS else COMMAND_MODULES.values()
+    for mod in dict.fromkeys(wanted):
         try:
             importlib.import_module(mod)
         except ModuleNotFoundError as exc:
@@ -272,13 +285,23 @@ def _load_extra_commands() -> None:
                 raise
 
 
-def build_parser() -> argparse.ArgumentParser:
-    _load_extra_commands()
+def _command_named(argv: list[str]) -> str | None:
+    """The subcommand ``argv`` names (its first word, the top-level parser having no options but
+    --help), or None."""
+    return argv[0] if argv and not argv[0].startswith("-") else None
+
+
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The parser; given ``argv``, with only the subcommand it names when that one is known."""
+    only = _command_named(argv) if argv is not None else None
+    _load_extra_commands(only)
     parser = argparse.ArgumentParser(
         prog="inspector", description="Check and repair tool-call transcripts of LLM agents."
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (help, add, run) in _COMMANDS.items():
+        if only in _COMMANDS and name != only:
+            continue
         p = sub.add_parser(name, help=help, description=help)
         add(p)
         p.set_defaults(run=run)
@@ -297,7 +320,8 @@ def entry() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     try:
         return args.run(args)

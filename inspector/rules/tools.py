@@ -7,8 +7,6 @@ as ``get_weathr`` beside a declared ``get_weather`` is named in the finding.
 
 from __future__ import annotations
 
-import difflib
-
 from ..model import Issue, Msg
 
 
@@ -17,6 +15,8 @@ def undeclared_tools(msgs: list[Msg], declared: frozenset[str]) -> list[Issue]:
     for m in msgs:
         for c in m.calls:
             if isinstance(c.name, str) and c.name and c.name not in declared:
+                import difflib  # only for an undeclared name: a check loads it when it has one
+
                 near = difflib.get_close_matches(c.name, sorted(declared), n=1)
                 out.append(Issue("TC026", m.index, c.id, None, name=c.name, pos=c.pos,
                                  declared=sorted(declared), near=near[0] if near else None))

@@ -1,0 +1,75 @@
+"""The start-up budget, as a list of modules: ``import inspector`` loads nothing, and a plain
+``inspector check`` of a small file loads the reader, the rules and the text output, not the
+engines, extras and other commands it does not use (pydantic, the tokenizer, the secret scan,
+repair, the store, the app's libraries). Each run is a fresh interpreter: what the CLI pays on
+every call in a pre-commit hook."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SMALL = ROOT / "sample_logs" / "orphan_tool_reply.json"
+
+# Libraries a plain check never needs (top-level package names).
+NOT_FOR_A_CHECK = ("pydantic", "pydantic_core", "streamlit", "pandas", "dask", "distributed", "pyarrow", "toktok",
+                   "re2", "sqlalchemy", "psycopg", "difflib", "tiktoken")
+# The package's own modules a plain check never needs: other commands and their engines.
+OWN_NOT_FOR_A_CHECK = ("inspector.repair_cli", "inspector.fit_cli", "inspector.share_cli", "inspector.explain_cli",
+                       "inspector.scan_cli", "inspector.scan", "inspector.repairing", "inspector.fixes",
+                       "inspector.fitting", "inspector.report", "inspector.redact", "inspector.store",
+                       "inspector.export", "inspector.render", "inspector.ui", "inspector.provider_errors",
+                       "inspector.config", "inspector.pyrepr")
+
+
+def _modules_after(code: str) -> tuple[set[str], set[str]]:
+    """(modules loaded before ``code``, modules loaded after it), in a fresh interpreter."""
+    script = ("import sys\nbefore = set(sys.modules)\n" + code +
+              "\nprint('\\n'.join(sorted(before)))\nprint('--')\nprint('\\n'.join(sorted(sys.modules)))")
+    p = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert p.returncode == 0, p.stderr
+    before, after = p.stdout.rsplit("--\n", 1)
+    # what the script printed first (a check's output) ends before the module list starts
+    return set(before.split()), set(after.split())
+
+
+def test_import_inspector_loads_no_module_of_its_own_nor_any_library():
+    before, after = _modules_after("import inspector")
+    assert after - before == {"inspector"}
+
+
+def test_a_plain_check_of_a_small_file_loads_only_what_it_uses():
+    code = ("import contextlib, io\nfrom inspector.cli import main\nwith contextlib.redirect_stdout(io.StringIO()):\n"
+            f"    assert main(['check', {str(SMALL)!r}]) == 1\n")
+    _, after = _modules_after(code)
+    assert "inspector.check" in after and "inspector.rules" in after  # it did check
+    libraries = sorted(m for m in after if m.split(".")[0] in NOT_FOR_A_CHECK)
+    assert libraries == []
+    own = sorted(m for m in after if m.startswith(OWN_NOT_FOR_A_CHECK))
+    assert own == []
+
+
+def test_the_api_names_load_on_first_use():
+    code = ("import inspector\nassert 'inspector.check' not in sys.modules\n"
+            "r = inspector.check([{'role': 'tool', 'tool_call_id': 'x', 'content': 'hi'}])\n"
+            "assert [f.code for f in r.findings] == ['TC002'] and isinstance(r, inspector.Report)\n"
+            "assert inspector.verdict(r).startswith('OpenAI would reject')\n"
+            "assert 'TC001' in inspector.RULES and 'openai' in inspector.TARGETS\n"
+            "assert set(inspector.__all__) <= set(dir(inspector))\n"
+            "for name in inspector.__all__:\n    getattr(inspector, name)\n"
+            # the submodule of the same name loading after the package does not replace the function
+            "import inspector.check as again\nfrom inspector.check import check_plain\n"
+            "assert inspector.check is again and inspector.check.__module__ == 'inspector'\n")
+    _modules_after(code)
+
+
+def test_a_help_run_and_each_command_still_find_their_commands():
+    p = subprocess.run([sys.executable, "-m", "inspector", "--help"], capture_output=True, text=True, timeout=60)
+    for name in ("check", "repair", "fit", "share", "unshare", "explain", "scan"):
+        assert name in p.stdout
+    from inspector.cli import _COMMANDS, COMMAND_MODULES, _load_extra_commands
+
+    _load_extra_commands()
+    assert set(COMMAND_MODULES) == set(_COMMANDS) - {"check"}  # the table names every command's module
