@@ -14,7 +14,7 @@ from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .containers import Document, Transcript, get_path, path_text
-from .dialects import Dialect, dialect_of, get
+from .dialects import Dialect, detect_scored, dialect_of, get
 from .errors import InputError
 from .explain import Neighbours, hint, sentence
 from .gc_pause import gc_paused
@@ -61,8 +61,11 @@ def dialects_for(doc: Document, dialect: str | None = None, target: str | None =
     out: list[Dialect] = []
     weak: set[int] = set()
     for k, t in enumerate(doc.transcripts):
-        d = dialect_of(t, dialect, target)
-        if not dialect and not t.dialect and d.detect(t.items) <= 1:
+        if dialect or t.dialect:  # named by the user or the container, not detected
+            out.append(dialect_of(t, dialect, target))
+            continue
+        d, score = detect_scored(t.items, target)
+        if score <= 1:
             key = t.path[-1] if t.path and type(t.path[-1]) is str else None
             if key in _LIST_KEY_DIALECT:  # a body's "input" is a Responses input even with only role messages
                 d = get(_LIST_KEY_DIALECT[key])

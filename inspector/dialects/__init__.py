@@ -233,6 +233,12 @@ def detect(items: list[Any], target: str | None = None) -> Dialect:
 
     With a ``target`` the user named, a dialect that fits it wins over one that does not
     (a plain role/content array reads as openai-chat and as anthropic alike)."""
+    return detect_scored(items, target)[0]
+
+
+def detect_scored(items: list, target: str | None = None) -> tuple[Dialect, int]:
+    """``detect``'s dialect and its ``detect`` score of ``items`` (0 or 1: no evidence of its own),
+    for a caller that would otherwise ask the dialect again."""
     dialects = load_all()
     best, score = get("openai-chat"), 0
     fit_best, fit_score = None, 0
@@ -243,8 +249,8 @@ def detect(items: list[Any], target: str | None = None) -> Dialect:
         if target is not None and s > fit_score and target in d.targets:
             fit_best, fit_score = d, s
     if target is not None and target not in best.targets and fit_best is not None:
-        return fit_best
-    return best
+        return fit_best, fit_score
+    return best, score
 
 
 def dialect_of(t: Transcript, override: str | None = None, target: str | None = None) -> Dialect:
@@ -259,5 +265,5 @@ def dialect_of(t: Transcript, override: str | None = None, target: str | None = 
 # Finding transcripts in a file tries the dialects' container recognisers: they load first.
 containers.before_finding(load_all)
 
-__all__ = ["Block", "Dialect", "all_dialects", "detect", "dialect_of", "entry_points", "get", "load_all", "names",
+__all__ = ["Block", "Dialect", "all_dialects", "detect", "detect_scored", "dialect_of", "entry_points", "get", "load_all", "names",
            "register", "rescan", "unregister"]
