@@ -1,91 +1,108 @@
-"""Check speed against two baselines, in one process, on a 100,000-message transcript.
+"""Check speed as whole processes, each against its baseline measured in the same run.
 
-1. A bare ``orjson.loads`` of the bytes (the fastest parser alone) against a full
-   ``inspector.check`` of the same bytes. Goal: the check costs at most 2.5x the parse. Also
-   inspector's own parse (duplicate-key and wide-integer checks included) against the bare one.
-2. The whole ``inspector check FILE`` process against ``turnsafe.validate`` (a pure-Python
-   peer) on the already parsed list. Goal: the process is at least 4x faster.
+Every figure is the CPU time (user + system) of a whole process, the best of 5 runs, the
+commands taking turns so that a machine busy with other work slows all of them alike; CPU time
+rather than wall time because other work on a shared machine stretches wall times, not CPU
+seconds. Printed, with the goal of each ratio (issue 25):
 
-Run: ``make bench`` (with ``bench_repair`` and ``bench_dialects``), or alone after ``make install``:
-``.venv/bin/python benchmarks/bench_check.py [N_MESSAGES]``.
+1. ``inspector check FILE --format json`` of a 100,000-message transcript (34 MB) against a
+   process doing ``orjson.loads`` of the file (the fastest parser alone): with the cyclic GC
+   paused as inspector pauses it (goal <= 1.5x), and as usually called, GC running;
+2. the same check against the peer libraries, each a process that parses the file with orjson
+   and runs the peer on the list: ``turnsafe.validate`` (goal >= 5x faster) and
+   ``tessera.inspect`` (tessera-transcript; goal >= 2.5x faster);
+3. start-up: ``python -c "import inspector"`` over ``python -c pass`` (goal <= +25 ms) and
+   ``inspector check`` of a 4-message file (goal <= 60 ms).
+
+Run: ``make bench`` or ``.venv/bin/python benchmarks/bench_check.py [N_MESSAGES]`` (the peers
+come with ``pip install -e '.[bench]'``).
 """
 
 from __future__ import annotations
 
+import compileall
 import os
+import resource
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from gen import build_transcript
+from gen import build_transcript  # noqa: E402
 
-import inspector
-from inspector.gc_pause import gc_paused
+ROOT = Path(__file__).resolve().parents[1]
+SMALL = ROOT / "sample_logs" / "orphan_tool_reply.json"
+RUNS = 5
 
 
-def best_of(fn, repeat: int) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t)
+def cpu_of(cmd: list[str]) -> float:
+    """CPU seconds (user + system) of one whole process running ``cmd``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def best_cpu(commands: dict[str, list[str]], runs: int = RUNS) -> dict[str, float]:
+    """The best CPU time of each command over ``runs`` turns (one warm-up each first)."""
+    for cmd in commands.values():
+        cpu_of(cmd)
+    best = {name: float("inf") for name in commands}
+    for _ in range(runs):
+        for name, cmd in commands.items():
+            best[name] = min(best[name], cpu_of(cmd))
     return best
+
+
+def python(code: str, *args: str) -> list[str]:
+    return [sys.executable, "-c", code, *args]
+
+
+def inspector_cli() -> list[str]:
+    script = Path(sys.executable).with_name("inspector")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "inspector"]
 
 
 def main() -> None:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
-    msgs = build_transcript(n)
-    data = orjson.dumps(msgs)
-    print(f"transcript: {len(msgs):,} messages, {len(data) / 1e6:.1f} MB")
-
-    # The baseline is given its best conditions: the cyclic GC paused during the parse, as
-    # inspector does for its own parse (with the GC running, orjson takes 3-5x longer here).
-    def parse_alone():
-        with gc_paused():
-            orjson.loads(data)
-
-    parse = best_of(parse_alone, 7)
-    parse_gc = best_of(lambda: orjson.loads(data), 3)
-    check = best_of(lambda: inspector.check(data), 7)
-    print(f"orjson parse alone      {parse * 1000:8.1f} ms   (GC paused; {parse_gc * 1000:.1f} ms with the GC running)")
-    print(f"inspector.check (bytes) {check * 1000:8.1f} ms   (read, parse, pair, every rule, pydantic report)")
-    print(f"check / parse ratio     {check / parse:8.2f}x   (goal <= 2.5x; against the GC-paused parse)")
-    print(f"check / plain parse     {check / parse_gc:8.2f}x   (against orjson.loads as usually called)")
-
-    # inspector's own parse notices duplicate object keys (a colon count against orjson's
-    # write-back, see jsonio); what that costs, against the same GC-paused bare parse.
-    from inspector.jsonio import parse as inspector_parse
-
-    def parse_ours():
-        with gc_paused():
-            inspector_parse(data)
-
-    ours = best_of(parse_ours, 7)
-    print(f"inspector parse         {ours * 1000:8.1f} ms   (orjson + duplicate-key and wide-integer checks)")
-    print(f"  its cost over orjson  {ours / parse:8.2f}x   ({(ours - parse) * 1000:.1f} ms)")
-
-    import turnsafe
-
-    parsed = orjson.loads(data)
-    peer = best_of(lambda: turnsafe.validate(parsed, provider="openai"), 3)
+    # Start-up is measured as every run after the first sees it: with the package's bytecode cached.
+    compileall.compile_dir(str(ROOT / "inspector"), quiet=1)
+    cli = inspector_cli()
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "big.json"
-        path.write_bytes(data)
-        cmd = [sys.executable, "-m", "inspector", "check", str(path), "--format", "json"]
-        env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+        path.write_bytes(orjson.dumps(build_transcript(n)))
+        f = str(path)
+        print(f"transcript: {n:,} messages, {path.stat().st_size / 1e6:.1f} MB; CPU seconds of whole processes, "
+              f"best of {RUNS}")
+        read = "import orjson, sys; data = orjson.loads(open(sys.argv[1], 'rb').read())"
+        t = best_cpu({
+            "check": [*cli, "check", f, "--format", "json"],
+            "parse": python("import gc; gc.disable(); " + read, f),
+            "parse_gc": python(read, f),
+            "turnsafe": python(read + "; import turnsafe; turnsafe.validate(data, provider='openai')", f),
+            "tessera": python(read + "; import tessera; tessera.inspect(data)", f),
+        })
+    s = best_cpu({"pass": python("pass"), "import": python("import inspector"), "small": [*cli, "check", str(SMALL)]},
+                 runs=2 * RUNS)
 
-        def run_process():
-            subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=False)
+    def row(label: str, value: float, note: str) -> None:
+        print(f"{label:34s} {value * 1000:8.1f} ms   {note}")
 
-        proc = best_of(run_process, 3)
-    print(f"turnsafe.validate       {peer * 1000:8.1f} ms   (on the parsed list)")
-    print(f"inspector check process {proc * 1000:8.1f} ms   (whole process: start, read, parse, check, print)")
-    print(f"turnsafe / process      {peer / proc:8.2f}x   (goal >= 4x)")
+    row("inspector check (process)", t["check"], "(start, read, parse, pair, every rule, JSON report)")
+    row("orjson.loads (process, GC paused)", t["parse"], "(the parser alone, at its best)")
+    row("orjson.loads (process, GC running)", t["parse_gc"], "(the parser as usually called)")
+    row("turnsafe: parse + validate", t["turnsafe"], "(turnsafe 0.1, openai rules)")
+    row("tessera: parse + inspect", t["tessera"], "(tessera-transcript 0.1)")
+    print(f"check / parse (GC paused)          {t['check'] / t['parse']:8.2f}x   (goal <= 1.5x)")
+    print(f"check / parse (GC running)         {t['check'] / t['parse_gc']:8.2f}x")
+    print(f"turnsafe / check                   {t['turnsafe'] / t['check']:8.2f}x   (goal >= 5x)")
+    print(f"tessera / check                    {t['tessera'] / t['check']:8.2f}x   (goal >= 2.5x)")
+    row("python -c pass", s["pass"], "")
+    row("python -c 'import inspector'", s["import"], f"(+{(s['import'] - s['pass']) * 1000:.1f} ms; goal <= +25 ms)")
+    row("inspector check, 4-message file", s["small"], f"({SMALL.name}; goal <= 60 ms)")
 
 
 if __name__ == "__main__":

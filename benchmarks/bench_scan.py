@@ -11,9 +11,12 @@ result, a duplicated result, a result placed after the next user turn), then run
 - that the number of transcripts the scan says OpenAI would reject equals the number broken;
 - the same for ``--engine dask`` on a ``LocalCluster`` with two workers.
 
+First, on 60,000 examples: the whole ``inspector scan --jobs 1`` process against a process that
+``orjson.loads`` every line, by CPU time (goal: at most 3x); ``--examples`` runs that part alone.
+
 Run: ``make bench-heavy`` (with ``bench_fit`` and ``bench_hostile``), or alone after ``make install``:
-``.venv/bin/python benchmarks/bench_scan.py [GB]``. It writes 3 GB under a temporary directory and
-deletes it. Its figures are times: run it on a machine doing nothing else.
+``.venv/bin/python benchmarks/bench_scan.py [GB] [--examples]``. It writes 3 GB under a temporary
+directory and deletes it. Its figures are times: run it on a machine doing nothing else.
 """
 
 from __future__ import annotations
@@ -172,11 +175,55 @@ def orjson_baseline(path: Path) -> tuple[float, float]:
     return time.perf_counter() - t0, time.process_time() - c0
 
 
+def process_cpu(cmd: list[str]) -> float:
+    """CPU seconds (user + system) of one whole process running ``cmd``."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+EXAMPLES = 60_000
+
+
+def per_example_ratio(tmp: Path, good: list[bytes], bad: list[bytes], rng: random.Random, runs: int = 3) -> None:
+    """``inspector scan --jobs 1`` of 60,000 examples against a process that ``orjson.loads``
+    every line, both whole processes, by CPU time, the best of ``runs`` taking turns (goal <= 3x)."""
+    path = tmp / "examples.jsonl"
+    with open(path, "wb") as f:
+        f.write(b"".join((rng.choice(bad) if rng.random() < BROKEN_SHARE else rng.choice(good)) + b"\n"
+                         for _ in range(EXAMPLES)))
+    cli = str(Path(sys.executable).with_name("inspector"))
+    scan = [cli, "scan", str(path), "--jobs", "1", "--format", "json"]
+    parse = [sys.executable, "-c", "import orjson, sys\nfor line in open(sys.argv[1], 'rb'):\n    orjson.loads(line)",
+             str(path)]
+    best = {"scan": float("inf"), "parse": float("inf")}
+    for _ in range(runs):
+        best["scan"] = min(best["scan"], process_cpu(scan))
+        best["parse"] = min(best["parse"], process_cpu(parse))
+    print(f"{EXAMPLES:,} examples ({path.stat().st_size / 1e6:.0f} MB), whole processes, CPU, best of {runs}: "
+          f"scan --jobs 1 {best['scan']:.2f} s ({1e6 * best['scan'] / EXAMPLES:.0f} us per example), "
+          f"orjson.loads of every line {best['parse']:.2f} s; scan / parse = {best['scan'] / best['parse']:.1f}x "
+          f"(goal <= 3x)")
+    path.unlink()
+
+
 def main() -> None:
-    gb = float(sys.argv[1]) if len(sys.argv) > 1 else 1.0
+    quick = "--examples" in sys.argv[1:]
+    args = [a for a in sys.argv[1:] if a != "--examples"]
+    gb = float(args[0]) if args else 1.0
     cores = len(os.sched_getaffinity(0))
     rng = random.Random(14)
     good, bad = pool(rng)
+    if quick:
+        tmp = Path(tempfile.mkdtemp(prefix="bench_scan_"))
+        try:
+            per_example_ratio(tmp, good, bad, rng)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+        return
     tmp = Path(tempfile.mkdtemp(prefix="bench_scan_"))
     try:
         one, two = tmp / "one.jsonl", tmp / "two.jsonl"
@@ -185,6 +232,7 @@ def main() -> None:
         print(f"dataset: {one.stat().st_size / 1e9:.2f} GB, {n1:,} transcripts, {b1:,} broken ({100 * b1 / n1:.1f}%); "
               f"second: {two.stat().st_size / 1e9:.2f} GB, {n2:,} transcripts, {b2:,} broken; {cores} cores")
 
+        per_example_ratio(tmp, good, bad, rng)
         base, base_cpu = orjson_baseline(one)
         print(f"bare orjson.loads of every line, one core: {base:.1f} s ({base_cpu:.1f} CPU-s) = {n1 / base:,.0f} lines/s")
 
