@@ -101,7 +101,7 @@ def main() -> None:
     print(f"turnsafe / check                   {t['turnsafe'] / t['check']:8.2f}x   (goal >= 5x)")
     print(f"tessera / check                    {t['tessera'] / t['check']:8.2f}x   (goal >= 2.5x)")
     row("python -c pass", s["pass"], "")
-    row("python -c 'import inspector'", s["import"], f"(+{(s['import'] - s['pass']) * 1000:.1f} ms; goal <= +25 ms)")
+    row("python -c 'import inspector'", s["import"], f"({(s['import'] - s['pass']) * 1000:+.1f} ms; goal <= +25 ms)")
     row("inspector check, 4-message file", s["small"], f"({SMALL.name}; goal <= 60 ms)")
 
 
