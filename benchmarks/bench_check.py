@@ -21,7 +21,6 @@ come with ``pip install -e '.[bench]'``).
 from __future__ import annotations
 
 import compileall
-import os
 import resource
 import subprocess
 import sys
@@ -31,7 +30,7 @@ from pathlib import Path
 import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from gen import build_transcript  # noqa: E402
+from gen import build_transcript
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL = ROOT / "sample_logs" / "orphan_tool_reply.json"
