@@ -33,12 +33,15 @@ result block is a message of its own, then joins runs of one role back.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..model import Call, Issue, Result
 
 if TYPE_CHECKING:
     from .base import Dialect
+
+Raw = dict[str, Any]  # a raw message, block or part, as the format has it
+_T = TypeVar("_T")
 
 
 class Editor(ABC):
@@ -134,23 +137,23 @@ class BlockEditor(Editor):
         raise NotImplementedError
 
     @abstractmethod
-    def result_block(self, call: Call, call_id: str | None, text: str, error: bool) -> dict:
+    def result_block(self, call: Call, call_id: str | None, text: str, error: bool) -> Raw:
         raise NotImplementedError
 
     @abstractmethod
-    def with_call_id(self, block: dict, new_id: str) -> dict:
+    def with_call_id(self, block: Raw, new_id: str) -> Raw:
         raise NotImplementedError
 
     @abstractmethod
-    def with_result_id(self, block: dict, new_id: str) -> dict:
+    def with_result_id(self, block: Raw, new_id: str) -> Raw:
         raise NotImplementedError
 
-    def text_block(self, text: str) -> dict:
+    def text_block(self, text: str) -> Raw:
         return {"type": "text", "text": text}
 
     # --- the Editor interface ------------------------------------------------------------------
 
-    def _blocks(self, raw: dict) -> list:
+    def _blocks(self, raw: Raw) -> list[Any]:
         b = raw.get(self.KEY)
         if type(b) is list:
             return list(b)
@@ -158,23 +161,23 @@ class BlockEditor(Editor):
             return [self.text_block(b)]
         return []
 
-    def placeholder(self, call: Call, call_id: str | None, text: str) -> dict:
+    def placeholder(self, call: Call, call_id: str | None, text: str) -> Raw:
         return {"role": self.USER, self.KEY: [self.result_block(call, call_id, text, True)]}
 
-    def set_call_id(self, raw: dict, call: Call, new_id: str) -> dict:
+    def set_call_id(self, raw: Raw, call: Call, new_id: str) -> Raw:
         blocks = self._blocks(raw)
         blocks[call.pos] = self.with_call_id(blocks[call.pos], new_id)
         return {**raw, self.KEY: blocks}
 
-    def set_result_id(self, raw: dict, result: Result, new_id: str) -> dict:
+    def set_result_id(self, raw: Raw, result: Result, new_id: str) -> Raw:
         blocks = self._blocks(raw)
         blocks[result.pos] = self.with_result_id(blocks[result.pos], new_id)
         return {**raw, self.KEY: blocks}
 
-    def set_result_name(self, raw: dict, result: Result, name: str) -> dict | None:
+    def set_result_name(self, raw: Raw, result: Result, name: str) -> Raw | None:
         return None
 
-    def drop_calls(self, raw: dict, calls: list[Call]) -> tuple[dict, list[Any]]:
+    def drop_calls(self, raw: Raw, calls: list[Call]) -> tuple[Raw, list[Any]]:
         drop = {c.pos for c in calls}
         blocks = self._blocks(raw)
         kept = [b for j, b in enumerate(blocks) if j not in drop]
@@ -183,19 +186,19 @@ class BlockEditor(Editor):
             kept = [self.text_block("[tool call removed by repair: no result was recorded]")]
         return {**raw, self.KEY: kept}, removed
 
-    def call_item(self, raw: dict, call: Call) -> Any:
+    def call_item(self, raw: Raw, call: Call) -> Any:
         return self._blocks(raw)[call.pos]
 
-    def has_id_slot(self, raw: dict, call: Call) -> bool:
+    def has_id_slot(self, raw: Raw, call: Call) -> bool:
         return True
 
-    def shape_fix(self, raw: dict, issue: Issue) -> tuple[dict, str] | None:
+    def shape_fix(self, raw: Raw, issue: Issue) -> tuple[Raw, str] | None:
         return None  # an empty value is refused too: nothing lossless to do
 
     def is_call(self, block: Any) -> bool:
         return False
 
-    def calls_last(self, raw: dict) -> dict | None:
+    def calls_last(self, raw: Raw) -> Raw | None:
         """TC025: the blocks after the first call moved before it (their order kept), so that the
         calls end the message; None when nothing follows a call. Found by block kind, not by the
         positions read at check time: other fixes may have dropped calls since."""
@@ -214,13 +217,13 @@ class BlockEditor(Editor):
         """Markers that may follow the calls (Bedrock's ``cachePoint``)."""
         return type(block) is dict and "cachePoint" in block
 
-    def note_for_orphan(self, raw: dict, result: Result, text: str) -> dict:
+    def note_for_orphan(self, raw: Raw, result: Result, text: str) -> Raw:
         return {"role": self.USER, self.KEY: [self.text_block(text + "\n" + self.text_of(raw))]}
 
-    def user_to_result(self, raw: dict, call: Call, call_id: str | None) -> dict:
+    def user_to_result(self, raw: Raw, call: Call, call_id: str | None) -> Raw:
         return {**raw, "role": self.USER, self.KEY: [self.result_block(call, call_id, self.text_of(raw), False)]}
 
-    def bridge(self, text: str) -> dict:
+    def bridge(self, text: str) -> Raw:
         return {"role": self.ASSISTANT, self.KEY: [self.text_block(text)]}
 
     def role_of(self, item: Any) -> str:
@@ -228,11 +231,11 @@ class BlockEditor(Editor):
 
     # --- explode, plan, join -------------------------------------------------------------------
 
-    def explode(self, items: list) -> tuple[list, list[int], dict[int, list]]:
+    def explode(self, items: list[Any]) -> tuple[list[Any], list[int], dict[int, list[Any]]]:
         """Each result block its own message, the rest of its message after them."""
-        out: list = []
+        out: list[Any] = []
         origin: list[int] = []
-        pieces: dict[int, list] = {}
+        pieces: dict[int, list[Any]] = {}
         for k, m in enumerate(items):
             blocks = m.get(self.KEY) if type(m) is dict else None
             if type(blocks) is not list or not any(self.is_result(b) for b in blocks):
@@ -253,7 +256,7 @@ class BlockEditor(Editor):
             origin.extend([k] * len(mine))
         return out, origin, pieces
 
-    def _assistant_results(self, m: dict, blocks: list) -> list:
+    def _assistant_results(self, m: Raw, blocks: list[Any]) -> list[Any]:
         """An assistant message holding result blocks, as the turns it stands for: the blocks
         before the first result, each result as a user message, then the blocks after it."""
         first = next(j for j, b in enumerate(blocks) if self.is_result(b))
@@ -265,7 +268,7 @@ class BlockEditor(Editor):
             out.append({**m, self.KEY: after})
         return out
 
-    def _user_calls(self, m: dict, blocks: list) -> list:
+    def _user_calls(self, m: Raw, blocks: list[Any]) -> list[Any]:
         """A user message holding calls and results, as the turns it stands for: its own blocks
         before the first call, the calls as an assistant message, then each result."""
         first = next(j for j, b in enumerate(blocks) if self.is_call(b))
@@ -279,7 +282,7 @@ class BlockEditor(Editor):
             out.append({**m, self.KEY: after})
         return out
 
-    def join(self, raws: list[dict]) -> dict:
+    def join(self, raws: list[Raw]) -> Raw:
         """One message from several of one role: result blocks first, then the others, in order."""
         blocks = [b for r in raws for b in self._blocks(r)]
         results = [b for b in blocks if self.is_result(b)]
@@ -293,15 +296,15 @@ class PartsEditor(Editor):
 
     KEY = "parts"
 
-    def text_part(self, text: str) -> dict:
+    def text_part(self, text: str) -> Raw:
         return {"type": "text", "text": text}
 
-    def with_part(self, raw: dict, pos: int, **fields: Any) -> dict:
+    def with_part(self, raw: Raw, pos: int, **fields: Any) -> Raw:
         parts = list(raw[self.KEY])
         parts[pos] = {**parts[pos], **fields}
         return {**raw, self.KEY: parts}
 
-    def drop_calls(self, raw: dict, calls: list[Call]) -> tuple[dict, list[Any]]:
+    def drop_calls(self, raw: Raw, calls: list[Call]) -> tuple[Raw, list[Any]]:
         drop = {c.pos for c in calls}
         parts = list(raw[self.KEY])
         kept = [p for j, p in enumerate(parts) if j not in drop]
@@ -309,13 +312,13 @@ class PartsEditor(Editor):
             kept.append(self.text_part("[tool call removed by repair: no result was recorded]"))
         return {**raw, self.KEY: kept}, [p for j, p in enumerate(parts) if j in drop]
 
-    def call_item(self, raw: dict, call: Call) -> Any:
+    def call_item(self, raw: Raw, call: Call) -> Any:
         return raw[self.KEY][call.pos]
 
-    def has_id_slot(self, raw: dict, call: Call) -> bool:
+    def has_id_slot(self, raw: Raw, call: Call) -> bool:
         return True
 
-    def shape_fix(self, raw: dict, issue: Issue) -> tuple[dict, str] | None:
+    def shape_fix(self, raw: Raw, issue: Issue) -> tuple[Raw, str] | None:
         return None
 
     def role_of(self, item: Any) -> str:
@@ -338,6 +341,8 @@ class EntryEditor(BlockEditor):
     """
 
     message_dialect = ""  # the name of the dialect the messages are read as
+    owner: dict[int, tuple[Any, int]]  # id(block) -> (block, entry index), set by for_run
+    text_owner: dict[int, int]  # id(text message) -> entry index
 
     def for_run(self) -> EntryEditor:
         """A fresh editor for one repair run (the dialect's own editor is shared by threads)."""
@@ -355,18 +360,18 @@ class EntryEditor(BlockEditor):
         return got[1] if got is not None and got[0] is block else None
 
     @abstractmethod
-    def messages(self, items: list, where: tuple) -> tuple[list, list[list[int]]]:
+    def messages(self, items: list[Any], where: tuple[Any, ...]) -> tuple[list[Any], list[list[int]]]:
         """The messages the entries make and, for each, the indices of its entries (``own``
         called for every block)."""
         raise NotImplementedError
 
     @abstractmethod
-    def write_back(self, items: list, msgs: list, groups: list[list[int]], out: list) -> Any:
+    def write_back(self, items: list[Any], msgs: list[Any], groups: list[list[int]], out: list[Any]) -> Any:
         raise NotImplementedError
 
     # --- provenance of the blocks the plan builds ------------------------------------------------
 
-    def _blocks(self, raw: dict) -> list:
+    def _blocks(self, raw: Raw) -> list[Any]:
         blocks = super()._blocks(raw)
         if type(raw.get(self.KEY)) is str and blocks:  # a text message made a block: it is that entry's
             k = self.text_owner.get(id(raw))
@@ -374,19 +379,19 @@ class EntryEditor(BlockEditor):
                 self.own(blocks[0], k)
         return blocks
 
-    def _from(self, old: Any, new: Any) -> Any:
+    def _from(self, old: Any, new: _T) -> _T:
         k = self.owner_of(old)
         if k is not None:
             self.own(new, k)
         return new
 
-    def with_call_id(self, block: dict, new_id: str) -> dict:
-        return self._from(block, super().with_call_id(block, new_id))
+    def with_call_id(self, block: Raw, new_id: str) -> Raw:
+        return self._from(block, super().with_call_id(block, new_id))  # type: ignore[safe-super]  # the message dialect's
 
-    def with_result_id(self, block: dict, new_id: str) -> dict:
-        return self._from(block, super().with_result_id(block, new_id))
+    def with_result_id(self, block: Raw, new_id: str) -> Raw:
+        return self._from(block, super().with_result_id(block, new_id))  # type: ignore[safe-super]
 
-    def user_to_result(self, raw: dict, call: Call, call_id: str | None) -> dict:
+    def user_to_result(self, raw: Raw, call: Call, call_id: str | None) -> Raw:
         item = super().user_to_result(raw, call, call_id)
         was = self._blocks(raw)
         if was:
