@@ -34,3 +34,14 @@ RULES: dict[str, str] = {
 
 def rule_name(code: str) -> str:
     return RULES[code]
+
+
+def table() -> str:
+    """The rules table of the contract (``rules.md`` section 3): code, name and each target's
+    severity ("—" where the rule does not apply), as the check applies them."""
+    from ..targets import SEVERITY, TARGETS
+
+    rows = ["| code | name | " + " | ".join(TARGETS) + " |", "|---" * (len(TARGETS) + 2) + "|"]
+    rows += [f"| {code} | {name} | " + " | ".join(SEVERITY[code][t] or "—" for t in TARGETS) + " |"
+             for code, name in RULES.items()]
+    return "\n".join(rows)
