@@ -236,7 +236,7 @@ def detect(items: list[Any], target: str | None = None) -> Dialect:
     return detect_scored(items, target)[0]
 
 
-def detect_scored(items: list, target: str | None = None) -> tuple[Dialect, int]:
+def detect_scored(items: list[Any], target: str | None = None) -> tuple[Dialect, int]:
     """``detect``'s dialect and its ``detect`` score of ``items`` (0 or 1: no evidence of its own),
     for a caller that would otherwise ask the dialect again."""
     dialects = load_all()
