@@ -81,8 +81,16 @@ class Deployment:
         return text.replace("/etc/nginx/inspector.htpasswd", str(self.workdir / "inspector.htpasswd"))
 
     def environment(self) -> dict[str, str]:
-        env = env_lines(self._fill(self.doc["replica-env"]))
-        env.update(env_lines(self._fill(self.doc[f"{self.mode}-env"])))
+        """The replicas' environment: the file the document writes, read the way step 3 reads it
+        (``set -a; . /etc/inspector.env``), so a value the shell would misread fails here."""
+        env_file = self.workdir / "inspector.env"
+        env_file.write_text(self._fill(self.doc["replica-env"]) + self._fill(self.doc[f"{self.mode}-env"]))
+        names = list(env_lines(env_file.read_text()))
+        done = subprocess.run(["bash", "-c", 'set -a; . "$1"; set +a; env -0', "_", str(env_file)],
+                              env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")}, capture_output=True, check=True)
+        assert not done.stderr, done.stderr.decode()
+        sourced = dict(item.split("=", 1) for item in done.stdout.decode().split("\0") if "=" in item)
+        env = {name: sourced[name] for name in names}
         env["INSPECTOR_STORE_URL"] = self.store_url
         env.update(self.extra_env)
         return env
