@@ -20,7 +20,7 @@ from .explain import Neighbours, hint, sentence
 from .gc_pause import gc_paused
 from .links import Pairing, pair, pair_turns
 from .model import Issue, Msg
-from .model_target import request_model, target_from_model
+from .model_target import target_from_model, transcript_model
 from .recognition import refuse_unaccounted
 from .rules import RULES, sequence_issues, undeclared_tools
 from .targets import PROVIDER_NAME, check_target, provider_error, severity
@@ -131,13 +131,13 @@ def default_target(dialect: str) -> str:
     return get(dialect).default_target
 
 
-def named_target(doc: Document, dialect: Dialect, fits: Collection[str]) -> tuple[str | None, str]:
-    """The target the file names besides a request's model, and why: what its container says (an
-    OTLP span's provider, a HAR entry's URL), or what the dialect reads in its own history (a
-    Pydantic AI response's provider)."""
+def named_target(doc: Document, dialect: Dialect, fits: Collection[str], k: int = 0) -> tuple[str | None, str]:
+    """The target transcript ``k`` names besides its request's model, and why: what its container
+    says (an OTLP span's provider, a HAR entry's URL), or what the dialect reads in its own history
+    (a Pydantic AI response's provider)."""
     if not doc.transcripts:
         return None, ""
-    t = doc.transcripts[0]
+    t = doc.transcripts[k]
     hint, why = t.extra.get("target"), t.extra.get("target_reason", "")
     if hint is None:
         hint, why = dialect.target_from(t.items, get_path(doc.root, t.path[:-1]) if t.path else None)
@@ -239,12 +239,22 @@ def dialects_text(report: dict[str, Any]) -> str:
     """``dialect openai-chat``, or for a file whose transcripts were read in several dialects
     ``dialects openai-chat (3 transcripts), langchain (2)``: the first one's name alone would
     say the whole file is in it."""
-    tally = Counter(report["transcript_dialects"])
+    return _tally_text("dialect", report["dialect"], report["transcript_dialects"])
+
+
+def targets_text(report: dict) -> str:
+    """``target openai``, or for a file whose transcripts name different providers (a HAR
+    capture of two APIs) ``targets openai (1 transcript), anthropic (1)``."""
+    return _tally_text("target", report["target"], report.get("transcript_targets") or ())
+
+
+def _tally_text(word: str, first: str, each: list[str]) -> str:
+    tally = Counter(each)
     if len(tally) <= 1:
-        return f"dialect {report['dialect']}"
+        return f"{word} {first}"
     parts = [f"{name} ({n:,} transcript{'s' if n != 1 else ''})" if k == 0 else f"{name} ({n:,})"
              for k, (name, n) in enumerate(tally.items())]
-    return "dialects " + ", ".join(parts)
+    return f"{word}s " + ", ".join(parts)
 
 
 def verdict(report: Report | dict[str, Any]) -> str:
@@ -252,32 +262,61 @@ def verdict(report: Report | dict[str, Any]) -> str:
 
     Takes a ``Report`` or the plain dict ``check_plain`` returns."""
     plain = report if isinstance(report, dict) else report.model_dump()
-    target: str = plain["target"]
-    who = PROVIDER_NAME.get(target, target)
-    who = who[0].upper() + who[1:]
+    targets = plain.get("transcript_targets") or [plain["target"]]
     c = counts(plain["findings"])
     if c["error"]:
         first = next(f for f in plain["findings"] if f["severity"] == "error")
+        k = first.get("transcript") or 0
         s = "s" if c["error"] > 1 else ""
-        return f"{who} would reject this request: {c['error']} error{s}. First: {first['text']}"
+        return (f"{_who(targets[k] if k < len(targets) else plain['target'])} would reject this request: "
+                f"{c['error']} error{s}. First: {first['text']}")
     extra = f" ({c['warning']} warnings, {c['info']} notes)" if c["warning"] or c["info"] else ""
-    return f"{who} would accept these tool calls{extra}."
+    return f"{' and '.join(_who(t) for t in dict.fromkeys(targets))} would accept these tool calls{extra}."
 
 
-def target_for_document(doc: Document, first: Dialect, read_as: list[Dialect]) -> tuple[str, str]:
-    """The default target and why: the model the requests name, else the dialect's default."""
-    fits = [t for t in first.targets if all(t in d.targets for d in read_as)]
-    named, why = named_target(doc, first, fits)
+def _who(target: str) -> str:
+    who = PROVIDER_NAME.get(target, target)
+    return who[0].upper() + who[1:]
+
+
+def target_for_transcript(doc: Document, k: int, d: Dialect) -> tuple[str, str]:
+    """The default target of transcript ``k`` (read as ``d``) and why: the one its container or
+    history names, else the model its request names, else the dialect's default. Each transcript
+    of a file takes its own: a HAR capture may hold an OpenAI and an Anthropic request."""
+    named, why = named_target(doc, d, d.targets, k)
     if named is not None:
         return named, why
-    model = request_model(doc)
+    model = transcript_model(doc, k)
     if model is not None:
-        chosen, why = target_from_model(model, fits)
+        chosen, why = target_from_model(model, d.targets)
         if chosen is not None:
             return chosen, why
         if why:
-            return first.default_target, why
-    return first.default_target, f"the default for the {first.name} format"
+            return d.default_target, why
+    return d.default_target, f"the default for the {d.name} format"
+
+
+def targets_for(doc: Document, read_as: list[Dialect], target: str | None) -> list[tuple[str, str | None]]:
+    """``(target, reason)`` for each transcript: the one the user named, else its own default.
+
+    A named target that does not fit a transcript's dialect is an error for a file of one
+    dialect; in a file that mixes them (a HAR capture of two APIs), the transcripts it fits take it
+    and each other one takes its own default, and the reason says so."""
+    if target is None:
+        return [target_for_transcript(doc, k, d) for k, d in enumerate(read_as)]
+    target = check_target(target)
+    misfits = [k for k, d in enumerate(read_as) if target not in d.targets]
+    if misfits and len(misfits) == len(read_as):
+        k = misfits[0]
+        d = read_as[k]
+        which = f" of transcript {k + 1} ({doc.transcripts[k].label})" if len(read_as) > 1 else ""
+        raise InputError(
+            f"target {target!r} does not fit the {d.name} dialect{which} (it fits: {', '.join(d.targets)})")
+    out: list[tuple[str, str | None]] = [(target, None)] * len(read_as)
+    for k in misfits:
+        own, why = target_for_transcript(doc, k, read_as[k])
+        out[k] = (own, f"{why}; target {target!r} does not fit its {read_as[k].name} format")
+    return out
 
 
 PROGRESS_EVERY = 500  # transcripts between two calls of a ``progress`` callback
@@ -292,31 +331,26 @@ def check_plain(doc: Document, target: str | None = None, dialect: str | None = 
         check_target(target)
     read_as = dialects_for(doc, dialect, target)
     first = read_as[0] if read_as else get(dialect or "openai-chat")
-    reason = None
-    if target is None:
-        target, reason = target_for_document(doc, first, read_as)
-    target = check_target(target)
-    for k, d in enumerate(read_as):
-        if target not in d.targets:
-            which = f" of transcript {k + 1} ({doc.transcripts[k].label})" if len(read_as) > 1 else ""
-            raise InputError(
-                f"target {target!r} does not fit the {d.name} dialect{which} (it fits: {', '.join(d.targets)})"
-            )
+    chosen = targets_for(doc, read_as, target)
+    # The report's ``target`` is the first transcript's; ``transcript_targets`` has each one's.
+    target, reason = chosen[0] if chosen else (check_target(target or first.default_target), None)
     with gc_paused():
         if progress is None:
-            analyses = [analyse(t, target, d) for t, d in zip(doc.transcripts, read_as)]
+            analyses = [analyse(t, c, d) for t, d, (c, _) in zip(doc.transcripts, read_as, chosen)]
         else:
             analyses, total = [], len(doc.transcripts)
-            for k, (t, d) in enumerate(zip(doc.transcripts, read_as), 1):
-                analyses.append(analyse(t, target, d))
+            for k, (t, d, (c, _)) in enumerate(zip(doc.transcripts, read_as, chosen), 1):
+                analyses.append(analyse(t, c, d))
                 if k % PROGRESS_EVERY == 0 or k == total:
                     progress(k, total)
     findings: list[dict[str, Any]] = []
-    for n, a in enumerate(analyses):
-        findings.extend(findings_for(a, target, n))
+    for n, (a, (c, _)) in enumerate(zip(analyses, chosen)):
+        findings.extend(findings_for(a, c, n))
     report = {
         "dialect": first.name,
         "target": target,
+        "transcript_targets": [c for c, _ in chosen],
+        "transcript_target_reasons": [why for _, why in chosen],
         "transcripts": len(doc.transcripts),
         "message_count": sum(len(t.items) for t in doc.transcripts),
         "findings": findings,

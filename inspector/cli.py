@@ -134,16 +134,18 @@ def _fails(report: dict, fail_on: str) -> bool:
 def _why(report: dict) -> str:
     """`` (…)`` saying why the target was chosen, when the file chose it (a model or provider it
     names, a request URL) rather than the format's default."""
+    if len(set(report.get("transcript_targets") or ())) > 1:
+        return ""  # each transcript's reason is in the JSON report (transcript_target_reasons)
     reason = report.get("target_reason")
     return f" ({reason})" if reason and not reason.startswith("the default for") else ""
 
 
 def _summary_line(report: dict) -> str:
-    from .check import counts, dialects_text, verdict
+    from .check import counts, dialects_text, targets_text, verdict
 
     c = counts(report["findings"])
     return (f"{report['message_count']:,} messages in {report['transcripts']:,} transcript(s), "
-            f"{dialects_text(report)}, target {report['target']}{_why(report)}: {c['error']:,} errors, "
+            f"{dialects_text(report)}, {targets_text(report)}{_why(report)}: {c['error']:,} errors, "
             f"{c['warning']:,} warnings, {c['info']:,} notes. {verdict(report)}")
 
 
@@ -157,7 +159,8 @@ def _text_lines(report: dict, source: str, loc, paint) -> list[str]:
         named = f" [{name}]" if many and name else ""
         lines.append(f"{loc.where(f, source, many)}:{named} {f['code']} {paint(f['severity'], f['severity'])} {f['rule']}: {f['text']}")
         if f["provider_error"]:
-            lines.append(f"    {report['target']} says: {f['provider_error']}")
+            lines.append(f"    {(report.get('transcript_targets') or [report['target']])[f['transcript']]} says: "
+                         f"{f['provider_error']}")
         if f["hint"]:
             lines.append(f"    hint: {f['hint']}")
     for f in report.get("input_findings", ()):

@@ -65,24 +65,24 @@ def vendor_of(model: str) -> tuple[str | None, bool]:
     return hinted, on_bedrock
 
 
-def request_model(doc: Document) -> str | None:
-    """The model the document's requests name (the same for all of them), or None.
+def transcript_model(doc: Document, k: int) -> str | None:
+    """The model transcript ``k``'s request names, or None.
 
-    Looks at the object holding each message list: a request body (``model``), a Bedrock
-    Converse call (``modelId``), a batch line's body.
+    Looks at the object holding its message list: a request body (``model``), a Bedrock Converse
+    call (``modelId``), a batch line's body.
     """
-    seen: set[str] = set()
-    for t in doc.transcripts:
-        holder: Any = get_path(doc.root, t.path[:-1]) if t.path else None
-        model = None
-        if type(holder) is dict:
-            for key in ("model", "modelId", "model_id"):
-                if type(holder.get(key)) is str and holder[key].strip():
-                    model = holder[key]
-                    break
-        if model is None:
-            return None  # a transcript with no model: nothing to go by for the whole file
-        seen.add(model)
+    t = doc.transcripts[k]
+    holder: Any = get_path(doc.root, t.path[:-1]) if t.path else None
+    if type(holder) is dict:
+        for key in ("model", "modelId", "model_id"):
+            if type(holder.get(key)) is str and holder[key].strip():
+                return holder[key]
+    return None
+
+
+def request_model(doc: Document) -> str | None:
+    """The model the document's requests name (the same for all of them), or None."""
+    seen = {transcript_model(doc, k) for k in range(len(doc.transcripts))}
     return seen.pop() if len(seen) == 1 else None
 
 

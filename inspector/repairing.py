@@ -28,8 +28,8 @@ from typing import Any, BinaryIO, Literal
 
 from pydantic import BaseModel, Field, PrivateAttr, field_validator
 
-from .check import check_plain, counts
-from .containers import Document, Transcript
+from .check import check_plain, counts, dialects_for
+from .containers import Document, Transcript, find_transcripts
 from .dialects import all_dialects
 from .dialects.base import Block
 from .dialects.editing import EntryEditor
@@ -223,6 +223,8 @@ class RepairReport(BaseModel):
 
     target: str
     dialect: str
+    transcript_targets: list[str] = Field(default_factory=list, description="the target each transcript was "
+                                          "repaired for (``target`` is the first one's)")
     changes: list[Change] = Field(default_factory=list)
     quarantine: list[Quarantined] = Field(default_factory=list)
     id_map: dict[str, str] = Field(default_factory=dict, description="old id -> new id (format renames)")
@@ -385,13 +387,14 @@ def _repair_document(doc: Document, target: str | None, options: RepairOptions, 
                      original: Original | None) -> RepairResult:
     options.limit_growth(None if original is None else original.size)
     before, analyses = check_plain(doc, target, dialect)
-    target = before["target"]
+    asked = target  # re-checks ask as the user did: each transcript then keeps the target it was repaired for
+    targets = before["transcript_targets"]
     editors = [editor_of(a) for a in analyses]
-    report = RepairReport(target=target, dialect=before["dialect"], findings_before=counts(before["findings"]),
-                          findings_after=counts(before["findings"]))
+    report = RepairReport(target=before["target"], dialect=before["dialect"], transcript_targets=targets,
+                          findings_before=counts(before["findings"]), findings_after=counts(before["findings"]))
     report.input_findings = before["input_findings"]
     runs = [_Run(n, a.transcript, a.dialect.name) for n, a in enumerate(analyses)]
-    changed = [run.step(a, ed, target, options) for run, a, ed in zip(runs, analyses, editors)]
+    changed = [run.step(a, ed, targets[run.n], options) for run, a, ed in zip(runs, analyses, editors)]
     del analyses, editors  # the planned steps hold what they need: one set of analyses at a time
     root = doc.root
     after = before
@@ -402,10 +405,10 @@ def _repair_document(doc: Document, target: str | None, options: RepairOptions, 
             if ch:
                 root = put_back(root, run.t, run.items, run.origin)
         new_doc = Document(root=root, format=doc.format, transcripts=[r.transcript() for r in runs], source=doc.source)
-        after, again = check_plain(new_doc, target, dialect)
+        after, again = check_plain(new_doc, asked, dialect)
         # A pass that sees more to do (a fix that only shows once another is made) runs again,
         # so that repairing the output changes nothing.
-        changed = [run.step(a, editor_of(a), target, options, later=True)
+        changed = [run.step(a, editor_of(a), targets[run.n], options, later=True)
                    for run, a in zip(runs, again)]
         del again
     else:
@@ -416,7 +419,7 @@ def _repair_document(doc: Document, target: str | None, options: RepairOptions, 
                     root = put_back(root, run.t, run.items, run.origin)
             new_doc = Document(root=root, format=doc.format, transcripts=[r.transcript() for r in runs],
                                source=doc.source)
-            after, _ = check_plain(new_doc, target, dialect)
+            after, _ = check_plain(new_doc, asked, dialect)
     new_doc = Document(root=root, format=doc.format, transcripts=[r.transcript() for r in runs], source=doc.source)
     reads = None
     if after is before:
@@ -437,6 +440,8 @@ def _repair_document(doc: Document, target: str | None, options: RepairOptions, 
         report.findings_after = counts(after["findings"])
     for run in runs:
         run.collect(report)
+    if after is not before:
+        report.unfixed.extend(_reads_back(root, doc.format, runs, asked, dialect))
     errors = [f for f in after["findings"] if f["severity"] == "error"]
     if errors:
         f = errors[0]
@@ -448,6 +453,32 @@ def _repair_document(doc: Document, target: str | None, options: RepairOptions, 
 
 
 MAX_PASSES = 3
+
+
+def _reads_back(root: Any, fmt: str, runs: list[_Run], target: str | None, dialect: str | None) -> list[str]:
+    """Why the repaired document would not read back as it was written, or [].
+
+    A repaired file must read back in the dialect each transcript was read in, and keep a message
+    to send: an Anthropic body whose only message was an orphan result would otherwise come back
+    as ``"messages": []``, which the API refuses and which reads as another format."""
+    out = []
+    for run in runs:
+        if not run.items and run.t.items:
+            where = f"transcript {run.n} ({run.t.label}): " if len(runs) > 1 else ""
+            out.append(f"{where}repair would leave no message (every one was taken out into the quarantine), "
+                       "and no provider accepts a request without messages")
+    if out:
+        return out
+    try:
+        fresh = Document(root=root, format=fmt, transcripts=find_transcripts(root, fmt))
+        read = dialects_for(fresh, dialect, target)
+    except InputError as exc:
+        return [f"the repaired file would not read back: {exc}"]
+    if [t.path for t in fresh.transcripts] != [r.path for r in runs]:
+        return [(f"the repaired file would read back as {len(fresh.transcripts)} transcript(s) at other places "
+                 f"than the {len(runs)} it was written as")]
+    return [f"transcript {run.n} would read back as {d.name}, not as the {run.dialect} it was written in"
+            for run, d in zip(runs, read) if d.name != run.dialect]
 
 
 def editor_of(a: Any) -> Any:
@@ -470,6 +501,7 @@ class _Run:
         self.id_map: dict[str, str] = {}
         self.unfixed: list[str] = []
         self.origin: list[int | None] | None = None  # input index of each current item (None: new)
+        self.reported: set[str] = set()  # codes check reported on the input (errors and warnings)
 
     def transcript(self) -> Transcript:
         t = self.t
@@ -499,10 +531,20 @@ class _Run:
             where = {o: k for k, o in enumerate(new_origin or ()) if o is not None}
             for c in self.changes:
                 c.index_after = where.get(c.index_after) if c.index_after is not None else None
+        if not later:  # what check reported on the input, at a severity repair acts on
+            self.reported = {i.code for i in a.issues if severity(i.code, target, i.data.get("kind")) in ("error", "warning")}
+        # A change mending what another fix made (a placeholder result that cannot share a Bedrock
+        # message with text) cites the finding behind that fix: repair acts only on what check reported.
+        cause = next((c for c in (*(c.code for c in self.changes), *(r.code for r in plan.recs))
+                      if c in self.reported), None)
         for r in plan.recs:
-            self.changes.append(Change(action=r.action, code=r.code, tool_call_id=r.call_id,
+            code, text = r.code, r.text
+            if code not in self.reported and cause is not None:
+                code = cause
+                text = f"{text} (needed by the {cause} repair, whose output would otherwise break {r.code})"
+            self.changes.append(Change(action=r.action, code=code, tool_call_id=r.call_id,
                                        index_before=back(r.before) if r.before is not None else None,
-                                       index_after=r.slot.pos if r.slot is not None else None, text=r.text,
+                                       index_after=r.slot.pos if r.slot is not None else None, text=text,
                                        new_id=r.new_id, transcript=self.n))
         for index, code, reason, content in plan.quarantine:
             k = back(index)

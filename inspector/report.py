@@ -54,6 +54,11 @@ class Report(BaseModel):
                                            "was read as (``dialect`` is the first one's)")
     target_reason: str | None = Field(default=None, description="why this target, when it was not chosen "
                                       "explicitly: the model the request names, or the format's default")
+    transcript_targets: list[str] = Field(default_factory=list, description="the target each transcript was "
+                                          "checked for (``target`` is the first one's): each takes the one its "
+                                          "own request names (a HAR capture of two APIs)")
+    transcript_target_reasons: list[str | None] = Field(default_factory=list, description="why, for each "
+                                                        "transcript (None: the target named explicitly)")
     input_findings: list[InputFinding] = Field(default_factory=list, description="about the file itself, "
                                                "not its messages: object keys it repeats")
 

@@ -403,16 +403,22 @@ def test_the_url_records_the_view_and_follows_back_and_forward():
     assert at.selectbox(key="target").value == "mistral"
 
 
-def test_a_shared_link_keeps_auto_detect_unless_the_sharer_overrode_it(tmp_path, monkeypatch):
+def open_shared(tmp_path, monkeypatch, view: dict, **params) -> tuple[AppTest, str]:
+    """The app opened on a link to BROKEN shared with ``view``, the link's own ``params`` added."""
     from inspector.store import Store
 
     monkeypatch.setenv("INSPECTOR_STORE_URL", f"sqlite:///{tmp_path / 'shares.sqlite3'}")
-    data = json.dumps(BROKEN).encode()
-    token = Store.from_env().put(data, "shared.json", {"target": "openai", "dialect": None, "selected": 2})
+    token = Store.from_env().put(json.dumps(BROKEN).encode(), "shared.json", view)
     at = AppTest.from_file(APP, default_timeout=60)
     at.query_params["t"] = token
-    at.query_params["m"] = "3"
+    for k, v in params.items():
+        at.query_params[k] = v
     at.run()
+    return at, token
+
+
+def test_a_shared_link_keeps_auto_detect_unless_the_sharer_overrode_it(tmp_path, monkeypatch):
+    at, token = open_shared(tmp_path, monkeypatch, {"target": "openai", "dialect": None, "selected": 2}, m="3")
     assert at.selectbox(key="dialect_choice").value == "auto-detect"
     assert at.session_state["sel"] == 3
     assert _qp(at, "t") == token
@@ -442,3 +448,16 @@ def test_findings_are_grouped_by_rule_with_counts_errors_first():
     last.click().run()
     assert set(at.dataframe[0].value["code"]) == {codes[-1]}
     assert at.session_state["sel"] == min(f.message_index for f in report.findings if f.code == codes[-1])
+
+
+def test_a_shared_link_whose_dialect_does_not_fit_shows_the_view_with_a_note(tmp_path, monkeypatch):
+    """``&dialect=gemini`` on an openai-chat transcript: the view, read as detected, and a note
+    that the link's dialect does not fit; never "Could not read this input"."""
+    at, _ = open_shared(tmp_path, monkeypatch, {"target": "openai", "dialect": None, "selected": 1}, dialect="gemini")
+    assert not at.exception
+    assert "Could not read this input" not in texts(at)
+    assert at.selectbox(key="dialect_choice").value == "auto-detect"
+    note = [t for t in texts(at) if "link asks for the gemini dialect" in t]
+    assert note and "not recognised as gemini" in note[0] and "read as detected (openai-chat)" in note[0]
+    assert len(at.dataframe[0].value) == len(inspector.check(BROKEN).findings)
+    assert _qp(at, "dialect") is None  # the address no longer claims the dialect that did not fit

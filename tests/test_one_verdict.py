@@ -142,3 +142,79 @@ def test_mistral_system_message_after_a_tool_or_assistant_message_is_reported_as
     assert fixed.report.ok and _mistral_refuses(fixed.data) == ""
     assert inspector.check(msgs, target="openai").ok
     assert inspector.repair(msgs, target="openai").report.changes == []
+
+
+# --- A HAR capture holding an OpenAI and an Anthropic request --------------------------------------
+
+ANTHROPIC_ORPHAN = "unexpected `tool_use_id` found in `tool_result` blocks"
+
+
+def _har(*entries) -> dict:
+    def entry(url, body, status):
+        return {"startedDateTime": "2026-03-02T11:20:04.512Z", "time": 1,
+                "request": {"method": "POST", "url": url, "httpVersion": "HTTP/2", "headers": [], "queryString": [],
+                            "cookies": [], "headersSize": -1, "bodySize": 1,
+                            "postData": {"mimeType": "application/json", "text": json.dumps(body)}},
+                "response": {"status": status, "statusText": "", "httpVersion": "HTTP/2", "headers": [], "cookies": [],
+                             "content": {"size": 2, "mimeType": "application/json", "text": "{}"},
+                             "redirectURL": "", "headersSize": -1, "bodySize": 2},
+                "cache": {}, "timings": {"send": 0, "wait": 1, "receive": 0}}
+    return {"log": {"version": "1.2", "creator": {"name": "devtools", "version": "1"},
+                    "entries": [entry(*e) for e in entries]}}
+
+
+OPENAI_BODY = {"model": "gpt-4.1-mini", "messages": [
+    {"role": "user", "content": "Summarise ticket 118"}, ORPHAN]}
+ANTHROPIC_BODY = {"model": "claude-sonnet-4-5", "max_tokens": 512, "messages": [
+    {"role": "user", "content": "Summarise ticket 118"},
+    {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_09", "content": "Printer jams."}]}]}
+MIXED_HAR = _har(("https://api.openai.com/v1/chat/completions", OPENAI_BODY, 400),
+                 ("https://api.anthropic.com/v1/messages", ANTHROPIC_BODY, 400))
+
+
+def test_a_har_capture_of_two_apis_checks_each_request_for_its_own_provider(tmp_path):
+    path = tmp_path / "session.har"
+    path.write_text(json.dumps(MIXED_HAR))
+    report = inspector.check(path)
+    assert report.transcript_dialects == ["openai-chat", "anthropic"]
+    assert report.transcript_targets == ["openai", "anthropic"]
+    errors = {f.transcript: f for f in report.findings if f.severity == "error"}
+    assert errors[0].code == "TC002" and OPENAI_ORPHAN in errors[0].provider_error
+    assert errors[1].code == "TC002" and ANTHROPIC_ORPHAN in errors[1].provider_error
+
+    p = run("check", path)
+    assert p.returncode == 1, p.stderr
+    out = p.stdout.decode()
+    assert f"    openai says: Invalid parameter: {OPENAI_ORPHAN}" in out and "    anthropic says: " in out
+    assert "targets openai (1 transcript), anthropic (1)" in out
+
+    # scan and repair read it the same way
+    rows = [json.loads(x) for x in run("scan", path, "--format", "jsonl").stdout.decode().splitlines()]
+    assert [(r["dialect"], r["target"], r["codes"]) for r in rows] == [
+        ("openai-chat", "openai", sorted({f.code for f in report.findings if f.transcript == 0})),
+        ("anthropic", "anthropic", sorted({f.code for f in report.findings if f.transcript == 1}))]
+    p = run("repair", path, "-o", tmp_path / "fixed.har")
+    assert p.returncode == 0, p.stderr
+    fixed = inspector.check(tmp_path / "fixed.har")
+    assert fixed.ok and fixed.transcript_targets == ["openai", "anthropic"]
+
+    # a target named for the whole file applies where it fits; the other request keeps its own, saying why
+    named = inspector.check(path, target="mistral")
+    assert named.transcript_targets == ["mistral", "anthropic"]
+    assert "does not fit its anthropic format" in named.transcript_target_reasons[1]
+
+
+# --- Repair output reads back as written, and a repair that leaves no message is no success --------
+
+def test_a_repair_that_would_leave_no_message_is_not_fixed(tmp_path):
+    body = {"model": "claude-sonnet-4-5", "max_tokens": 100, "messages": [
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_x", "content": "?"}]}]}
+    report = inspector.check(body)
+    assert report.dialect == "anthropic" and ANTHROPIC_ORPHAN in report.findings[0].provider_error
+    fixed = inspector.repair(body)
+    assert not fixed.report.ok
+    assert any("would leave no message" in u for u in fixed.report.unfixed)
+    path = tmp_path / "body.json"
+    path.write_text(json.dumps(body))
+    p = run("repair", path, "-o", tmp_path / "out.json")
+    assert p.returncode == 1 and b"would leave no message" in p.stderr

@@ -49,21 +49,37 @@ def _key(root: Any, t: Transcript, many: bool) -> str | None:
 
 def check_one(root: Any, t: Transcript, fmt: str, source: str, line: int | None, key: str | None,
               opts: ScanOptions) -> dict:
-    row = _row(source, line, key)
+    """The row of one transcript checked on its own (a file whose transcripts cannot be read together)."""
+    return _rows(Document(root=root, format=fmt, transcripts=[t], source=source), line, [key], opts)[0]
+
+
+def _rows(doc: Document, line: int | None, keys: list, opts: ScanOptions) -> list[dict]:
+    """A row per transcript of ``doc``, from one ``check_plain`` of the whole document: the same
+    reading as ``inspector check`` (the dialect a weak transcript takes from its siblings, the
+    target each transcript's own request names)."""
+    source = doc.source
     try:
-        report, _ = check_plain(Document(root=root, format=fmt, transcripts=[t], source=source),
-                                opts.target, opts.dialect)
+        report, _ = check_plain(doc, opts.target, opts.dialect)
     except InputError as exc:
-        row["dialect"] = t.dialect or None
+        if len(doc.transcripts) > 1:  # say which transcript cannot be read, and scan the others
+            return [check_one(doc.root, t, doc.format, source, line, k, opts) for t, k in zip(doc.transcripts, keys)]
+        row = _row(source, line, keys[0])
+        row["dialect"] = doc.transcripts[0].dialect or None if doc.transcripts else None
         row["problem"] = str(exc)
-        return row
-    fs = report["findings"]
-    c = counts(fs)
-    row.update(dialect=report["dialect"], target=report["target"], messages=report["message_count"],
-               errors=c["error"], warnings=c["warning"], notes=c["info"],
-               codes=sorted({f["code"] for f in fs}), rejected=c["error"] > 0,
-               findings=[{k: f[k] for k in FINDING_FIELDS} for f in fs])
-    return row
+        return [row]
+    by_transcript: list[list[dict]] = [[] for _ in doc.transcripts]
+    for f in report["findings"]:
+        by_transcript[f["transcript"]].append(f)
+    rows = []
+    for k, (t, fs) in enumerate(zip(doc.transcripts, by_transcript)):
+        row = _row(source, line, keys[k])
+        c = counts(fs)
+        row.update(dialect=report["transcript_dialects"][k], target=report["transcript_targets"][k],
+                   messages=len(t.items), errors=c["error"], warnings=c["warning"], notes=c["info"],
+                   codes=sorted({f["code"] for f in fs}), rejected=c["error"] > 0,
+                   findings=[{name: f[name] for name in FINDING_FIELDS} for f in fs])
+        rows.append(row)
+    return rows
 
 
 def check_value(root: Any, fmt: str, source: str, line: int | None, opts: ScanOptions,
@@ -76,7 +92,8 @@ def check_value(root: Any, fmt: str, source: str, line: int | None, opts: ScanOp
         row["problem"] = str(exc)
         return [row]
     many = len(found) > 1
-    return [check_one(root, t, fmt, source, line, key or _key(root, t, many), opts) for t in found]
+    return _rows(Document(root=root, format=fmt, transcripts=found, source=source), line,
+                 [key or _key(root, t, many) for t in found], opts)
 
 
 def _problem_row(source: str, line: int | None, key: str | None, exc: Exception) -> dict:
@@ -141,6 +158,8 @@ def scan_part(part: Part, opts: ScanOptions, line_base: int = 0) -> tuple[list[d
 
     try:
         doc = load(part.path)
-        return check_value(doc.root, doc.format, part.path, None, opts), 0
+        many = len(doc.transcripts) > 1
+        doc.source = part.path
+        return _rows(doc, None, [_key(doc.root, t, many) for t in doc.transcripts], opts), 0
     except Exception as exc:  # noqa: BLE001
         return [_problem_row(part.path, None, None, exc)], 0

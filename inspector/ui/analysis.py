@@ -14,11 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .. import dialects
-from ..check import Analysis, check_document, default_target, dialects_for, named_target
+from ..check import Analysis, check_document, default_target, dialects_for, target_for_transcript
 from ..containers import Document
 from ..hosting import events
 from ..loading import load_bytes
-from ..model_target import request_model, target_from_model
 from ..render import TimelineModel
 from ..report import Finding, Report
 from .bytecache import byte_cached
@@ -68,19 +67,12 @@ def targets_for(dialect: str) -> tuple[str, ...]:
 
 def target_default(dialect: str, doc: Document | None = None) -> tuple[str, str | None]:
     """The target to start with and, when the file chose it (a span's provider, a request URL, the
-    request's model), why."""
-    fits = targets_for(dialect)
-    if doc is not None:
-        named, why = named_target(doc, dialects.get(dialect), fits)
-        if named is not None:
-            return named, why
-    model = request_model(doc) if doc is not None else None
-    if model is not None:
-        chosen, why = target_from_model(model, fits)
-        if chosen is not None:
-            return chosen, why
-    t = default_target(dialect)
-    return (t if t in fits else fits[0]), None
+    request's model), why: the first transcript's, as ``check`` chooses it."""
+    if doc is not None and doc.transcripts:
+        t, why = target_for_transcript(doc, 0, dialects.get(dialect))
+        chosen = not why.startswith("the default for") and "rules do not apply" not in why
+        return t, why if chosen else None
+    return default_target(dialect), None
 
 
 _heap_lock = threading.Lock()

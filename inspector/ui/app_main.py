@@ -82,6 +82,7 @@ def toolbar(doc, loaded: state.Loaded) -> tuple[str | None, str, int]:
     effective = dialect or detected
     fits = analysis.targets_for(effective)
     start, why = analysis.target_default(effective, doc)
+    st.session_state[state.TARGET_START] = start
     if st.session_state.get(state.TARGET) not in fits:
         st.session_state[state.TARGET] = start
     with c2:
@@ -204,16 +205,31 @@ def page() -> None:
         return
     url.follow(loaded)  # back/forward and edited addresses
     state.open_pending()
+    misfit = st.session_state.get(state.DIALECT_MISFIT)
+    if misfit and st.session_state.get(state.DIALECT) == misfit[0]:
+        st.session_state[state.DIALECT] = state.AUTO  # before the Dialect box is drawn
     dialect, target, transcript = toolbar(doc, loaded)
+    if misfit and dialect is None:
+        with st.container(key="dialect_misfit"):  # the reader's words quote the file: text only
+            st.text(f"The link asks for the {misfit[0]} dialect, which does not fit this file ({misfit[1]}); "
+                    f"it is read as detected ({' + '.join(analysis.detected_dialects(loaded.sha, doc))}).")
     progress = st.empty()
 
     def checking(done: int, total: int) -> None:
         if total >= 1000:  # a dataset big enough to take a moment
             progress.progress(done / total, text=f"Checking transcripts: {done:,} of {total:,}")
 
+    # The target the file names (the Target box's start) is asked as check asks it: each transcript
+    # then takes the one its own request names, as on the command line.
+    asked = None if target == st.session_state.get(state.TARGET_START) else target
     try:
-        checked = analysis.checked(loaded.sha, loaded.data, loaded.name, dialect, target, checking)
+        checked = analysis.checked(loaded.sha, loaded.data, loaded.name, dialect, asked, checking)
     except Exception as exc:  # noqa: BLE001
+        if isinstance(exc, InputError) and dialect is not None and dialect == st.session_state.get(state.LINK_DIALECT):
+            # A shared link's dialect that does not fit the file: the view as detected, with a note.
+            st.session_state.pop(state.LINK_DIALECT, None)
+            st.session_state[state.DIALECT_MISFIT] = (dialect, str(exc))
+            st.rerun()
         unreadable(loaded, exc)
         show_input_error(exc)
         return

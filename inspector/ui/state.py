@@ -18,6 +18,8 @@ from ..render import PAGE_SIZE
 FILE, SEL, MARK, PAGE, FOCUS, ERROR = "file", "sel", "mark", "page", "focus", "input_error"
 DIALECT, TARGET, TRANSCRIPT = "dialect_choice", "target", "transcript"
 DS_OPEN, DS_PENDING = "ds_open", "ds_pending"  # a transcript of a dataset is open; one is to be opened
+TARGET_START = "_target_start"  # the target the file names: asked as None, as check asks it
+LINK_DIALECT, DIALECT_MISFIT = "_link_dialect", "_dialect_misfit"  # a link's dialect; (it, why) when it did not fit
 AUTO = "auto-detect"
 UPLOADER = "upload_gen"  # bumped when a file comes from elsewhere: the uploader is drawn anew, empty
 
@@ -99,7 +101,9 @@ def set_loaded(data: bytes, name: str, origin: str, view: dict | None = None) ->
     # it was made from (links made before the dataset view existed opened the transcript).
     st.session_state[DS_OPEN] = bool(view) and view.get("dataset", "transcript") == "transcript"
     st.session_state[DIALECT] = AUTO
+    st.session_state.pop(DIALECT_MISFIT, None)
     view = view or {}
+    st.session_state[LINK_DIALECT] = view.get("dialect")
     if view.get("dialect"):
         st.session_state[DIALECT] = view["dialect"]
     if view.get("target"):

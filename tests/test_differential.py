@@ -1,0 +1,249 @@
+"""Differential tests (issue 28): one input, one verdict, whichever entry point reads it.
+
+Over every file of the shared corpus, ``sample_logs`` and each dialect's own samples, and
+generated variants of each (every object's keys in reverse order, one transcript per line
+against a whole array, JSON against JSON Lines), these hold:
+
+1. ``check`` ≡ ``scan``: the same transcripts, read in the same dialects, checked for the same
+   targets, with the same findings at the same indexes (or both refuse the file);
+2. ``check`` ≡ the app: the findings table (``ui.findings.findings_frame`` over ``ui.analysis.Checked``,
+   as the page builds it) holds check's findings, and the Target box starts where check chose;
+3. ``repair``: every change it makes cites a finding ``check`` reported for that transcript at a
+   severity repair acts on (error or warning); its output reads back as the same transcripts in
+   the same dialects and checks clean for the same targets, or it says why not (exit 1).
+
+Two readers that decide the same question from their own key lists (the streamed dataset reader
+read a batch body's ``tools`` as its transcript when they came before ``messages``) cannot both
+pass this.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from test_dialect_repair_fuzz import WRITERS, as_text, broken_chats
+from transcripts import valid_transcripts
+
+import inspector
+from inspector.check import check_plain
+from inspector.errors import InputError
+from inspector.scan import sources
+from inspector.scan.work import FINDING_FIELDS, ScanOptions, scan_part
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = ROOT.parent / "shared" / "corpus"
+SUFFIXES = (".json", ".jsonl", ".har", ".traj")
+NOT_TRANSCRIPTS = {"manifest.json", "expected.json"}
+
+
+def _sample_files(tmp: Path) -> list[Path]:
+    """Each dialect's clean and broken samples, written as a user would have them."""
+    from inspector.dialects import all_dialects
+
+    out = []
+    for d in all_dialects():
+        for kind in ("clean", "broken"):
+            value = getattr(d.samples, kind)
+            name = f"{d.name}-{kind}"
+            if d.samples.jsonl:
+                p = tmp / f"{name}.jsonl"
+                p.write_text("".join(json.dumps(e) + "\n" for e in value))
+            else:
+                p = tmp / f"{name}.json"
+                p.write_text(json.dumps(value))
+            out.append(p)
+    return out
+
+
+def _inputs() -> list[Path]:
+    files = sorted(p for p in (ROOT / "sample_logs").iterdir() if p.suffix in SUFFIXES)
+    if CORPUS.exists():
+        files += sorted(p for p in CORPUS.rglob("*") if p.suffix in SUFFIXES and p.name not in NOT_TRANSCRIPTS)
+    return files
+
+
+# --- variants ------------------------------------------------------------------------------------
+
+def _reversed_keys(v):
+    if type(v) is dict:
+        return {k: _reversed_keys(v[k]) for k in reversed(list(v))}
+    if type(v) is list:
+        return [_reversed_keys(x) for x in v]
+    return v
+
+
+def _lines(values: list) -> str:
+    return "".join(json.dumps(x) + "\n" for x in values)
+
+
+def variants(path: Path, tmp: Path) -> list[Path]:
+    """The file, and the same content written differently (see the module docstring)."""
+    out = [path]
+    try:
+        doc = inspector.load(path)
+    except InputError:
+        return out
+    root, stem = doc.root, tmp / path.name.replace(".", "_")
+
+    def write(tag: str, text: str, suffix: str) -> None:
+        p = Path(f"{stem}.{tag}{suffix}")
+        p.write_text(text)
+        out.append(p)
+
+    if doc.format == "jsonl":
+        write("keys", _lines(_reversed_keys(root)), ".jsonl")
+        write("array", json.dumps(root), ".json")  # the lines as one JSON array
+    else:
+        write("keys", json.dumps(_reversed_keys(root)), path.suffix)
+        if type(root) is list and len(root) > 1:
+            write("lines", _lines(root), ".jsonl")  # one record (or message) per line
+    return out
+
+
+# --- the three readers ---------------------------------------------------------------------------
+
+def _scan_rows(path: Path) -> list[dict]:
+    rows, base = [], 0
+    for part in sources.plan([str(path)]):
+        got, n = scan_part(part, ScanOptions(), base)
+        rows += got
+        base += n
+    return rows
+
+
+def _same_as_scan(path: Path, report: dict, analyses) -> None:
+    rows = _scan_rows(path)
+    assert not any(r["problem"] for r in rows), [r["problem"] for r in rows if r["problem"]]
+    assert len(rows) == report["transcripts"], f"{path}: scan read {len(rows)} transcripts, check {report['transcripts']}"
+    for k, row in enumerate(rows):
+        mine = [{name: f[name] for name in FINDING_FIELDS} for f in report["findings"] if f["transcript"] == k]
+        assert (row["dialect"], row["target"], row["messages"]) == (
+            report["transcript_dialects"][k], report["transcript_targets"][k], len(analyses[k].transcript.items)), \
+            f"{path}: transcript {k}"
+        assert row["findings"] == mine, f"{path}: transcript {k}"
+
+
+def _same_as_app(path: Path) -> None:
+    from inspector.check import check_document
+    from inspector.ui.analysis import Checked, target_default
+    from inspector.ui.findings import findings_frame
+
+    doc = inspector.load(path.read_bytes(), name=path.name)
+    report, analyses = check_document(doc)
+    start, _ = target_default(report.dialect, doc)
+    assert start == report.target, f"{path}: the app's Target box starts at {start}, check chose {report.target}"
+    checked = Checked(doc, report, analyses)
+    for k in range(report.transcripts):
+        table = findings_frame(checked.findings(k)).to_dict("records")
+        want = [f for f in report.findings if f.transcript == k]
+        assert [(r["message"], r["code"], r["severity"], r["sentence"], r["provider_error"]) for r in table] == [
+            (f.message_index, f.code, f.severity, f.text, f.provider_error or "") for f in want], f"{path}: transcript {k}"
+
+
+def repair_holds(source, report: dict, **kw) -> None:
+    """Property 3 for one input (a path or a value) and its check report."""
+    res = inspector.repair(source, **kw)
+    acted = {(f["transcript"], f["code"]) for f in report["findings"] if f["severity"] in ("error", "warning")}
+    for c in res.report.changes:
+        assert (c.transcript, c.code) in acted, f"{c.action} {c.code} in transcript {c.transcript} cites no finding: {c.text}"
+    if not res.report.ok:
+        assert res.report.unfixed, "repair failed without saying why"
+        return
+    back, _ = check_plain(inspector.load(res.output), kw.get("target"), kw.get("dialect"))
+    assert back["transcript_dialects"] == report["transcript_dialects"]
+    assert back["transcript_targets"] == report["transcript_targets"]
+    assert not [f["text"] for f in back["findings"] if f["severity"] == "error"]
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory) -> list[Path]:
+    tmp = tmp_path_factory.mktemp("variants")
+    out = []
+    for p in [*_inputs(), *_sample_files(tmp)]:
+        out += variants(p, tmp)
+    return out
+
+
+def _agree(path: Path) -> bool:
+    """Properties 1-3 for one file; False when check refuses it (and so do scan and repair)."""
+    try:
+        report, analyses = check_plain(inspector.load(path))
+    except InputError as exc:
+        rows = _scan_rows(path)
+        assert rows and all(r["problem"] for r in rows), f"check refuses it ({exc}), scan does not"
+        with pytest.raises(InputError):
+            inspector.repair(path)
+        return False
+    _same_as_scan(path, report, analyses)
+    _same_as_app(path)
+    repair_holds(path, report)
+    return True
+
+
+def test_check_scan_app_and_repair_agree_on_every_file_and_variant(files):
+    assert len(files) > 40
+    failures, read = [], 0
+    for path in files:
+        try:
+            read += _agree(path)
+        except AssertionError as exc:
+            failures.append(f"{path.name}: {str(exc).splitlines()[0]}")
+    assert not failures, "\n".join(failures)
+    assert read > len(files) * 3 // 4
+
+
+# --- the same three properties on random broken transcripts, per dialect --------------------------
+
+def to_vercel_ai(chat):
+    """AI SDK 5 ``ModelMessage[]``: tool-call parts in assistant messages, tool-result parts in tool messages."""
+    names = {c["id"]: c["function"]["name"] for m in chat for c in m.get("tool_calls", [])}
+    out = []
+    for m in chat:
+        if m["role"] == "tool":
+            out.append({"role": "tool", "content": [{"type": "tool-result", "toolCallId": m["tool_call_id"],
+                                                     "toolName": names.get(m["tool_call_id"], "lost_tool"),
+                                                     "output": {"type": "text", "value": m["content"]}}]})
+        elif m["role"] == "assistant":
+            parts = [{"type": "text", "text": m["content"]}] if m.get("content") else []
+            parts += [{"type": "tool-call", "toolCallId": c["id"], "toolName": c["function"]["name"],
+                       "input": json.loads(c["function"]["arguments"])} for c in m.get("tool_calls", [])]
+            out.append({"role": "assistant", "content": parts})
+        else:
+            out.append({"role": m["role"], "content": m["content"]})
+    return out
+
+
+def _writers() -> dict:
+    return {"openai-chat": lambda chat: chat, "vercel-ai": to_vercel_ai, **WRITERS}
+
+
+@st.composite
+def broken(draw):
+    """A broken conversation: one of the fuzz suite's corruptions, or a history trimmed at the front
+    so that it starts at a tool result (an Anthropic body whose only message is an orphan result)."""
+    if draw(st.integers(0, 4)) == 0:
+        msgs = draw(valid_transcripts(max_rounds=3))
+        tools = [k for k, m in enumerate(msgs) if m["role"] == "tool"]
+        k = draw(st.sampled_from(tools))
+        return msgs[k:k + draw(st.integers(1, 3))]
+    return draw(broken_chats())
+
+
+@pytest.mark.parametrize("dialect", ["openai-chat", "anthropic", "bedrock", "gemini", "openai-responses", "langchain",
+                                     "claude-code", "vercel-ai"])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(chat=broken())
+def test_repair_of_random_broken_transcripts_acts_on_check_and_reads_back(dialect, chat):
+    text = as_text(_writers()[dialect](chat), dialect)
+    try:
+        report, _ = check_plain(inspector.load(text))
+    except InputError:
+        with pytest.raises(InputError):
+            inspector.repair(text)
+        return
+    assume(report["dialect"] == dialect)  # a trimmed history may no longer show its format
+    repair_holds(text, report)
