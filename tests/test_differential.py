@@ -1,8 +1,9 @@
 """Differential tests (issue 28): one input, one verdict, whichever entry point reads it.
 
 Over every file of the shared corpus, ``sample_logs`` and each dialect's own samples, and
-generated variants of each (every object's keys in reverse order, one transcript per line
-against a whole array, JSON against JSON Lines), these hold:
+generated variants of each (every object's keys in reverse order, so that a body's ``tools``
+come before its ``messages``; a request body as the lines of an OpenAI Batch file; one
+transcript per line against a whole array; JSON against JSON Lines), these hold:
 
 1. ``check`` ≡ ``scan``: the same transcripts, read in the same dialects, checked for the same
    targets, with the same findings at the same indexes (or both refuse the file);
@@ -99,6 +100,10 @@ def variants(path: Path, tmp: Path) -> list[Path]:
         write("array", json.dumps(root), ".json")  # the lines as one JSON array
     else:
         write("keys", json.dumps(_reversed_keys(root)), path.suffix)
+        if type(root) is dict and "model" in root:  # a request body: as the lines of an OpenAI Batch file
+            lines = [{"custom_id": f"req-{k}", "method": "POST", "url": "/v1/chat/completions", "body": root}
+                     for k in range(2)]
+            write("batch", _lines([lines[0], _reversed_keys(lines[1])]), ".jsonl")  # line 2: tools before messages
         if type(root) is list and len(root) > 1:
             write("lines", _lines(root), ".jsonl")  # one record (or message) per line
     return out
