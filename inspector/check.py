@@ -242,10 +242,10 @@ def dialects_text(report: dict[str, Any]) -> str:
     return _tally_text("dialect", report["dialect"], report["transcript_dialects"])
 
 
-def targets_text(report: dict) -> str:
+def targets_text(report: dict[str, Any]) -> str:
     """``target openai``, or for a file whose transcripts name different providers (a HAR
     capture of two APIs) ``targets openai (1 transcript), anthropic (1)``."""
-    return _tally_text("target", report["target"], report.get("transcript_targets") or ())
+    return _tally_text("target", report["target"], report.get("transcript_targets") or [])
 
 
 def _tally_text(word: str, first: str, each: list[str]) -> str:

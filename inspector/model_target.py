@@ -75,8 +75,9 @@ def transcript_model(doc: Document, k: int) -> str | None:
     holder: Any = get_path(doc.root, t.path[:-1]) if t.path else None
     if type(holder) is dict:
         for key in ("model", "modelId", "model_id"):
-            if type(holder.get(key)) is str and holder[key].strip():
-                return holder[key]
+            model = holder.get(key)
+            if type(model) is str and model.strip():
+                return model
     return None
 
 
