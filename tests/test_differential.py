@@ -241,14 +241,18 @@ def broken(draw):
 @pytest.mark.parametrize("dialect", ["openai-chat", "anthropic", "bedrock", "gemini", "openai-responses", "langchain",
                                      "claude-code", "vercel-ai"])
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(chat=broken())
-def test_repair_of_random_broken_transcripts_acts_on_check_and_reads_back(dialect, chat):
+@given(chat=broken(), data=st.data())
+def test_repair_of_random_broken_transcripts_acts_on_check_and_reads_back(dialect, chat, data):
+    """For the dialect's default target, and for a format that names no provider (LangChain, the
+    AI SDK) the Anthropic and Bedrock targets too, whose repairs once read back as openai-chat."""
     text = as_text(_writers()[dialect](chat), dialect)
+    target = data.draw(st.sampled_from([None, "anthropic", "bedrock", "mistral"])) \
+        if dialect in ("langchain", "vercel-ai") else None
     try:
-        report, _ = check_plain(inspector.load(text))
+        report, _ = check_plain(inspector.load(text), target)
     except InputError:
         with pytest.raises(InputError):
-            inspector.repair(text)
+            inspector.repair(text, target)
         return
     assume(report["dialect"] == dialect)  # a trimmed history may no longer show its format
-    repair_holds(text, report)
+    repair_holds(text, report, target=target)

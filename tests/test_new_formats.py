@@ -331,6 +331,10 @@ def test_har_entries_to_different_apis_keep_their_own_dialect():
     har["log"]["entries"].append(e)
     doc = inspector.load(json.dumps(har))
     assert [d.name for d in dialects_for(doc)] == ["openai-chat", "openai-chat", "anthropic"]
-    # One target cannot judge both APIs: the refusal names the transcript that does not fit.
-    with pytest.raises(InputError, match=r"transcript 3 \(POST https://api.anthropic.com/v1/messages"):
-        inspector.check(json.dumps(har))
+    # Each request is judged by the API it went to (issue 28: this was refused with exit 2).
+    report = inspector.check(json.dumps(har))
+    assert report.transcript_targets == ["openai", "openai", "anthropic"]
+    assert report.transcript_target_reasons[2] == "the request went to api.anthropic.com"
+    # A target named for the file that fits none of its formats is still refused, naming one.
+    with pytest.raises(InputError, match=r"target 'gemini' does not fit the openai-chat dialect of transcript 1"):
+        inspector.check(json.dumps(har), target="gemini")
