@@ -1111,8 +1111,8 @@ def _masked_literal(literal: bytes, group: Sequence[Secret], masks: Sequence[str
         pieces += [value[pos:], b'"']
         return b"".join(pieces)
     text = _decode_literal(literal)
-    if text is None:
-        return literal
+    if text is None:  # not a literal JSON reads (a bad escape): its offsets cannot be trusted, mask it all
+        return json.dumps(" ".join(masks)).encode("ascii")
     value, pieces, pos = text.encode("utf-8", "surrogatepass"), [], 0
     nested = b"\\" in value and _NESTED.search(value) is not None
     for s, m in zip(group, masks):

@@ -91,6 +91,20 @@ def test_non_utf8_bytes_survive_masking():
     assert R.mask(data) == b'{"a": "\xff\xfe", "b": "[REDACTED AWS access key]"}'
 
 
+@pytest.mark.parametrize("literal", [
+    b'"key \\q ' + AWS_KEY.encode() + b'"',  # an escape JSON does not have
+    b'"line\\n ' + AWS_KEY.encode() + b'\x01 raw control byte"',  # a raw control byte beside an escape
+])
+def test_a_string_json_cannot_decode_is_masked_whole_never_left_as_it_was(literal):
+    # Before: the literal came back unchanged when its JSON decode failed, secret and all.
+    data = b'{"messages": [{"role": "user", "content": ' + literal + b'}]}'
+    found = R.scan(data)
+    assert [s.kind for s in found] == ["AWS access key"]
+    masked = R.mask(data, found)
+    assert AWS_KEY.encode() not in masked
+    assert b'"[REDACTED AWS access key]"' in masked
+
+
 def test_custom_patterns_and_secret_groups():
     r = Redactor.build([r"INTERNAL-\d{6}", r"password=(?P<secret>[^\s\"&]+)"])
     data = transcript("ticket INTERNAL-123456 and password=hunter2&x=1")
