@@ -49,14 +49,21 @@ def _toolish(x: Any, depth: int, path: tuple, seen: dict) -> None:
                 _toolish(v, depth + 1, (*path, j), seen)
 
 
+CHOOSE = "choose the file's format with --from (or the app's Dialect)"  # the app says it in its own words
+
+
 def _seen(items: list, issue: Issue) -> str:
     """What an unrecognised item looked like: its role, or the keys it has instead."""
     role = issue.data.get("role")
     if role is not None:
         return repr(role)
     item = items[issue.index] if 0 <= issue.index < len(items) else None
+    if type(item) is dict:  # the dialect read no role: say what the item names itself instead
+        for k in ("role", "type"):
+            if isinstance(item.get(k), str):
+                return f"{k} {item[k]!r}"
     keys = list(item)[:4] if type(item) is dict else []
-    return f"no role, only {'/'.join(map(str, keys))}" if keys else "no role"
+    return f"no role or type, only the keys {'/'.join(map(str, keys))}" if keys else "no role or type"
 
 
 def refuse_unaccounted(dialect: Dialect, items: list, where: tuple, msgs: list[Msg], issues: list[Issue]) -> None:
@@ -73,8 +80,7 @@ def refuse_unaccounted(dialect: Dialect, items: list, where: tuple, msgs: list[M
         roles = sorted({_seen(items, i) for i in unknown})[:5]
         raise InputError(
             f"not recognised as {name}: {len(unknown)} of {len(items)} items have a role or type {name} does not "
-            f"have ({'; '.join(roles)}); choose the file's format with --from (or the app's Dialect), "
-            "or it is a format the inspector does not read", path_text(where))
+            f"have ({'; '.join(roles)}); {CHOOSE}, or it is a format the inspector does not read", path_text(where))
     own = dialect.tool_fields
     if own is None or any(m.calls or m.results for m in msgs):
         return
@@ -88,5 +94,5 @@ def refuse_unaccounted(dialect: Dialect, items: list, where: tuple, msgs: list[M
         first = next(iter(seen.values()))
         raise InputError(
             f"not recognised as {name}: the items carry tool calls or results ({', '.join(seen)}, first at "
-            f"{path_text(first)}), but {name} read no tool call and no result from them; choose the file's format "
-            "with --from (or the app's Dialect), or it is a format the inspector does not read", path_text(where))
+            f"{path_text(first)}), but {name} read no tool call and no result from them; {CHOOSE}, "
+            "or it is a format the inspector does not read", path_text(where))

@@ -153,8 +153,10 @@ def test_unreadable_input_is_one_readable_message_with_line_and_column():
     at = upload(app(), "bad.json", b'[{"role": "user", "content": "hi"},\n {"role": }]')
     assert not at.exception
     shown = texts(at)
-    assert "Could not read this input" in shown
+    assert "Could not read bad.json" in shown
     assert any("line 2 column" in t for t in shown)
+    # An excerpt of what was there, with a caret under the position.
+    assert [c.value for c in at.code] == ['line 2:\n {"role": }]\n          ^']
 
 
 def test_paste_text_area_loads_and_empty_paste_says_so():

@@ -22,17 +22,16 @@ from .dataset import back_button, dataset_view, record_name
 from .findings import findings_table
 from .pasted_error import pasted_error_panel, recorded_error
 from .repair_panel import OPTIONS_KEY, repair_panel
+from .changes import change_note
+from .refusal import app_words, show_input_error
 from .summary import summary
 from .timeline import timeline_panel
 
 TABS = ["Findings", "Repair"]
-
-
-def show_input_error(exc: Exception) -> None:
-    """One readable message: what is wrong and where (line and column, or a JSON path)."""
-    with st.container(key="input_error", border=True):
-        st.text("Could not read this input")
-        st.text(str(exc) if isinstance(exc, InputError) else f"{type(exc).__name__}: {exc}")
+DIALECT_BACK = "_dialect_back"  # the dialect to show again after a chosen one could not read the file
+DIALECT_REFUSED = "_dialect_refused"  # (the dialect shown again, the refused one, the reader's message)
+DIALECT_GOOD = "_dialect_good"  # the last dialect choice that read the file
+state.file_widgets({}, keys=(DIALECT_BACK, DIALECT_REFUSED, DIALECT_GOOD))
 
 
 def read_python_repr(loaded: state.Loaded) -> None:
@@ -67,6 +66,8 @@ def toolbar(doc, loaded: state.Loaded) -> tuple[str | None, str, int]:
     read_as = analysis.detected_dialects(loaded.sha, doc)
     detected, read_in = read_as[0], " + ".join(read_as)  # a mixed file: every one in the badge
     names = dialects.names()
+    if DIALECT_BACK in st.session_state:  # the dialect chosen last could not read the file
+        st.session_state[state.DIALECT] = st.session_state.pop(DIALECT_BACK)
     if st.session_state.get(state.DIALECT) not in [state.AUTO, *names]:
         st.session_state[state.DIALECT] = state.AUTO
     c0, c1, c2, c3 = st.columns([3, 2, 2, 2], vertical_alignment="bottom")
@@ -78,6 +79,7 @@ def toolbar(doc, loaded: state.Loaded) -> tuple[str | None, str, int]:
             format_func=lambda d: f"auto-detect ({read_in})" if d == state.AUTO else d,
             help="How the file is read. Detection picks one; override it when it guessed wrong.",
         )
+    not_read = st.session_state.get(DIALECT_REFUSED)
     dialect = None if choice == state.AUTO else choice
     effective = dialect or detected
     fits = analysis.targets_for(effective)
@@ -119,9 +121,15 @@ def toolbar(doc, loaded: state.Loaded) -> tuple[str | None, str, int]:
                          else "target named by the file", icon=":material/target:", color="green")
             size = len(loaded.data)
             st.badge(f"{size / 1e6:.1f} MB" if size >= 100_000 else f"{size / 1e3:.1f} kB", color="gray")
-    if why and target == start:
+    if not_read and not_read[0] == choice:
+        # Beside the Dialect box, in the app's words; the view below is the last good one.
+        with st.container(key="dialect_refused", border=True):
+            st.text(f"Not read as {not_read[1]}: {not_read[2]} The view stays as it was.")
+    if why:
         with st.container(key="target_reason"):
-            st.text(f"Target {target}: {why}.")
+            # The line about where the target came from stays when the user picks another one.
+            st.text(f"Target {target}: {why}." if target == start
+                    else f"Target {target}: chosen here, overriding {start} ({why}).")
     if doc.duplicate_keys:
         with st.container(key="duplicate_keys"):
             st.warning("This file repeats object keys. A JSON reader (the provider's too) keeps only the last "
@@ -194,9 +202,8 @@ def page() -> None:
     try:
         doc = analysis.parsed(loaded.sha, loaded.data, loaded.name)
     except Exception as exc:  # noqa: BLE001 - any unreadable input is a message, not a trace
-        st.text(loaded.name)
         unreadable(loaded, exc)
-        show_input_error(exc)
+        show_input_error(exc, loaded)
         if isinstance(exc, PythonReprInput) and exc.readable:
             st.button("Read it as a Python literal", key="read_repr", on_click=read_python_repr, args=(loaded,),
                       icon=":material/data_object:",
@@ -225,16 +232,23 @@ def page() -> None:
     try:
         checked = analysis.checked(loaded.sha, loaded.data, loaded.name, dialect, asked, checking)
     except Exception as exc:  # noqa: BLE001
+        good = st.session_state.get(DIALECT_GOOD, state.AUTO)
         if isinstance(exc, InputError) and dialect is not None and dialect == st.session_state.get(state.LINK_DIALECT):
             # A shared link's dialect that does not fit the file: the view as detected, with a note.
             st.session_state.pop(state.LINK_DIALECT, None)
             st.session_state[state.DIALECT_MISFIT] = (dialect, str(exc))
             st.rerun()
+        if dialect is not None and isinstance(exc, InputError) and good != dialect:
+            # A dialect the file is not in: keep the last good view, say why beside the box.
+            st.session_state[DIALECT_BACK] = good
+            st.session_state[DIALECT_REFUSED] = (good, dialect, app_words(str(exc)))
+            st.rerun()
         unreadable(loaded, exc)
-        show_input_error(exc)
+        show_input_error(exc, loaded)
         return
     finally:
         progress.empty()
+    st.session_state[DIALECT_GOOD] = dialect or state.AUTO
     transcript = min(transcript, len(checked.analyses) - 1)
     if transcript < 0:
         st.text("No conversation in this file.")
@@ -249,6 +263,7 @@ def page() -> None:
     if many:
         back_button(len(checked.analyses), transcript)
     recorded_error(checked, transcript, loaded.sha)
+    change_note(checked, loaded.sha, dialect, target, transcript)
     # Pasting the provider's error is the headline job: its box sits beside the verdict.
     summary(checked, transcript, beside=lambda: pasted_error_panel(checked, transcript))
     timeline_box = st.container()
@@ -256,7 +271,7 @@ def page() -> None:
     with below:
         tabs = st.tabs(TABS, key="tabs", on_change="rerun")
         with tabs[0]:
-            findings_table(checked.findings(transcript))
+            findings_table(checked.findings(transcript), checked.report.target)
         with tabs[1]:
             if tabs[1].open:
                 repair_panel(checked, loaded, dialect, target, transcript)

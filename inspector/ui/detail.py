@@ -80,6 +80,20 @@ def show_text(text: str, key: str) -> None:
         st.caption(f"First {len(head):,} of {len(text):,} characters.")
 
 
+def finding_boxes(findings: list, target: str, where: str = "detail") -> None:
+    """One box per finding, the provider's own words first and labelled as the CLI labels them."""
+    for n, f in enumerate(findings):
+        with st.container(border=True):
+            if f.provider_error:
+                with st.container(key=f"says-{where}-{n}", gap=None):
+                    st.text(f"{target} says:")
+                    st.code(f.provider_error, language=None, wrap_lines=True)
+            st.text(f"{f.code} · {f.severity} · {f.rule}")
+            st.text(f.text)
+            if f.hint:
+                st.text("Hint: " + f.hint)
+
+
 def _goto(label: str, index: int, key: str) -> None:
     st.button(label, key=key, on_click=state.jump, args=(index,), type="tertiary", icon=":material/arrow_forward:")
 
@@ -94,18 +108,12 @@ def detail_pane(checked: Checked, transcript: int, sel: int | None, model: Timel
             return
         m = a.msgs[sel]
         st.subheader(f"Message #{sel}")
+        # The provider's words first: they are what the developer came with.
+        finding_boxes([f for f in checked.findings(transcript) if f.message_index == sel], checked.report.target)
         st.text(f"role: {m.role}")
         when = model.meta(sel, full=True) if model is not None else ""
         if when:
             st.text(when)
-        for f in (f for f in checked.findings(transcript) if f.message_index == sel):
-            with st.container(border=True):
-                st.text(f"{f.code} · {f.severity} · {f.rule}")
-                st.text(f.text)
-                if f.provider_error:
-                    st.code(f.provider_error, language=None, wrap_lines=True)
-                if f.hint:
-                    st.text("Hint: " + f.hint)
         ends = [l for l in a.pairing.links if l.call.msg == sel or l.result.msg == sel]
         missing = {id(c) for c in a.pairing.missing}
         for c in m.calls:

@@ -59,7 +59,7 @@ def rule_groups(findings: list[Finding]) -> None:
                       help=f"Show only {code} in the table and go to its first message (#{first:,})")
 
 
-def findings_table(findings: list[Finding]) -> None:
+def findings_table(findings: list[Finding], target: str) -> None:
     if not findings:
         st.success("No findings: every tool call has its result, and nothing breaks the target's rules.")
         return
@@ -79,19 +79,34 @@ def findings_table(findings: list[Finding]) -> None:
         state.keep_widget(key)
     shown = [f for f in findings if f.severity in (sev or SEVERITIES) and (not pick or f.code in pick)]
     df = findings_frame(shown)
+    # The provider's words sit right after the code, in a table no wider than the page; the
+    # clicked row (the first until one is clicked) is shown whole below it, wrapped, with the
+    # rest (rule, tool call id, hint).
     event = selectable_table(
-        df, "findings", 420, {
-            "message": st.column_config.NumberColumn("#", help="message index", width="small", format="%d"),
-            "code": st.column_config.TextColumn("code", width="small"),
-            "severity": st.column_config.TextColumn("severity", width="small"),
-            "rule": st.column_config.TextColumn("rule", width="medium"),
-            "tool_call_id": st.column_config.TextColumn("tool call id", width="medium"),
-            "sentence": st.column_config.TextColumn("sentence", width="large"),
-            "provider_error": st.column_config.TextColumn("provider error", width="large"),
-            "hint": st.column_config.TextColumn("hint", width="medium"),
-        },
+        df, "findings", 460, {
+            "message": st.column_config.NumberColumn("#", help="message index", width=56, format="%d"),
+            "code": st.column_config.TextColumn("code", width=70),
+            "severity": st.column_config.TextColumn("severity", width=80),
+            "provider_error": st.column_config.TextColumn(f"{target} says", width="medium",
+                                                          help="the provider's own error text for this"),
+            "sentence": st.column_config.TextColumn("sentence", width="medium"),
+        }, column_order=["message", "code", "severity", "provider_error", "sentence"],
     )
     row = clicked_row(event, (tuple(sev or ()), tuple(pick)), "_fsel_seen", len(shown))
     if row is not None:
         state.jump(shown[row].message_index)
-    st.caption(f"{len(shown):,} of {len(findings):,} findings shown. Select a row to show its message in the timeline.")
+        st.session_state[PICKED] = row
+    st.caption(f"{len(shown):,} of {len(findings):,} findings shown. Click a row to show its message in the "
+               "timeline and the whole finding below.")
+    k = st.session_state.get(PICKED, 0)
+    if isinstance(k, int) and 0 <= k < len(shown):
+        from .detail import finding_boxes
+
+        with st.container(key="finding_picked"):
+            f = shown[k]
+            st.text(f"#{f.message_index} · tool call id: {f.tool_call_id or 'none'}")
+            finding_boxes([f], target, "table")
+
+
+PICKED = "_finding_picked"  # the row of the table last clicked: shown whole below it
+state.file_widgets({}, keys=(PICKED,))

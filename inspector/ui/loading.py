@@ -64,7 +64,8 @@ def loading_panel() -> None:
     gen = st.session_state.get(state.UPLOADER, 0)
     up = st.file_uploader(
         "Upload a transcript",
-        type=["json", "jsonl", "har"],
+        # No type filter: a .yaml file refused by the browser was said only in a tooltip; the app
+        # reads whatever comes and says in the main panel why it cannot.
         key="upload" if not gen else f"upload:{gen}",  # a new key: a sample or a paste empties it
         help=f"JSON or JSON Lines, up to {upload_limit_mb()} MB: a messages array, a request body, "
         "an eval log, an agent trajectory, a trace export or a HAR capture.",

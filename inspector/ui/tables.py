@@ -12,13 +12,14 @@ import streamlit as st
 
 
 def selectable_table(df: pd.DataFrame, key: str, max_height: int, column_config: dict, *,
-                     default: dict | None = None, row_height: int | None = None):
+                     default: dict | None = None, row_height: int | None = None, column_order: list | None = None):
     """A sortable table whose rows open something: a click on any cell (or the row's box) selects
     it, as tall as its rows up to ``max_height``; ``default`` highlights a row when it is drawn anew."""
     rh = row_height or 35
     return st.dataframe(df, key=key, on_select="rerun", selection_mode=["single-row", "single-cell"], hide_index=True,
                         width="stretch", height=min(max_height, 38 + rh * max(1, len(df))),
-                        column_config=column_config, selection_default=default, row_height=row_height)
+                        column_config=column_config, selection_default=default, row_height=row_height,
+                        column_order=column_order)
 
 
 def _picked(event) -> tuple[tuple, tuple]:

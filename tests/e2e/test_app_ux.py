@@ -96,3 +96,71 @@ def test_fit_on_a_broken_file_never_offers_a_rejected_file(app_page):
     wait_idle(page)
     expect(page.locator(".st-key-fit_rejected")).to_contain_text("No fitted file to download")
     expect(page.get_by_role("button", name="Download fitted JSON")).to_have_count(0)
+
+
+def choose(page, label: str, option: str) -> None:
+    """Pick ``option`` in the select box labelled ``label``."""
+    page.get_by_test_id("stSelectbox").filter(has_text=label).locator("input").click()
+    page.get_by_role("option", name=option, exact=True).click()
+    wait_idle(page)
+
+
+def test_the_providers_words_come_first_and_labelled(app_page):
+    """In the detail pane, "openai says:" and the provider's text come before anything else; the
+    findings table's picked row shows them whole below it."""
+    page = app_page
+    open_sample(page, "missing_tool_reply")
+    page.locator(f'{TL} [data-msg-index="2"] .card-head').click()
+    wait_idle(page)
+    detail = page.locator(".st-key-detail")
+    says = detail.locator(".st-key-says-detail-0")
+    expect(says).to_contain_text("openai says:")
+    expect(says.locator("code")).to_contain_text("tool_call_id")
+    role = detail.get_by_text("role: assistant", exact=True)
+    assert says.bounding_box()["y"] < role.bounding_box()["y"]
+
+    grid = page.locator(".st-key-findings [data-testid=stDataFrameResizable]")
+    expect(page.locator(".st-key-finding_picked .st-key-says-table-0")).to_contain_text("openai says:")
+    # No horizontal scrolling to reach them: the grid is no wider than its box.
+    assert page.evaluate("""() => { const g = document.querySelector('.st-key-findings .dvn-scroller');
+        return !g || g.scrollWidth <= g.clientWidth + 1; }""")
+
+
+def test_refusals_show_in_the_main_panel_with_an_excerpt(app_page):
+    """A YAML upload and a garbage paste: the main panel names the file and shows what was there."""
+    page = app_page
+    open_sample(page, "missing_tool_reply")
+    upload(page, name="agent.yaml", data=b"messages:\n  - role: user\n    content: hi\n")
+    err = page.locator(".st-key-input_error")
+    expect(err).to_contain_text("Could not read agent.yaml")
+    expect(err).to_contain_text("A .yaml file: the inspector reads JSON, JSON Lines and HAR")
+    expect(err.locator("code")).to_contain_text("messages:")
+    expect(page.locator(TL)).to_have_count(0)  # not the previous file's view
+
+    side = page.get_by_test_id("stSidebar")
+    side.get_by_text("Paste JSON").click()
+    side.get_by_role("textbox", name="Transcript JSON").fill('{"messages": [oops]}')
+    side.get_by_role("button", name="Inspect pasted JSON").click()
+    wait_idle(page)
+    expect(err).to_contain_text("line 1 column 15")
+    expect(err.locator("code")).to_contain_text('{"messages": [oops]}')
+    expect(err.locator("code")).to_contain_text("^")
+
+
+def test_a_wrong_dialect_keeps_the_view_and_a_target_change_says_what_changed(app_page):
+    page = app_page
+    items = json.loads((SAMPLES / "missing_tool_reply.json").read_text())
+    upload(page, name="body.json", data=json.dumps({"model": "gpt-4o", "messages": items}).encode())
+    reason = page.locator(".st-key-target_reason")
+    expect(reason).to_contain_text("Target openai: the request's model")
+    choose(page, "Dialect", "langchain")
+    refused = page.locator(".st-key-dialect_refused")
+    expect(refused).to_contain_text("Not read as langchain")
+    expect(refused).to_contain_text("Dialect box")
+    expect(refused).not_to_contain_text("--from")
+    expect(page.locator(TL)).to_have_count(1)  # the last good view stays
+
+    choose(page, "Target", "mistral")
+    expect(page.locator(".st-key-view_change")).to_contain_text("After target openai → mistral: for Mistral")
+    # Where the target came from is still said, and that it was overridden.
+    expect(reason).to_contain_text("Target mistral: chosen here, overriding openai (the request's model")
