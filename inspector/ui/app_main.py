@@ -17,13 +17,13 @@ from .. import dialects
 from ..errors import InputError, PythonReprInput
 from ..hosting import events
 from . import analysis, loading, signin, state, style, url
+from .changes import change_note
 from .context import context_view, fit_section, timeline_overlay
 from .dataset import back_button, dataset_view, record_name
 from .findings import findings_table
 from .pasted_error import pasted_error_panel, recorded_error
-from .repair_panel import OPTIONS_KEY, repair_panel
-from .changes import change_note
 from .refusal import app_words, show_input_error
+from .repair_panel import OPTIONS_KEY, repair_panel
 from .summary import summary
 from .timeline import timeline_panel
 
@@ -70,7 +70,10 @@ def toolbar(doc, loaded: state.Loaded) -> tuple[str | None, str, int]:
         st.session_state[state.DIALECT] = st.session_state.pop(DIALECT_BACK)
     if st.session_state.get(state.DIALECT) not in [state.AUTO, *names]:
         st.session_state[state.DIALECT] = state.AUTO
-    c0, c1, c2, c3 = st.columns([3, 2, 2, 2], vertical_alignment="bottom")
+    # The file's name and badges get a row of their own: beside the pickers a long name wrapped
+    # onto two or three lines at 1280 px.
+    c0 = st.container(horizontal=True, vertical_alignment="center", gap="small", key="file_row")
+    c1, c2, c3 = st.columns(3, vertical_alignment="bottom")
     with c1:
         choice = st.selectbox(
             "Dialect",
@@ -108,9 +111,9 @@ def toolbar(doc, loaded: state.Loaded) -> tuple[str | None, str, int]:
                                       f"({len(doc.transcripts[i].items)} msgs)",
             )
     with c0:
-        with st.container(key="filename"):
+        with st.container(key="filename", width="content"):
             st.text(loaded.name)
-        with st.container(horizontal=True, gap="small"):
+        with st.container(horizontal=True, gap="small", width="content"):
             st.badge(dialect or read_in, icon=":material/translate:", color="violet" if dialect else "blue",
                      help="dialect (overridden)" if dialect else "detected dialect")
             st.badge(f"{doc.format.upper()}", color="gray")

@@ -56,9 +56,9 @@ def pasted_error_panel(checked: Checked, transcript: int) -> None:
         if not hits:
             st.text("No message of this transcript matches it.")
         for h in hits:
-            c1, c2 = st.columns([1, 4], vertical_alignment="center")
-            with c1:
-                st.button(f"Show #{h.index}", key=f"pe:{h.index}", on_click=state.jump, args=(h.index,))
-            with c2:
+            # The button keeps its own width (a narrow column cut "Show #3" to "Sh…"); the words wrap.
+            with st.container(horizontal=True, vertical_alignment="center", gap="small"):
+                st.button(f"Show #{h.index}", key=f"pe:{h.index}", on_click=state.jump, args=(h.index,),
+                          width="content")
                 codes = ", ".join(f"{f.code} ({f.severity})" for f in h.findings)
-                st.text("; ".join(h.reasons) + (f" · findings: {codes}" if codes else ""))
+                st.text("; ".join(h.reasons) + (f" · findings: {codes}" if codes else ""), width="stretch")

@@ -21,6 +21,7 @@ def click_row(page, row: int) -> None:
     """Click a row of the transcripts table (a canvas grid: by position, below the header)."""
     grid = page.locator(".st-key-ds_table [data-testid=stDataFrameResizable]")
     grid.wait_for()
+    grid.scroll_into_view_if_needed()  # the mouse clicks only what is on screen
     box = grid.bounding_box()
     page.mouse.click(box["x"] + 14, box["y"] + 35 * (row + 1) + 17)  # the row marker column
     wait_idle(page)

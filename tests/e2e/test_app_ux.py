@@ -5,6 +5,8 @@ panel. One behaviour per test, each one that failed before the change."""
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 from playwright.sync_api import expect
 
@@ -119,7 +121,6 @@ def test_the_providers_words_come_first_and_labelled(app_page):
     role = detail.get_by_text("role: assistant", exact=True)
     assert says.bounding_box()["y"] < role.bounding_box()["y"]
 
-    grid = page.locator(".st-key-findings [data-testid=stDataFrameResizable]")
     expect(page.locator(".st-key-finding_picked .st-key-says-table-0")).to_contain_text("openai says:")
     # No horizontal scrolling to reach them: the grid is no wider than its box.
     assert page.evaluate("""() => { const g = document.querySelector('.st-key-findings .dvn-scroller');
@@ -164,3 +165,101 @@ def test_a_wrong_dialect_keeps_the_view_and_a_target_change_says_what_changed(ap
     expect(page.locator(".st-key-view_change")).to_contain_text("After target openai → mistral: for Mistral")
     # Where the target came from is still said, and that it was overridden.
     expect(reason).to_contain_text("Target mistral: chosen here, overriding openai (the request's model")
+
+
+CONTRAST = (Path(__file__).parent / "contrast.js").read_text()
+# Buttons, tabs, labels, badges and the timeline's own controls whose text is cut (an ellipsis or
+# clipped): scrollWidth > clientWidth on the element or a text box inside it. Shadow roots too.
+CUT = """() => {
+  const out = [];
+  const sel = 'button, [role=tab], label, [data-testid=stBadge], .tl-btn, .chip-name, .tl-key, .tl-help-row';
+  function walk(root) {
+    for (const e of root.querySelectorAll(sel)) {
+      if (!e.getBoundingClientRect().width) continue;
+      for (const c of [e, ...e.querySelectorAll('p, span, div')]) {
+        if (c.clientWidth > 2 && c.scrollWidth > c.clientWidth + 1 && c.getClientRects().length) {
+          out.push((e.innerText || '').slice(0, 40) + ' | ' + c.scrollWidth + ' > ' + c.clientWidth); break;
+        }
+      }
+    }
+    for (const k of root.querySelectorAll('.tl-help-row')) {
+      const [key, what] = k.children;
+      if (key.getBoundingClientRect().right > what.getBoundingClientRect().left) out.push('key runs into: ' + key.textContent);
+    }
+    for (const h of root.querySelectorAll('*')) if (h.shadowRoot) walk(h.shadowRoot);
+  }
+  walk(document);
+  return out;
+}"""
+
+
+def test_nothing_is_cut_at_1280x720(app_page):
+    """Buttons ("Show #3"), tabs, labels, badges, the timeline's header, chips and key help."""
+    page = app_page
+    page.set_viewport_size({"width": 1280, "height": 720})
+    open_sample(page, "har_capture_openai_400")  # opens on the refused request, its error read
+    expect(page.locator(".st-key-pasted_read").get_by_role("button", name="Show #3")).to_be_visible()
+    page.locator(f"{TL} [data-nav=help]").click()
+    expect(page.get_by_test_id("keys-help")).to_be_visible()
+    assert page.evaluate(CUT) == []
+    open_sample(page, "parallel_half_answered")
+    expect(page.locator(f"{TL} .chip-name").first).to_be_visible()
+    assert page.evaluate(CUT) == []
+
+
+def test_timeline_text_measures_at_least_4_5_to_1(app_page):
+    """Every piece of text in the timeline (index, role, legend, rule codes, ghost cards, chips),
+    from its computed colour over its computed background."""
+    page = app_page
+    for stem in ("parallel_half_answered", "duplicate_tool_reply"):
+        open_sample(page, stem)
+        expect(page.locator(f"{TL} .card").first).to_be_visible()
+        low = [x for x in page.evaluate(CONTRAST) if x[2] < 4.5]
+        assert low == [], (stem, low)
+
+
+def _records() -> bytes:
+    call = {"id": "call_1", "type": "function", "function": {"name": "lookup", "arguments": "{}"}}
+    good = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": None, "tool_calls": [call]},
+            {"role": "tool", "tool_call_id": "call_1", "content": "ok"}, {"role": "assistant", "content": "done"}]
+    orphan = [{"role": "user", "content": "hi"}, {"role": "tool", "tool_call_id": "call_9", "content": "x"}]
+    recs = [{"id": f"rec-{k}", "messages": orphan if k in (2, 4) else good} for k in range(6)]
+    return b"".join(json.dumps(r).encode() + b"\n" for r in recs)
+
+
+def test_dataset_row_click_opens_next_walks_the_table_and_back_keeps_filter_and_sort(app_page):
+    page = app_page
+    upload(page, name="train.jsonl", data=_records())
+    grid = page.locator(".st-key-ds_table [data-testid=stDataFrameResizable]")
+    grid.click(position={"x": grid.bounding_box()["width"] / 2, "y": 35 * 3 + 17})  # a cell of row #3
+    wait_idle(page)
+    expect(page.locator(TL)).to_have_count(1)
+    expect(page.get_by_role("combobox", name="Transcript")).to_have_value(re.compile(r"^#3 of 6: rec-2 "))
+    page.get_by_role("button", name="All 6 transcripts").click()
+    wait_idle(page)
+
+    sev = page.get_by_test_id("stButtonGroup").filter(has_text="clean")
+    sev.get_by_role("button", name="clean").click()
+    wait_idle(page)
+    sev.get_by_role("button", name="warning").click()
+    wait_idle(page)
+    choose(page, "Sort by", "most messages")
+    caption = page.get_by_text("transcripts shown.", exact=False)
+    expect(caption).to_contain_text("2 of 6 transcripts shown")  # the two rejected ones
+    page.get_by_role("button", name="Open transcript #3 in the timeline").click()
+    wait_idle(page)
+    expect(page.get_by_text("Transcript #3: 1 of 2 in the table")).to_be_visible()
+    page.get_by_role("button", name=re.compile(r"^Next Shortcut")).click()
+    wait_idle(page)
+    expect(page.get_by_text("Transcript #5: 2 of 2 in the table")).to_be_visible()
+    expect(page.get_by_role("button", name=re.compile(r"^Next Shortcut"))).to_be_disabled()
+    page.keyboard.press("Alt+ArrowUp")  # previous, by key
+    wait_idle(page)
+    expect(page.get_by_text("Transcript #3: 1 of 2 in the table")).to_be_visible()
+
+    page.get_by_role("button", name="All 6 transcripts").click()
+    wait_idle(page)
+    expect(caption).to_contain_text("2 of 6 transcripts shown")  # the filter is kept
+    expect(page.get_by_role("combobox", name="Sort by")).to_have_value("most messages")
+    expect(page.get_by_role("button", name="Open transcript #3 in the timeline")).to_be_visible()
+    expect(page.locator(TL)).to_have_count(0)  # the kept highlight is not taken for a click
