@@ -56,8 +56,11 @@ def test_a_second_upload_and_a_sample_start_clean(app_page):
 
     upload(page, SAMPLES / "missing_tool_reply.json")
     expect(page.locator(".st-key-filename")).to_contain_text("missing_tool_reply.json")
-    expect(page.get_by_role("textbox", name="Paste the error you got")).to_have_value("")
+    pasted = page.get_by_role("textbox", name="Paste the error you got")
+    expect(pasted).to_have_count(1)  # the previous run's box is gone
+    expect(pasted).to_have_value("")
     expect(page.locator(".st-key-pasted_read")).to_have_count(0)
+    expect(page.locator(TL)).to_have_count(1)
     expect(page.locator(f"{TL} input.tl-search")).to_have_value("")
     expect(page.locator(f"{TL} .card.selected")).to_have_count(0)
     expect(page.locator(".st-key-detail h3")).to_have_text("Message details")
