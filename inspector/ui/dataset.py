@@ -138,7 +138,9 @@ def _filtered(df: pd.DataFrame) -> pd.DataFrame:
     for key, known in (("ds_rule", codes), ("ds_dialect", dialects)):
         if any(v not in known for v in st.session_state.get(key) or []):
             st.session_state[key] = [v for v in st.session_state.get(key) or [] if v in known]
-    c1, c2, c3, c4 = st.columns([2, 2, 2, 1])
+    # The severity pills get the whole row: beside three boxes at 1280 px "clean" was cut off.
+    c1 = st.container()
+    c2, c3, c4 = st.columns([2, 2, 1])
     with c1:
         sev = st.pills("Severity", SEVERITIES, selection_mode="multi", key="ds_sev",
                        help="transcripts whose worst finding has this severity (clean: no finding)")
