@@ -273,6 +273,8 @@ COMMAND_MODULES = {
     "unshare": "inspector.share_cli",
     "explain": "inspector.explain_cli",
     "scan": "inspector.scan_cli",
+    "proxy": "inspector.proxy_cli",
+    "inbox": "inspector.inbox_cli",
 }
 
 

@@ -168,7 +168,44 @@ def _v3_owner_and_audit(conn: Connection) -> None:
     _audit_table(sa.MetaData()).create(conn)
 
 
-MIGRATIONS: list[Callable[[Connection], None]] = [_v1_create_shares, _v2_index_expiry, _v3_owner_and_audit]
+# The guard's records (issue 26): every request it saw refused, would refuse, or repaired, kept
+# (redacted) for the team inbox under the shares' retention. ``rules`` holds the error codes as
+# `` TC001 TC003 `` so that a filter is one LIKE; ``data`` is the request as a one-entry HAR.
+def _guard_records_table(meta: sa.MetaData) -> sa.Table:
+    return sa.Table(
+        "guard_records",
+        meta,
+        sa.Column("id", sa.String(32), primary_key=True),
+        sa.Column("created_at", sa.BigInteger, nullable=False, index=True),
+        sa.Column("expires_at", sa.BigInteger, nullable=False),
+        sa.Column("source", sa.String(16), nullable=False),  # proxy, sdk, litellm, langchain, test
+        sa.Column("provider", sa.String(32)),  # the target whose rules applied
+        sa.Column("model", sa.String(255)),
+        sa.Column("dialect", sa.String(32)),
+        sa.Column("verdict", sa.String(16), nullable=False),  # would_reject, rejected, repaired, unreadable
+        sa.Column("status", sa.Integer),  # the provider's HTTP status, when it answered
+        sa.Column("url", sa.String(2048)),  # without its query
+        sa.Column("rules", sa.String(255)),
+        sa.Column("culprit", sa.Integer),
+        sa.Column("provider_error", sa.Text),
+        sa.Column("first_finding", sa.Text),
+        sa.Column("findings", sa.Text, nullable=False),  # JSON list, as check --format json gives them
+        sa.Column("data", sa.LargeBinary, nullable=False),
+        sa.Column("encoding", sa.String(16), nullable=False),
+        sa.Column("size", sa.BigInteger, nullable=False),
+    )
+
+
+guard_records = _guard_records_table(metadata)
+
+
+def _v4_create_guard_records(conn: Connection) -> None:
+    # Made from a frozen copy, like the audit table of migration 3.
+    _guard_records_table(sa.MetaData()).create(conn)
+
+
+MIGRATIONS: list[Callable[[Connection], None]] = [_v1_create_shares, _v2_index_expiry, _v3_owner_and_audit,
+                                                  _v4_create_guard_records]
 
 
 def _engine(url: str) -> Engine:
@@ -448,6 +485,64 @@ class Store:
         with self.engine.begin() as conn:
             conn.execute(audit.insert().values(at=int(self.clock()), action=action, actor=(actor or ANONYMOUS)[:320],
                                                share=share_id))
+
+    # -- guard records (the team inbox) ---------------------------------------------------
+
+    def add_record(self, fields: dict[str, Any], data: bytes) -> str:
+        """Keep one guard record (``fields``: the ``guard_records`` columns but id, times and
+        data) with ``data`` (the redacted request); returns its id. Expired records go first."""
+        now = int(self.clock())
+        packed = zlib.compress(data, 6)
+        encoding = "zlib" if len(packed) < len(data) else "identity"
+        rid = secrets.token_hex(16)
+        row = dict(fields, id=rid, created_at=now, expires_at=now + int(check_ttl_days(self.ttl_days, "ttl_days") * DAY),
+                   data=packed if encoding == "zlib" else data, encoding=encoding, size=len(data))
+        for key, limit in (("model", 255), ("url", 2048), ("rules", 255), ("source", 16), ("provider", 32)):
+            if isinstance(row.get(key), str):
+                row[key] = row[key][:limit]
+        with self.engine.begin() as conn:
+            conn.execute(guard_records.delete().where(guard_records.c.expires_at <= now))
+            conn.execute(guard_records.insert().values(**row))
+        return rid
+
+    def records(self, *, since: int | None = None, provider: str | None = None, rule: str | None = None,
+                source: str | None = None, limit: int = 500) -> list[dict[str, Any]]:
+        """Guard records newest first (without their data), optionally from ``since`` (Unix
+        seconds) on and of one provider, rule code or source."""
+        cols = [c for c in guard_records.c if c.name not in ("data", "encoding")]
+        q = sa.select(*cols).where(guard_records.c.expires_at > int(self.clock()))
+        if since is not None:
+            q = q.where(guard_records.c.created_at >= since)
+        if provider:
+            q = q.where(guard_records.c.provider == provider)
+        if source:
+            q = q.where(guard_records.c.source == source)
+        if rule:
+            q = q.where(guard_records.c.rules.like(f"% {rule} %"))
+        q = q.order_by(guard_records.c.created_at.desc(), guard_records.c.id).limit(limit)
+        with self.engine.connect() as conn:
+            rows = conn.execute(q).mappings().all()
+        out = []
+        for r in rows:
+            d = dict(r)
+            d["findings"] = json.loads(d["findings"])
+            out.append(d)
+        return out
+
+    def record(self, rid: str) -> tuple[dict[str, Any], bytes] | None:
+        """One guard record and its data (the redacted request as a one-entry HAR), or None."""
+        if not isinstance(rid, str) or not re.fullmatch(r"[0-9a-f]{32}", rid):
+            return None
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(guard_records).where(
+                guard_records.c.id == rid, guard_records.c.expires_at > int(self.clock()))).mappings().first()
+        if row is None:
+            return None
+        d = dict(row)
+        raw = d.pop("data")
+        data = zlib.decompress(raw) if d.pop("encoding") == "zlib" else bytes(raw)
+        d["findings"] = json.loads(d["findings"])
+        return d, data
 
     def close(self) -> None:
         self.engine.dispose()

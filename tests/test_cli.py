@@ -124,14 +124,30 @@ def test_directory_without_transcripts_exits_2_with_one_line(tmp_path):
     assert p.stderr.decode().count("\n") == 1
 
 
-def test_core_and_cli_never_import_streamlit_or_pandas():
+# What the core and the CLI never import: the app's packages, and the guard's (issue 26: the
+# proxy's server, the framework hooks' frameworks) unless the guard is used.
+HEAVY = ("streamlit", "pandas", "starlette", "uvicorn", "litellm", "langchain", "langchain_core", "httpx",
+         "httpx2", "yaml")
+
+
+def test_core_and_cli_never_import_streamlit_pandas_or_the_guards_frameworks():
     code = (
         "import sys, inspector, inspector.cli; from inspector.cli import main;"
         "import contextlib, io\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
-        "    main(['check', {!r}])\n"
-        "assert 'streamlit' not in sys.modules and 'pandas' not in sys.modules, "
-        "[m for m in sys.modules if m.split('.')[0] in ('streamlit', 'pandas')]"
-    ).format(str(SAMPLES / "clean_parallel_calls.json"))
+        "    main(['check', {!r}])
+"
+        "    try:
+"
+        "        main(['proxy', '--help'])
+"
+        "    except SystemExit:
+"
+        "        pass
+"
+        "heavy = [m for m in sys.modules if m.split('.')[0] in {!r}]
+"
+        "assert not heavy, heavy"
+    ).format(str(SAMPLES / "clean_parallel_calls.json"), HEAVY)
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60)
     assert p.returncode == 0, p.stderr.decode()

@@ -1,0 +1,211 @@
+"""What the guard knows about one outgoing request: which API it is for, the target whose rules
+apply, and the check's verdict (the same ``check_plain`` the CLI runs, so that ``inspector check``
+on the body says the same thing).
+
+Pure: no httpx, no server. The transports (``inspector.guard.transport``), the proxy, the
+framework hooks and the pytest plugin all call ``inspect_request`` and act on the answer.
+
+A request is recognised by its URL's path and its body, as an SDK sends it:
+
+=====================================  ======================  =========================
+path ends with                          API                     dialect read
+=====================================  ======================  =========================
+``/chat/completions``                   Chat Completions        ``openai-chat``
+``/responses``                          Responses               ``openai-responses``
+``/messages``                           Anthropic Messages      ``anthropic``
+``:generateContent`` / ``:streamGenerateContent``  Gemini       ``gemini``
+=====================================  ======================  =========================
+
+The target is the URL's host when it names a provider (``api.anthropic.com``, ``api.deepseek.com``,
+...; ``/responses`` on OpenAI is the Responses API), else whatever ``check`` chooses from the body's
+``model`` (a DeepSeek model behind a gateway is judged by DeepSeek's rules), else the dialect's own.
+A path that is none of these (embeddings, model lists) is not a chat request: it is not inspected.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+from ..errors import InputError
+from ..targets import PROVIDER_NAME, target_from_url
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """A chat API the guard reads: its name, the dialect of its body and the body's list key."""
+
+    api: str  # "chat", "responses", "messages", "gemini"
+    dialect: str
+    key: str
+    provider: str  # whose error JSON shape a refusal is written in: "openai", "anthropic", "gemini"
+
+
+CHAT = Endpoint("chat", "openai-chat", "messages", "openai")
+RESPONSES = Endpoint("responses", "openai-responses", "input", "openai")
+MESSAGES = Endpoint("messages", "anthropic", "messages", "anthropic")
+GEMINI = Endpoint("gemini", "gemini", "contents", "gemini")
+_GEMINI_PATH = re.compile(r"/models/([^/:]+):(?:stream)?generateContent$")
+
+
+def endpoint_of(url: str) -> Endpoint | None:
+    """The chat API a request URL is for, or None (not a request the guard reads)."""
+    path = urlsplit(url).path.rstrip("/")
+    if path.endswith("/chat/completions"):
+        return CHAT
+    if path.endswith("/responses"):
+        return RESPONSES
+    if path.endswith("/messages"):
+        return MESSAGES
+    if _GEMINI_PATH.search(path):
+        return GEMINI
+    return None
+
+
+def public_url(url: str) -> str:
+    """The URL without its query (Gemini's ``?key=`` is an API key) and without user info."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if parts.port:
+        host = f"{host}:{parts.port}"
+    return f"{parts.scheme}://{host}{parts.path}" if parts.scheme else parts.path
+
+
+def is_streaming(endpoint: Endpoint, url: str, body: Any) -> bool:
+    if endpoint is GEMINI:
+        return ":streamGenerateContent" in url
+    return type(body) is dict and body.get("stream") is True
+
+
+@dataclass
+class Inspection:
+    """The guard's reading of one request.
+
+    ``report`` is ``check --format json``'s report for the body (None when it cannot be read, and
+    then ``unreadable`` says why). ``repaired`` is the repaired body when repair was asked for and
+    changed something, ``repair_report`` its report (``RepairReport.to_json`` as a dict).
+    """
+
+    url: str
+    endpoint: Endpoint
+    body: bytes
+    model: str | None = None
+    report: dict | None = None
+    unreadable: str | None = None
+    repaired: bytes | None = None
+    repair_report: dict | None = None
+    streaming: bool = False
+    culprits: list[int] = field(default_factory=list)
+
+    @property
+    def target(self) -> str | None:
+        return self.report["target"] if self.report else None
+
+    @property
+    def errors(self) -> list[dict]:
+        return [f for f in self.report["findings"] if f["severity"] == "error"] if self.report else []
+
+    @property
+    def would_reject(self) -> bool:
+        return bool(self.errors)
+
+    @property
+    def first_error(self) -> dict | None:
+        errs = self.errors
+        return errs[0] if errs else None
+
+    def summary(self) -> str:
+        """One line: the verdict and the first reason, as ``inspector check`` prints it."""
+        if self.report is None:
+            return f"the guard cannot read this request: {self.unreadable}"
+        from ..check import verdict
+
+        return verdict(self.report)
+
+
+def inspect_request(url: str, body: bytes, *, repair: bool = False, endpoint: Endpoint | None = None) -> Inspection | None:
+    """Check (and with ``repair``, repair) the body of a request to ``url``.
+
+    None when the URL is not one of the chat APIs (the request is none of the guard's business).
+    Otherwise an ``Inspection``; a body that cannot be read as that API's request gives one with
+    ``unreadable`` set, never an exception.
+    """
+    ep = endpoint or endpoint_of(url)
+    if ep is None:
+        return None
+    out = Inspection(url=url, endpoint=ep, body=body)
+    try:
+        _check(out, ep, url, body)
+    except InputError as exc:
+        out.unreadable = str(exc)
+        return out
+    except (RecursionError, MemoryError):
+        out.unreadable = "the body is nested too deeply or too large to read"
+        return out
+    if repair and out.report is not None and (out.errors or _warnings(out.report)):
+        _repair(out, ep)
+    return out
+
+
+def _warnings(report: dict) -> bool:
+    return any(f["severity"] == "warning" for f in report["findings"])
+
+
+def _check(out: Inspection, ep: Endpoint, url: str, body: bytes) -> None:
+    from ..check import check_plain
+    from ..loading import load_bytes
+
+    doc = load_bytes(body, public_url(url))
+    root = doc.root
+    if type(root) is not dict:
+        raise InputError(f"the body is not a JSON object (a {ep.api} request is one)")
+    items = root.get(ep.key)
+    if type(items) is not list:
+        raise InputError(f"the body has no {ep.key!r} list, so it is not a {_API_NAME[ep.api]} request the guard reads")
+    if not doc.transcripts:
+        raise InputError(f"the body's {ep.key!r} list is not a list of messages")
+    model = root.get("model")
+    if ep is GEMINI:
+        m = _GEMINI_PATH.search(urlsplit(url).path.rstrip("/"))
+        model = m.group(1) if m else model
+    out.model = model if type(model) is str else None
+    out.streaming = is_streaming(ep, url, root)
+    target = guard_target(url, ep)
+    out.report, _ = check_plain(doc, target, ep.dialect)
+    out.culprits = sorted({f["message_index"] for f in out.errors})
+
+
+_API_NAME = {"chat": "Chat Completions", "responses": "Responses", "messages": "Anthropic Messages",
+             "gemini": "Gemini generateContent"}
+
+
+def guard_target(url: str, ep: Endpoint) -> str | None:
+    """The target the URL's host names when it fits the endpoint's dialect; else None (the body's
+    ``model`` or the dialect's default decides, as in ``inspector check``)."""
+    from ..dialects import get
+
+    named = target_from_url(url)
+    if named == "openai" and ep is RESPONSES:
+        named = "responses"
+    return named if named in get(ep.dialect).targets else None
+
+
+def _repair(out: Inspection, ep: Endpoint) -> None:
+    import json
+
+    from ..repairing import repair
+
+    try:
+        fixed = repair(out.body, out.target, dialect=ep.dialect)
+    except InputError as exc:
+        out.repair_report = {"ok": False, "unfixed": [f"repair cannot change this request: {exc}"], "changes": []}
+        return
+    out.repair_report = json.loads(fixed.report.to_json(indent=False))
+    if not fixed.unchanged and fixed.report.changes:
+        out.repaired = fixed.output
+
+
+def who(target: str | None) -> str:
+    return PROVIDER_NAME.get(target or "", target or "the provider")

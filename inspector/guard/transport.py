@@ -1,0 +1,223 @@
+"""httpx transports that check every chat request before it leaves: ``GuardTransport`` and
+``AsyncGuardTransport`` wrap any inner transport (the default one, a mock, a proxy's).
+
+    client = openai.OpenAI(http_client=inspector.guard.client(mode="raise"))
+    client = anthropic.AsyncAnthropic(http_client=inspector.guard.async_client(mode="repair"))
+
+Modes: ``observe`` sends the request as it is and logs what the check found (``logging``, logger
+``inspector.guard``) and records it; ``raise`` sends nothing the target would reject and raises
+``RejectedRequest`` instead (with the findings, the provider's words and the message index) before
+any network call; ``repair`` sends the repaired body, lossless by ``inspector.repair``'s contract,
+and says so on the response: the header ``x-inspector-guard`` (``repaired; TC001 x1``) and
+``response.extensions["inspector_guard"]`` (the ``Inspection``, its ``repair_report`` whole).
+
+A provider 4xx to a chat request is read (error bodies are small) and, when its text names a
+tool-call problem (``inspector.provider_errors``), recorded with the request. Every other
+response, streamed ones included, is handed back untouched: nothing is buffered.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from .inspect import Inspection, inspect_request
+from .recorder import Recorder, error_text, names_a_tool_call_problem
+from .refusal import RejectedRequest
+
+log = logging.getLogger("inspector.guard")
+
+MODES = ("observe", "raise", "repair")
+_ALIASES = {"block": "raise"}
+HEADER = "x-inspector-guard"
+
+
+def check_mode(mode: str) -> str:
+    mode = _ALIASES.get(mode, mode)
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(MODES)} (got {mode!r})")
+    return mode
+
+
+class _Guard:
+    """What both transports do around the inner one: inspect, refuse or rewrite, record."""
+
+    def __init__(self, mode: str, recorder: Recorder | None, source: str):
+        self.mode = check_mode(mode)
+        self.recorder = recorder if recorder is not None else Recorder(source)
+
+    def before(self, request, body: bytes) -> tuple[Inspection | None, Any]:
+        if request.method != "POST":
+            return None, request
+        ins = inspect_request(str(request.url), body, repair=self.mode == "repair")
+        if ins is None:
+            return None, request
+        if ins.report is None:
+            if self.mode == "raise":
+                self.recorder.record(ins, "unreadable")
+                raise RejectedRequest(ins)
+            log.info("inspector guard: forwarded unchanged, %s", ins.summary())
+            return ins, request
+        if ins.would_reject and self.mode == "raise":
+            self.recorder.record(ins, "would_reject")
+            raise RejectedRequest(ins)
+        if ins.repaired is not None:
+            return ins, None  # the transport builds the request with the repaired body
+        if ins.would_reject:
+            log.warning("inspector guard: %s (%s, sent anyway: observe mode)", ins.summary(), ins.url)
+        return ins, request
+
+    def after(self, ins: Inspection | None, response, error_body: bytes | None) -> None:
+        if ins is None:
+            return
+        status = response.status_code
+        said = error_text(error_body) if error_body is not None else None
+        if said is not None and names_a_tool_call_problem(said):
+            self.recorder.record(ins, "rejected", status=status, provider_error=said, response_body=error_body)
+        elif ins.repaired is not None:
+            self.recorder.record(ins, "repaired", status=status)
+        elif ins.would_reject:
+            self.recorder.record(ins, "would_reject", status=status, response_body=error_body)
+        if ins.report is not None:
+            response.extensions = {**response.extensions, "inspector_guard": ins}
+            response.headers[HEADER] = header_value(ins)
+
+    def failed(self, ins: Inspection | None) -> None:
+        """The request never got an answer (connection refused, timeout): record what was found."""
+        if ins is not None and ins.report is not None:
+            if ins.repaired is not None:
+                self.recorder.record(ins, "repaired")
+            elif ins.would_reject:
+                self.recorder.record(ins, "would_reject")
+
+
+def header_value(ins: Inspection) -> str:
+    """``ok``, ``would_reject; TC001 TC003``, ``repaired; TC001 x2`` (ASCII, one line)."""
+    if ins.repaired is not None and ins.repair_report:
+        tally: dict[str, int] = {}
+        for c in ins.repair_report.get("changes", []):
+            tally[c["code"]] = tally.get(c["code"], 0) + 1
+        return "repaired; " + " ".join(f"{k} x{v}" for k, v in tally.items())
+    if ins.would_reject:
+        return "would_reject; " + " ".join(sorted({f["code"] for f in ins.errors}))
+    return "ok"
+
+
+def _with_body(hx, request, body: bytes):
+    headers = hx.Headers(request.headers)
+    headers["content-length"] = str(len(body))
+    headers.pop("transfer-encoding", None)
+    return hx.Request(request.method, request.url, headers=headers, content=body, extensions=request.extensions)
+
+
+def _is_client_error(response) -> bool:
+    return 400 <= response.status_code < 500
+
+
+def _transports(hx) -> tuple[type, type]:
+    """``(GuardTransport, AsyncGuardTransport)`` for one httpx package (``httpx`` or ``httpx2``,
+    whose APIs are the same: the Anthropic SDK takes only ``httpx2`` clients, the OpenAI SDK both)."""
+
+    class GuardTransport(hx.BaseTransport):
+        """Wraps ``transport`` (default ``HTTPTransport()``) with the guard."""
+
+        def __init__(self, transport=None, *, mode: str = "observe", recorder: Recorder | None = None,
+                     source: str = "sdk"):
+            self.inner = transport if transport is not None else hx.HTTPTransport()
+            self.guard = _Guard(mode, recorder, source)
+
+        def handle_request(self, request):
+            body = request.read() if request.method == "POST" else b""
+            ins, send = self.guard.before(request, body)
+            if send is not request:
+                send = _with_body(hx, request, ins.repaired)
+            try:
+                response = self.inner.handle_request(send)
+            except Exception:
+                self.guard.failed(ins)
+                raise
+            err = response.read() if ins is not None and _is_client_error(response) else None
+            self.guard.after(ins, response, err)
+            return response
+
+        def close(self) -> None:
+            self.inner.close()
+
+    class AsyncGuardTransport(hx.AsyncBaseTransport):
+        """Wraps ``transport`` (default ``AsyncHTTPTransport()``) with the guard. The check runs in
+        the event loop's thread: a fraction of a millisecond for a usual request
+        (``benchmarks/bench_guard.py``)."""
+
+        def __init__(self, transport=None, *, mode: str = "observe", recorder: Recorder | None = None,
+                     source: str = "sdk"):
+            self.inner = transport if transport is not None else hx.AsyncHTTPTransport()
+            self.guard = _Guard(mode, recorder, source)
+
+        async def handle_async_request(self, request):
+            body = await request.aread() if request.method == "POST" else b""
+            ins, send = self.guard.before(request, body)
+            if send is not request:
+                send = _with_body(hx, request, ins.repaired)
+            try:
+                response = await self.inner.handle_async_request(send)
+            except Exception:
+                self.guard.failed(ins)
+                raise
+            err = await response.aread() if ins is not None and _is_client_error(response) else None
+            self.guard.after(ins, response, err)
+            return response
+
+        async def aclose(self) -> None:
+            await self.inner.aclose()
+
+    for cls in (GuardTransport, AsyncGuardTransport):
+        cls.__module__ = __name__
+        cls.package = hx.__name__
+    return GuardTransport, AsyncGuardTransport
+
+
+_BUILT: dict[str, tuple[type, type]] = {}
+
+
+def transports(package: str | None = None) -> tuple[type, type]:
+    """``(GuardTransport, AsyncGuardTransport)`` for ``package`` ("httpx" or "httpx2"; default: httpx2
+    when it is installed, which both SDKs take, else httpx)."""
+    import importlib
+
+    if package is None:
+        package = "httpx2" if importlib.util.find_spec("httpx2") is not None else "httpx"
+    if package not in ("httpx", "httpx2"):
+        raise ValueError(f"package must be httpx or httpx2 (got {package!r})")
+    if package not in _BUILT:
+        _BUILT[package] = _transports(importlib.import_module(package))
+    return _BUILT[package]
+
+
+def __getattr__(name: str):
+    if name in ("GuardTransport", "AsyncGuardTransport"):  # the httpx package's
+        return transports("httpx")[name == "AsyncGuardTransport"]
+    raise AttributeError(name)
+
+
+def client(mode: str = "observe", *, transport: Any = None, recorder: Recorder | None = None,
+           package: str | None = None, **kwargs: Any):
+    """A client whose requests pass the guard; give it to an SDK as ``http_client``. An
+    ``httpx2.Client`` when httpx2 is installed (the OpenAI and Anthropic SDKs both take it),
+    else an ``httpx.Client``; ``package`` chooses."""
+    import importlib
+
+    sync, _ = transports(package)
+    hx = importlib.import_module(sync.package)
+    kwargs.setdefault("timeout", hx.Timeout(600.0, connect=5.0))  # the SDKs' own default
+    return hx.Client(transport=sync(transport, mode=mode, recorder=recorder), **kwargs)
+
+
+def async_client(mode: str = "observe", *, transport: Any = None, recorder: Recorder | None = None,
+                 package: str | None = None, **kwargs: Any):
+    """The async ``client``: an ``AsyncClient`` of the same package."""
+    import importlib
+
+    _, asyn = transports(package)
+    hx = importlib.import_module(asyn.package)
+    kwargs.setdefault("timeout", hx.Timeout(600.0, connect=5.0))
+    return hx.AsyncClient(transport=asyn(transport, mode=mode, recorder=recorder), **kwargs)

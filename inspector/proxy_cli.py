@@ -1,0 +1,50 @@
+"""``inspector proxy``: run the guard as an HTTP proxy (``inspector.guard.proxy``; needs the
+``[guard]`` extra). Starlette and uvicorn are imported only when the command runs."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .cli import EXIT_INPUT, EXIT_OK, command
+
+
+def _add_proxy_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8787, help="port to listen on (default: 8787)")
+    p.add_argument("--mode", choices=("observe", "block", "repair"), default="observe",
+                   help="observe: forward and record what would be rejected; block: answer 400 instead of sending "
+                        "it; repair: send the repaired request (default: observe)")
+    p.add_argument("--upstream-openai", metavar="URL", help="OpenAI-compatible base URL, as the SDK's base_url "
+                   "(default: https://api.openai.com/v1)")
+    p.add_argument("--upstream-anthropic", metavar="URL", help="Anthropic base URL with its /v1 "
+                   "(default: https://api.anthropic.com/v1)")
+    p.add_argument("--upstream-gemini", metavar="URL", help="Gemini base URL (default: "
+                   "https://generativelanguage.googleapis.com)")
+    p.add_argument("--record", action="store_true", help="keep every refused, would-be-refused or repaired request "
+                   "(redacted) for the team inbox (also INSPECTOR_RECORD=1)")
+
+
+def run_proxy(args: argparse.Namespace) -> int:
+    for name in ("upstream_openai", "upstream_anthropic", "upstream_gemini"):
+        value = getattr(args, name)
+        if value and not value.startswith(("http://", "https://")):
+            sys.stderr.write(f"inspector: --{name.replace('_', '-')} {value!r} must start with http:// or https://\n")
+            return EXIT_INPUT
+    if not 0 < args.port < 65536:
+        sys.stderr.write(f"inspector: --port {args.port} is not a port number\n")
+        return EXIT_INPUT
+    try:
+        from .guard.proxy import serve
+    except ModuleNotFoundError as exc:
+        sys.stderr.write(f"inspector: the proxy needs the guard extra ({exc.name} is missing): "
+                         "pip install 'tool-call-inspector[guard]'\n")
+        return EXIT_INPUT
+    serve(host=args.host, port=args.port, mode=args.mode, record=True if args.record else None,
+          upstreams={"openai": args.upstream_openai, "anthropic": args.upstream_anthropic,
+                     "gemini": args.upstream_gemini})
+    return EXIT_OK
+
+
+run_proxy.arguments = _add_proxy_args
+command("proxy", "run the guard as an OpenAI/Anthropic/Gemini-compatible HTTP proxy")(run_proxy)
