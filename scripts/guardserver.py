@@ -38,10 +38,10 @@ def _start(args: list[str], port: int, env: dict[str, str] | None, timeout: floa
     raise RuntimeError(f"{args[1]} did not answer /health in {timeout:.0f} s:\n{server.output()}")
 
 
-def start_upstream(cassettes: Path | None = None, *, timeout: float = 60) -> Server:
+def start_upstream(cassettes: Path | None = None, *, env: dict[str, str] | None = None, timeout: float = 60) -> Server:
     port = free_port()
     args = [sys.executable, str(HERE / "replay_upstream.py"), str(port)] + ([str(cassettes)] if cassettes else [])
-    return _start(args, port, None, timeout)
+    return _start(args, port, env, timeout)
 
 
 def start_proxy(upstream: str, *, mode: str = "observe", record: bool = False, env: dict[str, str] | None = None,

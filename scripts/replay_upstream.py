@@ -9,13 +9,15 @@ they were, an SSE body one event at a time. A body nothing recorded answers with
 200 of the same API (header ``x-replay: fallback``). Path prefixes make it misbehave on purpose:
 ``/cut/…`` sends half of a stream and then drops the connection, ``/hang/…`` never answers. ``GET
 /_seen`` lists what it received (path, body, the Authorization / x-api-key values) and
-``DELETE /_seen`` forgets it; ``GET /health`` answers ok.
+``DELETE /_seen`` forgets it (with ``REPLAY_KEEP_SEEN=0`` nothing is kept: the benchmark's
+thousands of 1 MB bodies); ``GET /health`` answers ok.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -59,6 +61,7 @@ def build(cassettes: Path) -> Starlette:
             if it.status == 200 and "event-stream" not in ctype:
                 fallback.setdefault(api, answer)
     seen: list[dict] = []
+    keep = os.environ.get("REPLAY_KEEP_SEEN", "1") != "0"
 
     async def health(request: Request) -> Response:
         return JSONResponse({"status": "ok", "recorded": len(recorded)})
@@ -71,9 +74,10 @@ def build(cassettes: Path) -> Starlette:
     async def answer(request: Request) -> Response:
         path = request.url.path
         body = await request.body()
-        seen.append({"path": path, "query": request.url.query, "body": body.decode("utf-8", "replace"),
-                     "authorization": request.headers.get("authorization"),
-                     "x-api-key": request.headers.get("x-api-key")})
+        if keep:
+            seen.append({"path": path, "query": request.url.query, "body": body.decode("utf-8", "replace"),
+                         "authorization": request.headers.get("authorization"),
+                         "x-api-key": request.headers.get("x-api-key")})
         if path.startswith("/hang/"):
             await asyncio.sleep(3600)
         api = _api(path)

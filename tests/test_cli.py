@@ -135,18 +135,12 @@ def test_core_and_cli_never_import_streamlit_pandas_or_the_guards_frameworks():
         "import sys, inspector, inspector.cli; from inspector.cli import main;"
         "import contextlib, io\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
-        "    main(['check', {!r}])
-"
-        "    try:
-"
-        "        main(['proxy', '--help'])
-"
-        "    except SystemExit:
-"
-        "        pass
-"
-        "heavy = [m for m in sys.modules if m.split('.')[0] in {!r}]
-"
+        "    main(['check', {!r}])\n"
+        "    try:\n"
+        "        main(['proxy', '--help'])\n"
+        "    except SystemExit:\n"
+        "        pass\n"
+        "heavy = [m for m in sys.modules if m.split('.')[0] in {!r}]\n"
         "assert not heavy, heavy"
     ).format(str(SAMPLES / "clean_parallel_calls.json"), HEAVY)
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60)

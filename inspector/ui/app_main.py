@@ -16,7 +16,7 @@ import streamlit as st
 from .. import dialects
 from ..errors import InputError, PythonReprInput
 from ..hosting import events
-from . import analysis, loading, signin, state, style, url
+from . import analysis, inbox, loading, signin, state, style, url
 from .changes import change_note
 from .context import context_view, fit_section, timeline_overlay
 from .dataset import back_button, dataset_view, record_name
@@ -181,8 +181,11 @@ def main() -> None:
     style.inject()
     hosting, _user = signin.gate()  # with sign-in on, a signed-out visitor gets the sign-in page only
     loading.load_from_link()
+    if inbox.route():  # ?inbox=all is the team inbox; ?inbox=<id> opens a recorded request below
+        return
     with st.sidebar:
         loading.loading_panel()
+        inbox.open_button()
         lists = st.container()
     page()
     sharing = loading.share_module()

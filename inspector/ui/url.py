@@ -79,6 +79,8 @@ def record(loaded: state.Loaded, dialect: str | None, target: str, transcript: i
     new.update({k: v for k, v in want.items() if v is not None})
     if loaded.origin != "share":
         new.pop("t", None)
+    if loaded.origin != "inbox":  # likewise an inbox entry's id
+        new.pop("inbox", None)
     if new != current:
         qp.from_dict(new)
     st.session_state[LAST] = {"sha": loaded.sha, **want}
