@@ -17,8 +17,6 @@ Run: ``.venv/bin/python benchmarks/bench_guard.py [--quick]`` (``--quick``: fewe
 from __future__ import annotations
 
 import asyncio
-import json
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -29,12 +27,12 @@ import orjson
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(ROOT / "scripts"))
-import guardserver  # noqa: E402
-from gen import build_transcript  # noqa: E402
+import guardserver
+from gen import build_transcript
 
-import inspector.guard  # noqa: E402
-from inspector.guard import inspect_request  # noqa: E402
-from inspector.guard.recorder import Recorder  # noqa: E402
+import inspector.guard
+from inspector.guard import inspect_request
+from inspector.guard.recorder import Recorder
 
 QUICK = "--quick" in sys.argv
 SIZES = (10, 100, 1000)
@@ -49,7 +47,7 @@ def body_of(n: int) -> bytes:
 
 def pct(xs: list[float], p: float) -> float:
     xs = sorted(xs)
-    return xs[min(len(xs) - 1, int(round(p / 100 * (len(xs) - 1))))]
+    return xs[min(len(xs) - 1, round(p / 100 * (len(xs) - 1)))]
 
 
 def sequential(url: str, body: bytes, n: int, client: httpx.Client | None = None) -> list[float]:
@@ -109,7 +107,7 @@ def main() -> None:
     via = proxy.url + "/v1/chat/completions"
     bodies = {n: body_of(n) for n in SIZES}
     try:
-        print(f"bodies: " + ", ".join(f"{n} messages {len(b) / 1e3:.0f} kB" for n, b in bodies.items()))
+        print("bodies: " + ", ".join(f"{n} messages {len(b) / 1e3:.0f} kB" for n, b in bodies.items()))
         print("\n1. proxy added latency over a direct call to the same loopback provider (ms)")
         for n, body in bodies.items():
             d, p = sequential(direct, body, SEQ), sequential(via, body, SEQ)
@@ -123,8 +121,8 @@ def main() -> None:
 
         print("\n2. the guard's check against a bare parse of the body (best of 20)")
         for n, body in bodies.items():
-            parse = best(lambda: orjson.loads(body), 20)
-            check = best(lambda: inspect_request("http://127.0.0.1/v1/chat/completions", body), 20)
+            parse = best(lambda b=body: orjson.loads(b), 20)
+            check = best(lambda b=body: inspect_request("http://127.0.0.1/v1/chat/completions", b), 20)
             print(f"  {n:>5} msgs: orjson.loads {parse * 1000:.3f} ms, inspect_request {check * 1000:.3f} ms: "
                   f"{check / parse:.2f}x")
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from appserver import App as Server  # noqa: E402 - a process, its URL and its log
-from pgcluster import free_port  # noqa: E402
+from appserver import App as Server
+from pgcluster import free_port
 
 
 def _start(args: list[str], port: int, env: dict[str, str] | None, timeout: float) -> Server:

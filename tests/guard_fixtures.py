@@ -11,9 +11,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
-import guardserver  # noqa: E402
+import guardserver
 
-from inspector.cassettes import read_cassette  # noqa: E402
+from inspector.cassettes import read_cassette
 
 CASSETTES = ROOT / "tests" / "cassettes" / "pydantic-ai"
 DEEPSEEK_400 = CASSETTES / "test_deepseek_responses" / "test_deepseek_responses_rejects_interleaved_function_calls.yaml"

@@ -39,7 +39,7 @@ def test_a_record_is_redacted_has_no_headers_and_names_the_culprit(store_url):
     assert row["provider_error"].endswith("(param: messages.[1].role)")
     assert [f["code"] for f in row["findings"] if f["severity"] == "error"] == ["TC002"]
     assert row["rules"] == " TC002 "
-    meta, data = store.record(rid)
+    _, data = store.record(rid)
     assert SECRET not in data.decode() and "[REDACTED API key" in data.decode()  # masked, its kind said
     har = json.loads(data)
     (entry,) = har["log"]["entries"]

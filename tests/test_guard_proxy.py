@@ -8,16 +8,18 @@ import signal
 import threading
 
 import anthropic
+import guard_fixtures
 import httpx
 import openai
 import pytest
+from guard_fixtures import ANTHROPIC_200, DEEPSEEK_400, OPENAI_SSE, forget, guardserver, recorded, seen
 
 from inspector.store import Store
 
-from guard_fixtures import (ANTHROPIC_200, DEEPSEEK_400, OPENAI_SSE, forget, guardserver, recorded, seen,  # noqa: F401
-                            upstream)
-
 KEY = "sk-test-proxy-key-0123456789abcdefghij"
+
+
+upstream = guard_fixtures.upstream  # the stand-in provider process (a fixture)
 
 
 @pytest.fixture(scope="module")
@@ -148,10 +150,9 @@ def test_a_stream_cut_half_way_is_cut_for_the_client_too(upstream, inbox_path):
     try:
         body, _ = recorded(OPENAI_SSE, 1)
         got = []
-        with pytest.raises(httpx.HTTPError):
-            with httpx.stream("POST", cut.url + "/v1/chat/completions", json=body) as r:
-                for chunk in r.iter_raw():
-                    got.append(chunk)
+        with pytest.raises(httpx.HTTPError), httpx.stream("POST", cut.url + "/v1/chat/completions", json=body) as r:
+            for chunk in r.iter_raw():
+                got.append(chunk)  # noqa: PERF402 - kept as they arrive, until the cut
         assert got and b"[DONE]" not in b"".join(got)  # some events arrived, the end never did
         assert httpx.get(cut.url + "/health").status_code == 200  # the proxy lives on
     finally:

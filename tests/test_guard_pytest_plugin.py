@@ -47,8 +47,8 @@ def test_a_request_recorded_as_accepted_that_the_target_refuses_fails_with_file_
     (src.parent / "accepted.yaml").write_text(text)
     result = suite.runpytest_subprocess("--inspector-cassettes", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=8, failed=1)
-    result.stdout.fnmatch_lines(["*accepted.yaml:2: POST https://api.deepseek.com/responses: recorded as accepted "
-                                 "(HTTP 200), but DeepSeek would reject this request: 1 error.*"])
+    result.stdout.fnmatch_lines([("*accepted.yaml:2: POST https://api.deepseek.com/responses: recorded as accepted "
+                                  "(HTTP 200), but DeepSeek would reject this request: 1 error.*")])
 
 
 def test_assert_accepted():

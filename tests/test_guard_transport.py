@@ -9,16 +9,19 @@ import subprocess
 import sys
 
 import anthropic
+import guard_fixtures
 import httpx
 import openai
 import pytest
+from guard_fixtures import ANTHROPIC_200, DEEPSEEK_400, forget, recorded, seen
 
 import inspector.guard
 from inspector.guard import RejectedRequest
 from inspector.guard.recorder import Recorder
 from inspector.store import Store
 
-from guard_fixtures import ANTHROPIC_200, DEEPSEEK_400, forget, guard_store, recorded, seen, upstream  # noqa: F401
+upstream = guard_fixtures.upstream  # the stand-in provider process (a fixture)
+guard_store = guard_fixtures.guard_store
 
 
 def _openai(upstream, mode, recorder=None):
@@ -53,13 +56,12 @@ def test_raise_mode_refuses_before_any_network_call_with_the_providers_words(ups
 
 
 def test_observe_mode_sends_it_and_the_provider_400_is_recorded(upstream, guard_store, caplog):
-    body, it = recorded(DEEPSEEK_400)
+    body, _ = recorded(DEEPSEEK_400)
     forget(upstream)
     rec = Recorder(enabled=True)
     client = _openai(upstream, "observe", rec)
-    with caplog.at_level(logging.WARNING, logger="inspector.guard"):
-        with pytest.raises(openai.BadRequestError) as info:
-            client.responses.create(**body)
+    with caplog.at_level(logging.WARNING, logger="inspector.guard"), pytest.raises(openai.BadRequestError) as info:
+        client.responses.create(**body)
     assert "No tool output found for tool call call-a." in str(info.value)  # the SDK read the recorded body
     assert len(seen(upstream)) == 1
     assert any("DeepSeek would reject this request" in r.getMessage() for r in caplog.records)

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import logging
 from contextlib import asynccontextmanager
+
 import httpx
 from starlette.applications import Starlette
 from starlette.background import BackgroundTask

@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 from .conftest import wait_idle
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from guard_fixtures import DEEPSEEK_400, guardserver, recorded  # noqa: E402
+from guard_fixtures import DEEPSEEK_400, guardserver, recorded
 
 TL = '[data-testid="timeline"]'
 
