@@ -12,7 +12,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e '.[app,test,scale,bench,guard]'
+	$(BIN)/pip install --quiet -e '.[app,test,scale,bench,guard,litellm,langchain]'
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -11,7 +11,8 @@
 4. The proxy's memory (RSS) under 50 concurrent 1 MB requests, sampled every 1,000 requests
    across 10,000: flat means the last sample is within a few percent of the first.
 
-Run: ``.venv/bin/python benchmarks/bench_guard.py [--quick]`` (``--quick``: fewer requests).
+Run: ``.venv/bin/python benchmarks/bench_guard.py [--quick] [--memory-requests N]`` (``--quick``:
+fewer requests; the memory part sends 10,000 unless told otherwise).
 """
 
 from __future__ import annotations
@@ -38,7 +39,8 @@ QUICK = "--quick" in sys.argv
 SIZES = (10, 100, 1000)
 SEQ = 60 if QUICK else 300
 CONC_TOTAL = 200 if QUICK else 1000
-MEM_TOTAL = 1000 if QUICK else 10_000
+MEM_TOTAL = (int(sys.argv[sys.argv.index("--memory-requests") + 1]) if "--memory-requests" in sys.argv
+             else 1000 if QUICK else 10_000)
 
 
 def body_of(n: int) -> bytes:

@@ -5,6 +5,13 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
+
+# False inside ``without_settling``: a long-running process (the guard in an agent, the proxy)
+# must not have each check move everyone's young objects, their cyclic garbage included, into
+# the oldest generation, where it waited for a rare full collection (the proxy grew by about a
+# request body per request under load, benchmarks/bench_guard.py).
+_settle: ContextVar[bool] = ContextVar("inspector_gc_settle", default=True)
 
 
 @contextmanager
@@ -20,7 +27,18 @@ def gc_paused() -> Iterator[None]:
     try:
         yield
     finally:
-        gc.freeze()
-        gc.unfreeze()
+        if _settle.get():
+            gc.freeze()
+            gc.unfreeze()
         if was:
             gc.enable()
+
+
+@contextmanager
+def without_settling() -> Iterator[None]:
+    """``gc_paused`` inside only pauses: nothing is moved to the oldest generation on the way out."""
+    token = _settle.set(False)
+    try:
+        yield
+    finally:
+        _settle.reset(token)

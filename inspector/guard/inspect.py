@@ -47,6 +47,8 @@ CHAT = Endpoint("chat", "openai-chat", "messages", "openai")
 RESPONSES = Endpoint("responses", "openai-responses", "input", "openai")
 MESSAGES = Endpoint("messages", "anthropic", "messages", "anthropic")
 GEMINI = Endpoint("gemini", "gemini", "contents", "gemini")
+# A framework's message list handed to a hook (no URL): LangChain messages are a dialect of their own.
+LANGCHAIN = Endpoint("langchain", "langchain", "messages", "openai")
 _GEMINI_PATH = re.compile(r"/models/([^/:]+):(?:stream)?generateContent$")
 
 
@@ -135,6 +137,27 @@ def inspect_request(url: str, body: bytes, *, repair: bool = False, endpoint: En
     ep = endpoint or endpoint_of(url)
     if ep is None:
         return None
+    from ..gc_pause import without_settling
+
+    with without_settling():  # the caller's process lives on: its young objects stay young
+        return _inspect(ep, url, body, repair)
+
+
+def inspect_messages(messages: list, endpoint: Endpoint = CHAT, *, model: str | None = None, repair: bool = False,
+                     where: str | None = None) -> Inspection:
+    """``inspect_request`` for a message list a framework hook holds (no URL): the body is
+    ``{"model": model, KEY: messages}`` as the endpoint's API would send it, so ``inspector
+    check`` on that body says the same thing; ``where`` labels it (``litellm:acompletion``)."""
+    from ..gc_pause import without_settling
+    from ..jsonio import dumps
+
+    body: dict = {"model": model} if model else {}
+    body[endpoint.key] = messages
+    with without_settling():
+        return _inspect(endpoint, where or f"{endpoint.api}:", dumps(body, indent=False), repair)
+
+
+def _inspect(ep: Endpoint, url: str, body: bytes, repair: bool) -> Inspection:
     out = Inspection(url=url, endpoint=ep, body=body)
     try:
         _check(out, ep, url, body)
