@@ -54,7 +54,7 @@ def run_share(args: argparse.Namespace) -> int:
     from . import load
     from .loading import read_source
     from .redact import MaskingError, PatternError, Redactor, check_masked
-    from .store import ShareTooLarge, error_line, share_link
+    from .store import ShareTooLarge, share_link
 
     data, label = read_source(args.path)
     doc = load(data, name=label)  # refuse what is not a transcript before storing it
@@ -102,7 +102,7 @@ def run_share(args: argparse.Namespace) -> int:
     except ShareTooLarge as exc:
         return _fail(f"{label}: {exc}")
     except Exception as exc:  # noqa: BLE001 - any driver error: say which store, not a traceback
-        return _fail(f"cannot use the share store ({_where(settings.store_url)}): {error_line(exc)}", EXIT_STORE)
+        return _store_failed(exc, "share")
     ttl = settings.share_ttl_days if args.ttl_days is None else args.ttl_days
     expires = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(time.time() + ttl * 86400))
     sys.stdout.write(share_link(args.base_url or settings.base_url, token, args.message) + "\n")
@@ -115,7 +115,7 @@ def _add_unshare_args(p: argparse.ArgumentParser) -> None:
 
 
 def run_unshare(args: argparse.Namespace) -> int:
-    from .store import error_line, token_from_link
+    from .store import token_from_link
 
     try:
         settings = Settings.from_env()
@@ -129,21 +129,24 @@ def run_unshare(args: argparse.Namespace) -> int:
         finally:
             store.close()
     except Exception as exc:  # noqa: BLE001
-        return _fail(f"cannot use the share store ({_where(settings.store_url)}): {error_line(exc)}", EXIT_STORE)
+        return _store_failed(exc, "unshare")
     if not deleted:
         return _fail("no such share (it may have expired or been deleted already)", EXIT_FINDINGS)
     sys.stderr.write("deleted\n")
     return EXIT_OK
 
 
-def _where(url: str) -> str:
-    """The store URL without its password, for error messages."""
-    from sqlalchemy.engine import make_url
+def _store_failed(exc: BaseException, where: str) -> int:
+    """Exit 3 with a generic line: the database's host, port and the driver's words are not shown
+    (they go to the ``inspector.store`` log, and to stderr when ``INSPECTOR_LOG_FORMAT`` is set)."""
+    import os
 
-    try:
-        return make_url(url).render_as_string(hide_password=True)
-    except Exception:  # noqa: BLE001
-        return "unparseable INSPECTOR_STORE_URL"
+    from .store import error_detail, error_line
+
+    said = error_line(exc, where)
+    if os.environ.get("INSPECTOR_LOG_FORMAT", "").strip():
+        sys.stderr.write(f"share store error ({where}): {type(exc).__name__}: {error_detail(exc)}\n")
+    return _fail(f"cannot use the share store: {said}", EXIT_STORE)
 
 
 run_share.arguments = _add_share_args

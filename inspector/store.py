@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
+import os
 import re
 import secrets
 import time
@@ -52,6 +54,17 @@ class ShareTooLarge(ValueError):
 
 class StoreError(RuntimeError):
     """The store accepted a share but does not give the same bytes back; no link is handed out."""
+
+
+class ReadOnlyStore(StoreError):
+    """The SQLite store is read-only here: existing links open, nothing can be written."""
+
+
+READ_ONLY = ("the share store is read-only (its file or directory cannot be written): existing links "
+             "still open, but new shares cannot be made or deleted until the operator makes it writable")
+UNAVAILABLE = "the share store is unavailable; try again later"
+log = logging.getLogger("inspector.store")
+log.addHandler(logging.NullHandler())  # a CLI run prints no details unless it sets up logging
 
 
 class SchemaTooNew(RuntimeError):
@@ -208,9 +221,32 @@ MIGRATIONS: list[Callable[[Connection], None]] = [_v1_create_shares, _v2_index_e
                                                   _v4_create_guard_records]
 
 
+def _read_only_sqlite(url: str) -> str | None:
+    """The URI to open a SQLite store read-only with, when its file exists but cannot be written.
+
+    ``mode=ro`` reads a WAL file when its directory lets SQLite make the shared-memory file (or
+    it exists); in a read-only directory ``immutable=1`` tells SQLite nobody writes the file.
+    """
+    u = make_url(url)
+    if u.get_backend_name() != "sqlite" or not u.database or u.database == ":memory:":
+        return None
+    path = Path(u.database).expanduser()
+    if not path.is_file() or (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)):
+        return None
+    shm = path.with_name(path.name + "-shm")
+    mode = "mode=ro" if os.access(path.parent, os.W_OK) or shm.exists() else "immutable=1"
+    return f"file:{path.resolve().as_posix()}?{mode}"
+
+
 def _engine(url: str) -> Engine:
     """An engine for ``url``; ``postgresql://`` means psycopg 3, SQLite gets WAL and real transactions."""
     u = make_url(url)
+    read_only = _read_only_sqlite(url)
+    if read_only is not None:
+        import sqlite3
+
+        return sa.create_engine("sqlite://", creator=lambda: sqlite3.connect(
+            read_only, uri=True, timeout=SQLITE_BUSY_SECONDS, check_same_thread=False))
     if u.drivername in ("postgresql", "postgres"):
         u = u.set(drivername="postgresql+psycopg")
     if u.get_backend_name() != "sqlite":
@@ -284,6 +320,7 @@ class Store:
         self.ttl_days = ttl_days
         self.clock = clock
         self.on_expired: Callable[[int], None] | None = None  # told how many shares each purge removed
+        self.read_only = _read_only_sqlite(url) is not None
         self.engine = _engine(url)
         if migrate:
             self.migrate()
@@ -318,6 +355,8 @@ class Store:
             )
         if current >= target:
             return current
+        if self.read_only:
+            raise ReadOnlyStore(f"{READ_ONLY}; its schema is behind this inspector's and cannot be upgraded")
         conn = self.engine.connect().execution_options(immediate=True)
         try:
             with conn.begin():
@@ -347,6 +386,8 @@ class Store:
         ``ttl_days``, the operator's maximum. ``ttl_seconds`` gives it in seconds instead, without
         the quarter-hour minimum that guards the settings (the retention tests use one second).
         """
+        if self.read_only:
+            raise ReadOnlyStore(READ_ONLY)
         data = bytes(data)
         if len(data) > self.max_bytes:
             raise ShareTooLarge(
@@ -431,6 +472,8 @@ class Store:
 
     def delete_id(self, share_id: str, *, actor: str = ANONYMOUS, owner_only: bool = False, admin: bool = False) -> bool:
         """``delete`` by the share's id, as the lists name it."""
+        if self.read_only:
+            raise ReadOnlyStore(READ_ONLY)
         with self.engine.begin() as conn:
             owner = conn.execute(sa.select(shares.c.owner).where(shares.c.token_hash == share_id)).scalar()
             if owner is None:
@@ -458,6 +501,8 @@ class Store:
 
     def purge_expired(self) -> int:
         """Delete every expired share, each recorded in the audit log; returns how many went."""
+        if self.read_only:  # nothing can be deleted; expired shares still never open (``get``)
+            return 0
         now = int(self.clock())
         with self.engine.begin() as conn:
             gone = conn.execute(shares.delete().where(shares.c.expires_at <= now).returning(shares.c.token_hash))
@@ -482,6 +527,9 @@ class Store:
             conn.execute(sa.text("SELECT 1")).scalar()
 
     def _audit(self, action: str, actor: str, share_id: str) -> None:
+        if self.read_only:  # the audit table cannot be written: the server log keeps the record
+            log.info("audit %s by %s of %s (store read-only)", action, actor, share_id[:12])
+            return
         with self.engine.begin() as conn:
             conn.execute(audit.insert().values(at=int(self.clock()), action=action, actor=(actor or ANONYMOUS)[:320],
                                                share=share_id))
@@ -553,10 +601,23 @@ def _shared(row) -> Shared:
     return Shared(row.name, data, json.loads(row.view), row.created_at, row.expires_at, row.owner)
 
 
-def error_line(exc: BaseException) -> str:
-    """One line for a store error: the driver's own first line, without SQL or traceback."""
+def error_detail(exc: BaseException) -> str:
+    """The driver's own first line for a store error, without SQL or traceback: for the server log."""
     text = str(getattr(exc, "orig", None) or exc).strip()
     return text.splitlines()[0] if text else type(exc).__name__
+
+
+def error_line(exc: BaseException, where: str = "") -> str:
+    """What a user is told about a store error; the details (a database's host and port, its
+    file's path, the driver's words) go to the server log, never to the page or the CLI.
+    A read-only store and a schema newer than this code are said as they are."""
+    log.warning("share store error%s: %s: %s", f" ({where})" if where else "", type(exc).__name__,
+                error_detail(exc))
+    if isinstance(exc, ReadOnlyStore):
+        return str(exc)
+    if isinstance(exc, SchemaTooNew):
+        return "the share store was upgraded by a newer inspector; this one cannot use it (details in the server log)"
+    return UNAVAILABLE
 
 
 def share_link(base_url: str, token: str, message: int | None = None) -> str:

@@ -25,6 +25,7 @@ from typing import Any
 
 import streamlit as st
 
+from .. import store as _store
 from ..config import ConfigError, Settings
 from ..errors import InputError
 from ..hosting import events, retention
@@ -59,10 +60,15 @@ def _actor() -> str:
     return u.name if u is not None else "anonymous"
 
 
+def _said(exc: BaseException, where: str) -> str:
+    """The sentence a user sees for a store error (generic; the details go to the server log)."""
+    line = error_line(exc, where)
+    return UNAVAILABLE if line == _store.UNAVAILABLE else line[:1].upper() + line[1:] + "."
+
+
 def _unavailable(exc: BaseException, where: str) -> None:
     events.record("store_errors", where=where, error=events.error_kind(exc))
-    st.error(UNAVAILABLE)
-    st.code(error_line(exc), language=None)
+    st.error(_said(exc, where))
 
 
 # store URL -> (when, one line): a store that failed to open is not tried again on every page
@@ -81,14 +87,14 @@ def _settings_and_store() -> tuple[Settings, Store] | None:
         return None
     failed = _FAILED.get(s.store_url)
     if failed is not None and time.monotonic() - failed[0] < RETRY_AFTER_SECONDS:
-        st.error(UNAVAILABLE)
-        st.code(failed[1], language=None)
+        st.error(failed[1])
         return None
     try:
         store = _open_store(s.store_url, s.share_max_bytes, s.share_ttl_days)
     except Exception as exc:  # noqa: BLE001 - a driver error must not take the page down
-        _FAILED[s.store_url] = (time.monotonic(), error_line(exc))
-        _unavailable(exc, "open")
+        events.record("store_errors", where="open", error=events.error_kind(exc))
+        _FAILED[s.store_url] = (time.monotonic(), _said(exc, "open"))
+        st.error(_FAILED[s.store_url][1])
         return None
     _FAILED.pop(s.store_url, None)
     return s, store
@@ -251,8 +257,7 @@ def share_panel(data: bytes, name: str, view: dict) -> None:
 
     failure = st.session_state.pop("_share_delete_error", None)
     if failure:
-        st.error(f"The share could not be deleted. {UNAVAILABLE}")
-        st.code(failure, language=None)
+        st.error(f"The share could not be deleted. {failure}")
     refused = st.session_state.pop("_share_delete_refused", None)
     if refused:
         with st.container(key="share_delete_refused"):
@@ -290,7 +295,7 @@ def _delete(store: Store, digest: str) -> None:
         return
     except Exception as exc:  # noqa: BLE001
         events.record("store_errors", where="delete", error=events.error_kind(exc))
-        st.session_state["_share_delete_error"] = error_line(exc)
+        st.session_state["_share_delete_error"] = _said(exc, "delete")
         return
     events.record("shares_deleted", share=sid, user=_actor())
     # The transcript stays open in this session (``_share_opened``); only the link dies.
@@ -347,7 +352,7 @@ def _open_listed(store: Store, share_id: str) -> None:
         shared = store.open_id(share_id, actor=_actor())
     except Exception as exc:  # noqa: BLE001
         events.record("store_errors", where="open_listed", error=events.error_kind(exc))
-        st.session_state["_list_error"] = f"{UNAVAILABLE} ({error_line(exc)})"
+        st.session_state["_list_error"] = _said(exc, "list")
         return
     if shared is None:
         st.session_state["_list_error"] = NOT_FOUND
@@ -367,7 +372,7 @@ def _delete_listed(store: Store, share_id: str) -> None:
         return
     except Exception as exc:  # noqa: BLE001
         events.record("store_errors", where="delete_listed", error=events.error_kind(exc))
-        st.session_state["_list_error"] = f"{UNAVAILABLE} ({error_line(exc)})"
+        st.session_state["_list_error"] = _said(exc, "list")
         return
     events.record("shares_deleted", share=share_id[:12], user=_actor())
     for digest, link in list(_held().items()):  # the panel must not offer a link that is dead now
