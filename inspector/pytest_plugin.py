@@ -97,6 +97,9 @@ def _points_at(ins, said: str | None) -> str:
         return "unknown"
     from .provider_errors import parse_error
 
+    # our finding in the provider's own words is the one the provider sent: it names that message
+    if any(f["provider_error"] and f["provider_error"].strip() in said for f in ins.errors):
+        return "yes"
     err = parse_error(said)
     ours = {f["message_index"] for f in ins.errors}
     named = set(err.indexes)

@@ -33,10 +33,10 @@ def test_real_cassettes_pass_and_recorded_refusals_are_found(suite):
     result.assert_outcomes(passed=8)
     out = result.stdout.str()
     assert "inspector: recorded refusals" in out
-    assert "test_deepseek_responses_rejects_interleaved_function_calls.yaml::interaction 0 (line 2): recorded " \
-           "refusal found" in out
-    assert "test_openai_responses_thinking_with_modified_history.yaml::interaction 1 (line 131): recorded " \
-           "refusal found" in out
+    for where in ("test_deepseek_responses_rejects_interleaved_function_calls.yaml::interaction 0 (line 2)",
+                  "test_openai_responses_thinking_with_modified_history.yaml::interaction 1 (line 131)"):
+        # the provider's recorded words are our finding's: it points at the message the provider means
+        assert f"{where}: recorded refusal found; our finding points at the message the provider names: yes" in out
 
 
 def test_a_request_recorded_as_accepted_that_the_target_refuses_fails_with_file_and_line(suite):
