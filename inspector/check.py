@@ -93,6 +93,9 @@ def analyse(t: Transcript, target: str, dialect: Dialect) -> Analysis:
     issues.extend(pairing.issues)
     issues.extend(sequence_issues(msgs, pairing, target))
     issues.extend(dialect.rules(msgs, pairing, target))
+    request = t.extra.get("request")
+    if request is not None:
+        dialect.request_rules(msgs, request, issues)
     if turns is not None and t.extra.get("bedrock_invoke"):
         _invoke_model_note(issues, t.extra["bedrock_invoke"])
     if t.extra.get("never_sent"):

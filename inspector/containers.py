@@ -365,6 +365,8 @@ def find_transcripts(root: Any, fmt: str = "json") -> list[Transcript]:
         tools = declared_tools(holder)
         if tools is not None:  # TC026: calls are checked against the tools the request declares
             t.extra["declared_tools"] = tools
+        if type(holder) is dict:  # the request body around the list: its settings are the dialect's to read
+            t.extra["request"] = holder
         # An Anthropic body for Bedrock's InvokeModel (``anthropic_version: bedrock-2023-05-31``):
         # that route refused two messages of one role in a row that the Messages API combines.
         if type(holder) is dict and str(holder.get("anthropic_version", "")).startswith("bedrock"):

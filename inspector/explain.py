@@ -207,6 +207,9 @@ def hint(issue: Issue, msgs: list[Msg], near: Neighbours | None = None) -> str |
         return "Did the agent loop add messages before the tool returned?"
     if code == "TC004":
         return "Were messages reordered, or was the history sorted by time with the tool's timestamp earlier?"
+    if code == "TC021" and issue.data.get("kind") == "thinking_required":
+        return ("Was the thinking block of this turn dropped when the reply was saved? Send it back as the API "
+                "returned it, first in the message (repair cannot make up its signature), or turn thinking off.")
     if code == "TC025":
         return "Was streamed text appended after the tool calls when the message was saved? Repair moves it before them."
     if code == "TC026":

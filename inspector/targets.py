@@ -78,6 +78,10 @@ KIND_SEVERITY: dict[tuple[str, str], dict[str, str]] = {
     ("TC021", "thinking_signature"): {"anthropic": E},
     # thinking blocks not first in an assistant message are refused (claude-code#20705, 2026-01-25);
     ("TC021", "thinking_order"): {"anthropic": E},
+    # the open tool loop's last assistant turn without a thinking block, in a body that says
+    # "thinking": {"type": "enabled"} (reports 2025-09 to 2026-01; without that, thinking_missing: a
+    # warning), or a Converse body whose additionalModelRequestFields say it (langchain-aws#844, 2026-01-22);
+    ("TC021", "thinking_required"): {"anthropic": E, "bedrock": E},
     # Gemini 3 enforces thoughtSignature on the current turn's calls since 2026-01-30 (reports to 2026-06);
     ("TC021", "thought_signature"): {"gemini": E},
     # DeepSeek V4 thinking mode (on by default) refuses a tool-call turn without its reasoning_content

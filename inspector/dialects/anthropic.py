@@ -15,7 +15,7 @@ list, as in ``openai_chat``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from ..containers import path_text
@@ -191,7 +191,10 @@ def server_result(b: dict, kind: str, i: int, j: int, server: set | None, note) 
 
 
 def first_block_type(raw: dict) -> str | None:
+    """The type of a message's first content block (a string content is one text block)."""
     c = raw.get("content")
+    if type(c) is str:
+        return "text"
     if type(c) is list and c and type(c[0]) is dict:
         return c[0].get("type")
     return None
@@ -317,18 +320,71 @@ def thinking(msgs: list[Msg], note) -> None:
                 seen = True
     if not used:
         return
-    # The final assistant message of an open tool loop must start with its thinking block.
-    for m in reversed(msgs):
-        if m.role == "assistant":
-            if m.calls and first_block_type(m.raw) not in THINKING and all(
-                x.results and not x.has_other for x in msgs[m.index + 1 :]
-            ):
-                note(Issue("TC021", m.index, None, kind="thinking_missing",
-                           say="is the last assistant turn of an open tool loop and does not start with a thinking "
-                               "block, which the API requires when thinking is on (\"Expected `thinking` or "
-                               "`redacted_thinking`, but found …\", reports to 2026-01); a warning, since the "
-                               "transcript does not say whether the request turns thinking on."))
-            return
+    loop = open_loop_without_thinking(msgs, first_block_type)
+    if loop is not None:
+        note(Issue("TC021", loop[0].index, None, kind="thinking_missing",
+                   say="is the last assistant turn of an open tool loop and does not start with a thinking "
+                       "block, which the API requires when thinking is on (\"Expected `thinking` or "
+                       "`redacted_thinking`, but found …\", reports to 2026-01); a warning, since the "
+                       "transcript does not say whether the request turns thinking on."))
+
+
+def open_loop_without_thinking(msgs: list[Msg], block_type: Callable[[dict], str | None]) -> tuple[Msg, Msg] | None:
+    """The last assistant message and the first message of its turn, when it makes calls that only
+    tool results follow (the open tool loop) and its turn does not start with a thinking block; else
+    None. Consecutive assistant messages are one turn to the API, which looks at the first block of
+    the first of them (``block_type``: the Messages API type of a raw message's first block)."""
+    for k in range(len(msgs) - 1, -1, -1):
+        m = msgs[k]
+        if m.role != "assistant":
+            continue
+        if not m.calls or not all(x.results and not x.has_other for x in msgs[k + 1 :]):
+            return None
+        start = k
+        while start and msgs[start - 1].role == "assistant":
+            start -= 1
+        return None if block_type(msgs[start].raw) in THINKING else (m, msgs[start])
+    return None
+
+
+# Anthropic's words (HTTP 400), the same through Vertex and Bedrock (docs/provider-evidence.md):
+# mastra-ai/mastra#7799 (2025-09-12), anomalyco/opencode#3077 (Bedrock and Vertex, 2025),
+# znlsl/Antigravity2Api#11 (Vertex, 2026-01-06), Kilo-Org/kilocode#5219 (Vertex, 2026-01-20).
+THINKING_REQUIRED = (
+    "messages.{i}.content.0.type: Expected `thinking` or `redacted_thinking`, but found `{found}`. When `thinking` "
+    "is enabled, a final `assistant` message must start with a thinking block (preceeding the lastmost set of "
+    "`tool_use` and `tool_result` blocks). We recommend you include thinking blocks from previous turns. To avoid "
+    "this requirement, disable `thinking`. Please consult our documentation at "
+    "https://docs.claude.com/en/docs/build-with-claude/extended-thinking")
+
+
+def thinking_enabled(setting: Any) -> bool:
+    """The body turns thinking on with a budget: ``{"type": "enabled", ...}``. Not ``"adaptive"``:
+    there the model may answer without thinking, so a turn without a thinking block is no proof of
+    a dropped one (no refusal of it found; docs/provider-evidence.md)."""
+    return type(setting) is dict and setting.get("type") == "enabled"
+
+
+def thinking_required(msgs: list[Msg], setting: Any, issues: list[Issue], block_type: Callable[[dict], str | None],
+                      where: str = '"thinking"', says: str = "") -> None:
+    """When the body turns thinking on (``setting``, read at ``where``), the open tool loop's last
+    assistant turn without a thinking block is refused: the warning ``thinking`` gave (or would have
+    given) becomes an error, in the API's words (after ``says``, what a gateway puts before them)."""
+    if not thinking_enabled(setting):
+        return
+    loop = open_loop_without_thinking(msgs, block_type)
+    if loop is None or loop[0] is msgs[-1]:  # no tool results after it: a pending call (TC022), not this refusal
+        return
+    m, first = loop
+    issues[:] = [x for x in issues if not (x.code == "TC021" and x.data.get("kind") == "thinking_missing")]
+    found = block_type(first.raw)
+    iss = Issue("TC021", m.index, None, kind="thinking_required",
+                say=f"is the last assistant turn of an open tool loop and does not start with a thinking block, "
+                    f"while this request turns thinking on ({where}: {{\"type\": \"enabled\"}}); the API "
+                    "refuses that (reports 2025-09 to 2026-01).")
+    # Words only for a first block whose type the API would name (an unknown kind: no words).
+    iss.provider = says + THINKING_REQUIRED.replace("{found}", found) if type(found) is str and found.isidentifier() else None
+    issues.append(iss)
 
 
 # --- repair --------------------------------------------------------------------------------------
@@ -397,6 +453,10 @@ class Anthropic(Dialect):
         return issues
 
     text = staticmethod(text)
+
+    def request_rules(self, msgs: list[Msg], request: Mapping[str, Any], issues: list[Issue]) -> None:
+        """TC021 ``thinking_required``: the body's ``"thinking"`` setting turns thinking on."""
+        thinking_required(msgs, request.get("thinking"), issues, first_block_type)
 
     @staticmethod
     def block_count(raw: Any) -> int:

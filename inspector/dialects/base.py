@@ -19,7 +19,8 @@ Writing a dialect (see ``openai_chat.py`` for a run dialect, ``anthropic.py`` fo
   ``Issue``s as it goes; a structural break raises ``InputError`` located by ``where`` (the JSON
   path of the list). This is the hot path: keep it a plain loop;
 - ``rules(msgs, pairing, target) -> list[Issue]``: the dialect's own order and state rules
-  (default: none);
+  (default: none); ``request_rules(msgs, request, issues)``: the ones that depend on the request
+  body holding the list (its settings, such as Anthropic's ``thinking``; default: none);
 - ``tool_fields``: the tool-call field names of the format (``recognition`` refuses a file whose
   items carry another format's fields when the dialect read no call from them);
 - ``item_groups(items, where)``: only for a dialect that joins several raw items into one
@@ -122,6 +123,11 @@ class Dialect(ABC):
 
     def rules(self, msgs: list[Msg], pairing: Pairing, target: str) -> list[Issue]:
         return []
+
+    def request_rules(self, msgs: list[Msg], request: Mapping[str, Any], issues: list[Issue]) -> None:
+        """What the request body around the list says that changes a finding (Anthropic's
+        ``thinking`` setting): the dialect reads ``request`` (the object holding the list) and adds
+        to or refines ``issues``, after ``rules``. Default: nothing."""
 
     @abstractmethod
     def text(self, raw: Any) -> str:

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 from ..containers import path_text
 from ..errors import InputError
 from ..model import Call, Issue, Msg, Result
-from .anthropic import ROLES, Anthropic
+from .anthropic import ROLES, Anthropic, thinking_required
 from .base import Samples, block_call, block_result, blocks_after_calls, objects, unknown_role
 from .base import type_name as _type
 from .editing import BlockEditor
@@ -154,7 +154,8 @@ class BedrockEditor(BlockEditor):
 
 class Bedrock(Anthropic):
     """AWS Bedrock Converse ``messages``: Anthropic's order rules (``rules`` is Anthropic's;
-    Converse has no thinking blocks for it to find). Unlike the Messages API, Converse does not
+    Converse has no thinking blocks for it to find: its ``reasoningContent`` blocks are read by
+    ``request_rules`` when the body turns Claude's thinking on). Unlike the Messages API, Converse does not
     combine consecutive messages of one role: it refuses them ("A conversation must alternate
     between user and assistant roles", docs/provider-evidence.md), so TC019 stays an error here."""
 
@@ -180,6 +181,29 @@ class Bedrock(Anthropic):
     read = staticmethod(normalize)
 
     text = staticmethod(text)
+
+    def request_rules(self, msgs: list[Msg], request: Mapping[str, Any], issues: list[Issue]) -> None:
+        """TC021 ``thinking_required``: ``additionalModelRequestFields.thinking`` turns Claude's
+        thinking on, and Bedrock passes on Anthropic's refusal after its own words
+        (langchain-ai/langchain-aws#844, ConverseStream, 2026-01-22; aws-samples/bedrock-engineer#43, 2025-03-15)."""
+        fields = request.get("additionalModelRequestFields")
+        thinking_required(msgs, fields.get("thinking") if type(fields) is dict else None, issues, first_block_type,
+                          "additionalModelRequestFields.thinking", "The model returned the following errors: ")
+
+
+# A Converse block's kind as the Messages API names it (its ``reasoningContent`` is a thinking block).
+_KINDS = {"reasoningContent": "thinking", "text": "text", "toolUse": "tool_use", "toolResult": "tool_result",
+          "image": "image", "document": "document"}
+
+
+def first_block_type(raw: dict) -> str | None:
+    c = raw.get("content")
+    if type(c) is list and c and type(c[0]) is dict:
+        b = c[0]
+        if type(b.get("reasoningContent")) is dict and "redactedContent" in b["reasoningContent"]:
+            return "redacted_thinking"
+        return next((kind for key, kind in _KINDS.items() if key in b), None)
+    return None
 
 
 DIALECT = Bedrock()
