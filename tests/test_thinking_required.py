@@ -45,6 +45,12 @@ def test_thinking_enabled_makes_a_turn_without_its_thinking_block_an_error_in_an
     assert '"type": "enabled"' in f.text and "repair cannot make up its signature" in f.hint
 
 
+def test_a_body_for_bedrock_invoke_model_gets_bedrocks_words_before_anthropics():
+    b = {"anthropic_version": "bedrock-2023-05-31", **body(LOOP, {"type": "enabled", "budget_tokens": 1024})}
+    (f,) = tc021(inspector.check(b))
+    assert f.severity == "error" and f.provider_error == "The model returned the following errors: " + REFUSAL
+
+
 def test_the_provider_index_is_the_combined_turn_and_names_the_first_block():
     # Two user messages in a row are one turn to the API: the assistant message is its messages.2.
     msgs = [{"role": "user", "content": "hi"}, {"role": "user", "content": "Weather in Paris?"},

@@ -455,8 +455,12 @@ class Anthropic(Dialect):
     text = staticmethod(text)
 
     def request_rules(self, msgs: list[Msg], request: Mapping[str, Any], issues: list[Issue]) -> None:
-        """TC021 ``thinking_required``: the body's ``"thinking"`` setting turns thinking on."""
-        thinking_required(msgs, request.get("thinking"), issues, first_block_type)
+        """TC021 ``thinking_required``: the body's ``"thinking"`` setting turns thinking on. A body
+        for Bedrock's InvokeModel (``anthropic_version: bedrock-…``) gets the words after Bedrock's
+        own, as Bedrock passes them on (anomalyco/opencode#3077, 2025)."""
+        invoke = str(request.get("anthropic_version", "")).startswith("bedrock")
+        thinking_required(msgs, request.get("thinking"), issues, first_block_type,
+                          says="The model returned the following errors: " if invoke else "")
 
     @staticmethod
     def block_count(raw: Any) -> int:
