@@ -79,8 +79,8 @@ def _add_inbox_args(p: argparse.ArgumentParser) -> None:
 def run_inbox(args: argparse.Namespace) -> int:
     from .config import ConfigError, Settings
     from .jsonio import dumps
-    from .share_cli import _where
-    from .store import Store, error_line
+    from .share_cli import _store_failed
+    from .store import Store
 
     try:
         since = time.time() - parse_since(args.since) if args.since is not None else None
@@ -99,9 +99,8 @@ def run_inbox(args: argparse.Namespace) -> int:
                                  limit=max(1, args.limit))
         finally:
             store.close()
-    except Exception as exc:  # noqa: BLE001 - any driver error: say which store, not a traceback
-        sys.stderr.write(f"inspector: cannot use the share store ({_where(settings.store_url)}): {error_line(exc)}\n")
-        return EXIT_STORE
+    except Exception as exc:  # noqa: BLE001 - any driver error: one generic line, as share and unshare say it
+        return _store_failed(exc, "inbox")
     out = [public_record(r, args.base_url or settings.base_url) for r in rows]
     if args.format == "json":
         sys.stdout.flush()
