@@ -419,15 +419,16 @@ class Store:
             "owner": (owner or ANONYMOUS)[:320],
         }
         self.purge_expired()  # keep the table small even where no server runs the schedule (the CLI)
+        # One transaction: the row, its read-back and its audit row commit together just before
+        # the link is handed out, so a process killed while sharing (kill -9 in the middle of a
+        # 32 MB write) leaves no row that no link points to.
         with self.engine.begin() as conn:
             conn.execute(shares.insert().values(**row))
-        # A link is shown only for a share that reads back as the very bytes given.
-        back = self.get(token)
-        if back is None or back.data != data:
-            with self.engine.begin() as conn:
-                conn.execute(shares.delete().where(shares.c.token_hash == row["token_hash"]))
-            raise StoreError("the stored transcript did not read back unchanged; no link was made")
-        self._audit("create", row["owner"], row["token_hash"])
+            # A link is shown only for a share that reads back as the very bytes given.
+            back = conn.execute(sa.select(shares).where(shares.c.token_hash == row["token_hash"])).first()
+            if back is None or _shared(back).data != data:
+                raise StoreError("the stored transcript did not read back unchanged; no link was made")
+            conn.execute(audit.insert().values(at=now, action="create", actor=row["owner"], share=row["token_hash"]))
         return token
 
     def get(self, token: str) -> Shared | None:
