@@ -501,13 +501,15 @@ class Store:
             return [ShareInfo(*row) for row in conn.execute(q)]
 
     def purge_expired(self) -> int:
-        """Delete every expired share, each recorded in the audit log; returns how many went."""
+        """Delete every expired share, each recorded in the audit log, and every expired guard
+        record (the team inbox keeps the shares' retention); returns how many shares went."""
         if self.read_only:  # nothing can be deleted; expired shares still never open (``get``)
             return 0
         now = int(self.clock())
         with self.engine.begin() as conn:
             gone = conn.execute(shares.delete().where(shares.c.expires_at <= now).returning(shares.c.token_hash))
             ids = [r[0] for r in gone]
+            conn.execute(guard_records.delete().where(guard_records.c.expires_at <= now))
             if ids:
                 conn.execute(audit.insert(), [{"at": now, "action": "expire", "actor": SYSTEM, "share": i} for i in ids])
         if ids and self.on_expired is not None:

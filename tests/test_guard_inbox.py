@@ -83,6 +83,23 @@ def test_records_expire_with_the_shares_retention_and_filter(tmp_path):
     store.close()
 
 
+def test_the_scheduled_purge_removes_expired_records_too(store_url):
+    """Retention runs by itself (issue 27): the server's purge, not only the next record, drops an
+    expired guard record from the store, so a redacted request is not kept past its day."""
+    import sqlalchemy as sa
+
+    from inspector.store import guard_records
+
+    now = [1_000_000.0]
+    store = Store(store_url, ttl_days=1, clock=lambda: now[0])
+    Recorder("test", enabled=True, store=store).record(_ins(), "would_reject")
+    now[0] += 86400 + 1
+    store.purge_expired()
+    with store.engine.connect() as conn:
+        assert conn.execute(sa.select(sa.func.count()).select_from(guard_records)).scalar() == 0
+    store.close()
+
+
 def test_recording_is_off_unless_asked(monkeypatch, tmp_path):
     monkeypatch.delenv("INSPECTOR_RECORD", raising=False)
     assert Recorder().record(_ins(), "would_reject") is None
