@@ -14,7 +14,7 @@ from collections.abc import Callable, Collection, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .containers import Document, Transcript, get_path, path_text
-from .dialects import Dialect, detect_scored, dialect_of, get
+from .dialects import Dialect, detect_scored, dialect_of, fallback, get, named_by_request
 from .errors import InputError
 from .gc_pause import gc_paused
 from .links import Pairing, pair, pair_turns
@@ -46,10 +46,6 @@ class Analysis:
         self.turns = turns
 
 
-# The list's key in a request body names its API when the items alone do not.
-_LIST_KEY_DIALECT = {"input": "openai-responses", "contents": "gemini"}
-
-
 def dialects_for(doc: Document, dialect: str | None = None, target: str | None = None) -> list[Dialect]:
     """The dialect each transcript is read as (the override, the container's, or detection),
     leaving the document as it is.
@@ -66,10 +62,9 @@ def dialects_for(doc: Document, dialect: str | None = None, target: str | None =
         d, score = detect_scored(t.items, target)
         if score <= 1:
             key = t.path[-1] if t.path and type(t.path[-1]) is str else None
-            if key in _LIST_KEY_DIALECT:  # a body's "input" is a Responses input even with only role messages
-                d = get(_LIST_KEY_DIALECT[key])
-            elif t.extra.get("bedrock_invoke") and (target is None or target in get("anthropic").targets):
-                d = get("anthropic")  # an Anthropic body for Bedrock's InvokeModel (anthropic_version)
+            named = named_by_request(key, t.extra.get("request"), target)  # a body's "input", ...
+            if named is not None:
+                d = named
             else:
                 weak.add(k)
         out.append(d)
@@ -95,25 +90,12 @@ def analyse(t: Transcript, target: str, dialect: Dialect) -> Analysis:
     request = t.extra.get("request")
     if request is not None:
         dialect.request_rules(msgs, request, issues)
-    if turns is not None and t.extra.get("bedrock_invoke"):
-        _invoke_model_note(issues, t.extra["bedrock_invoke"])
     if t.extra.get("never_sent"):
         _never_sent_note(issues, t.extra["never_sent"])
     declared = t.extra.get("declared_tools")
     if declared is not None:
         issues.extend(undeclared_tools(msgs, declared))
     return Analysis(t, dialect, msgs, pairing, issues, turns if turns is not None and turns.merged else None)
-
-
-def _invoke_model_note(issues: list[Issue], version: object) -> None:
-    """TC019 on an Anthropic body for Bedrock's InvokeModel is a warning, not a note: that route
-    refused two messages of one role in a row in reports up to 2025 (docs/provider-evidence.md)."""
-    for iss in issues:
-        if iss.code == "TC019" and iss.data.get("kind") is None:
-            iss.data["kind"] = "bedrock_invoke"
-            iss.say = (f"({iss.data.get('role')}) directly follows a {iss.data.get('prev')} message. The Messages API "
-                       f"combines them into one turn, but this body is for Bedrock's InvokeModel (anthropic_version "
-                       f"{version!r}), which refused two messages of one role in a row in reports up to 2025.")
 
 
 def _never_sent_note(issues: list[Issue], what: str) -> None:
@@ -198,7 +180,6 @@ def template_fields(iss: Issue, missing_ids: dict[int, list[str]], turns: Turns 
         "role": d.get("role"),
         "prev": d.get("prev"),
         "first": d.get("first"),
-        "field": f"tool_calls[{d.get('pos', 0):d}].id" if d.get("side") == "call" else "tool_call_id",
         "got": d.get("got"),
         "next": iss.index + 1,
         "item": d.get("item") or "",
@@ -337,7 +318,7 @@ def check_plain(doc: Document, target: str | None = None, dialect: str | None = 
     if target is not None:
         check_target(target)
     read_as = dialects_for(doc, dialect, target)
-    first = read_as[0] if read_as else get(dialect or "openai-chat")
+    first = read_as[0] if read_as else (get(dialect) if dialect else fallback())
     chosen = targets_for(doc, read_as, target)
     # The report's ``target`` is the first transcript's; ``transcript_targets`` has each one's.
     target, reason = chosen[0] if chosen else (check_target(target or first.default_target), None)

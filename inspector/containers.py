@@ -178,6 +178,21 @@ def before_finding(fn: Callable[[], Any]) -> None:
     _BEFORE.append(fn)
 
 
+_API_FORMAT: list[Callable[[str], str]] = []  # the dialects' registry answers (``dialects.of_target``)
+
+
+def api_format_from(fn: Callable[[str], str]) -> None:
+    """Set how ``api_format`` is answered (the dialects' package does, on import)."""
+    _API_FORMAT[:] = [fn]
+
+
+def api_format(target: str) -> str:
+    """The name of the format a request to ``target``'s own API is written in, for a container
+    that knows where a body was sent (a HAR entry's URL) but not what its items are."""
+    _ready()
+    return _API_FORMAT[0](target)
+
+
 def _bare_list(root: Any, fmt: str) -> list[tuple[Path, str]]:
     if _are_messages(root):
         return [((), "JSON Lines messages" if fmt == "jsonl" else "message array")]
@@ -367,10 +382,6 @@ def find_transcripts(root: Any, fmt: str = "json") -> list[Transcript]:
             t.extra["declared_tools"] = tools
         if type(holder) is dict:  # the request body around the list: its settings are the dialect's to read
             t.extra["request"] = holder
-        # An Anthropic body for Bedrock's InvokeModel (``anthropic_version: bedrock-2023-05-31``):
-        # that route refused two messages of one role in a row that the Messages API combines.
-        if type(holder) is dict and str(holder.get("anthropic_version", "")).startswith("bedrock"):
-            t.extra["bedrock_invoke"] = holder["anthropic_version"]
         # A Responses request that continues a stored response: its first outputs answer calls
         # the provider holds, which the input does not repeat.
         if t.path == ("input",) and type(root) is dict and (root.get("previous_response_id") or root.get("conversation")):

@@ -17,12 +17,10 @@ from __future__ import annotations
 import base64
 from typing import Any
 
-from .containers import EMBEDDED, LIST_KEYS, Path, embedded_json, looks_like_messages, register
+from .containers import EMBEDDED, LIST_KEYS, Path, api_format, embedded_json, looks_like_messages, register
 from .targets import target_from_url
 
-ERROR_CHARS = 20_000
-ENDPOINT_DIALECT = {"openai": "openai-chat", "deepseek": "openai-chat", "mistral": "openai-chat",
-                    "responses": "openai-responses", "anthropic": "anthropic", "bedrock": "bedrock", "gemini": "gemini"}  # enough for any provider's error body; a huge HTML error page is cut
+ERROR_CHARS = 20_000  # enough for any provider's error body; a huge HTML error page is cut
 
 
 def har_entries(root: Any, fmt: str) -> list[tuple[Path, Any]]:
@@ -48,7 +46,7 @@ def har_entries(root: Any, fmt: str) -> list[tuple[Path, Any]]:
         if target:  # else the body's model, as for any request body (model_target)
             extra["target"] = target
             # The endpoint says how the body is read: entries to several APIs are not one dialect.
-            extra["dialect"] = ENDPOINT_DIALECT["responses" if target == "openai" and key == "input" else target]
+            extra["dialect"] = api_format("responses" if target == "openai" and key == "input" else target)
             extra["target_reason"] = f"the request went to {url.split('/')[2] if '//' in url else url}"
         content = resp.get("content")
         text = content.get("text") if type(content) is dict else None

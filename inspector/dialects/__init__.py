@@ -228,6 +228,31 @@ def get(name: str) -> Dialect:
     return _load(name)
 
 
+def fallback() -> Dialect:
+    """The dialect a file with nothing to detect is read as (the first of ``TIE_ORDER``)."""
+    return get(TIE_ORDER[0])
+
+
+def of_target(target: str) -> Dialect:
+    """The format a request to ``target``'s own API is written in: the first dialect (in
+    ``TIE_ORDER``) that fits it (openai-chat for OpenAI, DeepSeek and Mistral, openai-responses
+    for the Responses API, anthropic, bedrock, gemini). Only the dialects before it are imported."""
+    for name in [*TIE_ORDER, *names()]:
+        if name in names() and target in get(name).targets:
+            return get(name)
+    raise InputError(f"no dialect fits target {target!r}")
+
+
+def named_by_request(key: str | None, request: Any, target: str | None = None) -> Dialect | None:
+    """The dialect the request body around a list names (``Dialect.names_list``) when the
+    list's items alone say little (plain role messages); None when no dialect claims it."""
+    body = request if type(request) is dict else None
+    for d in load_all():
+        if d.names_list(key, body, target):
+            return d
+    return None
+
+
 def detect(items: list[Any], target: str | None = None) -> Dialect:
     """The dialect that recognises ``items`` best; openai-chat when nothing is sure.
 
@@ -240,7 +265,7 @@ def detect_scored(items: list[Any], target: str | None = None) -> tuple[Dialect,
     """``detect``'s dialect and its ``detect`` score of ``items`` (0 or 1: no evidence of its own),
     for a caller that would otherwise ask the dialect again."""
     dialects = load_all()
-    best, score = get("openai-chat"), 0
+    best, score = fallback(), 0
     fit_best, fit_score = None, 0
     for d in dialects:
         s = d.detect(items)
@@ -264,6 +289,7 @@ def dialect_of(t: Transcript, override: str | None = None, target: str | None = 
 
 # Finding transcripts in a file tries the dialects' container recognisers: they load first.
 containers.before_finding(load_all)
+containers.api_format_from(lambda target: of_target(target).name)
 
 __all__ = ["Block", "Dialect", "all_dialects", "detect", "detect_scored", "dialect_of", "entry_points", "get", "load_all", "names",
            "register", "rescan", "unregister"]

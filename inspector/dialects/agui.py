@@ -30,6 +30,7 @@ from .base import (
     parts_text,
     run_rules,
     string_args,
+    tool_message_failed,
     type_name,
 )
 from .editing import Editor
@@ -94,6 +95,10 @@ class AgUi(Dialect):
 
     def rules(self, msgs: list[Msg], pairing, target: str) -> list[Issue]:
         return run_rules(msgs, pairing, target, self.text)
+
+    def result_failed(self, raw: Any, result_id: Any) -> bool:
+        """A tool message with an ``error`` field (AG-UI's ``ToolMessage.error``)."""
+        return tool_message_failed(raw)
 
     def text(self, raw: Any) -> str:
         if type(raw) is not dict:

@@ -27,6 +27,7 @@ from .base import (
     Dialect,
     Samples,
     block_call,
+    block_failed,
     block_result,
     blocks_after_calls,
     objects,
@@ -390,6 +391,23 @@ def thinking_required(msgs: list[Msg], setting: Any, issues: list[Issue], block_
 # --- repair --------------------------------------------------------------------------------------
 
 
+def invoke_model_version(request: Mapping[str, Any] | None) -> str | None:
+    """The ``anthropic_version`` of a body for Bedrock's InvokeModel (``bedrock-2023-05-31``), else None."""
+    v = request.get("anthropic_version") if request is not None else None
+    return v if type(v) is str and v.startswith("bedrock") else None
+
+
+def invoke_model_note(issues: list[Issue], version: str) -> None:
+    """TC019 on an Anthropic body for Bedrock's InvokeModel is a warning, not a note: that route
+    refused two messages of one role in a row in reports up to 2025 (docs/provider-evidence.md)."""
+    for iss in issues:
+        if iss.code == "TC019" and iss.data.get("kind") is None:
+            iss.data["kind"] = "bedrock_invoke"
+            iss.say = (f"({iss.data.get('role')}) directly follows a {iss.data.get('prev')} message. The Messages API "
+                       f"combines them into one turn, but this body is for Bedrock's InvokeModel (anthropic_version "
+                       f"{version!r}), which refused two messages of one role in a row in reports up to 2025.")
+
+
 class AnthropicEditor(BlockEditor):
     """Raw edits on Messages API messages; results are ``tool_result`` blocks of the next user message."""
 
@@ -452,15 +470,27 @@ class Anthropic(Dialect):
         thinking(msgs, note)
         return issues
 
+    def result_failed(self, raw: Any, result_id: Any) -> bool:
+        """The ``tool_result`` block of this id has ``is_error: true``."""
+        return block_failed(raw.get("content") if type(raw) is dict else None, result_id, "tool_use_id")
+
     text = staticmethod(text)
+
+    def names_list(self, key: str | None, request: Mapping[str, Any] | None, target: str | None) -> bool:
+        """An Anthropic body for Bedrock's InvokeModel (``anthropic_version: bedrock-…``) is
+        Anthropic's, even with plain role messages only (unless the user named a target it does
+        not fit)."""
+        return invoke_model_version(request) is not None and (target is None or target in self.targets)
 
     def request_rules(self, msgs: list[Msg], request: Mapping[str, Any], issues: list[Issue]) -> None:
         """TC021 ``thinking_required``: the body's ``"thinking"`` setting turns thinking on. A body
         for Bedrock's InvokeModel (``anthropic_version: bedrock-…``) gets the words after Bedrock's
-        own, as Bedrock passes them on (anomalyco/opencode#3077, 2025)."""
-        invoke = str(request.get("anthropic_version", "")).startswith("bedrock")
+        own, as Bedrock passes them on (anomalyco/opencode#3077, 2025), and TC019 as a warning."""
+        version = invoke_model_version(request)
         thinking_required(msgs, request.get("thinking"), issues, first_block_type,
-                          says="The model returned the following errors: " if invoke else "")
+                          says="The model returned the following errors: " if version is not None else "")
+        if version is not None:
+            invoke_model_note(issues, version)
 
     @staticmethod
     def block_count(raw: Any) -> int:

@@ -133,6 +133,34 @@ class Dialect(ABC):
     def text(self, raw: Any) -> str:
         raise NotImplementedError
 
+    def names_list(self, key: str | None, request: Mapping[str, Any] | None, target: str | None) -> bool:
+        """True when the request body around a list says the list is in this format although its
+        items alone do not (plain role messages read as any format): a Responses body's
+        ``input``, a Gemini body's ``contents``, an Anthropic body for Bedrock's InvokeModel.
+        ``key`` is the list's key in ``request`` (None: the list is not in an object), ``target``
+        the one the user named (or None). Default: nothing in a body names this format."""
+        return False
+
+    def result_failed(self, raw: Any, result_id: Any) -> bool:
+        """Did the tool report an error when it ran (not a pairing problem), for the result with
+        id ``result_id`` that ``raw`` (one raw message) carries? The timeline's chips and the
+        detail pane ask this. Default: the format records no such thing."""
+        return False
+
+    def meta(self, raw: Any, envelope: Any = None) -> dict[str, Any]:
+        """What a log recorded beside one raw message: ``{"time": datetime, "seconds": float,
+        "tokens_in": int, "tokens_out": int, "tokens": int}``, the keys it has; ``envelope`` is
+        the log entry holding the message (``envelopes``). Default: the keys logging tools put
+        beside a message of any format (``logged.logged_meta``)."""
+        from .logged import logged_meta
+
+        return logged_meta(raw, envelope)
+
+    def envelopes(self, items: list) -> dict[int, Any]:
+        """For a format whose messages sit inside log entries, each message object's entry, keyed
+        by the message's ``id()`` (``meta`` reads both). Default: none."""
+        return {}
+
     def block_count(self, raw: Any) -> int | None:
         """How many content blocks a merging target counts in one raw message (for the
         provider's ``messages.T.content.J`` index); None (the default) when the dialect's messages
@@ -175,6 +203,40 @@ def word(x: Any) -> str | None:
 def bad_id(x: Any) -> bool:
     """True when ``x`` cannot be a call id (missing, empty, not a string, the string "null")."""
     return not x or type(x) is not str or x == "null"
+
+
+ERROR_STATUSES = ("error", "failed", "failure")  # a result's ``status`` when its tool failed
+
+
+def reports_error(d: Mapping[str, Any]) -> bool:
+    """True when a result object says its tool failed: ``is_error``/``isError`` true, a ``status``
+    of ``error``/``failed``/``failure``, or a non-empty ``error`` field (the fields the formats
+    use; each dialect's ``result_failed`` says where to look)."""
+    if d.get("is_error") is True or d.get("isError") is True:
+        return True
+    st = d.get("status")
+    if isinstance(st, str) and st.lower() in ERROR_STATUSES:
+        return True
+    return d.get("error") not in (None, "", False, {}, [])
+
+
+def tool_message_failed(raw: Any) -> bool:
+    """A tool (or legacy function) message that says its tool failed (an ``error`` field, as
+    Inspect's and AG-UI's tool messages carry, or a failed ``status``)."""
+    return type(raw) is dict and raw.get("role") in ("tool", "function") and reports_error(raw)
+
+
+def block_failed(blocks: Any, result_id: Any, id_key: str, wrapper: str | None = None) -> bool:
+    """One of ``blocks`` (a message's content list) is the result ``result_id`` (its ``id_key``,
+    inside the ``wrapper`` key where the format nests it) and says its tool failed."""
+    if result_id is None or type(blocks) is not list:
+        return False
+    for b in blocks:
+        if wrapper is not None and type(b) is dict:
+            b = b.get(wrapper)
+        if type(b) is dict and b.get(id_key) == result_id and reports_error(b):
+            return True
+    return False
 
 
 def type_name(x: Any) -> str:

@@ -16,7 +16,7 @@ from ..containers import path_text
 from ..errors import InputError
 from ..model import Call, Issue, Msg, Result
 from .anthropic import ROLES, Anthropic, thinking_required
-from .base import Samples, block_call, block_result, blocks_after_calls, objects, unknown_role
+from .base import Samples, block_call, block_failed, block_result, blocks_after_calls, objects, unknown_role
 from .base import type_name as _type
 from .editing import BlockEditor
 
@@ -179,6 +179,14 @@ class Bedrock(Anthropic):
 
     detect = staticmethod(detect)
     read = staticmethod(normalize)
+
+    def names_list(self, key: str | None, request: Mapping[str, Any] | None, target: str | None) -> bool:
+        """Nothing in a Converse body names it (an ``anthropic_version`` body is Anthropic's)."""
+        return False
+
+    def result_failed(self, raw: Any, result_id: Any) -> bool:
+        """The ``toolResult`` of this id has ``status: "error"``."""
+        return block_failed(raw.get("content") if type(raw) is dict else None, result_id, "toolUseId", "toolResult")
 
     text = staticmethod(text)
 

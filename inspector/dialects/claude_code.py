@@ -619,6 +619,10 @@ class ClaudeCode(anthropic.Anthropic):
         msgs, _ = groups(items, where)
         return anthropic.normalize(msgs, where, issues)
 
+    def envelopes(self, items: list) -> dict[int, Any]:
+        """Each entry's message, keyed by its ``id()``: the entry keeps the ``timestamp``."""
+        return {id(it["message"]): it for it in items if type(it) is dict and type(it.get("message")) is dict}
+
     def item_groups(self, items: list, where: tuple = ()) -> list[list[int]]:
         """For each API message, the log entries it joins (what fit removes when it removes the message)."""
         return groups(items, where)[1]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from ..containers import path_text
@@ -264,6 +265,21 @@ class Gemini(Dialect):
         user_as_result(msgs, pairing, note, self.text)
         signatures(msgs, note)
         return issues
+
+    def names_list(self, key: str | None, request: Mapping[str, Any] | None, target: str | None) -> bool:
+        """A body's ``contents`` is a Gemini request's, even of plain role messages only."""
+        return key == "contents"
+
+    def result_failed(self, raw: Any, result_id: Any) -> bool:
+        """A ``functionResponse`` (of this id, when it has one) whose ``response`` holds an ``error``."""
+        parts = raw.get("parts") if type(raw) is dict else None
+        for p in parts if type(parts) is list else ():
+            fr = p.get("functionResponse") if type(p) is dict else None
+            resp = fr.get("response") if type(fr) is dict else None
+            if type(resp) is dict and resp.get("error") not in (None, "", {}) and (
+                    result_id is None or fr.get("id") in (None, result_id)):
+                return True
+        return False
 
     text = staticmethod(text)
 

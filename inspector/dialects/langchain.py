@@ -25,6 +25,7 @@ from .base import (
     TaggedCall,
     objects,
     parts_text,
+    reports_error,
     role_order,
     unknown_role,
     user_as_result,
@@ -323,6 +324,14 @@ class LangChain(Dialect):
         role_order(msgs, note)
         user_as_result(msgs, pairing, note, self.text)
         return issues
+
+    def result_failed(self, raw: Any, result_id: Any) -> bool:
+        """A tool message with ``status: "error"`` (LangChain's flag for a failed tool), in any of
+        the three serialized shapes."""
+        if type(raw) is not dict:
+            return False
+        kind, fields = unwrap(raw)
+        return (KINDS.get(kind) if type(kind) is str else None) in ("tool", "function") and reports_error(fields)
 
     text = staticmethod(text)
 

@@ -17,7 +17,18 @@ from typing import Any
 from ..containers import path_text
 from ..errors import InputError
 from ..model import Call, Issue, Msg, Result
-from .base import NAME_RE, Block, Dialect, JSONError, Samples, loads, parts_text, role_order, user_as_result
+from .base import (
+    NAME_RE,
+    Block,
+    Dialect,
+    JSONError,
+    Samples,
+    loads,
+    parts_text,
+    role_order,
+    tool_message_failed,
+    user_as_result,
+)
 from .base import bad_id as _bad_id
 from .base import type_name as _type
 from .editing import Editor
@@ -394,6 +405,10 @@ class OpenAIChat(Dialect):
             # 'tool'". The reader notes user -> tool and tool -> user itself, for every target.
             role_order(msgs, lambda iss: None if (iss.data["prev"], iss.data["role"]) in _READ_ORDER else note(iss))
         return issues
+
+    def result_failed(self, raw: Any, result_id: Any) -> bool:
+        """A tool message with an ``error`` field (Inspect's) or a failed ``status``."""
+        return tool_message_failed(raw)
 
     text = staticmethod(text)
 

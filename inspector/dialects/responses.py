@@ -11,12 +11,24 @@ through their ``raw_item``. A ``reasoning`` item must be followed by the item it
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from ..containers import Path, path_text
 from ..errors import InputError
 from ..model import Call, Issue, Msg, Result
-from .base import NAME_RE, Block, Dialect, Samples, TaggedCall, parts_text, unknown_role, user_as_result, word
+from .base import (
+    NAME_RE,
+    Block,
+    Dialect,
+    Samples,
+    TaggedCall,
+    parts_text,
+    reports_error,
+    unknown_role,
+    user_as_result,
+    word,
+)
 from .base import JSONError as _JSONError
 from .base import bad_id as _bad_id
 from .base import loads as _loads
@@ -340,6 +352,14 @@ class Responses(Dialect):
         if target == "deepseek":
             deepseek_words(pairing.issues)
         return issues
+
+    def names_list(self, key: str | None, request: Mapping[str, Any] | None, target: str | None) -> bool:
+        """A body's ``input`` is a Responses input, even of plain role messages only."""
+        return key == "input"
+
+    def result_failed(self, raw: Any, result_id: Any) -> bool:
+        """A ``function_call_output`` item with a failed ``status`` or an ``error``."""
+        return type(raw) is dict and raw.get("type") == "function_call_output" and reports_error(raw)
 
     text = staticmethod(text)
 

@@ -147,6 +147,16 @@ class VercelAi(Dialect):
     def target_from(self, items: list, holder: Any = None) -> tuple[str | None, str]:
         return provider_keys(items, "content", ("providerOptions",))
 
+    def result_failed(self, raw: Any, result_id: Any) -> bool:
+        """The ``tool-result`` part of this id has ``isError: true`` (AI SDK 4) or an output of
+        type ``error-text``/``error-json`` (AI SDK 5)."""
+        content = raw.get("content") if type(raw) is dict else None
+        for p in content if type(content) is list and result_id is not None else ():
+            if type(p) is dict and p.get("type") == "tool-result" and p.get("toolCallId") == result_id:
+                out = p.get("output")
+                return p.get("isError") is True or (type(out) is dict and out.get("type") in ("error-text", "error-json"))
+        return False
+
     def text(self, raw: Any) -> str:
         if type(raw) is not dict:
             return ""

@@ -109,6 +109,12 @@ class VercelUi(Dialect):
     def target_from(self, items: list, holder: Any = None) -> tuple[str | None, str]:
         return provider_keys(items, "parts", ("providerMetadata", "callProviderMetadata"))
 
+    def result_failed(self, raw: Any, result_id: Any) -> bool:
+        """The tool part of this call id is in state ``output-error`` (AI SDK 5's failed tool)."""
+        parts = raw.get("parts") if type(raw) is dict else None
+        return result_id is not None and type(parts) is list and any(
+            type(p) is dict and p.get("toolCallId") == result_id and p.get("state") == "output-error" for p in parts)
+
     def text(self, raw: Any) -> str:
         if type(raw) is not dict or type(raw.get("parts")) is not list:
             return ""

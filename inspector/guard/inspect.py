@@ -35,20 +35,29 @@ from ..targets import PROVIDER_NAME, target_from_url
 
 @dataclass(frozen=True)
 class Endpoint:
-    """A chat API the guard reads: its name, the dialect of its body and the body's list key."""
+    """A chat API the guard reads: its name, whose API it is (its body is in that API's format),
+    the body's list key and whose error shape a refusal takes."""
 
     api: str  # "chat", "responses", "messages", "gemini"
-    dialect: str
+    target: str  # the API's own target: its body is in the format a request to that target's API has
     key: str
     provider: str  # whose error JSON shape a refusal is written in: "openai", "anthropic", "gemini"
+    framework: str | None = None  # a framework's own message format instead (LangChain's, handed to a hook)
+
+    @property
+    def dialect(self) -> str:
+        """The dialect the body is read as (``dialects.of_target``, or the framework's format)."""
+        from ..dialects import of_target
+
+        return self.framework or of_target(self.target).name
 
 
-CHAT = Endpoint("chat", "openai-chat", "messages", "openai")
-RESPONSES = Endpoint("responses", "openai-responses", "input", "openai")
+CHAT = Endpoint("chat", "openai", "messages", "openai")
+RESPONSES = Endpoint("responses", "responses", "input", "openai")
 MESSAGES = Endpoint("messages", "anthropic", "messages", "anthropic")
 GEMINI = Endpoint("gemini", "gemini", "contents", "gemini")
 # A framework's message list handed to a hook (no URL): LangChain messages are a dialect of their own.
-LANGCHAIN = Endpoint("langchain", "langchain", "messages", "openai")
+LANGCHAIN = Endpoint("langchain", "openai", "messages", "openai", framework="langchain")
 _GEMINI_PATH = re.compile(r"/models/([^/:]+):(?:stream)?generateContent$")
 
 

@@ -16,11 +16,11 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from ..dialects import detect
+from ..dialects import Dialect, detect
 from ..links import Pairing
 from ..model import Msg
 from ..report import Finding
-from .meta import message_meta, meta_text
+from .meta import meta_text
 
 PAGE_SIZE = 300
 OVERVIEW_BUCKETS = 160
@@ -89,51 +89,6 @@ def first_string_arg(args: Any, limit: int = ARG_CHARS) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-ERROR_STATUSES = ("error", "failed", "failure")
-_ID_KEYS = ("tool_use_id", "toolUseId", "tool_call_id", "call_id", "id")
-
-
-def _is_error_dict(d: dict) -> bool:
-    if d.get("is_error") is True or d.get("isError") is True:
-        return True
-    st = d.get("status")
-    if isinstance(st, str) and st.lower() in ERROR_STATUSES:
-        return True
-    err = d.get("error")
-    return err not in (None, "", False, {}, [])
-
-
-def result_failed(raw: Any, result_id: Any) -> bool:
-    """Did the tool report an execution error for this result (not a pairing problem)?
-
-    ``is_error: true`` (Anthropic, Claude Code), ``status: "error"`` (Bedrock ``toolResult``,
-    Responses outputs), an ``error`` field (Inspect's tool messages, Gemini's
-    ``functionResponse.response.error``): on the message itself or on the block holding this
-    result's id.
-    """
-    if not isinstance(raw, dict):
-        return False
-    if (raw.get("role") in ("tool", "function") or raw.get("type") in ("function_call_output", "tool_result")) \
-            and _is_error_dict(raw):
-        return True
-    stack: list[tuple[Any, int]] = [(raw.get("content"), 0), (raw.get("parts"), 0)]
-    while stack:
-        x, depth = stack.pop()
-        if depth > 4:
-            continue
-        if isinstance(x, list):
-            stack.extend((v, depth + 1) for v in x[:200])
-        elif isinstance(x, dict):
-            if result_id is not None and any(x.get(k) == result_id for k in _ID_KEYS) and _is_error_dict(x):
-                return True
-            resp = x.get("response")
-            if isinstance(resp, dict) and resp.get("error") not in (None, "", {}) and (
-                    result_id is None or x.get("id") in (None, result_id)):
-                return True
-            stack.extend((v, depth + 1) for k, v in x.items() if isinstance(v, (dict, list)) and k != "input")
-    return False
-
-
 def _short(x: Any, n: int = NAME_CHARS) -> str:
     s = x if isinstance(x, str) else ("" if x is None else str(x))
     return s if len(s) <= n else s[: n - 1] + "…"
@@ -164,15 +119,15 @@ def assign_lanes(spans: list[tuple[int, int]]) -> list[int]:
 class TimelineModel:
     """Whole-transcript facts the timeline needs, computed once per checked transcript."""
 
-    def __init__(self, msgs: list[Msg], pairing: Pairing, findings: list[Finding], page_size: int = PAGE_SIZE,
-                 text: Callable[[Any], str] | None = None, items: list | None = None):
+    def __init__(self, msgs: list[Msg], pairing: Pairing, findings: list[Finding], dialect: Dialect,
+                 page_size: int = PAGE_SIZE, items: list | None = None):
         self.msgs = msgs
-        self.text = text  # the dialect's text of a raw message (None: detected per message)
-        # Envelopes: a Claude Code entry holds the message under "message" and the timestamp beside it.
-        self.envelope: dict[int, dict] = {}
-        for it in items or ():
-            if type(it) is dict and type(it.get("message")) is dict:
-                self.envelope[id(it["message"])] = it
+        # The dialect the transcript was read as answers for its raw messages: their text, a
+        # failed tool, time and tokens.
+        self.dialect = dialect
+        self.text = self.dialect.text
+        # Envelopes: a log entry holding a message (Claude Code's keeps the timestamp beside it).
+        self.envelope = self.dialect.envelopes(items or [])
         self.n = len(msgs)
         self.page_size = max(1, page_size)
         self.marks: dict[int, list[tuple[str, str]]] = {}
@@ -253,7 +208,7 @@ class TimelineModel:
     def meta(self, i: int, full: bool = False) -> str:
         """Time, duration and tokens of message ``i`` in a few words ("" when the format has none)."""
         m = self.msgs[i]
-        return meta_text(message_meta(m.raw, self.envelope.get(id(m.raw))), full)
+        return meta_text(self.dialect.meta(m.raw, self.envelope.get(id(m.raw))), full)
 
     @property
     def finding_indexes(self) -> list[int]:
@@ -329,7 +284,7 @@ class TimelineModel:
                        self.answer.get((i, c.pos), -1)] for c in m.calls],
             "results": [
                 [_short(r.id) if r.id is not None else "", _short(r.name if r.name is not None else self.call_name.get((i, r.pos))),
-                 r.pos, int((i, r.pos) in self.orphans), int(result_failed(m.raw, r.id)),
+                 r.pos, int((i, r.pos) in self.orphans), int(self.dialect.result_failed(m.raw, r.id)),
                  self.asked.get((i, r.pos), -1)]
                 for r in m.results
             ],

@@ -36,7 +36,6 @@ TEMPLATE_FIELDS: Mapping[str, str] = {
     "role": "the message's role",
     "prev": "the role of the message before",
     "first": "the index of the first of two duplicates",
-    "field": "the id field the provider names",
     "got": "the type found instead of a string",
     "next": "the index of the message after",
     "item": "the reasoning item's id",

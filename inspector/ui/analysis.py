@@ -57,7 +57,7 @@ def detected_dialects(sha: str, _doc: Document) -> tuple[str, ...]:
     not name the first one's alone; and a body's list key counts as the check counts it (a
     request's ``input`` of plain role messages is a Responses input, not chat messages)."""
     if not _doc.transcripts:
-        return ("openai-chat",)
+        return (dialects.fallback().name,)
     return tuple(dict.fromkeys(d.name for d in dialects_for(_doc)))
 
 
@@ -131,5 +131,4 @@ def checked(sha: str, _data: bytes, name: str, dialect: str | None, target: str,
 @byte_cached(lambda *a, **k: 0)  # holds parts of a ``checked`` result: dropped when idle like it
 def timeline_model(sha: str, dialect: str | None, target: str, transcript: int, _checked: Checked) -> TimelineModel:
     a = _checked.analyses[transcript]
-    return TimelineModel(a.msgs, a.pairing, _checked.findings(transcript), text=a.dialect.text,
-                         items=a.transcript.items)
+    return TimelineModel(a.msgs, a.pairing, _checked.findings(transcript), a.dialect, items=a.transcript.items)

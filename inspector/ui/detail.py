@@ -15,7 +15,7 @@ from typing import Any
 import orjson
 import streamlit as st
 
-from ..render.layout import TimelineModel, result_failed
+from ..render.layout import TimelineModel
 from . import state
 from .analysis import Checked
 
@@ -131,7 +131,7 @@ def detail_pane(checked: Checked, transcript: int, sel: int | None, model: Timel
         for r in m.results:
             name = r.name if r.name is not None else next((l.call.name for l in ends if l.result is r), "an unknown call")
             st.text(f"↩ result for {name!s} (id {r.id if r.id is not None else 'none'})")
-            if result_failed(m.raw, r.id):
+            if a.dialect.result_failed(m.raw, r.id):
                 st.text("✕ the tool reported an error when it ran (not a pairing problem)")
             for n, l in enumerate(l for l in ends if l.result is r):
                 _goto(f"Call in #{l.call.msg} ({l.status})", l.call.msg, f"go:{sel}:r{r.pos}:{n}")

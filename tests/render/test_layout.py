@@ -13,7 +13,7 @@ def call(cid, name="f"):
 
 def model(items, page_size=300):
     report, (a,) = check_document(inspector.load(items))
-    return TimelineModel(a.msgs, a.pairing, report.findings, page_size=page_size)
+    return TimelineModel(a.msgs, a.pairing, report.findings, a.dialect, page_size=page_size)
 
 
 PARALLEL = [

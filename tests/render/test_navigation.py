@@ -8,7 +8,7 @@ import json
 import inspector
 from inspector.check import check_document
 from inspector.render import TimelineModel
-from inspector.render.layout import first_string_arg, result_failed
+from inspector.render.layout import first_string_arg
 
 
 def call(cid, name="bash", **args):
@@ -17,7 +17,7 @@ def call(cid, name="bash", **args):
 
 def model(items, page_size=300):
     report, (a,) = check_document(inspector.load(items))
-    return TimelineModel(a.msgs, a.pairing, report.findings, page_size=page_size)
+    return TimelineModel(a.msgs, a.pairing, report.findings, a.dialect, page_size=page_size)
 
 
 ITEMS = [
@@ -70,27 +70,13 @@ def test_filters_keep_messages_with_findings_or_one_tool():
     assert dict(m.tool_names()) == {"bash": 1, "read_file": 1}
 
 
-def test_tool_execution_errors_are_recognised():
-    assert result_failed({"role": "tool", "tool_call_id": "a", "content": "x", "error": {"message": "boom"}}, "a")
-    assert not result_failed({"role": "tool", "tool_call_id": "a", "content": "x", "error": None}, "a")
-    anthropic = {"role": "user", "content": [
-        {"type": "tool_result", "tool_use_id": "t1", "content": "ok"},
-        {"type": "tool_result", "tool_use_id": "t2", "content": "failed", "is_error": True}]}
-    assert result_failed(anthropic, "t2") and not result_failed(anthropic, "t1")
-    bedrock = {"role": "user", "content": [{"toolResult": {"toolUseId": "b1", "status": "error", "content": []}}]}
-    assert result_failed(bedrock, "b1")
-    responses = {"type": "function_call_output", "call_id": "c", "output": "x", "status": "error"}
-    assert result_failed(responses, "c")
-    assert not result_failed({"type": "function_call_output", "call_id": "c", "output": "x", "status": "completed"}, "c")
-
-
 def test_claude_code_cards_show_time_and_tokens():
     from pathlib import Path
 
     path = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "anthropic" / "claude-code-log_representative_messages.jsonl"
     report, analyses = check_document(inspector.load(str(path)))
     a = analyses[0]
-    m = TimelineModel(a.msgs, a.pairing, report.findings, items=a.transcript.items)
+    m = TimelineModel(a.msgs, a.pairing, report.findings, a.dialect, items=a.transcript.items)
     card = m.page(0)["items"][1]
     assert card["meta"] == "10:00:30 · 25 in / 120 out tokens"
     assert m.meta(1, full=True).startswith("2025-06-14T10:00:30+00:00")
