@@ -46,7 +46,7 @@ __version__ = "0.1.0"
 # Every name but the three functions below loads on first use (PEP 562): ``import inspector``
 # costs next to nothing, and a run loads only what it uses (the CLI's check never needs pydantic).
 _LAZY = {
-    "Document": "containers", "Transcript": "containers", "InputError": "errors", "load": "loading",
+    "Document": "containers", "Transcript": "containers", "InputError": "errors", "load": "reading",
     "RULES": "rules", "TARGETS": "targets", "verdict": "check", "Finding": "report", "Report": "report",
     "FitError": "fitting", "FitOptions": "fitting", "FitResult": "fitting",
     "RepairOptions": "repairing", "RepairReport": "repairing", "RepairResult": "repairing",
@@ -92,7 +92,7 @@ def check(source: _Any, target: str | None = None, *, dialect: str | None = None
     overrides detection. Raises ``InputError`` when the input cannot be read.
     """
     from .check import check_document
-    from .loading import load
+    from .reading import load
 
     report, _ = check_document(load(source), target, dialect)
     return report

@@ -17,11 +17,11 @@ from .containers import Document, Transcript, get_path, path_text
 from .dialects import Dialect, detect_scored, dialect_of, fallback, get, named_by_request
 from .errors import InputError
 from .gc_pause import gc_paused
-from .links import Pairing, pair, pair_turns
 from .model import Issue, Msg
-from .model_target import target_from_model, transcript_model
+from .pairing import Pairing, pair, pair_turns
 from .recognition import refuse_unaccounted
 from .rules import RULES, Neighbours, hint, provider_error, sentence, sequence_issues, severity, undeclared_tools
+from .target_from_model import target_from_model, transcript_model
 from .targets import PROVIDER_NAME, check_target
 from .turns import Turns
 

@@ -107,7 +107,7 @@ def expand_paths(paths: list[str], globs: list[str] | None) -> list[tuple[str, s
 def read_document(path, python_repr: bool = False):
     """``load`` a path or ``-``; with ``python_repr``, a Python repr is read as a literal."""
     from .errors import PythonReprInput
-    from .loading import load_bytes, load_path, read_source
+    from .reading import load_bytes, load_path, read_source
 
     data, label = read_source(path) if path == "-" else (None, str(path))
     try:

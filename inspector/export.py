@@ -14,7 +14,7 @@ from typing import Any
 
 from .containers import Document
 from .dialects import dialect_of
-from .links import pair
+from .pairing import pair
 
 _TICKS = re.compile(r"`+")
 

@@ -35,9 +35,9 @@ from .check import Analysis, check_plain
 from .containers import Document, Transcript
 from .errors import InputError
 from .gc_pause import gc_paused
-from .links import Pairing
-from .loading import load, read_source
 from .model import Msg
+from .pairing import Pairing
+from .reading import load, read_source
 from .tokens import Counter, count_messages, counter_for
 from .writing import pretty_like, put_back, serialise, source_bytes
 

@@ -43,7 +43,7 @@ def har_entries(root: Any, fmt: str) -> list[tuple[Path, Any]]:
         url = req.get("url") if type(req.get("url")) is str else "?"
         extra: dict = {"label": f"{req.get('method', 'POST')} {url} → {status if status is not None else '?'}"}
         target = target_from_url(url)
-        if target:  # else the body's model, as for any request body (model_target)
+        if target:  # else the body's model, as for any request body (target_from_model)
             extra["target"] = target
             # The endpoint says how the body is read: entries to several APIs are not one dialect.
             extra["dialect"] = api_format("responses" if target == "openai" and key == "input" else target)

@@ -1160,7 +1160,7 @@ def check_masked(original: bytes, masked: bytes) -> None:
     share. Checked before a link is shown.
     """
     from .errors import InputError
-    from .loading import load
+    from .reading import load
 
     before = load(original)
     try:

@@ -38,7 +38,7 @@ from .fixes.entries import EntryPlan
 from .fixes.join import JoinPlan
 from .fixes.plan import Plan
 from .gc_pause import gc_paused
-from .loading import load, read_source
+from .reading import load, read_source
 from .rules import severity
 from .writing import Original, lines_kept_pieces, put_back, serialise_pieces, source_bytes
 

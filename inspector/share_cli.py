@@ -52,7 +52,7 @@ def _add_share_args(p: argparse.ArgumentParser) -> None:
 
 def run_share(args: argparse.Namespace) -> int:
     from . import load
-    from .loading import read_source
+    from .reading import read_source
     from .redact import MaskingError, PatternError, Redactor, check_masked
     from .store import ShareTooLarge, share_link
 

@@ -25,7 +25,7 @@ def check_target(target: str) -> str:
 # --- the provider a file names -------------------------------------------------------------------
 # Formats that do not say which provider they were sent to (AG-UI, Vercel AI SDK, Pydantic AI,
 # OpenTelemetry spans, HAR captures) often say it in passing: a provider name or a request URL.
-# (A model name is read by ``model_target``.)
+# (A model name is read by ``target_from_model``.)
 
 _PROVIDERS = {
     # OpenTelemetry gen_ai.provider.name / gen_ai.system values, Pydantic AI provider names.

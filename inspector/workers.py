@@ -61,7 +61,7 @@ def limits() -> tuple[int, float, int]:
 
 def _check(data: bytes, name: str) -> int:
     from .check import check_document
-    from .loading import load_bytes
+    from .reading import load_bytes
 
     report, _ = check_document(load_bytes(data, name))
     return len(report.findings)

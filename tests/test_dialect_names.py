@@ -33,7 +33,7 @@ PKG = Path(__file__).resolve().parents[1] / "inspector"
 # provider, the id formats per target, the guard's APIs and error shapes, the proxy's upstreams).
 TARGET_MODULES = {
     "targets.py": "the targets and the provider a name or URL means",
-    "model_target.py": "the target a model name means",
+    "target_from_model.py": "the target a model name means",
     "provider_errors.py": "which target a pasted provider error comes from",
     "rules/catalogue.py": "each rule's severity and words keyed by target",
     "rules/sequence.py": "each target's id format",

@@ -18,7 +18,7 @@ import json
 from typing import Any
 
 from ..model import Call, Issue, Msg, Result
-from ..model_target import model_named
+from ..target_from_model import model_named
 from .base import (
     PERMISSIVE_TARGETS,
     Block,

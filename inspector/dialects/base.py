@@ -58,12 +58,12 @@ from ..errors import InputError
 from ..model import Call, Issue, Msg, Result
 
 if TYPE_CHECKING:
-    from ..links import Pairing
+    from ..pairing import Pairing
     from .editing import Editor
 
 
 class Block(str, Enum):
-    """How a call block gathers its results (``links.pair``)."""
+    """How a call block gathers its results (``pairing.pair``)."""
 
     RUN = "run"  # the unbroken run of result messages after the call message (openai-chat)
     NEXT = "next"  # the next message only; later ones are TC015 (anthropic, bedrock, gemini)
@@ -172,7 +172,7 @@ class Dialect(ABC):
         provider of its replies (a Pydantic AI response's ``provider_name`` or ``model_name``, a
         LangChain AI message's ``response_metadata``, ...), or ``holder``, the object holding the
         list (an AG-UI run input's ``forwardedProps``). ``(None, "")`` for formats that do not say
-        (the default); ``model_target.model_named`` turns a model name into a target."""
+        (the default); ``target_from_model.model_named`` turns a model name into a target."""
         return None, ""
 
     def item_groups(self, items: list, where: tuple = ()) -> list[list[int]] | None:

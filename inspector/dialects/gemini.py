@@ -2,7 +2,7 @@
 the next turn.
 
 Ids are optional in Gemini (``functionCall.id`` / ``functionResponse.id``); without them a
-response pairs with a call of its block by name and position (``links`` does this for id-less
+response pairs with a call of its block by name and position (``pairing`` does this for id-less
 results). A transcript that uses ids on some parts and not on others gets TC008 (info). The REST
 API's camelCase and the Python SDK's snake_case keys are both read. ``thoughtSignature`` is checked
 for the current turn when the model uses signatures at all (TC021).

@@ -28,7 +28,7 @@ from typing import Any
 
 from ..containers import EMBEDDED, Path, embedded_json
 from ..model import Call, Issue, Msg, Result
-from ..model_target import model_named
+from ..target_from_model import model_named
 from ..targets import target_from_provider
 from .base import (
     PERMISSIVE_TARGETS,

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from ..model import Call, Issue, Msg, Result
-from ..model_target import model_named
+from ..target_from_model import model_named
 from ..targets import target_from_provider
 from ..turns import MERGED_ROLES
 from .anthropic import merged_turn_order

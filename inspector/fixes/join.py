@@ -29,8 +29,8 @@ from ..check import Analysis
 from ..containers import Transcript
 from ..dialects.base import Block, user_as_result
 from ..dialects.editing import BlockEditor
-from ..links import pair, pair_turns
 from ..model import Issue
+from ..pairing import pair, pair_turns
 from ..rules import severity
 from ..rules.sequence import sequence_issues
 from ..turns import Turns

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import itertools
 
-from ..links import DUPLICATE, OK, Link
 from ..model import Call
+from ..pairing import DUPLICATE, OK, Link
 from ..rules import severity
 from .base import tool_label
 from .ids import fits, make_id

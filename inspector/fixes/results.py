@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..links import DISPLACED, EARLY, OK, Link
 from ..model import Call
+from ..pairing import DISPLACED, EARLY, OK, Link
 from .base import Slot, same_json, tool_label
 
 PLACEHOLDER_WORDS = ("aborted", "cancelled", "canceled", "interrupted", "skipped", "no result was recorded")

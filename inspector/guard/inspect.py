@@ -187,7 +187,7 @@ def _warnings(report: dict) -> bool:
 
 def _check(out: Inspection, ep: Endpoint, url: str, body: bytes) -> None:
     from ..check import check_plain
-    from ..loading import load_bytes
+    from ..reading import load_bytes
 
     doc = load_bytes(body, public_url(url))
     root = doc.root

@@ -17,8 +17,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ..dialects import Dialect, detect
-from ..links import Pairing
 from ..model import Msg
+from ..pairing import Pairing
 from ..report import Finding
 from .meta import meta_text
 

@@ -2,7 +2,7 @@
 the providers' words, sentence and hint), and the passes that find them.
 
 Shape rules are found while a dialect reads its messages (one pass); pairing rules by
-``links.pair``; the rules here need the whole sequence or the target (ids, role order,
+``pairing.pair``; the rules here need the whole sequence or the target (ids, role order,
 reasoning state, results sent as user text).
 """
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 
-from ..links import Pairing
 from ..model import Issue, Msg
+from ..pairing import Pairing
 
 # Id formats per target (rules.md TC009). A target absent here checks no format.
 MISTRAL_ID = re.compile(r"[a-zA-Z0-9]{9}")

@@ -154,7 +154,7 @@ def scan_part(part: Part, opts: ScanOptions, line_base: int = 0) -> tuple[list[d
             except Exception as exc:  # noqa: BLE001
                 rows.append(_problem_row(part.path, None, key, exc))
         return rows, 0
-    from ..loading import load
+    from ..reading import load
 
     try:
         doc = load(part.path)

@@ -17,7 +17,7 @@ from .. import dialects
 from ..check import Analysis, check_document, default_target, dialects_for, target_for_transcript
 from ..containers import Document
 from ..hosting import events
-from ..loading import load_bytes
+from ..reading import load_bytes
 from ..render import TimelineModel
 from ..report import Finding, Report
 from .bytecache import byte_cached

@@ -46,7 +46,7 @@ def test_a_record_is_redacted_has_no_headers_and_names_the_culprit(store_url):
     assert entry["request"]["headers"] == [] and entry["response"]["status"] == 400
     # the app reads the record as any HAR capture: the request, and the provider's error with it
     import inspector
-    from inspector.loading import load_bytes
+    from inspector.reading import load_bytes
 
     doc = load_bytes(data, "record.har")
     assert doc.transcripts[0].extra["response_error"].startswith('{"error"')

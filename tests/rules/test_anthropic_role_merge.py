@@ -19,8 +19,8 @@ import sys
 
 import inspector
 from inspector.check import check_document
-from inspector.loading import load
 from inspector.provider_errors import locate, parse_error
+from inspector.reading import load
 
 ORPHAN = "toolu_01MB9F3TaSzqFYxEgy2MQoFc"
 

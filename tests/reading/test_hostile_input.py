@@ -13,7 +13,7 @@ import threading
 import pytest
 
 import inspector
-from inspector import loading
+from inspector import reading
 from inspector.errors import InputError
 from inspector.jsonio import parse
 
@@ -47,11 +47,11 @@ def test_dev_zero_stops_at_the_first_chunk():
 
 
 def test_endless_text_stream_is_capped(monkeypatch):
-    monkeypatch.setattr(loading, "MAX_BYTES", 8 << 20)
+    monkeypatch.setattr(reading, "MAX_BYTES", 8 << 20)
     stream = Endless(b" ")
     monkeypatch.setattr(sys, "stdin", stream)
     with pytest.raises(InputError, match="more than the 2 GB"):
-        loading.read_source("-")
+        reading.read_source("-")
     assert stream.read_total <= (8 << 20) + (2 << 20)  # the cap, plus at most a chunk or buffer
 
 

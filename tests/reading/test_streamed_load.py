@@ -14,24 +14,24 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import inspector
-from inspector import jsonio, loading
-from inspector.loading import load, load_bytes
+from inspector import jsonio, reading
+from inspector.reading import load, load_bytes
 
 
 @pytest.fixture
 def small_pieces(monkeypatch):
     """Every file of 64 bytes or more is streamed, in pieces of 32 bytes."""
-    monkeypatch.setattr(loading, "PIECES_FROM", 64)
+    monkeypatch.setattr(reading, "PIECES_FROM", 64)
     monkeypatch.setattr(jsonio, "PIECE", 32)
     streamed = []
-    real = loading.loads_stream
+    real = reading.loads_stream
 
     def spy(read, limit):
         value = real(read, limit)
         streamed.append(value is not None)
         return value
 
-    monkeypatch.setattr(loading, "loads_stream", spy)
+    monkeypatch.setattr(reading, "loads_stream", spy)
     return streamed
 
 
@@ -168,7 +168,7 @@ def test_the_cli_checks_a_streamed_file_as_it_checks_the_whole_text(tmp_path):
     msgs += [{"role": "user", "content": "x" * 100}] * 40
     p = tmp_path / "t.json"
     p.write_bytes(json.dumps(msgs).encode())
-    code = ("import sys; from inspector import jsonio, loading; loading.PIECES_FROM = 64; jsonio.PIECE = 256; "
+    code = ("import sys; from inspector import jsonio, reading; reading.PIECES_FROM = 64; jsonio.PIECE = 256; "
             "import inspector.cli; sys.exit(inspector.cli.main(['check', sys.argv[1], '--format', 'json']))")
     streamed = subprocess.run([sys.executable, "-c", code, str(p)], capture_output=True, text=True)
     whole = subprocess.run([sys.executable, "-m", "inspector", "check", str(p), "--format", "json"],
@@ -187,7 +187,7 @@ def test_a_streamed_read_has_glibc_give_big_buffers_back(tmp_path):
         pytest.skip("the mmap threshold is glibc's")
     p = tmp_path / "t.json"
     p.write_bytes(json.dumps(MESSAGES).encode())
-    code = ("import sys; from inspector import heap, jsonio, loading; loading.PIECES_FROM = 64; jsonio.PIECE = 256; "
-            "before = heap._done; doc = loading.load(sys.argv[1]); print(before, heap._done, len(doc.root))")
+    code = ("import sys; from inspector import heap, jsonio, reading; reading.PIECES_FROM = 64; jsonio.PIECE = 256; "
+            "before = heap._done; doc = reading.load(sys.argv[1]); print(before, heap._done, len(doc.root))")
     done = subprocess.run([sys.executable, "-c", code, str(p)], capture_output=True, text=True)
     assert done.stdout.split() == ["False", "True", str(len(MESSAGES))], done.stderr

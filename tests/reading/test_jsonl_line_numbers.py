@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from inspector.jsonio import parse_document
-from inspector.loading import load_bytes
+from inspector.reading import load_bytes
 
 LINE_A = b'{"role":"user","content":"a"}'
 LINE_B = b'{"role": "assistant", "content": "b"}'

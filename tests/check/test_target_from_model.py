@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import inspector
-from inspector.model_target import target_from_model
+from inspector.target_from_model import target_from_model
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
 CHAT_FITS = ("openai", "deepseek", "mistral")

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import inspector
 from inspector import jsonio
-from inspector.loading import load
+from inspector.reading import load
 
 DUP = b'[{"role":"user","content":"first","content":"second","x":1},\n {"role":"assistant","content":"ok"}]\n'
 
