@@ -79,15 +79,15 @@ def analyse(t: Transcript, target: str, dialect: Dialect) -> Analysis:
     issues: list[Issue] = []
     msgs = dialect.read(t.items, t.path, issues)
     refuse_unaccounted(dialect, t.items, t.path, msgs, issues)
+    request = t.extra.get("request")  # the body holding the list: its settings are the dialect's to read
     turns = Turns(msgs, dialect.block_count, dialect.merges[target]) if target in dialect.merges else None
     if turns is not None and turns.merged:
         pairing = pair_turns(msgs, turns)
     else:
-        pairing = pair(msgs, dialect.block, external_calls=t.extra.get("continues_response", False))
+        pairing = pair(msgs, dialect.block, external_calls=dialect.continues_stored(request))
     issues.extend(pairing.issues)
     issues.extend(sequence_issues(msgs, pairing, target))
     issues.extend(dialect.rules(msgs, pairing, target))
-    request = t.extra.get("request")
     if request is not None:
         dialect.request_rules(msgs, request, issues)
     if t.extra.get("never_sent"):

@@ -382,8 +382,4 @@ def find_transcripts(root: Any, fmt: str = "json") -> list[Transcript]:
             t.extra["declared_tools"] = tools
         if type(holder) is dict:  # the request body around the list: its settings are the dialect's to read
             t.extra["request"] = holder
-        # A Responses request that continues a stored response: its first outputs answer calls
-        # the provider holds, which the input does not repeat.
-        if t.path == ("input",) and type(root) is dict and (root.get("previous_response_id") or root.get("conversation")):
-            t.extra["continues_response"] = True
     return out

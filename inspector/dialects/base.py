@@ -141,6 +141,12 @@ class Dialect(ABC):
         the one the user named (or None). Default: nothing in a body names this format."""
         return False
 
+    def continues_stored(self, request: Mapping[str, Any] | None) -> bool:
+        """True when the request body continues a conversation the provider stores (a Responses
+        body's ``previous_response_id`` or ``conversation``): the list's first results may answer
+        calls it does not repeat (``pairing.pair``'s ``external_calls``). Default: False."""
+        return False
+
     def result_failed(self, raw: Any, result_id: Any) -> bool:
         """Did the tool report an error when it ran (not a pairing problem), for the result with
         id ``result_id`` that ``raw`` (one raw message) carries? The timeline's chips and the

@@ -357,6 +357,10 @@ class Responses(Dialect):
         """A body's ``input`` is a Responses input, even of plain role messages only."""
         return key == "input"
 
+    def continues_stored(self, request: Mapping[str, Any] | None) -> bool:
+        """A body with ``previous_response_id`` or ``conversation`` continues a stored response."""
+        return request is not None and bool(request.get("previous_response_id") or request.get("conversation"))
+
     def result_failed(self, raw: Any, result_id: Any) -> bool:
         """A ``function_call_output`` item with a failed ``status`` or an ``error``."""
         return type(raw) is dict and raw.get("type") == "function_call_output" and reports_error(raw)

@@ -195,6 +195,17 @@ def test_leading_output_says_it_may_continue_a_previous_response():
     assert "previous_response_id" not in found([user(), fc("call_a"), out("call_a"), out("call_zz")], "TC002").text
 
 
+def test_a_batch_line_continuing_a_stored_response_has_no_orphans():
+    """The body that says so may sit inside a Batch line: the Responses dialect reads the body
+    holding the list wherever it is (it was the top-level body only, and this line got TC002)."""
+    body = {"model": "gpt-5", "previous_response_id": "resp_123", "input": [out("call_a"), user("and now?")]}
+    line = {"custom_id": "r1", "method": "POST", "url": "/v1/responses", "body": body}
+    report = inspector.check((json.dumps(line) + "\n").encode())
+    assert report.dialect == "openai-responses" and report.ok, [f.text for f in report.findings]
+    line["body"] = {k: v for k, v in body.items() if k != "previous_response_id"}
+    assert [f.code for f in inspector.check((json.dumps(line) + "\n").encode()).findings] == ["TC002"]
+
+
 def test_outputs_continuing_a_stored_response_are_not_orphans():
     # With previous_response_id the calls live server-side; the input starts with their outputs.
     body = {"model": "gpt-5", "previous_response_id": "resp_123", "input": [out("call_a"), user("and now?")]}
