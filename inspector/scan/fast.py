@@ -29,7 +29,7 @@ The decision is made per line, but the shape's reading is settled once per run o
 first line of a part the fast path passes is also checked by the general path, and if the two
 rows differ (a dialect package installed beside ours that reads this shape differently, say) the
 part goes the general way. A part whose lines keep failing to decode (a dataset in another
-format) stops trying after ``GIVE_UP`` lines in a row. tests/test_scan_fast.py holds the two
+format) stops trying after ``GIVE_UP`` lines in a row. tests/scan/test_fast.py holds the two
 paths equal over generated examples, each mutated in the ways the list above names.
 """
 
