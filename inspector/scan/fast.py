@@ -109,8 +109,7 @@ def proved_clean(rec: Record, names_ok: set[str]) -> bool:
     prev_tool = False
     any_call = False
     for m in rec.messages:
-        kind = type(m)
-        if kind is Tool:
+        if type(m) is Tool:
             if open_ids is None or answered >= len(open_ids) or m.tool_call_id != open_ids[answered]:
                 return False
             answered += 1
@@ -119,10 +118,10 @@ def proved_clean(rec: Record, names_ok: set[str]) -> bool:
         if open_ids is not None and answered < len(open_ids):
             return False
         open_ids = None
-        if kind is Assistant:
-            calls = m.tool_calls  # type: ignore[union-attr]
+        if type(m) is Assistant:
+            calls = m.tool_calls
             if calls is None:
-                if m.content is None:  # type: ignore[union-attr]
+                if m.content is None:
                     return False
             else:
                 if not calls:
@@ -147,7 +146,7 @@ def proved_clean(rec: Record, names_ok: set[str]) -> bool:
                             return False
                     ids.append(cid)
                 open_ids, answered, any_call = ids, 0, True
-        elif kind is User and prev_tool:
+        elif type(m) is User and prev_tool:
             return False
         prev_tool = False
     return any_call and (open_ids is None or answered == len(open_ids))
