@@ -95,13 +95,38 @@ class Record(msgspec.Struct, forbid_unknown_fields=True, gc=False):
 
 
 _decode = msgspec.json.Decoder(Record).decode
-_DecodeError = (msgspec.DecodeError, UnicodeDecodeError)
+# What msgspec raises on a line it does not decode as a ``Record``: not JSON, not that shape, not
+# UTF-8 (``UnicodeDecodeError`` is a ``ValueError``), nested past the interpreter's recursion.
+_NOT_DECODED = (msgspec.MsgspecError, ValueError, RecursionError)
+_PARAMETERS_KEPT = 4096  # tool schemas known to be JSON orjson reads (a dataset repeats a few)
 
 
-def proved_clean(rec: Record, names_ok: set[str]) -> bool:
-    """True when the general path would note no issue at all in ``rec`` (see the module doc).
+def _parameters_read(tools: list[ToolDef], known: set[bytes]) -> bool:
+    """True when orjson reads every tool's ``parameters`` as the general path's parse of the
+    line would. msgspec only checks their syntax; orjson also refuses a number beyond a double
+    (``1e400``) and nesting past 1024 levels, so each schema is parsed once, inside the four
+    levels it has in the line (the record, ``tools``, the tool, ``function``)."""
+    for t in tools:
+        text = bytes(t.function.parameters)
+        if text in known:
+            continue
+        try:
+            orjson.loads(b"[[[[" + text + b"]]]]")
+        except orjson.JSONDecodeError:
+            return False
+        if len(known) >= _PARAMETERS_KEPT:
+            known.clear()
+        known.add(text)
+    return True
 
-    ``names_ok``: tool names already matched against ``NAME_RE`` (names repeat across lines)."""
+
+def proved_clean(rec: Record, names_ok: set[str], schemas_ok: set[bytes]) -> bool:
+    """True when the general path would read ``rec`` and note no issue at all (see the module doc).
+
+    ``names_ok``: tool names already matched against ``NAME_RE``; ``schemas_ok``: tool
+    ``parameters`` orjson already read (both repeat across lines)."""
+    if rec.tools is not None and not _parameters_read(rec.tools, schemas_ok):
+        return False
     declared = None if rec.tools is None else {t.function.name for t in rec.tools}
     seen: set[str] = set()
     open_ids: list[str] | None = None  # the ids of the call block whose results may follow
@@ -164,6 +189,7 @@ class FastPath:
         self._clean_row = clean_row
         self._general = general
         self._names_ok: set[str] = set()
+        self._schemas_ok: set[bytes] = set()
         self._confirmed = False
         self._misses = 0  # lines in a row that did not decode
         self.on = True
@@ -171,13 +197,13 @@ class FastPath:
     def row(self, text: bytes, line: int) -> dict[str, Any] | None:
         try:
             rec = _decode(text)
-        except _DecodeError:
+        except _NOT_DECODED:
             self._misses += 1
             if self._misses >= GIVE_UP:
                 self.on = False
             return None
         self._misses = 0
-        if not proved_clean(rec, self._names_ok):
+        if not proved_clean(rec, self._names_ok, self._schemas_ok):
             return None
         row = self._clean_row(line, len(rec.messages))
         if not self._confirmed:

@@ -134,6 +134,13 @@ def _set(rec, rng, role, key, value):
     rec["messages"][_where(rec, rng, role)][key] = value
 
 
+def _schema(rec: dict, schema: object) -> None:
+    """The first tool's ``parameters``; a string is put in the line as it stands (``_line``)."""
+    if rec.get("tools"):
+        rec["tools"] = [{**rec["tools"][0], "function": {**rec["tools"][0]["function"], "parameters": schema}},
+                        *rec["tools"][1:]]
+
+
 # Each way of changing an example: most make a finding, some leave it clean (a 40-character id,
 # empty arguments, a 64-character name, no tools list), some leave the shape (another key).
 MUTATIONS = {
@@ -173,6 +180,11 @@ MUTATIONS = {
     "a model": lambda r, g: r.update(model="claude-sonnet-4-5"),
     "a custom_id": lambda r, g: r.update(custom_id="req-1"),
     "no tools list": lambda r, g: r.pop("tools", None),
+    "huge number in a schema": lambda r, g: _schema(r, {"type": "object", "maximum": "1e400"}),
+    "integer beyond 64 bits in a schema": lambda r, g: _schema(r, {"type": "object", "maximum": "1" + "0" * 30}),
+    "schema nested to orjson's limit": lambda r, g: _schema(r, "[" * 1019 + "]" * 1019),
+    "schema nested past orjson's limit": lambda r, g: _schema(r, "[" * 1021 + "]" * 1021),
+    "schema nested past the interpreter's": lambda r, g: _schema(r, "[" * 5000 + "]" * 5000),
     "empty tools list": lambda r, g: r.update(tools=[]),
     "no calls at all": lambda r, g: r.update(messages=[{"role": "user", "content": "hi"},
                                                       {"role": "assistant", "content": "hello"}]),
@@ -192,6 +204,12 @@ def _shuffled(v, rng: random.Random):
 
 def _line(rec: dict, rng: random.Random) -> bytes:
     text = orjson.dumps(_shuffled(rec, rng))
+    for t in rec.get("tools") or ():  # a schema given as JSON text goes in as it stands (1e400, deep nesting)
+        raw = t["function"].get("parameters")
+        if type(raw) is str:
+            text = text.replace(orjson.dumps(raw), raw.encode())
+        elif type(raw) is dict and type(raw.get("maximum")) is str:
+            text = text.replace(orjson.dumps(raw["maximum"]), raw["maximum"].encode())
     if rng.random() < 0.1:  # a repeated key, the earlier value lost (as in every JSON reader)
         text = text.replace(b'"content":', b'"content":null,"content":', 1)
     if rng.random() < 0.05:  # a lone surrogate: not JSON to either reader
