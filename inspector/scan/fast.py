@@ -10,8 +10,8 @@ key anywhere, every field of its one type; any difference is a decode error). A 
 proves that the general path would note no issue at all:
 
 - roles system, user, assistant and tool only; each call's id a non-empty string other than
-  "null" of at most 40 characters (TC008, TC009), unique in the example (TC006, TC023); its
-  name a valid tool name (TC012) the ``tools`` list declares when there is one (TC026); its
+  "null" in OpenAI's format, at most 40 characters (TC008, TC009), unique in the example
+  (TC006, TC023); its name a valid tool name (TC012) the ``tools`` list declares when there is one (TC026); its
   arguments empty or JSON (TC011); an assistant message without calls has content (TC018), one
   with calls has at least one (TC007);
 - every call answered in the run of tool messages right after its message, in the calls' order,
@@ -42,9 +42,9 @@ import msgspec
 import orjson
 
 from ..dialects.base import NAME_RE
+from ..rules.sequence import id_rule
 
-# The first of the target's limits on a call id (``rules.sequence.ID_LIMITS["openai"]``).
-ID_LIMIT = 40
+ID_LIMIT, ID_PATTERN = id_rule("openai")  # TC009: the target's format of a call id
 GIVE_UP = 32  # lines in a row that do not decode before a part stops trying
 
 
@@ -154,7 +154,8 @@ def proved_clean(rec: Record, names_ok: set[str], schemas_ok: set[bytes]) -> boo
                 ids = []
                 for c in calls:
                     cid, fn = c.id, c.function
-                    if not cid or cid == "null" or len(cid) > ID_LIMIT or cid in seen:
+                    if not cid or cid == "null" or cid in seen or (ID_LIMIT is not None and len(cid) > ID_LIMIT) or (
+                            ID_PATTERN is not None and not ID_PATTERN.fullmatch(cid)):
                         return False
                     seen.add(cid)
                     name = fn.name
