@@ -11,9 +11,10 @@ proves that the general path would note no issue at all:
 
 - roles system, user, assistant and tool only; each call's id a non-empty string other than
   "null" in OpenAI's format, at most 40 characters (TC008, TC009), unique in the example
-  (TC006, TC023); its name a valid tool name (TC012) the ``tools`` list declares when there is one (TC026); its
-  arguments empty or JSON (TC011); an assistant message without calls has content (TC018), one
-  with calls has at least one (TC007);
+  (TC006, TC023); its name a valid tool name (TC012) the ``tools`` list declares when there is
+  one (TC026); its arguments empty or JSON (TC011); an assistant message without calls has
+  content (TC018), one with calls has at least one (TC007); each tool's ``parameters`` JSON that
+  orjson reads (else the line cannot be read);
 - every call answered in the run of tool messages right after its message, in the calls' order,
   once each (TC001-TC005, TC014, TC022); no tool message outside such a run; no user message right
   after a tool message (TC019, noted for every target); so no unanswered call (TC020);
