@@ -15,6 +15,7 @@ from typing import Any
 
 import streamlit as st
 
+from ..errors import InputError
 from ..repairing import usable_options
 from . import state
 from .analysis import Checked
@@ -163,7 +164,9 @@ def repair_panel(checked: Checked, loaded: state.Loaded, dialect: str | None, ta
     except Exception as exc:  # noqa: BLE001 - a failed repair is a message, never a trace
         with st.container(key="repair_error", border=True):
             st.text("The repair could not be made for this file and these options.")
-            st.text(f"{type(exc).__name__}: {exc}")
+            # The engine's and the workers' refusals are sentences for the user (what and why); anything
+            # else is named by its kind as well.
+            st.text(str(exc) if isinstance(exc, InputError) else f"{type(exc).__name__}: {exc}")
         return
     rep = result.report
     _counts(checked, result, transcript)
