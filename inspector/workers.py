@@ -73,10 +73,13 @@ def _repair(data: bytes, target: str, options: dict, dialect: str | None) -> int
     return len(repair(data, target=target, options=options, dialect=dialect).output)
 
 
-def _secrets(data: bytes, patterns: tuple[str, ...]) -> int:
-    from .redact import Redactor
+def _secrets(data: bytes, patterns: tuple[str, ...], budget: float | None = None) -> int:
+    from .redact import Redactor, ScanTooLong
 
-    return len(Redactor.build(patterns).scan(data))
+    try:
+        return len(Redactor.build(patterns, budget).scan(data))
+    except ScanTooLong as exc:  # the patterns' own time budget: a limit, remembered like the others
+        raise WorkLimit(str(exc)) from None
 
 
 def _fit(data: bytes, max_tokens: int, target: str | None, options: dict, dialect: str | None,
@@ -118,6 +121,8 @@ def _child(job: str, limit_bytes: int) -> None:
         result: tuple = ("ok", JOBS[job][0](*args))
     except MemoryError:
         result = ("memory",)
+    except WorkLimit as exc:
+        result = ("limit", str(exc))
     except InputError as exc:
         result = ("error", "input", str(exc))
     except Exception as exc:  # noqa: BLE001 - said in the parent, in one sentence
@@ -173,6 +178,8 @@ def run(job: str, *args: Any) -> Any:
     if result[0] == "memory":
         raise WorkLimit(f"this file needs more than {mb:,} MB of memory to {what} (the limit for one job; "
                         "INSPECTOR_WORKER_MB)")
+    if result[0] == "limit":
+        raise WorkLimit(result[1])
     _, kind, message = result
     raise InputError(message if kind == "input" else f"{kind}: {message}")
 

@@ -55,15 +55,21 @@ def test_unreadable_input_is_admitted_for_the_server_to_explain():
     workers.admit("check", "d", b"[1, 2", "x.json")  # the server's own reader then says where
 
 
-def test_a_verdict_is_remembered_per_file_and_asked_once_by_many_sessions(monkeypatch):
-    calls = []
+@pytest.fixture
+def calls(monkeypatch) -> list:
+    """The jobs started in worker processes, in order."""
+    started = []
     real = workers.run
 
     def counting(job, *args):
-        calls.append(job)
+        started.append(job)
         return real(job, *args)
 
     monkeypatch.setattr(workers, "run", counting)
+    return started
+
+
+def test_a_verdict_is_remembered_per_file_and_asked_once_by_many_sessions(calls):
     data = _tiny_messages(50)
     digest = hashlib.sha256(data).hexdigest()
     threads = [threading.Thread(target=workers.admit, args=("check", digest, data, "t.json")) for _ in range(10)]
@@ -77,3 +83,12 @@ def test_a_verdict_is_remembered_per_file_and_asked_once_by_many_sessions(monkey
 def test_workers_off_runs_in_process(monkeypatch):
     monkeypatch.setenv("INSPECTOR_WORKERS", "0")
     assert workers.run("secrets", json.dumps([{"role": "user", "content": "AKIAIOSFODNN7EXAMPLE"}]).encode(), ()) == 1
+
+
+def test_patterns_past_their_time_budget_are_a_limit_remembered_like_the_others(calls):
+    data = json.dumps([{"role": "user", "content": "hello " * 2_000}]).encode()
+    digest = hashlib.sha256(data).hexdigest()
+    for _ in range(3):  # three clicks, or three sessions: the patterns run once, in the worker
+        with pytest.raises(workers.WorkLimit, match="masking patterns took more than 1e-09 s"):
+            workers.admit("secrets", digest, data, ("[^\\n]{100}X",), 1e-9, key=(("[^\\n]{100}X",), 1e-9))
+    assert calls == ["secrets"]
