@@ -9,7 +9,9 @@ killed when it runs past its time. A file that needs more ends as one readable s
 user who opened it ("this file needs more than 512 MB of memory to check", ``WorkLimit``), and
 the server never starts that work; every other session carries on. What passed is remembered by
 the file's SHA-256 and the job's arguments (``admit``), so a share link opened by ten colleagues
-is tried once, and a file over the limit is refused at once for the next one too.
+is tried once, and a file over the limit is refused at once for the next one too. The secret
+scan's result itself comes back (``run("secrets", ...)``): the server masks with it and never
+scans the file in its own process.
 
 At most ``INSPECTOR_WORKERS`` children run at a time (default 2; more wait their turn). Limits:
 ``INSPECTOR_WORKER_MB`` (default 2048) and ``INSPECTOR_WORKER_SECONDS`` (default 120);
@@ -73,11 +75,13 @@ def _repair(data: bytes, target: str, options: dict, dialect: str | None) -> int
     return len(repair(data, target=target, options=options, dialect=dialect).output)
 
 
-def _secrets(data: bytes, patterns: tuple[str, ...], budget: float | None = None) -> int:
+def _secrets(data: bytes, patterns: tuple[str, ...], budget: float | None = None) -> list:
+    """The secrets found (``redact.Secret``), brought back whole: the server masks with them and
+    never scans the file itself."""
     from .redact import Redactor, ScanTooLong
 
     try:
-        return len(Redactor.build(patterns, budget).scan(data))
+        return Redactor.build(patterns, budget).scan(data)
     except ScanTooLong as exc:  # the patterns' own time budget: a limit, remembered like the others
         raise WorkLimit(str(exc)) from None
 

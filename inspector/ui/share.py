@@ -159,14 +159,15 @@ def scanned(digest: str, _data: bytes, patterns: tuple[str, ...], budget: float,
             limits: tuple[int, float, int]) -> list[Secret] | str:
     """The secrets in the file for these patterns (the built-in ones and ``patterns``, together
     given ``budget`` seconds), or the sentence saying why it was not scanned: over a worker's
-    ``limits``, or the patterns ran past their time budget. One scan per file and settings for
-    every session of this process, so a share link opened by ten colleagues is scanned once, and
-    a pattern that ran out of time is not run again on each click (issue 22)."""
-    from ..workers import admit
+    ``limits``, or the patterns ran past their time budget. The scan runs in a worker process
+    (``workers.run``; in this one only when the operator turned workers off) and once per file and
+    settings for every session of this process: a share link opened by ten colleagues is scanned
+    once, and a pattern that ran out of time is not run again on each click (issue 22)."""
+    from ..workers import run
 
     try:
-        admit("secrets", digest, _data, patterns, budget, key=(patterns, budget))  # WorkLimit: too big or too slow to scan here
-        return Redactor.build(patterns, budget).scan(_data)
+        found: list[Secret] = run("secrets", _data, patterns, budget)
+        return found
     except (PatternError, InputError) as exc:
         return str(exc)
 
