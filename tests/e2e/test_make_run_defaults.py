@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from .test_hosting_nginx import browser  # noqa: F401 - closes each test's contexts
-from .test_share_replicas import SLOW, opened, share, upload
+from .hosting_recipe import closing_browser  # noqa: F401 - the `browser` fixture: closes each test's contexts
+from .share_pages import SLOW, opened, share, upload
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -54,7 +54,7 @@ def metric(app, name: str) -> float:
     return next(float(line.split()[1]) for line in text.splitlines() if line.startswith(name + " "))
 
 
-def test_no_sign_in_and_anyone_holding_the_link_opens_and_deletes_it(browser, plain_app):  # noqa: F811
+def test_no_sign_in_and_anyone_holding_the_link_opens_and_deletes_it(browser, plain_app):
     page = opened(browser, plain_app.url)
     expect(page.locator(".st-key-sign_in")).to_have_count(0)  # no sign-in page
     expect(page.get_by_text("Signed in as", exact=False)).to_have_count(0)
