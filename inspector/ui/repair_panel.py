@@ -98,12 +98,11 @@ def _max_chars(info: Any) -> int | None:
 
 @byte_cached(lambda sha, _data, *a, **k: REPAIRED_PER_BYTE * len(_data))
 def repaired(sha: str, _data: bytes, dialect: str | None, target: str, options_json: str):
-    from ..repairing import RepairOptions, repair
-    from ..workers import admit
+    from ..workers import run_remembered
 
-    with st.spinner("Repairing…"):
-        admit("repair", sha, _data, target, json.loads(options_json), dialect, key=(dialect, target, options_json))
-        return repair(_data, target=target, options=RepairOptions(**json.loads(options_json)), dialect=dialect)
+    with st.spinner("Repairing…"):  # in a worker process; here only when the operator turned workers off
+        return run_remembered("repair", sha, _data, target, json.loads(options_json), dialect,
+                              key=(dialect, target, options_json))
 
 
 def repaired_name(name: str) -> str:

@@ -160,13 +160,14 @@ def scanned(digest: str, _data: bytes, patterns: tuple[str, ...], budget: float,
     """The secrets in the file for these patterns (the built-in ones and ``patterns``, together
     given ``budget`` seconds), or the sentence saying why it was not scanned: over a worker's
     ``limits``, or the patterns ran past their time budget. The scan runs in a worker process
-    (``workers.run``; in this one only when the operator turned workers off) and once per file and
-    settings for every session of this process: a share link opened by ten colleagues is scanned
-    once, and a pattern that ran out of time is not run again on each click (issue 22)."""
-    from ..workers import run
+    (``workers.run_remembered``; in this one only when the operator turned workers off) and once
+    per file and settings for every session of this process: a share link opened by ten
+    colleagues is scanned once, and a pattern that ran out of time is not run again on each click
+    (issue 22)."""
+    from ..workers import run_remembered
 
     try:
-        found: list[Secret] = run("secrets", _data, patterns, budget)
+        found: list[Secret] = run_remembered("secrets", digest, _data, patterns, budget, key=(patterns, budget))
         return found
     except (PatternError, InputError) as exc:
         return str(exc)

@@ -103,3 +103,46 @@ def test_patterns_past_their_time_budget_end_as_a_limit_in_the_worker():
     data = json.dumps([{"role": "user", "content": "hello " * 2_000}]).encode()
     with pytest.raises(workers.WorkLimit, match="masking patterns took more than 1e-09 s"):
         workers.run("secrets", data, ("[^\\n]{100}X",), 1e-9)
+
+
+def _missing_results(n: int) -> bytes:
+    msgs = [{"role": "user", "content": "go"}]
+    for i in range(n):
+        msgs += [{"role": "assistant", "content": None, "tool_calls": [
+            {"id": f"c{i}", "type": "function", "function": {"name": "lookup", "arguments": "{}"}}]},
+            {"role": "user", "content": f"next {i}"}]
+    return json.dumps(msgs).encode()
+
+
+def test_repair_comes_back_from_the_worker_as_repair_makes_it_here():
+    import io
+
+    import inspector
+
+    data = _missing_results(50)
+    here = inspector.repair(data, target="openai", options={"missing": "placeholder"})
+    there = workers.run("repair", data, "openai", {"missing": "placeholder"}, None)
+    assert there.output == here.output and there.report.changes == here.report.changes
+    assert there.document.transcripts[0].items == here.document.transcripts[0].items
+    out = io.BytesIO()
+    there.write(out)
+    assert out.getvalue() == here.output
+
+
+def test_fit_comes_back_from_the_worker_or_says_why_the_budget_cannot_be_met():
+    from inspector.fitting import fit
+
+    data = _missing_results(50)
+    here = fit(data, 400, "openai", {})
+    there = workers.run("fit", data, 400, "openai", {}, None)
+    assert there.output == here.output and there.report == here.report
+    said = workers.run("fit", data, 1, "openai", {}, None)
+    assert isinstance(said, str) and said
+
+
+def test_a_job_over_a_limit_is_refused_at_once_the_next_time(calls):
+    for _ in range(3):  # three clicks, or three sessions: one worker ran into the limit
+        with pytest.raises(workers.WorkLimit, match="needs more than 200 MB of memory to run"):
+            workers.run_remembered("hog", "digest", b"", 400, 0, key=("opts",))
+    assert calls == ["hog"]
+    assert workers.run_remembered("hog", "digest", b"x", 10, 0, key=("other opts",)) == 10_000_001
