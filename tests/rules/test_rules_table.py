@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from inspector.rules import severity
 from inspector.rules.catalogue import table
-from inspector.targets import severity
 
 SPEC = Path(__file__).resolve().parents[3] / "shared" / "spec" / "rules.md"
 
@@ -19,9 +19,9 @@ SPEC = Path(__file__).resolve().parents[3] / "shared" / "spec" / "rules.md"
 DEPARTURES = {
     ("TC019", "anthropic"): ("error", "info", ("the Messages API combines consecutive messages of one role into one "
                                               "turn (docs/provider-evidence.md); refused results in an assistant "
-                                              "message stay an error by kind (targets.KIND_SEVERITY)")),
+                                              "message stay an error by kind (the rule's by_kind in rules/catalogue.py)")),
     ("TC021", "responses"): ("error", "warning", ("only a reasoning item without its following item is refused "
-                                                 "(an error by kind, targets.KIND_SEVERITY, rules.md 2026-11-23); "
+                                                 "(an error by kind, the rule's by_kind, rules.md 2026-11-23); "
                                                  "the other reasoning-state cases are warnings")),
 }
 
