@@ -1,6 +1,8 @@
 """Differential tests (issue 28): one input, one verdict, whichever entry point reads it.
 
-Over every file of the shared corpus, ``sample_logs`` and each dialect's own samples, and
+Over every file of the shared corpus, ``sample_logs``, each dialect's own samples and the test
+suite's own fixtures (the request bodies of the recorded cassettes in ``tests/cassettes``, the
+fresh shapes of ``test_one_verdict``, ``test_fresh_shapes`` and ``test_thinking_required``), and
 generated variants of each (every object's keys in reverse order, so that a body's ``tools``
 come before its ``messages``; a request body as the lines of an OpenAI Batch file; one
 transcript per line against a whole array; JSON against JSON Lines), these hold:
@@ -57,6 +59,37 @@ def _sample_files(tmp: Path) -> list[Path]:
                 p = tmp / f"{name}.json"
                 p.write_text(json.dumps(value))
             out.append(p)
+    return out
+
+
+def _fixture_files(tmp: Path) -> list[Path]:
+    """The suite's own fixtures, written as files: every request body recorded in a cassette, and
+    the shapes the one-verdict and fresh-shape tests were written for (a batch file listing tools
+    before messages, a HAR of two APIs, a compacted Claude Code log, a LangChain history naming
+    Claude, an Anthropic tool loop with thinking on)."""
+    import test_fresh_shapes
+    import test_one_verdict
+    import test_thinking_required
+
+    from inspector.cassettes import read_cassette
+
+    out = []
+    for cassette in sorted((ROOT / "tests" / "cassettes").rglob("*.yaml")):
+        for k, it in enumerate(read_cassette(cassette)):
+            p = tmp / f"cassette-{cassette.stem}-{k}.json"
+            p.write_bytes(it.body)
+            out.append(p)
+    named = {
+        "one-verdict-batch.jsonl": _lines(test_one_verdict.BATCH),
+        "one-verdict-two-apis.har": json.dumps(test_one_verdict.MIXED_HAR),
+        "fresh-compacted.jsonl": _lines(test_fresh_shapes.COMPACTED),
+        "fresh-langchain-claude.json": json.dumps(test_fresh_shapes.LANGCHAIN_CLAUDE),
+        "thinking-required.json": json.dumps(test_thinking_required.body(test_thinking_required.LOOP,
+                                                                         {"type": "enabled", "budget_tokens": 1024})),
+    }
+    for name, text in named.items():
+        (tmp / name).write_text(text)
+        out.append(tmp / name)
     return out
 
 
@@ -168,7 +201,7 @@ def repair_holds(source, report: dict, **kw) -> None:
 def files(tmp_path_factory) -> list[Path]:
     tmp = tmp_path_factory.mktemp("variants")
     out = []
-    for p in [*_inputs(), *_sample_files(tmp)]:
+    for p in [*_inputs(), *_sample_files(tmp), *_fixture_files(tmp)]:
         out += variants(p, tmp)
     return out
 

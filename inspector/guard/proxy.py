@@ -178,6 +178,8 @@ def serve(*, host: str, port: int, mode: str, upstreams: dict[str, str], record:
                             timeout_graceful_shutdown=30, lifespan="on")
     server = uvicorn.Server(config)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
+    for name in ("httpx", "httpx2", "httpcore"):  # they log each request's URL whole, ?key= included, at INFO
+        logging.getLogger(name).setLevel(logging.WARNING)
     log.info("inspector proxy: mode %s, recording %s; OpenAI %s, Anthropic %s, Gemini %s",
              mode, "on" if app.state.recorder.enabled else "off",
              public_url(upstreams.get("openai") or DEFAULT_UPSTREAMS["openai"]),
