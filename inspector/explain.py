@@ -44,8 +44,9 @@ def sentence(issue: Issue, msgs: list[Msg]) -> str:
         return f"Message #{i}: the arguments of tool {name} (call {_cid(cid)}) are {d.get('got')}, not a JSON string."
     if code == "TC011":
         return (f"Message #{i}: the arguments of tool {name} (call {_cid(cid)}) are not valid JSON (a stream cut "
-                "short?). Self-hosted OpenAI-compatible servers (vLLM, SGLang) and strict gateways refuse such a "
-                "history; no refusal by the hosted APIs was found (evidence to 2026-09).")
+                "short?). Self-hosted OpenAI-compatible servers (vLLM, SGLang), Alibaba's DashScope and strict "
+                "gateways refuse such a history; no refusal by the targets' own hosted APIs was found (evidence to "
+                "2026-09).")
     if code == "TC012":
         if d.get("missing"):
             return f"Message #{i}: tool call {d.get('pos', 0)} has no function name."
