@@ -157,3 +157,32 @@ def test_sigterm_lets_a_stream_in_flight_finish_then_stops(upstream, tmp_path):
         assert "Application shutdown complete" in out and "Traceback" not in out
     finally:
         proxy.stop()
+
+
+def test_a_body_over_the_limit_is_refused_with_413_declared_or_streamed(upstream, tmp_path):
+    proxy = guardserver.start_proxy(upstream.url, mode="observe", record=True, extra=("--max-body-mb", "1"),
+                                    env={"INSPECTOR_STORE_PATH": str(tmp_path / "inbox.sqlite3")})
+    big = json.dumps(_orphan("x" * 1_500_000)).encode()
+    try:
+        forget(upstream)
+        declared = httpx.post(proxy.url + "/v1/messages", content=big, timeout=60)  # Content-Length says it
+        streamed = httpx.post(proxy.url + "/v1/chat/completions", content=iter([big[:700_000], big[700_000:]]),
+                              timeout=60)  # chunked: found out while reading
+        assert seen(upstream) == []  # nothing forwarded
+        fine = httpx.post(proxy.url + "/v1/chat/completions", json=_orphan("small"), timeout=60)
+    finally:
+        proxy.stop()
+    assert declared.status_code == 413 and declared.json()["type"] == "error"  # Anthropic's shape on its route
+    assert "1,000,000" in declared.json()["error"]["message"]
+    assert streamed.status_code == 413 and "larger than 1,000,000 bytes" in streamed.json()["error"]["message"]
+    assert fine.status_code != 413  # and the next request goes through
+
+
+@pytest.mark.parametrize("args", [("--upstream-openai", "api.openai.com/v1"), ("--port", "70000"),
+                                  ("--max-body-mb", "0")])
+def test_bad_proxy_arguments_are_one_line_exit_2(args):
+    import subprocess
+    import sys
+
+    p = subprocess.run([sys.executable, "-m", "inspector", "proxy", *args], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2 and p.stderr.count("\n") == 1 and args[0] in p.stderr, p.stderr

@@ -169,11 +169,11 @@ async def _relay(resp: httpx.Response, target: str):
 
 
 def serve(*, host: str, port: int, mode: str, upstreams: dict[str, str], record: bool | None,
-          log_level: str = "info") -> None:
+          log_level: str = "info", max_body_bytes: int = MAX_BODY_BYTES) -> None:
     """Run the proxy with uvicorn until SIGINT/SIGTERM (requests in flight are finished first)."""
     import uvicorn
 
-    app = build_app(mode=mode, upstreams=upstreams, record=record)
+    app = build_app(mode=mode, upstreams=upstreams, record=record, max_body_bytes=max_body_bytes)
     config = uvicorn.Config(app, host=host, port=port, access_log=False, log_level=log_level,
                             timeout_graceful_shutdown=30, lifespan="on")
     server = uvicorn.Server(config)
