@@ -3,8 +3,11 @@ real processes on 127.0.0.1 (``scripts/guardserver.py``), and the recorded bodie
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -20,6 +23,31 @@ DEEPSEEK_400 = CASSETTES / "test_deepseek_responses" / "test_deepseek_responses_
 ANTHROPIC_200 = CASSETTES / "test_anthropic" / "test_anthropic_tool_with_thinking.yaml"
 OPENAI_SSE = CASSETTES / "test_openai" / "test_run_stream_sync_streams_real_model.yaml"
 RESPONSES_400 = CASSETTES / "test_openai_responses" / "test_openai_responses_thinking_with_modified_history.yaml"
+
+
+# LiteLLM fetches its model cost map from GitHub at import unless told to use the copy it ships:
+# this machine (like a company's) has no internet, and the retries cost seconds per test.
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+
+def run_coroutine(coro):
+    """``asyncio.run`` in a thread of its own: once the browser tests have started Playwright's
+    synchronous API, the main thread has a running event loop and ``asyncio.run`` refuses to start
+    there. Returns the coroutine's value or raises its exception."""
+    outcome: dict = {}
+
+    def target():
+        try:
+            outcome["value"] = asyncio.run(coro)
+        except BaseException as exc:  # noqa: BLE001 - handed back to the caller's thread as is
+            outcome["error"] = exc
+
+    thread = threading.Thread(target=target, name="run_coroutine")
+    thread.start()
+    thread.join()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome.get("value")
 
 
 def recorded(path: Path, index: int = 0):

@@ -4,12 +4,11 @@ tests skip when it is not installed."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 import guard_fixtures
 import pytest
-from guard_fixtures import forget, seen
+from guard_fixtures import forget, run_coroutine, seen
 
 from inspector.guard import RejectedRequest
 from inspector.guard.recorder import Recorder
@@ -32,7 +31,7 @@ def test_litellm_acompletion_raise_mode_sends_nothing(upstream):
     litellm.callbacks = [InspectorGuard(mode="raise", recorder=Recorder(enabled=False))]
     try:
         with pytest.raises(RejectedRequest) as info:
-            asyncio.run(litellm.acompletion(model="openai/gpt-4o", messages=BROKEN, api_base=upstream.url + "/v1",
+            run_coroutine(litellm.acompletion(model="openai/gpt-4o", messages=BROKEN, api_base=upstream.url + "/v1",
                                             api_key="sk-test-0000000000000000000000"))
     finally:
         litellm.callbacks = []
@@ -49,7 +48,7 @@ def test_litellm_acompletion_repair_mode_sends_the_repaired_messages(upstream):
     litellm.callbacks = [InspectorGuard(mode="repair", recorder=Recorder(enabled=False))]
     try:
         with pytest.raises(Exception):  # noqa: B017 - the stand-in provider recorded no answer for it (404)
-            asyncio.run(litellm.acompletion(model="openai/gpt-4o", messages=BROKEN, api_base=upstream.url + "/v1",
+            run_coroutine(litellm.acompletion(model="openai/gpt-4o", messages=BROKEN, api_base=upstream.url + "/v1",
                                             api_key="sk-test-0000000000000000000000", num_retries=0))
     finally:
         litellm.callbacks = []

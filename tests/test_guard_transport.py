@@ -13,7 +13,7 @@ import guard_fixtures
 import httpx
 import openai
 import pytest
-from guard_fixtures import ANTHROPIC_200, DEEPSEEK_400, OPENAI_SSE, forget, recorded, seen
+from guard_fixtures import ANTHROPIC_200, DEEPSEEK_400, OPENAI_SSE, forget, recorded, run_coroutine, seen
 
 import inspector.guard
 from inspector.guard import RejectedRequest
@@ -115,8 +115,6 @@ def test_anthropic_sdk_raise_mode_on_a_result_without_its_call(upstream):
 
 
 def test_async_transport_with_the_async_sdk(upstream):
-    import asyncio
-
     body, _ = recorded(DEEPSEEK_400)
     forget(upstream)
 
@@ -127,7 +125,7 @@ def test_async_transport_with_the_async_sdk(upstream):
             await client.responses.create(**body)
 
     with pytest.raises(RejectedRequest) as info:
-        asyncio.run(run())
+        run_coroutine(run())
     assert info.value.provider_error == "No tool output found for tool call call-a."
     assert seen(upstream) == []
 
