@@ -270,3 +270,17 @@ def test_repair_mode_sends_the_repaired_body_says_so_and_records_it(upstream, tm
     entry = json.loads(data)["log"]["entries"][0]
     assert json.loads(entry["request"]["postData"]["text"]) == body  # what the client sent
     assert [c["code"] for c in entry["_inspector"]["repair"]["changes"]] == ["TC001"]
+
+
+def test_gemini_stream_route_is_checked_and_forwarded_with_its_query(observe, block, upstream):
+    path = "/v1beta/models/gemini-3-flash:streamGenerateContent"
+    orphan = {"contents": [{"role": "user", "parts": [{"text": "hi"}]},
+                           {"role": "user", "parts": [{"functionResponse": {"name": "lookup", "response": {}}}]}]}
+    forget(upstream)
+    r = httpx.post(block.url + path + "?alt=sse", json=orphan, timeout=60)
+    assert r.status_code == 400 and seen(upstream) == []
+    assert r.json()["error"]["status"] == "INVALID_ARGUMENT" and r.json()["inspector"]["findings"]
+    httpx.post(observe.url + path + "?alt=sse", json=orphan, timeout=60)
+    (got,) = seen(upstream)
+    assert (got["path"], got["query"]) == (path, "alt=sse") and json.loads(got["body"]) == orphan
+    forget(upstream)

@@ -49,7 +49,7 @@ MESSAGES = Endpoint("messages", "anthropic", "messages", "anthropic")
 GEMINI = Endpoint("gemini", "gemini", "contents", "gemini")
 # A framework's message list handed to a hook (no URL): LangChain messages are a dialect of their own.
 LANGCHAIN = Endpoint("langchain", "langchain", "messages", "openai")
-_GEMINI_PATH = re.compile(r"/models/([^/:]+):(?:stream)?generateContent$")
+_GEMINI_PATH = re.compile(r"/models/([^/:]+):(?:generateContent|streamGenerateContent)$")
 
 
 def endpoint_of(url: str) -> Endpoint | None:
