@@ -39,7 +39,7 @@ from .fixes.join import JoinPlan
 from .fixes.plan import Plan
 from .gc_pause import gc_paused
 from .loading import load, read_source
-from .targets import severity
+from .rules import severity
 from .writing import Original, lines_kept_pieces, put_back, serialise_pieces, source_bytes
 
 DEFAULT_PLACEHOLDER = "No result was recorded for tool call {id} ({name}); its outcome is unknown."
@@ -272,6 +272,18 @@ class RepairResult:
         if self._output is None:
             self._output = b"".join(self._pieces())
         return self._output
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (a worker process hands the result back) with its output built: the writer of
+        the pieces is a closure over this process's values, and the input it reads again stays
+        behind."""
+        return {"_output": self.output, "_after": self._after, "document": self.document, "report": self.report,
+                "unchanged": self.unchanged}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self._pieces = self._reads = None
+        for name, value in state.items():
+            setattr(self, name, value)
 
     def reads_back(self, path: str) -> bool:
         """True when writing the output would read ``path`` again (writing to it first would lose it)."""

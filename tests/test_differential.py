@@ -2,7 +2,8 @@
 
 Over every file of the shared corpus, ``sample_logs``, each dialect's own samples and the test
 suite's own fixtures (the request bodies of the recorded cassettes in ``tests/cassettes``, the
-fresh shapes of ``test_one_verdict``, ``test_fresh_shapes`` and ``test_thinking_required``), and
+fresh shapes of ``test_one_verdict``, ``check/test_provider_quirks`` and
+``rules/test_thinking_required``), and
 generated variants of each (every object's keys in reverse order, so that a body's ``tools``
 come before its ``messages``; a request body as the lines of an OpenAI Batch file; one
 transcript per line against a whole array; JSON against JSON Lines), these hold:
@@ -32,8 +33,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from test_dialect_repair_fuzz import WRITERS, as_text, broken_chats
-from transcripts import valid_transcripts
+from support.dialect_writers import WRITERS, as_text, broken_chats
+from support.transcripts import valid_transcripts
 
 import inspector
 from inspector.check import check_plain
@@ -66,16 +67,30 @@ def _sample_files(tmp: Path) -> list[Path]:
     return out
 
 
+def _test_module(rel: str):
+    """A test module of the suite by its path under tests/, as pytest imports it (by its file name)."""
+    import importlib.util
+    import sys
+
+    name = Path(rel).stem
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, ROOT / "tests" / rel)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
 def _fixture_files(tmp: Path) -> list[Path]:
     """The suite's own fixtures, written as files: every request body recorded in a cassette, and
     the shapes the one-verdict and fresh-shape tests were written for (a batch file listing tools
     before messages, a HAR of two APIs, a compacted Claude Code log, a LangChain history naming
     Claude, an Anthropic tool loop with thinking on)."""
-    import test_fresh_shapes
-    import test_one_verdict
-    import test_thinking_required
-
     from inspector.cassettes import read_cassette
+
+    test_one_verdict = _test_module("test_one_verdict.py")
+    test_fresh_shapes = _test_module("check/test_provider_quirks.py")
+    test_thinking_required = _test_module("rules/test_thinking_required.py")
 
     out = []
     for cassette in sorted((ROOT / "tests" / "cassettes").rglob("*.yaml")):

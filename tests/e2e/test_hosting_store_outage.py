@@ -22,7 +22,7 @@ import appserver
 import loaddriver
 import pgcluster
 
-from .test_share_replicas import SLOW, on, opened, share, upload
+from .share_pages import SLOW, on, opened, share, upload
 
 pytestmark = [pytest.mark.e2e, pytest.mark.postgres]
 

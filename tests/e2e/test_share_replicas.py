@@ -17,15 +17,15 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from .share_pages import SLOW, TIMELINE, on, opened, share, upload
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 import appserver
 import loaddriver
 
 pytestmark = [pytest.mark.e2e, pytest.mark.postgres]
 
-TIMELINE = loaddriver.TIMELINE
 KEY = "sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z"
-SLOW = 120_000  # ms; generous because the suite may share two cores with other browsers
 
 
 @pytest.fixture(scope="module")
@@ -39,37 +39,6 @@ def replicas(pg_cluster):
     yield env, apps
     for app in apps:
         app.stop()
-
-
-def opened(browser, url: str):
-    """A page in a fresh context (another user's browser) with the app idle."""
-    page = browser.new_context(viewport={"width": 1400, "height": 1100}).new_page()
-    page.set_default_timeout(SLOW)
-    page.goto(url)
-    page.wait_for_function(loaddriver.IDLE)
-    return page
-
-
-def upload(page, data: bytes, name: str = "broken.json") -> None:
-    page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(
-        files=[{"name": name, "mimeType": "application/json", "buffer": data}]
-    )
-    expect(page.locator(f"{TIMELINE} [data-msg-index]").first).to_be_visible(timeout=SLOW)
-
-
-def share(page, select: int | None = None) -> str:
-    if select is not None:
-        page.locator(f'{TIMELINE} [data-msg-index="{select}"]').click()
-        expect(page.get_by_role("heading", name=f"Message #{select}")).to_be_visible(timeout=SLOW)
-    page.get_by_role("button", name="Share", exact=True).click()
-    code = page.locator(".st-key-share_url code")
-    expect(code).to_be_visible(timeout=SLOW)
-    return code.text_content().strip()
-
-
-def on(app, link: str) -> str:
-    """The same link served by another replica (behind a proxy both answer one host name)."""
-    return app.url + link[link.index("/?t="):]
 
 
 def test_link_made_on_one_replica_opens_on_the_other(browser, replicas):
