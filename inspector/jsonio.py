@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import codecs
 import contextlib
+import functools
 import json
 import math
 import re
@@ -21,6 +22,10 @@ import orjson
 
 from .errors import InputError, PythonReprInput
 from .heap import return_big_buffers
+
+# The patterns below are compiled on first use: most of them serve only an error message or a
+# big file, and compiling them all would cost every start of the CLI.
+_re = functools.cache(re.compile)
 
 BOM = b"\xef\xbb\xbf"
 # Longest first: the UTF-32-LE mark begins with the UTF-16-LE one.
@@ -102,21 +107,21 @@ def _explain(data: bytes, line_offset: int = 0) -> InputError:
     return _beyond_orjson(text, line_offset)
 
 
-_LONE_SURROGATE = re.compile(
+_LONE_SURROGATE = (
     r"(?<!\\)(?:\\\\)*(\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
     r"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2})")
-_EXPONENT = re.compile(r"-?[0-9]+(?:\.[0-9]+)?[eE][+-]?[0-9]+")
+_EXPONENT = r"-?[0-9]+(?:\.[0-9]+)?[eE][+-]?[0-9]+"
 ORJSON_MAX_DEPTH = 1024
 
 
 def _beyond_orjson(text: str, line_offset: int = 0) -> InputError:
     """Why orjson refused text the stdlib reads: a lone surrogate escape, a number that is
     infinite as a double, or nesting past orjson's 1024 levels; with the line and column."""
-    m = _LONE_SURROGATE.search(text)
+    m = _re(_LONE_SURROGATE).search(text)
     if m:
         return InputError(f"{m.group(1)} is half of a UTF-16 surrogate pair without its other half, "
                           "so the string is not valid Unicode", _where(text, m.start(1), line_offset))
-    for m in _EXPONENT.finditer(text):
+    for m in _re(_EXPONENT).finditer(text):
         if math.isinf(float(m.group())):
             return InputError(f"the number {m.group()[:40]} is too large for a 64-bit float",
                               _where(text, m.start(), line_offset))
@@ -124,7 +129,7 @@ def _beyond_orjson(text: str, line_offset: int = 0) -> InputError:
     if huge is not None:
         return huge
     depth = 0
-    for m in _BRACKET.finditer(text):
+    for m in _re(_BRACKET).finditer(text):
         c = m.group()
         if c in "[{":
             depth += 1
@@ -137,20 +142,20 @@ def _beyond_orjson(text: str, line_offset: int = 0) -> InputError:
 
 
 # A string literal (skipped whole) or a run of digits outside strings.
-_NUMBER_RUN = re.compile(r'"(?:[^"\\]|\\.)*"|(-?[0-9]+)', re.DOTALL)
+_NUMBER_RUN = r'(?s)"(?:[^"\\]|\\.)*"|(-?[0-9]+)'
 
 
 def _huge_number(text: str, digits: int, line_offset: int = 0) -> InputError | None:
     """Which number (outside strings) has ``digits`` digits or more, and where (issue 22: a
     4,300-digit integer was "a value this reader cannot represent" without saying which)."""
-    for m in _NUMBER_RUN.finditer(text):
+    for m in _re(_NUMBER_RUN).finditer(text):
         run = m.group(1)
         if run and len(run.lstrip("-")) >= digits:
             return InputError(f"the number {run[:12]}… has {len(run.lstrip('-')):,} digits, too many for this reader",
                               _where(text, m.start(1), line_offset))
     return None
 # A string literal (skipped whole) or a bracket: nesting depth outside strings.
-_BRACKET = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
+_BRACKET = r'(?s)"(?:[^"\\]|\\.)*"|[\[\]{}]'
 
 
 def _reject_constant(name: str) -> Any:
@@ -161,7 +166,7 @@ def _reject_constant(name: str) -> Any:
 # substring search (both run at memory speed, unlike a regular expression over the text).
 _DIGITS_AS_ZERO = bytes(48 if 48 <= c <= 57 else 32 for c in range(256))
 _LONG_RUN = b"0" * 19
-_RUN = re.compile(rb"-?[0-9]{19,}")
+_RUN = rb"-?[0-9]{19,}"
 _SCAN_CHUNK = 1 << 20
 INT_MIN, INT_MAX = -(1 << 63), (1 << 64) - 1  # what orjson reads as an integer; beyond, a float
 
@@ -175,7 +180,7 @@ def _has_wide_int(data: bytes) -> bool:
     for start in range(0, len(data), _SCAN_CHUNK):
         chunk = data[max(0, start - 20): start + _SCAN_CHUNK]
         if _LONG_RUN in chunk.translate(_DIGITS_AS_ZERO):
-            for m in _RUN.finditer(chunk):
+            for m in _re(_RUN).finditer(chunk):
                 g = m.group()
                 if len(g) > 24 or not INT_MIN <= int(g) <= INT_MAX:  # (int() refuses 4,300 digits and more)
                     return True
@@ -264,12 +269,12 @@ def _read(text: bytes) -> tuple[Any, bool]:
 
 PIECES_FROM = 48 << 20  # a top-level array at least this big is parsed a few MB at a time
 PIECE = 4 << 20
-_PIECE_END = re.compile(rb"[}\]][ \t\r\n]*,")
+_PIECE_END = rb"[}\]][ \t\r\n]*,"
 # The same cut when the next element opens an object with a key, ``{"``: inside a string a ``"``
 # is escaped unless it closes the string, so this almost never falls inside one. The loose cut
 # does, often, in the code and JSON that tool outputs carry (``}, `` in every other line of a
 # Python file), and each such cut costs a failed parse of a whole piece.
-_NEXT_OBJECT = re.compile(rb'[}\]][ \t\r\n]*,(?=[ \t\r\n]*\{[ \t\r\n]*")')
+_NEXT_OBJECT = rb'[}\]][ \t\r\n]*,(?=[ \t\r\n]*\{[ \t\r\n]*")'
 _SPACE = re.compile(rb"[ \t\r\n]*")
 _MAX_MISSES = 8  # cuts tried per piece
 
@@ -327,7 +332,8 @@ def _next_piece(data: bytes, mv: memoryview, pos: int, after: int | None = None)
     start = pos + PIECE if after is None else after
     # An array of objects is cut before an object (within a piece's length); anything else, or
     # when no such cut parses, at any closing bracket and comma.
-    for pattern, end in ((_NEXT_OBJECT, start + PIECE), (_PIECE_END, len(data))):
+    for source, end in ((_NEXT_OBJECT, start + PIECE), (_PIECE_END, len(data))):
+        pattern = _re(source)
         m, misses = pattern.search(data, start, end), 0
         while m is not None and misses < _MAX_MISSES:
             piece = b"[" + mv[pos:m.start() + 1] + b"]"

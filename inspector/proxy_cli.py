@@ -21,6 +21,8 @@ def _add_proxy_args(p: argparse.ArgumentParser) -> None:
                    "(default: https://api.anthropic.com/v1)")
     p.add_argument("--upstream-gemini", metavar="URL", help="Gemini base URL (default: "
                    "https://generativelanguage.googleapis.com)")
+    p.add_argument("--max-body-mb", type=float, default=100.0, metavar="MB",
+                   help="refuse a request body above this many MB with a 413 in the provider's error shape (default: 100)")
     p.add_argument("--record", action="store_true", help="keep every refused, would-be-refused or repaired request "
                    "(redacted) for the team inbox (also INSPECTOR_RECORD=1)")
 
@@ -34,6 +36,9 @@ def run_proxy(args: argparse.Namespace) -> int:
     if not 0 < args.port < 65536:
         sys.stderr.write(f"inspector: --port {args.port} is not a port number\n")
         return EXIT_INPUT
+    if not args.max_body_mb > 0:
+        sys.stderr.write(f"inspector: --max-body-mb {args.max_body_mb:g} must be more than 0\n")
+        return EXIT_INPUT
     try:
         from .guard.proxy import serve
     except ModuleNotFoundError as exc:
@@ -41,6 +46,7 @@ def run_proxy(args: argparse.Namespace) -> int:
                          "pip install 'tool-call-inspector[guard]'\n")
         return EXIT_INPUT
     serve(host=args.host, port=args.port, mode=args.mode, record=True if args.record else None,
+          max_body_bytes=int(args.max_body_mb * 1_000_000),
           upstreams={"openai": args.upstream_openai, "anthropic": args.upstream_anthropic,
                      "gemini": args.upstream_gemini})
     return EXIT_OK

@@ -15,27 +15,37 @@ the dialect's default stays and the reason says so, rather than guessing.
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Any
 
 from .containers import Document, get_path
 
-# Vendor of a model, from the words its names start with (after any gateway prefix).
-_FAMILIES = (
-    ("anthropic", re.compile(r"^claude")),
-    ("gemini", re.compile(r"^(gemini|gemma|learnlm)")),
-    ("deepseek", re.compile(r"^deepseek")),
-    ("mistral", re.compile(r"^(mistral|magistral|codestral|ministral|pixtral|devstral|mixtral|open-mistral|open-mixtral|voxtral)")),
-    ("openai", re.compile(r"^(gpt-|gpt\d|chatgpt|o\d(\b|-|$)|text-davinci|davinci|codex|computer-use)")),
+# Vendor of a model, from the words its names start with (after any gateway prefix). Compiled on
+# first use (``_patterns``): most checks name no model, and a compile costs the CLI's start-up.
+_FAMILY_PATTERNS = (
+    ("anthropic", r"^claude"),
+    ("gemini", r"^(gemini|gemma|learnlm)"),
+    ("deepseek", r"^deepseek"),
+    ("mistral", r"^(mistral|magistral|codestral|ministral|pixtral|devstral|mixtral|open-mistral|open-mixtral|voxtral)"),
+    ("openai", r"^(gpt-|gpt\d|chatgpt|o\d(\b|-|$)|text-davinci|davinci|codex|computer-use)"),
 )
 # Gateway path segments that name the vendor behind them (``mistralai/mistral-large``).
 _VENDOR_SEGMENTS = {"anthropic": "anthropic", "google": "gemini", "gemini": "gemini", "vertex_ai": None,
                     "mistralai": "mistral", "mistral": "mistral", "deepseek": "deepseek", "deepseek-ai": "deepseek",
                     "openai": "openai"}
 # Bedrock model ids: an optional cross-region prefix, the vendor, a dot, the model.
-_BEDROCK_ID = re.compile(r"^(?:(?:us|eu|apac|global|jp|au|ca|us-gov)\.)?"
-                         r"(anthropic|mistral|meta|amazon|cohere|deepseek|openai|ai21|writer|qwen|google)\.(.+)$")
+_BEDROCK_PATTERN = (r"^(?:(?:us|eu|apac|global|jp|au|ca|us-gov)\.)?"
+                    r"(anthropic|mistral|meta|amazon|cohere|deepseek|openai|ai21|writer|qwen|google)\.(.+)$")
 _BEDROCK_VENDOR = {"anthropic": "anthropic", "mistral": "mistral", "deepseek": "deepseek", "openai": "openai",
                    "google": "gemini"}
+
+
+@cache
+def _patterns() -> tuple[re.Pattern[str], tuple[tuple[str, re.Pattern[str]], ...]]:
+    """The Bedrock id pattern and each vendor's name pattern, compiled once."""
+    return re.compile(_BEDROCK_PATTERN), tuple((v, re.compile(p)) for v, p in _FAMILY_PATTERNS)
+
+
 _NAMES = {"openai": "OpenAI", "anthropic": "Anthropic", "gemini": "Gemini", "deepseek": "DeepSeek",
           "mistral": "Mistral"}
 
@@ -56,10 +66,11 @@ def vendor_of(model: str) -> tuple[str | None, bool]:
             on_bedrock = True
         hinted = _VENDOR_SEGMENTS.get(low, hinted)
     last = segments[-1].lower()
-    m = _BEDROCK_ID.match(last)
+    bedrock_id, families = _patterns()
+    m = bedrock_id.match(last)
     if m:
         return _BEDROCK_VENDOR.get(m.group(1)), True
-    for vendor, pattern in _FAMILIES:
+    for vendor, pattern in families:
         if pattern.match(last):
             return vendor, on_bedrock
     return hinted, on_bedrock

@@ -45,7 +45,7 @@ def start_upstream(cassettes: Path | None = None, *, env: dict[str, str] | None 
 
 
 def start_proxy(upstream: str, *, mode: str = "observe", record: bool = False, env: dict[str, str] | None = None,
-                prefix: str = "", timeout: float = 60) -> Server:
+                prefix: str = "", timeout: float = 60, extra: tuple[str, ...] = ()) -> Server:
     """``inspector proxy`` with every upstream on ``upstream`` (plus ``prefix``: ``/cut``, ``/hang``)."""
     port = free_port()
     base = upstream.rstrip("/") + prefix
@@ -53,4 +53,5 @@ def start_proxy(upstream: str, *, mode: str = "observe", record: bool = False, e
             "--upstream-openai", base + "/v1", "--upstream-anthropic", base + "/v1", "--upstream-gemini", base]
     if record:
         args.append("--record")
+    args += extra
     return _start(args, port, env, timeout)

@@ -7,7 +7,8 @@ A request is matched to a recorded interaction by its API (``/chat/completions``
 ``/messages``) and its JSON body (key order ignored); the recorded status and body are sent back as
 they were, an SSE body one event at a time. A body nothing recorded answers with the first recorded
 200 of the same API (header ``x-replay: fallback``). Path prefixes make it misbehave on purpose:
-``/cut/…`` sends half of a stream and then drops the connection, ``/hang/…`` never answers. ``GET
+``/cut/…`` sends half of a stream and then drops the connection, ``/hang/…`` never answers,
+``/slow/…`` sends a stream's events half a second apart (a request still in flight). ``GET
 /_seen`` lists what it received (path, body, the Authorization / x-api-key values) and
 ``DELETE /_seen`` forgets it (with ``REPLAY_KEEP_SEEN=0`` nothing is kept: the benchmark's
 thousands of 1 MB bodies); ``GET /health`` answers ok.
@@ -93,13 +94,14 @@ def build(cassettes: Path) -> Starlette:
         if "event-stream" in ctype:
             events = [e + b"\n\n" for e in data.split(b"\n\n") if e.strip()]
             cut = path.startswith("/cut/")
+            pause = 0.5 if path.startswith("/slow/") else 0.005
 
             async def stream():
                 for k, e in enumerate(events):
                     if cut and k == len(events) // 2:
                         raise ConnectionResetError("replay: cut half-way on purpose")
                     yield e
-                    await asyncio.sleep(0.005)
+                    await asyncio.sleep(pause)
 
             return StreamingResponse(stream(), status_code=status, media_type=ctype, headers=headers)
         return Response(data, status_code=status, media_type=ctype, headers=headers)

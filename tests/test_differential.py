@@ -1,6 +1,9 @@
 """Differential tests (issue 28): one input, one verdict, whichever entry point reads it.
 
-Over every file of the shared corpus, ``sample_logs`` and each dialect's own samples, and
+Over every file of the shared corpus, ``sample_logs``, each dialect's own samples and the test
+suite's own fixtures (the request bodies of the recorded cassettes in ``tests/cassettes``, the
+fresh shapes of ``test_one_verdict``, ``check/test_provider_quirks`` and
+``rules/test_thinking_required``), and
 generated variants of each (every object's keys in reverse order, so that a body's ``tools``
 come before its ``messages``; a request body as the lines of an OpenAI Batch file; one
 transcript per line against a whole array; JSON against JSON Lines), these hold:
@@ -11,7 +14,11 @@ transcript per line against a whole array; JSON against JSON Lines), these hold:
    as the page builds it) holds check's findings, and the Target box starts where check chose;
 3. ``repair``: every change it makes cites a finding ``check`` reported for that transcript at a
    severity repair acts on (error or warning); its output reads back as the same transcripts in
-   the same dialects and checks clean for the same targets, or it says why not (exit 1).
+   the same dialects and checks clean for the same targets, or it says why not (exit 1);
+4. ``fit`` with a budget nothing exceeds reads the same transcripts for the same target, counts
+   check's errors and changes nothing;
+5. the guard (``inspector.guard.inspect_request``), given a request body as the API it is for
+   would receive it, reports check's findings for check's target.
 
 Two readers that decide the same question from their own key lists (the streamed dataset reader
 read a batch body's ``tools`` as its transcript when they came before ``messages``) cannot both
@@ -57,6 +64,51 @@ def _sample_files(tmp: Path) -> list[Path]:
                 p = tmp / f"{name}.json"
                 p.write_text(json.dumps(value))
             out.append(p)
+    return out
+
+
+def _test_module(rel: str):
+    """A test module of the suite by its path under tests/, as pytest imports it (by its file name)."""
+    import importlib.util
+    import sys
+
+    name = Path(rel).stem
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, ROOT / "tests" / rel)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+def _fixture_files(tmp: Path) -> list[Path]:
+    """The suite's own fixtures, written as files: every request body recorded in a cassette, and
+    the shapes the one-verdict and fresh-shape tests were written for (a batch file listing tools
+    before messages, a HAR of two APIs, a compacted Claude Code log, a LangChain history naming
+    Claude, an Anthropic tool loop with thinking on)."""
+    from inspector.cassettes import read_cassette
+
+    test_one_verdict = _test_module("test_one_verdict.py")
+    test_fresh_shapes = _test_module("check/test_provider_quirks.py")
+    test_thinking_required = _test_module("rules/test_thinking_required.py")
+
+    out = []
+    for cassette in sorted((ROOT / "tests" / "cassettes").rglob("*.yaml")):
+        for k, it in enumerate(read_cassette(cassette)):
+            p = tmp / f"cassette-{cassette.stem}-{k}.json"
+            p.write_bytes(it.body)
+            out.append(p)
+    named = {
+        "one-verdict-batch.jsonl": _lines(test_one_verdict.BATCH),
+        "one-verdict-two-apis.har": json.dumps(test_one_verdict.MIXED_HAR),
+        "fresh-compacted.jsonl": _lines(test_fresh_shapes.COMPACTED),
+        "fresh-langchain-claude.json": json.dumps(test_fresh_shapes.LANGCHAIN_CLAUDE),
+        "thinking-required.json": json.dumps(test_thinking_required.body(test_thinking_required.LOOP,
+                                                                         {"type": "enabled", "budget_tokens": 1024})),
+    }
+    for name, text in named.items():
+        (tmp / name).write_text(text)
+        out.append(tmp / name)
     return out
 
 
@@ -149,6 +201,36 @@ def _same_as_app(path: Path) -> None:
             (f.message_index, f.code, f.severity, f.text, f.provider_error or "") for f in want], f"{path}: transcript {k}"
 
 
+def _same_as_fit(path: Path, report: dict) -> None:
+    res = inspector.fit(str(path), 10**12)
+    errors = sum(f["severity"] == "error" for f in report["findings"])
+    assert (res.report["target"], res.report["dialect"], len(res.report["transcripts"]), res.report["errors_before"]) \
+        == (report["target"], report["dialect"], report["transcripts"], errors), f"{path}: fit read it otherwise"
+    assert res.report["removed"] == [] and res.output == path.read_bytes(), f"{path}: fit changed what fits"
+
+
+# Where each API's body is sent, on a host that names no provider (the body's model decides, as in check).
+GUARD_URLS = {"openai-chat": "http://127.0.0.1:9/v1/chat/completions", "openai-responses": "http://127.0.0.1:9/v1/responses",
+              "anthropic": "http://127.0.0.1:9/v1/messages",
+              "gemini": "http://127.0.0.1:9/v1beta/models/gemini-2.5-flash:generateContent"}
+
+
+def _same_as_guard(path: Path, report: dict) -> bool:
+    """Property 5; False when the file is no request body the guard would see."""
+    from inspector.guard import endpoint_of, inspect_request
+
+    root = inspector.load(path).root
+    url = GUARD_URLS.get(report["dialect"])
+    if url is None or type(root) is not dict or type(root.get(endpoint_of(url).key)) is not list \
+            or report["transcripts"] != 1:
+        return False  # not a request body one of the guarded APIs receives (a log, a run state, a trajectory)
+    ins = inspect_request(url, path.read_bytes())
+    assert ins is not None and ins.report is not None, f"{path}: the guard cannot read it ({ins and ins.unreadable})"
+    assert (ins.report["target"], ins.report["findings"]) == (report["target"], report["findings"]), \
+        f"{path}: the guard's verdict differs from check's"
+    return True
+
+
 def repair_holds(source, report: dict, **kw) -> None:
     """Property 3 for one input (a path or a value) and its check report."""
     res = inspector.repair(source, **kw)
@@ -168,13 +250,13 @@ def repair_holds(source, report: dict, **kw) -> None:
 def files(tmp_path_factory) -> list[Path]:
     tmp = tmp_path_factory.mktemp("variants")
     out = []
-    for p in [*_inputs(), *_sample_files(tmp)]:
+    for p in [*_inputs(), *_sample_files(tmp), *_fixture_files(tmp)]:
         out += variants(p, tmp)
     return out
 
 
-def _agree(path: Path) -> bool:
-    """Properties 1-3 for one file; False when check refuses it (and so do scan and repair)."""
+def _agree(path: Path, guarded: list[Path]) -> bool:
+    """Properties 1-5 for one file; False when check refuses it (and so do scan and repair)."""
     try:
         report, analyses = check_plain(inspector.load(path))
     except InputError as exc:
@@ -186,19 +268,23 @@ def _agree(path: Path) -> bool:
     _same_as_scan(path, report, analyses)
     _same_as_app(path)
     repair_holds(path, report)
+    _same_as_fit(path, report)
+    if _same_as_guard(path, report):
+        guarded.append(path)
     return True
 
 
-def test_check_scan_app_and_repair_agree_on_every_file_and_variant(files):
+def test_check_scan_app_repair_fit_and_guard_agree_on_every_file_and_variant(files):
     assert len(files) > 40
-    failures, read = [], 0
+    failures, read, guarded = [], 0, []
     for path in files:
         try:
-            read += _agree(path)
+            read += _agree(path, guarded)
         except AssertionError as exc:
             failures.append(f"{path.name}: {str(exc).splitlines()[0]}")
     assert not failures, "\n".join(failures)
     assert read > len(files) * 3 // 4
+    assert len(guarded) >= 20  # request bodies of every guarded API: corpus, samples, cassettes, their variants
 
 
 # --- the same three properties on random broken transcripts, per dialect --------------------------

@@ -6,9 +6,12 @@ every call in a pre-commit hook."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL = ROOT / "sample_logs" / "orphan_tool_reply.json"
@@ -73,3 +76,53 @@ def test_a_help_run_and_each_command_still_find_their_commands():
 
     _load_extra_commands()
     assert set(COMMAND_MODULES) == set(_COMMANDS) - {"check"}  # the table names every command's module
+
+
+# The guard's libraries (issue 26): the proxy's server, its HTTP client, the framework hooks'
+# frameworks and the cassettes' YAML reader load only when the guard is used.
+GUARD_LIBRARIES = ("starlette", "uvicorn", "httpx", "httpx2", "httpcore", "litellm", "langchain", "langchain_core",
+                   "langgraph", "openai", "anthropic", "yaml")
+
+
+def _guard_libraries_after(code: str) -> list[str]:
+    _, after = _modules_after(code)
+    return sorted(m for m in after if m.split(".")[0] in GUARD_LIBRARIES)
+
+
+def _cli(*argv: str) -> str:
+    return ("import contextlib, io\nfrom inspector.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):\n"
+            f"    try:\n        main({list(argv)!r})\n    except SystemExit:\n        pass\n")
+
+
+@pytest.mark.parametrize("argv", [
+    ("check", str(SMALL)), ("check", "--format", "json", str(SMALL)), ("scan", str(SMALL)),
+    ("repair", str(SMALL), "-o", "{tmp}/out.json"), ("explain", "TC001"), ("fit", "--help"),
+    ("inbox", "--since", "1h", "--format", "json"), ("proxy", "--help"), ("--help",),
+], ids=lambda a: " ".join(a[:2]))
+def test_no_cli_command_but_the_proxy_itself_loads_the_guards_libraries(argv, tmp_path, monkeypatch):
+    monkeypatch.setenv("INSPECTOR_STORE_PATH", str(tmp_path / "store.sqlite3"))
+    assert _guard_libraries_after(_cli(*(a.replace("{tmp}", str(tmp_path)) for a in argv))) == []
+
+
+def test_the_api_and_the_guards_pure_part_load_none_of_them():
+    code = ("import inspector\nfor name in inspector.__all__:\n    getattr(inspector, name)\n"
+            "import inspector.guard\nfrom inspector.guard import inspect_request, Recorder\n"
+            "ins = inspect_request('https://api.openai.com/v1/chat/completions', "
+            "b'{\"model\": \"gpt-4o\", \"messages\": [{\"role\": \"tool\", \"tool_call_id\": \"x\", \"content\": \"y\"}]}')\n"
+            "assert ins.would_reject and Recorder(enabled=False).record(ins, 'would_reject') is None\n")
+    assert _guard_libraries_after(code) == []
+    # the same probe sees them once the guard's HTTP client is asked for
+    assert "httpx" in " ".join(_guard_libraries_after("import inspector.guard\ninspector.guard.client(package='httpx')"))
+
+
+def test_the_pytest_plugin_loads_none_of_them_unless_asked(tmp_path):
+    (tmp_path / "test_probe.py").write_text(
+        "import sys\n\ndef test_probe():\n"
+        "    assert 'inspector.pytest_plugin' in sys.modules\n"
+        f"    loaded = sorted(m for m in sys.modules if m.split('.')[0] in {GUARD_LIBRARIES!r})\n"
+        "    assert loaded == [], loaded\n")
+    env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}  # only ours, not every installed plugin
+    p = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "inspector.pytest_plugin", "-p", "no:cacheprovider",
+                        str(tmp_path)], capture_output=True, text=True, timeout=120, cwd=tmp_path, env=env)
+    assert p.returncode == 0, p.stdout[-2000:]

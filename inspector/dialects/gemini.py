@@ -190,7 +190,7 @@ def signatures(msgs: list[Msg], note) -> None:
                 iss = Issue("TC021", m.index, c.id, pos=c.pos, name=c.name, kind="thought_signature",
                             say=f"has a function call ({c.name}, part {c.pos}) without the thoughtSignature the model "
                                 "gave it; Gemini 3 refuses the current turn's calls without it (enforced since "
-                                "2026-01-30, reports to 2026-06).")
+                                "2026-01-30, reports to 2026-09).")
                 iss.provider = THOUGHT_SIGNATURE_TEXT
                 note(iss)
 

@@ -58,7 +58,7 @@ MESSAGES = Endpoint("messages", "anthropic", "messages", "anthropic")
 GEMINI = Endpoint("gemini", "gemini", "contents", "gemini")
 # A framework's message list handed to a hook (no URL): LangChain messages are a dialect of their own.
 LANGCHAIN = Endpoint("langchain", "openai", "messages", "openai", framework="langchain")
-_GEMINI_PATH = re.compile(r"/models/([^/:]+):(?:stream)?generateContent$")
+_GEMINI_PATH = re.compile(r"/models/([^/:]+):(?:generateContent|streamGenerateContent)$")
 
 
 def endpoint_of(url: str) -> Endpoint | None:
@@ -94,8 +94,9 @@ def is_streaming(endpoint: Endpoint, url: str, body: Any) -> bool:
 class Inspection:
     """The guard's reading of one request.
 
-    ``report`` is ``check --format json``'s report for the body (None when it cannot be read, and
-    then ``unreadable`` says why). ``repaired`` is the repaired body when repair was asked for and
+    ``url`` is the request's URL without its query or user info (``public_url``): an API key
+    there never reaches a log line, a record or an exception. ``report`` is ``check --format
+    json``'s report for the body (None when it cannot be read, and then ``unreadable`` says why). ``repaired`` is the repaired body when repair was asked for and
     changed something, ``repair_report`` its report (``RepairReport.to_json`` as a dict).
     """
 
@@ -167,6 +168,8 @@ def inspect_messages(messages: list, endpoint: Endpoint = CHAT, *, model: str | 
 
 
 def _inspect(ep: Endpoint, url: str, body: bytes, repair: bool) -> Inspection:
+    if "://" in url:  # what is kept, logged or raised never carries the query (Gemini's ?key=) or user info
+        url = public_url(url)
     out = Inspection(url=url, endpoint=ep, body=body)
     try:
         _check(out, ep, url, body)

@@ -169,15 +169,17 @@ async def _relay(resp: httpx.Response, target: str):
 
 
 def serve(*, host: str, port: int, mode: str, upstreams: dict[str, str], record: bool | None,
-          log_level: str = "info") -> None:
+          log_level: str = "info", max_body_bytes: int = MAX_BODY_BYTES) -> None:
     """Run the proxy with uvicorn until SIGINT/SIGTERM (requests in flight are finished first)."""
     import uvicorn
 
-    app = build_app(mode=mode, upstreams=upstreams, record=record)
+    app = build_app(mode=mode, upstreams=upstreams, record=record, max_body_bytes=max_body_bytes)
     config = uvicorn.Config(app, host=host, port=port, access_log=False, log_level=log_level,
                             timeout_graceful_shutdown=30, lifespan="on")
     server = uvicorn.Server(config)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
+    for name in ("httpx", "httpx2", "httpcore"):  # they log each request's URL whole, ?key= included, at INFO
+        logging.getLogger(name).setLevel(logging.WARNING)
     log.info("inspector proxy: mode %s, recording %s; OpenAI %s, Anthropic %s, Gemini %s",
              mode, "on" if app.state.recorder.enabled else "off",
              public_url(upstreams.get("openai") or DEFAULT_UPSTREAMS["openai"]),

@@ -253,7 +253,7 @@ _RULES = (
         # "thinking": {"type": "enabled"} (reports 2025-09 to 2026-01; without that, thinking_missing: a
         # warning), or a Converse body whose additionalModelRequestFields say it (langchain-aws#844, 2026-01-22);
         "thinking_required": {"anthropic": E, "bedrock": E},
-        # Gemini 3 enforces thoughtSignature on the current turn's calls since 2026-01-30 (reports to 2026-06);
+        # Gemini 3 enforces thoughtSignature on the current turn's calls since 2026-01-30 (reports to 2026-09);
         "thought_signature": {"gemini": E},
         # DeepSeek V4 thinking mode (on by default) refuses a tool-call turn without its reasoning_content
         # (reports 2026-04 to 2026-05), and ignores reasoning_content elsewhere (its thinking-mode guide).

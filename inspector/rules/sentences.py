@@ -67,8 +67,9 @@ def sentence_tc010(s: Issue) -> str:
 
 def sentence_tc011(s: Issue) -> str:
     return (f"Message #{s.index}: the arguments of tool {_tool(s.data.get('name'))} (call {_cid(s.call_id)}) are not "
-            "valid JSON (a stream cut short?). Self-hosted OpenAI-compatible servers (vLLM, SGLang) and strict "
-            "gateways refuse such a history; no refusal by the hosted APIs was found (evidence to 2026-09).")
+            "valid JSON (a stream cut short?). Self-hosted OpenAI-compatible servers (vLLM, SGLang), Alibaba's "
+            "DashScope and strict gateways refuse such a history; no refusal by the targets' own hosted APIs was "
+            "found (evidence to 2026-09).")
 
 
 def sentence_tc012(s: Issue) -> str:

@@ -232,3 +232,55 @@ def test_sigterm_shuts_down_gracefully(upstream, inbox_path):
     out = p.output()
     assert "Application shutdown complete" in out and "Traceback" not in out
     p.stop()
+
+
+def test_repair_mode_sends_the_repaired_body_says_so_and_records_it(upstream, tmp_path):
+    """``--mode repair``: the provider gets what ``inspector repair`` writes for the body (which
+    checks clean), the client learns it from the header, and the inbox keeps the request as sent
+    by the client with the repair report."""
+    import inspector
+    from inspector.check import check_plain
+
+    store = tmp_path / "inbox.sqlite3"
+    p = guardserver.start_proxy(upstream.url, mode="repair", record=True, env={"INSPECTOR_STORE_PATH": str(store)})
+    body = {"model": "gpt-4o", "messages": [
+        {"role": "user", "content": "weather in Oslo?"},
+        {"role": "assistant", "content": None, "tool_calls": [
+            {"id": "call_oslo", "type": "function", "function": {"name": "get_weather", "arguments": "{}"}}]},
+        {"role": "user", "content": "and in Bergen?"}]}
+    try:
+        forget(upstream)
+        r = httpx.post(p.url + "/v1/chat/completions", json=body, headers={"authorization": f"Bearer {KEY}"}, timeout=60)
+        (got,) = seen(upstream)
+    finally:
+        p.stop()
+    assert r.headers["x-inspector-guard"] == "repaired; TC001 x1"
+    assert got["authorization"] == f"Bearer {KEY}"
+    sent = json.loads(got["body"])
+    assert sent == json.loads(inspector.repair(json.dumps(body).encode(), dialect="openai-chat").output)
+    report, _ = check_plain(inspector.load(got["body"].encode()))
+    assert [f["code"] for f in report["findings"] if f["severity"] == "error"] == []
+    s = Store(f"sqlite:///{store}")
+    try:
+        (row,) = s.records()
+        _, data = s.record(row["id"])
+    finally:
+        s.close()
+    assert row["verdict"] == "repaired" and row["source"] == "proxy" and [f["code"] for f in row["findings"]] == ["TC001"]
+    entry = json.loads(data)["log"]["entries"][0]
+    assert json.loads(entry["request"]["postData"]["text"]) == body  # what the client sent
+    assert [c["code"] for c in entry["_inspector"]["repair"]["changes"]] == ["TC001"]
+
+
+def test_gemini_stream_route_is_checked_and_forwarded_with_its_query(observe, block, upstream):
+    path = "/v1beta/models/gemini-3-flash:streamGenerateContent"
+    orphan = {"contents": [{"role": "user", "parts": [{"text": "hi"}]},
+                           {"role": "user", "parts": [{"functionResponse": {"name": "lookup", "response": {}}}]}]}
+    forget(upstream)
+    r = httpx.post(block.url + path + "?alt=sse", json=orphan, timeout=60)
+    assert r.status_code == 400 and seen(upstream) == []
+    assert r.json()["error"]["status"] == "INVALID_ARGUMENT" and r.json()["inspector"]["findings"]
+    httpx.post(observe.url + path + "?alt=sse", json=orphan, timeout=60)
+    (got,) = seen(upstream)
+    assert (got["path"], got["query"]) == (path, "alt=sse") and json.loads(got["body"]) == orphan
+    forget(upstream)

@@ -13,7 +13,7 @@ import httpx
 import openai
 import pytest
 from support import guard_fixtures
-from support.guard_fixtures import ANTHROPIC_200, DEEPSEEK_400, forget, recorded, run_coroutine, seen
+from support.guard_fixtures import ANTHROPIC_200, DEEPSEEK_400, OPENAI_SSE, forget, recorded, run_coroutine, seen
 
 import inspector.guard
 from inspector.guard import RejectedRequest
@@ -130,6 +130,31 @@ def test_async_transport_with_the_async_sdk(upstream):
     assert seen(upstream) == []
 
 
+def _events(sse: bytes) -> list[bytes]:
+    return [e for e in sse.split(b"\n\n") if e.strip() and e.strip() != b"data: [DONE]"]
+
+
+@pytest.mark.parametrize("mode", ["observe", "raise", "repair"])
+def test_a_stream_passes_the_transport_event_by_event_and_a_cut_reaches_the_sdk(upstream, mode):
+    """SSE through the SDK path end to end: the guard checks the request, then hands the stream
+    back untouched; a stream the provider cuts half-way is an error in the SDK, never a short answer."""
+    body, it = recorded(OPENAI_SSE, 1)
+    expected = [json.loads(e[len(b"data: "):])["id"] for e in _events(it.response)]
+    forget(upstream)
+    stream = _openai(upstream, mode).chat.completions.create(**body)
+    assert [c.id for c in stream] == expected
+    assert stream.response.headers["x-inspector-guard"] == "ok"
+    assert json.loads(seen(upstream)[0]["body"]) == body  # the request went as the SDK wrote it
+
+    http = inspector.guard.client(mode=mode, recorder=Recorder(enabled=False))
+    cut = openai.OpenAI(base_url=upstream.url + "/cut/v1", api_key="x", http_client=http, max_retries=0)
+    got = []
+    with pytest.raises(openai.APIConnectionError):  # the SDK's word for a connection lost mid-answer
+        for chunk in cut.chat.completions.create(**body):
+            got.append(chunk.id)  # kept as they arrive, until the cut
+    assert 0 < len(got) < len(expected) and got == expected[: len(got)]
+
+
 def test_requests_that_are_no_chat_request_pass_untouched():
     calls = []
 
@@ -165,3 +190,34 @@ def test_unreadable_body_is_forwarded_unchanged_in_observe_and_refused_in_raise(
 def test_a_bad_mode_is_refused_with_its_name():
     with pytest.raises(ValueError, match="observe, raise, repair"):
         inspector.guard.client(mode="loud")
+
+
+def test_an_api_key_in_the_url_never_reaches_a_log_line_a_refusal_or_a_record(guard_store, caplog, monkeypatch):
+    """Gemini's ``?key=``: sent to the provider untouched, absent from what the guard keeps or says."""
+    monkeypatch.setenv("INSPECTOR_RECORD", "1")
+    key = "AIzaSyTransportKey0123456789abcdefghijk"
+    url = f"https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:generateContent?key={key}"
+    body = {"contents": [{"role": "user", "parts": [{"functionResponse": {"name": "f", "response": {}}}]}]}
+    sent = []
+
+    def provider(request):
+        sent.append(str(request.url))
+        return httpx.Response(200, json={"candidates": []})
+
+    caplog.set_level(logging.DEBUG, logger="inspector.guard")
+    observe = httpx.Client(transport=inspector.guard.GuardTransport(httpx.MockTransport(provider), mode="observe"))
+    assert observe.post(url, json=body).headers["x-inspector-guard"].startswith("would_reject")
+    assert sent == [url]  # the provider got its key
+    refuse = httpx.Client(transport=inspector.guard.GuardTransport(httpx.MockTransport(provider), mode="raise"))
+    with pytest.raises(RejectedRequest) as info:
+        refuse.post(url, json=body)
+    assert key not in str(info.value) and key not in info.value.url and key not in info.value.inspection.url
+    assert "would_reject" in caplog.text or "sent anyway" in caplog.text  # the guard did log
+    assert key not in caplog.text
+    store = Store(guard_store)
+    try:
+        rows = store.records()
+        assert len(rows) == 2 and all(key.encode() not in store.record(r["id"])[1] for r in rows)
+        assert all(key not in json.dumps(r, default=str) for r in rows)
+    finally:
+        store.close()

@@ -287,3 +287,16 @@ def test_tc013_not_for_a_participant_name():
     t = tool("a1")
     t["name"] = "memgpt_agent"
     absent(BASE + [a, t, reply()], "TC013")
+
+
+def test_arguments_strings_that_join_into_valid_json_are_each_still_broken():
+    # '1,2', '[3' and '4]' joined with commas make a valid array of three values: each string is
+    # still no JSON object text, and each call gets its own TC011
+    broken = ["1,2", "[3", "4]"]
+    msgs = [{"role": "user", "content": "go"},
+            {"role": "assistant", "content": None, "tool_calls": [
+                {"id": f"call_{k}", "type": "function", "function": {"name": "f", "arguments": a}}
+                for k, a in enumerate(broken + ['{"ok": true}'])]}]
+    msgs += [{"role": "tool", "tool_call_id": f"call_{k}", "content": "r"} for k in range(4)]
+    found = sorted(f.tool_call_id for f in inspector.check(msgs, target="openai").findings if f.code == "TC011")
+    assert found == ["call_0", "call_1", "call_2"]
