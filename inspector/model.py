@@ -9,7 +9,7 @@ package, so that everything can import it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, TypedDict, Unpack
 
 import msgspec
 
@@ -68,6 +68,34 @@ class _Usual:
 USUAL = _Usual()
 
 
+class IssueData(TypedDict, total=False):
+    """What a finding carries besides its message, call id and other message: each key a rule
+    break may have, with its type. ``Issue(..., **data)`` takes only these, and a misspelt key is
+    a type error (mypy) and fails ``tests/check/test_issue_payload.py``, which reads every
+    ``Issue(...)`` and every literal ``.data`` key in the package."""
+
+    pos: int  # the call's or result's position in its message (tool_calls[j], content[j], ...)
+    name: Any  # the tool name as the file has it (may be missing or not a string)
+    kind: str  # which case of the rule (rules.catalogue's ``by_kind``): "mixed_turn", "bedrock_invoke", ...
+    side: Literal["call", "result"]  # TC008: the id missing on a call or on a result
+    value: Any  # TC008: the id value found instead
+    role: Any  # the message's role (TC018, TC019, TC024: a role the dialect does not have, as found)
+    prev: str  # TC019: the role of the message before
+    field: str  # TC018: the empty field
+    first: int  # TC005: the message holding the first of two results of one call
+    got: str  # TC010: the type found instead of a string ("an object")
+    length: int  # TC009: the id's length
+    missing: bool  # TC012: the name is missing (rather than invalid)
+    result_name: Any  # TC013: the name the result gives
+    ids: list[str]  # TC025: the call ids of the message
+    count: int  # TC021, TC025: how many blocks or messages
+    first_call: int  # TC025: the position of the first call block
+    merged: bool  # TC016, TC025: found on a turn the target combines from several messages
+    item: str  # TC021: the reasoning item's id
+    declared: list[str]  # TC026: the tools the request declares
+    near: str | None  # TC026: the declared tool name closest to the one called
+
+
 class Issue:
     """A rule break found by a pass, before a target gives it a severity and words.
 
@@ -80,12 +108,12 @@ class Issue:
     __slots__ = ("call_id", "code", "data", "index", "other", "provider", "say")
 
     def __init__(self, code: str, index: int, call_id: str | None = None, other: int | None = None,
-                 say: str | None = None, **data: Any):
+                 say: str | None = None, **data: Unpack[IssueData]):
         self.code = code
         self.index = index
         self.call_id = call_id
         self.other = other
-        self.data = data
+        self.data: IssueData = data
         self.say = say
         self.provider: str | None | _Usual = USUAL
 
