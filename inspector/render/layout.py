@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..dialects import Dialect, detect
 from ..model import Msg
@@ -87,6 +87,45 @@ def first_string_arg(args: Any, limit: int = ARG_CHARS) -> str:
         return ""
     text = " ".join(found.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# A page's rows are arrays (a page holds thousands of them); their fields are named here, and
+# every page sends the names as ``shapes``: timeline.js reads each row by name (``rows``), and
+# tests/render/test_page_shapes.py holds the script's names to these.
+
+
+class CallChip(NamedTuple):
+    id: str  # the call id ("" when it has none)
+    name: str  # the tool name, shortened
+    pos: int  # the call's position in its message
+    arg: str  # its first string argument, on one line and shortened
+    result_at: int  # the message of its (first) result; -1: none
+
+
+class ResultChip(NamedTuple):
+    id: str
+    name: str  # its own name, else its call's
+    pos: int
+    orphan: int  # 1: no call answers to it
+    failed: int  # 1: the tool reported an error when it ran (the dialect's ``result_failed``)
+    call_at: int  # the message of its call; -1: none
+
+
+class Mark(NamedTuple):
+    code: str  # the rule, TC001 ...
+    sev: str  # error, warning, info
+
+
+class Bucket(NamedTuple):
+    first: int  # the slice's first message
+    last: int  # and its last
+    worst: int  # its worst finding's rank (SEV_RANK; 0: none)
+    count: int  # its findings
+    target: int  # the message a click goes to (the first with its worst finding)
+
+
+SHAPES: dict[str, tuple[str, ...]] = {"call": CallChip._fields, "result": ResultChip._fields,
+                                      "mark": Mark._fields, "bucket": Bucket._fields}
 
 
 def _short(x: Any, n: int = NAME_CHARS) -> str:
@@ -180,14 +219,14 @@ class TimelineModel:
         """0-based page holding message ``index``."""
         return min(max(0, index), max(0, self.n - 1)) // self.page_size
 
-    def overview(self, buckets: int = OVERVIEW_BUCKETS) -> list[list[int]]:
-        """``[first, last, worst severity rank, findings, jump target]`` per slice of the transcript."""
+    def overview(self, buckets: int = OVERVIEW_BUCKETS) -> list[Bucket]:
+        """A ``Bucket`` per slice of the transcript."""
         cached = self._overviews.get(buckets)
         if cached is None:
             cached = self._overviews[buckets] = self._overview(buckets)
         return cached
 
-    def _overview(self, buckets: int) -> list[list[int]]:
+    def _overview(self, buckets: int) -> list[Bucket]:
         if not self.n:
             return []
         k = min(buckets, self.n)
@@ -202,7 +241,7 @@ class TimelineModel:
                     w = self.worst[i]
                     if w > worst:
                         worst, target = w, i
-            out.append([a, z, worst, count, target])
+            out.append(Bucket(a, z, worst, count, target))
         return out
 
     def meta(self, i: int, full: bool = False) -> str:
@@ -280,15 +319,16 @@ class TimelineModel:
             "i": i,
             "role": _short(m.role, 40),
             "text": preview_text(m.raw, text=self.text),
-            "calls": [[_short(c.id) if c.id is not None else "", _short(c.name), c.pos, first_string_arg(c.args),
-                       self.answer.get((i, c.pos), -1)] for c in m.calls],
+            "calls": [CallChip(id=_short(c.id) if c.id is not None else "", name=_short(c.name), pos=c.pos,
+                               arg=first_string_arg(c.args), result_at=self.answer.get((i, c.pos), -1)) for c in m.calls],
             "results": [
-                [_short(r.id) if r.id is not None else "", _short(r.name if r.name is not None else self.call_name.get((i, r.pos))),
-                 r.pos, int((i, r.pos) in self.orphans), int(self.dialect.result_failed(m.raw, r.id)),
-                 self.asked.get((i, r.pos), -1)]
+                ResultChip(id=_short(r.id) if r.id is not None else "",
+                           name=_short(r.name if r.name is not None else self.call_name.get((i, r.pos))),
+                           pos=r.pos, orphan=int((i, r.pos) in self.orphans),
+                           failed=int(self.dialect.result_failed(m.raw, r.id)), call_at=self.asked.get((i, r.pos), -1))
                 for r in m.results
             ],
-            "marks": [[code, sev] for code, sev in self.marks.get(i, [])],
+            "marks": [Mark(code, sev) for code, sev in self.marks.get(i, [])],
             "meta": self.meta(i),
             "sev": SEV_NAME[self.worst.get(i, 0)],
         }
@@ -366,6 +406,7 @@ class TimelineModel:
             "selected": selected,
             "focus": focus,
             "overview": self.overview(),
+            "shapes": SHAPES,
         }
 
     def _stub(self, d: dict, a: int | None, b: int | None, cm: int, rm: int) -> None:

@@ -6,7 +6,7 @@
 //
 // Data (from inspector/render/layout.py TimelineModel.page, plus inspector/ui/timeline.py):
 // items (cards and ghost cards), links (with lane and, for ends on another page, a stub),
-// overview buckets, selected, focus; fi (every message with a finding, in order), search
+// overview buckets, shapes (the field names of the array rows: rows()), selected, focus; fi (every message with a finding, in order), search
 // ({q, matches, count, list}) and keep (the filters' verdict: null, or the kept messages of the
 // page and the nearest kept ones beyond it).
 // Events sent back: trigger "select" (a message index), "jump" (a message index, maybe on
@@ -81,10 +81,21 @@ function chip(kind, id, name, pos, extra, arg, other) {
   return c;
 }
 
+// A page's rows (call and result chips, finding marks, overview slices) arrive as arrays; the
+// page's shapes name their fields, from the NamedTuples in inspector/render/layout.py (CallChip,
+// ResultChip, Mark, Bucket). rows() gives each row as an object with those names.
+let SHAPES = { call: [], result: [], mark: [], bucket: [] };
+
+function rows(kind, list) {
+  const names = SHAPES[kind];
+  return list.map((r) => Object.fromEntries(names.map((k, j) => [k, r[j]])));
+}
+
 function buildCard(it, selected) {
   const card = el("div", "card role-" + (/^[a-z]+$/.test(it.role) ? it.role : "other"));
   if (it.sev) card.classList.add("sev-" + it.sev);
-  const failed = it.results.some((r) => r[4]);
+  const results = rows("result", it.results);
+  const failed = results.some((r) => r.failed);
   if (failed) card.classList.add("tool-error");
   if (it.i === selected) card.classList.add("selected");
   card.setAttribute("data-msg-index", num(it.i));
@@ -94,7 +105,7 @@ function buildCard(it, selected) {
   head.appendChild(el("span", "role", it.role));
   if (it.meta) head.appendChild(el("span", "meta", it.meta));
   const marks = el("span", "marks");
-  for (const [code, sev] of it.marks) {
+  for (const { code, sev } of rows("mark", it.marks)) {
     const m = el("span", "mark sev-" + sev, code);
     m.setAttribute("data-finding", code);
     m.title = code + " (" + sev + ")";
@@ -111,10 +122,12 @@ function buildCard(it, selected) {
   else if (!it.calls.length && !it.results.length) card.appendChild(el("div", "card-text muted", "(no text)"));
   if (it.calls.length || it.results.length) {
     const chips = el("div", "chips");
-    for (const [id, name, pos, arg, to] of it.calls) chips.appendChild(chip("call", id, name, pos, "", arg, to));
-    for (const [id, name, pos, orphan, failed, from] of it.results) {
+    for (const { id, name, pos, arg, result_at } of rows("call", it.calls)) {
+      chips.appendChild(chip("call", id, name, pos, "", arg, result_at));
+    }
+    for (const { id, name, pos, orphan, failed, call_at } of results) {
       const extra = (orphan ? "orphan" : "") + (failed ? " failed" : "");
-      chips.appendChild(chip("result", id, name, pos, extra.trim(), "", from));
+      chips.appendChild(chip("result", id, name, pos, extra.trim(), "", call_at));
     }
     card.appendChild(chips);
   }
@@ -154,6 +167,7 @@ function roundedPath(x0, y1, lx, y2, x1) {
 export default function (component) {
   const { data, parentElement, setTriggerValue } = component;
   if (!data || !parentElement) return;
+  if (data.shapes) SHAPES = data.shapes;
   const state = parentElement.__tl || (parentElement.__tl = {
     focus: null, scroll: 0, clicked: null, page: null, lastKey: 0, pendingJump: null, help: false,
   });
@@ -295,7 +309,7 @@ export default function (component) {
     const ov = el("div", "tl-overview");
     ov.setAttribute("data-overview", "1");
     const sev = ["", "info", "warning", "error"];
-    for (const [a, z, worst, cnt, target] of data.overview) {
+    for (const { first: a, last: z, worst, count: cnt, target } of rows("bucket", data.overview)) {
       const b = el("div", "ob" + (worst ? " sev-" + sev[worst] : ""));
       if (z >= data.start && a < data.end) b.classList.add("here");
       const k = lowerBound(matches, a);

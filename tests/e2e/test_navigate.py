@@ -266,3 +266,26 @@ def test_findings_only_toggle_reads_whole_and_keeps_only_findings(app_page):
     shown = page.locator(f"{TL} .card[data-msg-index]:not(.filtered)")
     expect(shown).to_have_count(1)
     expect(shown.first).to_have_attribute("data-msg-index", "500")
+
+
+def test_a_tool_that_failed_is_marked_where_its_format_says_so(app_page):
+    """Bedrock says a tool failed with ``status: "error"`` on its toolResult, Anthropic with
+    ``is_error``: the dialect the file is read as answers, and the card, its chip and the detail
+    pane say so; a result that did not fail says nothing of the kind."""
+    page = app_page
+    use = [{"toolUse": {"toolUseId": "t1", "name": "read", "input": {"path": "a"}}},
+           {"toolUse": {"toolUseId": "t2", "name": "read", "input": {"path": "b"}}}]
+    items = [{"role": "user", "content": [{"text": "read a and b"}]},
+             {"role": "assistant", "content": use},
+             {"role": "user", "content": [
+                 {"toolResult": {"toolUseId": "t1", "content": [{"text": "no such file"}], "status": "error"}},
+                 {"toolResult": {"toolUseId": "t2", "content": [{"text": "b's text"}], "status": "success"}}]},
+             {"role": "assistant", "content": [{"text": "a is missing"}]}]
+    load_log(page, items, name="bedrock.json")
+    card = page.locator(f'{TL} [data-msg-index="2"]')
+    expect(card.locator(".mark.exec-error")).to_have_count(1)
+    expect(card.locator(".chip.result.failed")).to_have_attribute("data-pos", "0")  # t1, not t2
+    expect(card.locator(".chip.result:not(.failed)")).to_have_attribute("data-goto", "1")
+    card.locator(".card-head").click()
+    expect(page.locator(".st-key-detail")).to_contain_text("the tool reported an error when it ran")
+    expect(page.locator(f'{TL} [data-msg-index="1"] .mark.exec-error')).to_have_count(0)

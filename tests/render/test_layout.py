@@ -40,7 +40,7 @@ def test_missing_result_gets_a_ghost_card_after_the_block_and_a_marker_on_the_ca
     assert [(g["id"], g["call"], g["after"]) for g in ghosts] == [("c3", 1, 3)]
     order = [it.get("i", "ghost") for it in d["items"]]
     assert order == [0, 1, 2, 3, "ghost", 4]
-    assert ["TC001", "error"] in d["items"][1]["marks"]
+    assert ("TC001", "error") in d["items"][1]["marks"]
     assert d["items"][1]["sev"] == "error"
 
 
@@ -60,9 +60,9 @@ def test_orphan_and_duplicate_results_are_marked_on_their_cards():
     ]
     d = model(items).page(0)
     cards = {it["i"]: it for it in d["items"] if "i" in it}
-    assert ["TC005", "error"] in cards[2]["marks"]
-    assert ["TC002", "error"] in cards[3]["marks"]
-    assert cards[3]["results"][0][3] == 1  # orphan flag on the result chip
+    assert ("TC005", "error") in cards[2]["marks"]
+    assert ("TC002", "error") in cards[3]["marks"]
+    assert cards[3]["results"][0].orphan == 1  # orphan flag on the result chip
     assert {l["st"] for l in d["links"]} == {"ok", "duplicate"}
 
 
@@ -97,9 +97,9 @@ def test_overview_points_at_the_worst_problem_of_each_slice():
     items = [{"role": "user", "content": "x"} for _ in range(20)]
     items[13] = {"role": "tool", "tool_call_id": "nope", "content": "stray"}
     ov = model(items).overview(buckets=4)
-    assert [b[:2] for b in ov] == [[0, 4], [5, 9], [10, 14], [15, 19]]
-    assert ov[2][2] == 3 and ov[2][4] == 13  # error rank, jump target
-    assert ov[0][2] == 0
+    assert [(b.first, b.last) for b in ov] == [(0, 4), (5, 9), (10, 14), (15, 19)]
+    assert ov[2].worst == 3 and ov[2].target == 13  # error rank, jump target
+    assert ov[0].worst == 0
 
 
 def test_assign_lanes_reuses_a_lane_once_free():

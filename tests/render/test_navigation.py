@@ -44,10 +44,10 @@ def test_first_string_argument_in_every_shape():
 def test_chips_carry_the_argument_and_the_other_end():
     items = model(ITEMS).page(0)["items"]
     cards = {it["i"]: it for it in items if "i" in it}
-    assert cards[1]["calls"][0][3] == "git diff --stat"
-    assert cards[1]["calls"][0][4] == 2  # the call leads to its result
-    assert cards[2]["results"][0][5] == 1  # and the result back to the call
-    assert cards[5]["results"][0][5] == -1  # an orphan leads nowhere
+    assert cards[1]["calls"][0].arg == "git diff --stat"
+    assert cards[1]["calls"][0].result_at == 2  # the call leads to its result
+    assert cards[2]["results"][0].call_at == 1  # and the result back to the call
+    assert cards[5]["results"][0].call_at == -1  # an orphan leads nowhere
 
 
 def test_search_over_text_tool_id_arguments_and_role():
