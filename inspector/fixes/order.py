@@ -117,8 +117,7 @@ class OrderFixes:
         last = raws[-1]
         role = self.ed.role_of(last)
         if role == "assistant" and not (type(last) is dict and last.get("prefix") is True):
-            has_calls = type(last) is dict and (last.get("tool_calls") or last.get("function_call"))
-            if not has_calls:
+            if not any(m.calls for m in self.a.dialect.read([last], (), [])):  # the dialect says what a call is
                 self.unfixed.append(
                     "the transcript ends with an assistant message; Mistral serving expects the last message to be "
                     "user or tool (or an assistant message with prefix=true), and repair does not invent a user turn")

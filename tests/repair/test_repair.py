@@ -428,3 +428,15 @@ def test_developer_message_becomes_system_for_mistral():
     assert [c.action for c in result.report.changes] == ["rename_role"] and not result.report.quarantine
     assert inspector.check(result.output, target="mistral").ok
     assert json.loads(inspector.repair(msgs, target="openai").output) == msgs  # openai has the role
+
+
+def test_a_history_ending_in_a_pending_call_gets_one_reason_for_mistral_in_every_langchain_shape():
+    """What a call is, the dialect says (repair once read OpenAI's ``tool_calls`` key off the raw
+    message, and told a LangChain ``dumpd`` history it ended with a plain assistant message)."""
+    pending = {"name": "f", "args": {}, "id": "call_1", "type": "tool_call"}
+    plain = [{"type": "human", "content": "hi"}, {"type": "ai", "content": "", "tool_calls": [pending]}]
+    dumpd = [{"lc": 1, "type": "constructor", "id": ["langchain", "schema", "messages", cls], "kwargs": m}
+             for cls, m in zip(("HumanMessage", "AIMessage"), plain)]
+    for items in (plain, dumpd):
+        unfixed = inspector.repair(items, target="mistral").report.unfixed
+        assert len(unfixed) == 1 and "still pending" in unfixed[0], unfixed
