@@ -406,3 +406,25 @@ def test_search_only_matches_and_a_list_that_follows_the_current_match(app_page)
     lb, cb = tl.get_by_test_id("search-matches").bounding_box(), current.bounding_box()
     assert lb["y"] - 1 <= cb["y"] and cb["y"] + cb["height"] <= lb["y"] + lb["height"] + 1
     assert page.evaluate(IN_VIEW, [int(sel)])["bar"]  # the search bar stayed in the window
+
+
+def test_a_click_in_the_middle_of_a_narrow_header_sorts(app_page):
+    """"#" and "codes" are the narrowest columns: a click in their header's middle sorts the table
+    (twice: descending) and opens nothing; the top row is then the last transcript / a rejected one."""
+    page = app_page
+    upload(page, name="train.jsonl", data=_records())
+    canvas = page.locator(".st-key-ds_table [data-testid=stDataFrameResizable]")
+    # Where the columns are: the row box (33 px), then the widths the app gives them.
+    left = {"#": 33, "codes": 33 + 76 + 200 + 110 + 96 + 80 + 96 + 80}
+    width = {"#": 76, "codes": 120}
+    for name, top in (("#", re.compile(r"^#6 of 6: rec-5 ")), ("codes", re.compile(r"^#[35] of 6: rec-[24] "))):
+        for _ in range(2):
+            canvas.click(position={"x": left[name] + width[name] / 2, "y": 17})  # the header's middle
+            wait_idle(page)
+        expect(page.get_by_role("menu")).to_have_count(0)  # not the column menu
+        expect(page.locator(TL)).to_have_count(0)  # and no transcript opened
+        canvas.click(position={"x": 33 + 76 + 100, "y": 35 + 17})  # the top row's name
+        wait_idle(page)
+        expect(page.get_by_role("combobox", name="Transcript")).to_have_value(top)
+        page.get_by_role("button", name="All 6 transcripts").click()
+        wait_idle(page)

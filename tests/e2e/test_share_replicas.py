@@ -17,6 +17,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from .conftest import open_share
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 import appserver
 import loaddriver
@@ -61,7 +63,8 @@ def share(page, select: int | None = None) -> str:
     if select is not None:
         page.locator(f'{TIMELINE} [data-msg-index="{select}"]').click()
         expect(page.get_by_role("heading", name=f"Message #{select}")).to_be_visible(timeout=SLOW)
-    page.get_by_role("button", name="Share", exact=True).click()
+    open_share(page)
+    page.get_by_role("button", name="Create link").click()
     code = page.locator(".st-key-share_url code")
     expect(code).to_be_visible(timeout=SLOW)
     return code.text_content().strip()
@@ -125,7 +128,9 @@ def test_deleting_on_one_replica_kills_the_link_on_all(browser, replicas):
 
     holder = opened(browser, on(second, link))  # a colleague who holds the link deletes it
     expect(holder.locator(TIMELINE + " [data-msg-index]").first).to_be_visible(timeout=SLOW)
+    open_share(holder)
     holder.get_by_role("button", name="Delete this share").click()
+    holder.get_by_role("button", name="Yes, delete it").click()
     expect(holder.get_by_text("The share was deleted")).to_be_visible(timeout=SLOW)
 
     later = opened(browser, on(first, link))
