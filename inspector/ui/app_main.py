@@ -153,7 +153,9 @@ def share_button(slot: DeltaGenerator, loaded: state.Loaded, dialect: str | None
     mod = loading.share_module()
     if mod is None:
         return
-    with slot, st.popover("Share", icon=":material/share:", key="share_popover"), st.container(key="share_panel"):
+    # Opening it reruns the page, so the panel says what holds now (a link deleted elsewhere is gone).
+    with slot, st.popover("Share", icon=":material/share:", key="share_popover", on_change="rerun"), \
+            st.container(key="share_panel"):
         _share_panel(mod, loaded, dialect, target, transcript)
 
 

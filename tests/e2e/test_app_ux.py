@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 import inspector
 
-from .conftest import SAMPLES, open_sample, upload, wait_idle
+from .conftest import SAMPLES, open_sample, open_share, upload, wait_idle
 
 TL = '[data-testid="timeline"]'
 ANTHROPIC = {
@@ -168,6 +168,9 @@ def test_a_wrong_dialect_keeps_the_view_and_a_target_change_says_what_changed(ap
     expect(page.locator(".st-key-view_change")).to_contain_text("After target openai → mistral: for Mistral")
     # Where the target came from is still said, and that it was overridden.
     expect(reason).to_contain_text("Target mistral: chosen here, overriding openai (the request's model")
+
+    choose(page, "Dialect", "openai-chat")  # a dialect change is explained the same way
+    expect(page.locator(".st-key-view_change")).to_contain_text("After dialect auto-detect → openai-chat: for Mistral")
 
 
 CONTRAST = (Path(__file__).parent / "contrast.js").read_text()
@@ -428,3 +431,51 @@ def test_a_click_in_the_middle_of_a_narrow_header_sorts(app_page):
         expect(page.get_by_role("combobox", name="Transcript")).to_have_value(top)
         page.get_by_role("button", name="All 6 transcripts").click()
         wait_idle(page)
+
+
+def test_share_beside_the_file_name_whole_link_copy_confirmed_delete_and_a_fresh_state(app_page, browser, app_server):
+    """The Share button sits beside the file's name (no sidebar scrolling at 1440x900); the link is
+    shown whole with a visible Copy button that copies it; a colleague's delete asks first; the
+    sharer's panel then no longer offers the dead link."""
+    page = app_page
+    page.set_viewport_size({"width": 1440, "height": 900})
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=app_server)
+    open_sample(page, "missing_tool_reply")
+    trigger = page.get_by_role("button", name="Share", exact=True)
+    expect(page.get_by_test_id("stSidebar").get_by_role("button", name="Share", exact=True)).to_have_count(0)
+    name, tb = page.locator(".st-key-filename").bounding_box(), trigger.bounding_box()
+    assert abs((name["y"] + name["height"] / 2) - (tb["y"] + tb["height"] / 2)) < 20  # on the file's row
+    assert tb["x"] > name["x"] + name["width"] and tb["y"] + tb["height"] <= 900
+    open_share(page)
+    page.get_by_role("button", name="Create link").click()
+    box = page.locator(".st-key-share_url")
+    code = box.locator("code")
+    expect(code).to_be_visible()
+    url = code.inner_text().strip()
+    assert url.startswith(app_server + "/?t=")
+    assert code.evaluate("c => { const p = c.closest('pre') || c; return p.scrollWidth <= p.clientWidth + 1; }")
+    copy = box.get_by_role("button", name="Copy link")
+    expect(copy).to_be_visible()
+    copy.click()
+    expect(box.get_by_text("Copied")).to_be_visible()
+    assert page.evaluate("() => navigator.clipboard.readText()") == url
+
+    other = browser.new_context(viewport={"width": 1440, "height": 900}).new_page()
+    other.goto(url)
+    expect(other.locator(TL)).to_have_count(1)
+    wait_idle(other)
+    open_share(other)
+    other.get_by_role("button", name="Delete this share").click()
+    wait_idle(other)
+    expect(other.locator(".st-key-share_confirm")).to_contain_text("cannot be undone")
+    probe = browser.new_context().new_page()
+    probe.goto(url)  # not deleted yet: the link still opens
+    expect(probe.locator(TL)).to_have_count(1)
+    other.get_by_role("button", name="Yes, delete it").click()
+    expect(other.get_by_text("The share was deleted")).to_be_visible()
+
+    page.locator(f'{TL} [data-msg-index="1"] .card-head').click()  # the sharer's next run
+    wait_idle(page)
+    open_share(page)
+    expect(page.locator(".st-key-share_url")).to_have_count(0)
+    expect(page.locator(".st-key-share_gone")).to_contain_text("The share was deleted")
