@@ -200,7 +200,8 @@ CUT = """() => {
 
 
 def test_nothing_is_cut_at_1280x720(app_page):
-    """Buttons ("Show #3"), tabs, labels, badges, the timeline's header, chips and key help."""
+    """Buttons ("Show #3"), tabs, labels, badges, the timeline's header, chips, key help and the
+    Repair tab's options and fit switches."""
     page = app_page
     page.set_viewport_size({"width": 1280, "height": 720})
     open_sample(page, "har_capture_openai_400")  # opens on the refused request, its error read
@@ -210,6 +211,10 @@ def test_nothing_is_cut_at_1280x720(app_page):
     assert page.evaluate(CUT) == []
     open_sample(page, "parallel_half_answered")
     expect(page.locator(f"{TL} .chip-name").first).to_be_visible()
+    assert page.evaluate(CUT) == []
+    page.get_by_role("tab", name="Repair").click()  # repair options, the fit's budget and switches
+    wait_idle(page)
+    page.get_by_role("switch", name="Keep first user").scroll_into_view_if_needed()
     assert page.evaluate(CUT) == []
 
 
