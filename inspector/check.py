@@ -16,14 +16,13 @@ from typing import TYPE_CHECKING, Any
 from .containers import Document, Transcript, get_path, path_text
 from .dialects import Dialect, detect_scored, dialect_of, get
 from .errors import InputError
-from .explain import Neighbours, hint, sentence
 from .gc_pause import gc_paused
 from .links import Pairing, pair, pair_turns
 from .model import Issue, Msg
 from .model_target import target_from_model, transcript_model
 from .recognition import refuse_unaccounted
-from .rules import RULES, sequence_issues, undeclared_tools
-from .targets import PROVIDER_NAME, check_target, provider_error, severity
+from .rules import RULES, Neighbours, hint, provider_error, sentence, sequence_issues, severity, undeclared_tools
+from .targets import PROVIDER_NAME, check_target
 from .turns import Turns
 
 if TYPE_CHECKING:
@@ -170,7 +169,7 @@ def findings_for(a: Analysis, target: str, transcript_no: int = 0) -> list[dict[
             "message_index": iss.index,
             "tool_call_id": iss.call_id,
             "other_index": iss.other,
-            "text": sentence(iss, msgs) + (as_seen(iss, turns, where, target)
+            "text": sentence(iss) + (as_seen(iss, turns, where, target)
                                            if where and turns is not None and iss.code != "TC019"
                                            and not iss.data.get("merged") else ""),
             "provider_index": where,
@@ -179,31 +178,36 @@ def findings_for(a: Analysis, target: str, transcript_no: int = 0) -> list[dict[
             "transcript": transcript_no,
         }
         if sev == "error":
-            d = iss.data
-            fields = {
-                "i": iss.index,
-                "j": d.get("pos", 0),
-                "id": iss.call_id or "",
-                "ids": ", ".join(d["ids"] if iss.code == "TC025" and d.get("ids")
-                                 else missing_ids.get(iss.index, [iss.call_id or ""])),
-                "n": d.get("length", len(iss.call_id or "")),
-                "name": d.get("name"),
-                "role": d.get("role"),
-                "prev": d.get("prev"),
-                "first": d.get("first"),
-                "field": f"tool_calls[{d.get('pos', 0):d}].id" if d.get("side") == "call" else "tool_call_id",
-                "got": d.get("got"),
-                "next": iss.index + 1,
-                "item": d.get("item") or "",
-            }
-            if turns is not None and turns.exact:  # the provider's indexes: its turns, and blocks counted across each
-                fields["i"] = turns.turn_of[iss.index] if 0 <= iss.index < len(turns.turn_of) else iss.index
-                if 0 <= iss.index < len(turns.offset):
-                    fields["j"] = turns.offset[iss.index] + d.get("pos", 0)
-            f["provider_error"] = provider_error(iss, target, fields)
+            f["provider_error"] = provider_error(iss, target, template_fields(iss, missing_ids, turns))
         out.append(f)
     out.sort(key=lambda f: (f["transcript"], f["message_index"], f["code"]))
     return out
+
+
+def template_fields(iss: Issue, missing_ids: dict[int, list[str]], turns: Turns | None) -> dict[str, Any]:
+    """The values a provider text names (``rules.catalogue.TEMPLATE_FIELDS``) for ``iss``."""
+    d = iss.data
+    fields = {
+        "i": iss.index,
+        "j": d.get("pos", 0),
+        "id": iss.call_id or "",
+        "ids": ", ".join(d["ids"] if iss.code == "TC025" and d.get("ids")
+                         else missing_ids.get(iss.index, [iss.call_id or ""])),
+        "n": d.get("length", len(iss.call_id or "")),
+        "name": d.get("name"),
+        "role": d.get("role"),
+        "prev": d.get("prev"),
+        "first": d.get("first"),
+        "field": f"tool_calls[{d.get('pos', 0):d}].id" if d.get("side") == "call" else "tool_call_id",
+        "got": d.get("got"),
+        "next": iss.index + 1,
+        "item": d.get("item") or "",
+    }
+    if turns is not None and turns.exact:  # the provider's indexes: its turns, and blocks counted across each
+        fields["i"] = turns.turn_of[iss.index] if 0 <= iss.index < len(turns.turn_of) else iss.index
+        if 0 <= iss.index < len(turns.offset):
+            fields["j"] = turns.offset[iss.index] + d.get("pos", 0)
+    return fields
 
 
 # Findings about one block of a message (the provider names ``messages.T.content.J``).

@@ -336,7 +336,7 @@ _UNANCHORED = re2._re2.RE2.Anchor.UNANCHORED
 # characters after ``AKIA``, which a maximal run of 20 is). Each stays linear: no nested
 # quantifier, and a look-around reads at most the run of word characters its match is in, which
 # no later candidate in that run gets past the look-behind to read again. Tests check them against
-# the plain definition (``BUILTIN`` + ``ACCEPT``, tests/test_redact_equivalence.py).
+# the plain definition (``BUILTIN`` + ``ACCEPT``, tests/redact/test_redact_equivalence.py).
 _FAST: dict[str, re.Pattern] = {kind: re.compile(p, re.DOTALL) for kind, p in {
     "API key (sk-)": rb"(sk-(?<![A-Za-z0-9_-]...)(?=[A-Za-z0-9_-]*[0-9])[A-Za-z0-9][A-Za-z0-9_-]{19,})",
     "AWS access key": rb"(A(?:KIA|SIA)(?<![A-Z0-9]....)[A-Z0-9]{16}(?![A-Z0-9]))",

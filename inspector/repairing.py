@@ -39,7 +39,7 @@ from .fixes.join import JoinPlan
 from .fixes.plan import Plan
 from .gc_pause import gc_paused
 from .loading import load, read_source
-from .targets import severity
+from .rules import severity
 from .writing import Original, lines_kept_pieces, put_back, serialise_pieces, source_bytes
 
 DEFAULT_PLACEHOLDER = "No result was recorded for tool call {id} ({name}); its outcome is unknown."

@@ -26,8 +26,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
-from test_dialect_repair_fuzz import WRITERS, as_text, broken_chats
-from transcripts import valid_transcripts
+from support.dialect_writers import WRITERS, as_text, broken_chats
+from support.transcripts import valid_transcripts
 
 import inspector
 from inspector.check import check_plain

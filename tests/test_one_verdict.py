@@ -99,7 +99,7 @@ def test_a_list_of_tool_declarations_is_no_message_list():
 def _mistral_refuses(msgs: list) -> str:
     """mistral-common's own validator (serving mode, v11 and v13): its words, or "" when it accepts."""
     from mistral_common.exceptions import MistralCommonException
-    from test_repair_properties import mistral_accepts
+    from support.validators import mistral_accepts
 
     try:
         mistral_accepts(msgs)

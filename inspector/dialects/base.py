@@ -28,8 +28,8 @@ Writing a dialect (see ``openai_chat.py`` for a run dialect, ``anthropic.py`` fo
 - ``text(raw) -> str``: the readable text of one raw message (text parts, and the text of the
   results it carries), used by the timeline preview, the detail pane, the Markdown export, TC020
   and repair's notes, so that they all show the same words;
-- ``samples``: a ``Samples`` for the conformance suite (``tests/test_dialect_conformance.py``,
-  and ``tests/test_text_everywhere.py`` for the app), which runs over every registered dialect.
+- ``samples``: a ``Samples`` for the conformance suite (``tests/dialects/test_conformance.py``,
+  and ``tests/ui/test_message_text.py`` for the app), which runs over every registered dialect.
   ``clean`` is a document (a message list, or the file value it sits in, as a user would drop
   it in) that checks without error or warning for the default target and whose message
   ``text_at`` (an index into ``read``'s messages) has text; ``broken`` is one with at least one

@@ -47,7 +47,7 @@ _T = TypeVar("_T")
 class Editor(ABC):
     """Raw edits for one dialect. Subclasses implement every abstract method (a class that misses
     one cannot be instantiated, so its dialect cannot be imported); none may mutate its input.
-    ``tests/test_dialect_conformance.py`` drives each operation on every dialect."""
+    ``tests/dialects/test_conformance.py`` drives each operation on every dialect."""
 
     def __init__(self, dialect: Dialect):
         self.dialect = dialect

@@ -31,8 +31,8 @@ from ..dialects.base import Block, user_as_result
 from ..dialects.editing import BlockEditor
 from ..links import pair, pair_turns
 from ..model import Issue
+from ..rules import severity
 from ..rules.sequence import sequence_issues
-from ..targets import severity
 from ..turns import Turns
 from .plan import Plan
 

@@ -12,7 +12,7 @@ import itertools
 
 from ..links import DUPLICATE, OK, Link
 from ..model import Call
-from ..targets import severity
+from ..rules import severity
 from .base import tool_label
 from .ids import fits, make_id
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from ..check import Analysis
 from ..model import Issue
-from ..targets import severity
+from ..rules import severity
 from .base import Rec, Slot
 from .messages import MessageFixes
 from .order import OrderFixes

@@ -1,4 +1,5 @@
-"""The rule catalogue (rules.md §3): codes, names, and the passes that find them.
+"""The rule catalogue (rules.md §3): one record per rule (``catalogue``: code, name, severities,
+the providers' words, sentence and hint), and the passes that find them.
 
 Shape rules are found while a dialect reads its messages (one pass); pairing rules by
 ``links.pair``; the rules here need the whole sequence or the target (ids, role order,
@@ -7,8 +8,10 @@ reasoning state, results sent as user text).
 
 from __future__ import annotations
 
-from .catalogue import RULES, rule_name
+from .catalogue import RULE, RULES, Rule, Said, hint, provider_error, rule_name, sentence, severity
+from .sentences import Neighbours
 from .sequence import sequence_issues
 from .tools import undeclared_tools
 
-__all__ = ["RULES", "rule_name", "sequence_issues", "undeclared_tools"]
+__all__ = ["RULE", "RULES", "Neighbours", "Rule", "Said", "hint", "provider_error", "rule_name", "sentence",
+           "sequence_issues", "severity", "undeclared_tools"]

@@ -1,47 +1,354 @@
-"""Stable rule codes and names. Tests, the JSON output and users' CI scripts key on these."""
+"""One record per rule: its stable code and name (tests, the JSON output and users' CI scripts key
+on these), each target's severity, each provider's own words with where they were seen, the
+sentence a person reads and the likely cause. The check, the sentences, the provider texts and
+``rules.md``'s table (``table()``) are all read from here.
+
+Evidence names a section of the research (``protocol-research.md`` beside the contract,
+``../shared/spec``) or of ``docs/provider-evidence.md``. Only words seen in the wild are here: an
+error without a known text gets no provider text rather than an invented sentence.
+"""
 
 from __future__ import annotations
 
-RULES: dict[str, str] = {
-    "TC001": "missing_tool_result",
-    "TC002": "orphan_tool_result",
-    "TC003": "result_not_adjacent",
-    "TC004": "result_before_call",
-    "TC005": "duplicate_tool_result",
-    "TC006": "duplicate_tool_call_id",
-    "TC007": "empty_tool_calls_array",
-    "TC008": "missing_tool_call_id",
-    "TC009": "tool_call_id_format",
-    "TC010": "arguments_not_string",
-    "TC011": "arguments_invalid_json",
-    "TC012": "invalid_function_name",
-    "TC013": "result_name_mismatch",
-    "TC014": "results_out_of_call_order",
-    "TC015": "results_split_across_messages",
-    "TC016": "tool_result_not_first",
-    "TC017": "legacy_function_pairing",
-    "TC018": "null_or_empty_content",
-    "TC019": "role_sequence_violation",
-    "TC020": "tool_result_as_user_text",
-    "TC021": "reasoning_state",
-    "TC022": "pending_trailing_call",
-    "TC023": "tool_call_id_reused",
-    "TC024": "unknown_role",
-    "TC025": "blocks_after_tool_use",
-    "TC026": "undeclared_tool",
+import string
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from ..model import USUAL, Issue, Msg
+from ..targets import TARGETS
+from . import sentences as s
+from .sentences import Neighbours
+
+Severity = Literal["error", "warning", "info"]
+E: Severity = "error"
+W: Severity = "warning"
+I: Severity = "info"
+
+# The fields a provider text may name, filled by the check (``check.findings_for``) for each error.
+TEMPLATE_FIELDS: Mapping[str, str] = {
+    "i": "the message index (the provider's turn where it combines messages)",
+    "j": "the block's position in the message (counted across a combined turn)",
+    "id": "the call id",
+    "ids": "every unanswered call id of the message, comma-separated",
+    "n": "the id's length",
+    "name": "the tool name",
+    "role": "the message's role",
+    "prev": "the role of the message before",
+    "first": "the index of the first of two duplicates",
+    "field": "the id field the provider names",
+    "got": "the type found instead of a string",
+    "next": "the index of the message after",
+    "item": "the reasoning item's id",
 }
+
+
+@dataclass(frozen=True)
+class Said:
+    """A provider's own words for a rule (a template over ``TEMPLATE_FIELDS``) and where they were
+    seen. ``only_without``: the words are for the case where these fields are empty."""
+
+    text: str
+    evidence: str
+    only_without: tuple[str, ...] = ()
+
+    @property
+    def fields(self) -> frozenset[str]:
+        return frozenset(f for _, f, _, _ in string.Formatter().parse(self.text) if f)
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A rule: ``severity`` keyed by target (None: the rule does not apply there), ``by_kind`` the
+    cases of it one target rates apart, ``said`` each provider's words, ``said_by_kind`` the words
+    for one case of it (a case listed there has only those), ``sentence`` and ``hint`` what a person
+    reads."""
+
+    code: str
+    name: str
+    severity: Mapping[str, Severity | None]
+    sentence: Callable[[Issue], str]
+    hint: Callable[[Issue, Neighbours], str | None] | None = None
+    said: Mapping[str, Said] = field(default_factory=dict)
+    by_kind: Mapping[str, Mapping[str, Severity]] = field(default_factory=dict)
+    said_by_kind: Mapping[str, Mapping[str, Said]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if tuple(self.severity) != TARGETS:
+            raise ValueError(f"{self.code}: severities for {tuple(self.severity)}, not {TARGETS}")
+        texts = [*self.said.values(), *(t for by in self.said_by_kind.values() for t in by.values())]
+        unknown = {f for t in texts for f in t.fields} - set(TEMPLATE_FIELDS)
+        if unknown:
+            raise ValueError(f"{self.code}: provider texts name fields the check does not fill: {sorted(unknown)}")
+
+    @property
+    def fields(self) -> frozenset[str]:
+        """The template fields its provider texts name."""
+        texts = [*self.said.values(), *(t for by in self.said_by_kind.values() for t in by.values())]
+        return frozenset(f for t in texts for f in t.fields)
+
+
+def targets(openai: Severity | None, deepseek: Severity | None, mistral: Severity | None,
+            anthropic: Severity | None, bedrock: Severity | None, gemini: Severity | None,
+            responses: Severity | None) -> dict[str, Severity | None]:
+    """Each target's severity, by name."""
+    return {"openai": openai, "deepseek": deepseek, "mistral": mistral, "anthropic": anthropic,
+            "bedrock": bedrock, "gemini": gemini, "responses": responses}
+
+
+def everywhere(sev: Severity) -> dict[str, Severity | None]:
+    return dict.fromkeys(TARGETS, sev)
+
+
+OPENAI = "protocol-research.md §1.3"
+RESPONSES = "protocol-research.md §2.2"
+ANTHROPIC = "protocol-research.md §3.3"
+GEMINI = "protocol-research.md §4"
+MISTRAL = "protocol-research.md §5.1 (mistral-common's validator)"
+DEEPSEEK = "protocol-research.md §5.2"
+BEDROCK = "protocol-research.md §5.4"
+ONE_ROLE = 'docs/provider-evidence.md, "Consecutive messages of one role"'
+MOVED = 'docs/provider-evidence.md, "Rules that moved"'
+RECORDED = ('docs/provider-evidence.md, "Recorded rejections held as tests" (corpus: '
+            "broken/pydantic-ai_openai_responses_reasoning_without_following_item)")
+
+_MISSING_RESULTS_ANTHROPIC = ("messages.{i}: `tool_use` ids were found without `tool_result` blocks immediately "
+                              "after: {ids}. Each `tool_use` block must have a corresponding `tool_result` block in "
+                              "the next message.")
+_GEMINI_COUNT = ("Please ensure that the number of function response parts is equal to the number of function call "
+                 "parts of the function call turn.")
+_UNIQUE_TOOL_USE = "messages.{i}.content.{j}: `tool_use` ids must be unique"
+_RESPONSES_DUPLICATE = "Duplicate item found with id {id}. Remove duplicate items from your input and try again."
+_LEGACY_NAME = "Missing parameter 'name': messages with role 'function' must have a 'name'."
+_NULL_CONTENT = "Invalid value for 'content': expected a string, got null."
+
+# A result after its call's block (TC003) or before it (TC004) is answered with the orphan's words
+# on the result side (the call side gets TC001's).
+_ORPHAN_SAID: Mapping[str, Said] = {
+    "openai": Said("Invalid parameter: messages with role 'tool' must be a response to a preceeding message with "
+                   "'tool_calls'.", OPENAI),
+    "deepseek": Said("Messages with role 'tool' must be a response to a preceding message with 'tool_calls'", OPENAI),
+    "anthropic": Said("messages.{i}.content.{j}: unexpected `tool_use_id` found in `tool_result` blocks: {id}. Each "
+                      "`tool_result` block must have a corresponding `tool_use` block in the previous message.",
+                      ANTHROPIC),
+    "responses": Said("No tool call found for function call output with call_id {id}.", RESPONSES),
+    "bedrock": Said("The number of toolResult blocks at messages.{i}.content exceeds the number of toolUse blocks of "
+                    "previous turn.", BEDROCK),
+    "mistral": Said("Unexpected tool call id {id} in tool results", MISTRAL),
+    "gemini": Said("Please ensure that function response turn comes immediately after a function call turn.", GEMINI),
+}
+
+_RULES = (
+    Rule("TC001", "missing_tool_result", everywhere(E), s.sentence_tc001, s.hint_tc001, said={
+        "openai": Said("An assistant message with 'tool_calls' must be followed by tool messages responding to each "
+                       "'tool_call_id'. The following tool_call_ids did not have response messages: {ids}", OPENAI),
+        "deepseek": Said("An assistant message with 'tool_calls' must be followed by tool messages responding to each "
+                         "'tool_call_id'. (insufficient tool messages following tool_calls message)", OPENAI),
+        "anthropic": Said(_MISSING_RESULTS_ANTHROPIC, ANTHROPIC),
+        "responses": Said("No tool output found for function call {id}.", RESPONSES),
+        "gemini": Said(_GEMINI_COUNT, GEMINI),
+        "bedrock": Said("Expected toolResult blocks at messages.{next}.content for the following Ids: {ids}", BEDROCK),
+        "mistral": Said("Not the same number of function calls and responses", MISTRAL),
+    }),
+    Rule("TC002", "orphan_tool_result", everywhere(E), s.sentence_tc002, s.hint_tc002, said=_ORPHAN_SAID),
+    Rule("TC003", "result_not_adjacent", targets(E, E, E, E, E, E, W), s.sentence_tc003, s.hint_tc003,
+         said=_ORPHAN_SAID),
+    Rule("TC004", "result_before_call", everywhere(E), s.sentence_tc004, s.hint_tc004, said=_ORPHAN_SAID),
+    Rule("TC005", "duplicate_tool_result", targets(E, E, E, E, E, W, E), s.sentence_tc005, s.hint_tc005, said={
+        "openai": Said("Invalid parameter: Duplicate value for 'tool_call_id' of '{id}', in messages[{first}] and "
+                       "messages[{i}].", OPENAI),
+        "anthropic": Said("each tool_use must have a single result. Found multiple tool_result blocks with id {id}",
+                          ANTHROPIC),
+        "mistral": Said("Duplicate tool call id {id} in tool results", MISTRAL),
+        "responses": Said(_RESPONSES_DUPLICATE, RESPONSES),
+    }),
+    Rule("TC006", "duplicate_tool_call_id", targets(E, E, E, E, E, W, E), s.sentence_tc006, said={
+        "anthropic": Said(_UNIQUE_TOOL_USE, ANTHROPIC),
+        "bedrock": Said(_UNIQUE_TOOL_USE, ANTHROPIC),
+        "mistral": Said("Duplicate tool call id {id} in assistant message", MISTRAL),
+        "responses": Said(_RESPONSES_DUPLICATE, RESPONSES),
+    }),
+    Rule("TC007", "empty_tool_calls_array", targets(E, E, W, None, None, None, None), s.sentence_tc007,
+         s.hint_tc007, said={
+             "openai": Said("Invalid 'messages[{i}].tool_calls': empty array. Expected an array with minimum length 1, "
+                            "but got an empty array instead.", OPENAI),
+         }),
+    Rule("TC008", "missing_tool_call_id", targets(E, E, E, E, E, I, E), s.sentence_tc008, said={
+        "mistral": Said("Tool call id has to be defined.", MISTRAL),
+    }),
+    Rule("TC009", "tool_call_id_format", targets(W, I, E, E, E, None, E), s.sentence_tc009, said={
+        "openai": Said("Invalid 'messages[{i}].tool_calls[{j}].id': string too long. Expected a string with maximum "
+                       "length 40, but got a string with length {n} instead.", OPENAI),
+        "mistral": Said("Tool call id was {id} but must be a-z, A-Z, 0-9, with a length of 9.", MISTRAL),
+        "anthropic": Said("messages.{i}.content.{j}.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'",
+                          ANTHROPIC),
+        "bedrock": Said("messages.{i}.content.{j}.toolUse.toolUseId: String should match pattern "
+                        "'^[a-zA-Z0-9_-]+$'", BEDROCK),
+        "responses": Said("Invalid 'input[{i}].call_id': string too long. Expected a string with maximum length 64, "
+                          "but got a string with length {n} instead.", RESPONSES),
+    }),
+    Rule("TC010", "arguments_not_string", targets(E, E, E, None, None, None, E), s.sentence_tc010, s.hint_tc010,
+         said={
+             "openai": Said("Invalid type for 'messages[{i}].tool_calls[{j}].function.arguments': expected a string, "
+                            "but got {got} instead.", OPENAI),
+         }),
+    Rule("TC011", "arguments_invalid_json", targets(W, W, W, None, None, None, W), s.sentence_tc011, s.hint_tc011),
+    Rule("TC012", "invalid_function_name", everywhere(E), s.sentence_tc012, said={
+        # OpenAI's known words are for an empty name only
+        "openai": Said("Invalid 'messages[{i}].tool_calls[{j}].function.name': empty string. Expected a string with "
+                       "minimum length 1, but got an empty string instead.", OPENAI, only_without=("name",)),
+        "mistral": Said("Function name was {name} but must be a-z, A-Z, 0-9, or contain underscores and dashes, with a "
+                        "maximum length of 64.", MISTRAL),
+    }),
+    Rule("TC013", "result_name_mismatch", targets(W, W, W, None, None, W, None), s.sentence_tc013),
+    Rule("TC014", "results_out_of_call_order", targets(I, I, I, I, I, W, I), s.sentence_tc014),
+    Rule("TC015", "results_split_across_messages", targets(None, None, None, E, E, E, None), s.sentence_tc015,
+         said={"gemini": Said(_GEMINI_COUNT, GEMINI)}),
+    Rule("TC016", "tool_result_not_first", targets(None, None, None, E, E, None, None), s.sentence_tc016),
+    Rule("TC017", "legacy_function_pairing", targets(W, E, E, None, None, None, None), s.sentence_tc017, said={
+        "openai": Said(_LEGACY_NAME, OPENAI),
+        "deepseek": Said(_LEGACY_NAME, OPENAI),
+    }),
+    Rule("TC018", "null_or_empty_content", targets(E, E, E, E, E, W, None), s.sentence_tc018, said={
+        "openai": Said(_NULL_CONTENT, OPENAI),
+        "deepseek": Said(_NULL_CONTENT, OPENAI),
+    }),
+    # anthropic: info, not rules.md's error: the Messages API combines consecutive messages of one
+    # role into one turn (docs/provider-evidence.md); Bedrock's Converse API refuses them.
+    Rule("TC019", "role_sequence_violation", targets(I, I, E, I, E, E, I), s.sentence_tc019, said={
+        "mistral": Said("Unexpected role '{role}' after role '{prev}'", MISTRAL),
+        "anthropic": Said('messages: roles must alternate between "user" and "assistant", but found multiple '
+                          '"{role}" roles in a row', ANTHROPIC),
+        "bedrock": Said("A conversation must alternate between user and assistant roles. Make sure the conversation "
+                        "alternates between user and assistant roles and try again.", ONE_ROLE),
+        "gemini": Said("Please ensure that function call turn comes immediately after a user turn or after a function "
+                       "response turn.", GEMINI),
+    }, by_kind={
+        # A tool_result block inside an assistant message is refused outright ("`tool_result` blocks can
+        # only be in `user` messages", tghamm/Anthropic.SDK#128), unlike a role repeated (combined).
+        "result_in_assistant": {"anthropic": E},
+        # An Anthropic body for Bedrock's InvokeModel: refused there in 2024-2025 reports, combined by
+        # the Messages API (docs/provider-evidence.md); a warning, the route's current answer unknown.
+        "bedrock_invoke": {"anthropic": W},
+        # Two Pydantic AI responses in a row reach Bedrock's Converse as two assistant messages (its
+        # adapter merges only requests). Converse refused that in reports up to 2025; Pydantic AI's own
+        # adapter says "Bedrock re-merges consecutive same-role turns" (docs/provider-evidence.md): a
+        # warning, the current answer unknown.
+        "responses_in_a_row": {"bedrock": W},
+    }),
+    Rule("TC020", "tool_result_as_user_text", everywhere(W), s.sentence_tc020),
+    Rule("TC021", "reasoning_state", targets(I, W, I, W, I, W, W), s.sentence_tc021, s.hint_tc021, said={
+        "deepseek": Said("The reasoning_content is an intermediate result for display purposes only and will not be "
+                         "included in the context for inference. Please remove the reasoning_content from your message "
+                         "to reduce network traffic.", DEEPSEEK),
+    }, by_kind={
+        # The Responses API rejects a reasoning item without its required following item, while the
+        # other reasoning-state cases stay warnings there (rules.md, 2026-11-23).
+        "reasoning_item": {"responses": E},
+        # Provider drift (issue 28; docs/provider-evidence.md, "Rules that moved"), each with its date:
+        # a thinking block sent back without its signature is refused (reports 2026-03 to 2026-07);
+        "thinking_signature": {"anthropic": E},
+        # thinking blocks not first in an assistant message are refused (claude-code#20705, 2026-01-25);
+        "thinking_order": {"anthropic": E},
+        # the open tool loop's last assistant turn without a thinking block, in a body that says
+        # "thinking": {"type": "enabled"} (reports 2025-09 to 2026-01; without that, thinking_missing: a
+        # warning), or a Converse body whose additionalModelRequestFields say it (langchain-aws#844, 2026-01-22);
+        "thinking_required": {"anthropic": E, "bedrock": E},
+        # Gemini 3 enforces thoughtSignature on the current turn's calls since 2026-01-30 (reports to 2026-06);
+        "thought_signature": {"gemini": E},
+        # DeepSeek V4 thinking mode (on by default) refuses a tool-call turn without its reasoning_content
+        # (reports 2026-04 to 2026-05), and ignores reasoning_content elsewhere (its thinking-mode guide).
+        "missing_reasoning": {"deepseek": E},
+        "reasoning_content": {"deepseek": I},
+    }, said_by_kind={
+        # DeepSeek V4's words (reports 2026-04-24 to 2026-05-17); before V4 (to 2026-03): "Missing
+        # `reasoning_content` field in the assistant message at message index {i}. ..."
+        "missing_reasoning": {
+            "deepseek": Said("The `reasoning_content` in the thinking mode must be passed back to the API.", MOVED),
+        },
+        "reasoning_item": {
+            "responses": Said("Item '{item}' of type 'reasoning' was provided without its required following item.",
+                              RECORDED),
+        },
+    }),
+    Rule("TC022", "pending_trailing_call", everywhere(W), s.sentence_tc022, s.hint_tc022, by_kind={
+        # A call left open at the end of a part of a log that is never sent again (a Claude Code branch
+        # abandoned by a rewind, the conversation before a compaction): a note, not a pending call.
+        "never_sent": dict.fromkeys(TARGETS, I),
+    }),
+    Rule("TC023", "tool_call_id_reused", targets(I, I, W, E, E, I, E), s.sentence_tc023, s.hint_tc023, said={
+        "anthropic": Said(_UNIQUE_TOOL_USE, ANTHROPIC),
+        "bedrock": Said(_UNIQUE_TOOL_USE, ANTHROPIC),
+        "responses": Said(_RESPONSES_DUPLICATE, RESPONSES),
+    }),
+    Rule("TC024", "unknown_role", everywhere(E), s.sentence_tc024),
+    Rule("TC025", "blocks_after_tool_use", targets(None, None, None, E, W, None, None), s.sentence_tc025,
+         s.hint_tc025, said={"anthropic": Said(_MISSING_RESULTS_ANTHROPIC, ANTHROPIC)}),
+    Rule("TC026", "undeclared_tool", everywhere(W), s.sentence_tc026, s.hint_tc026),
+)
+
+RULE: Mapping[str, Rule] = {r.code: r for r in _RULES}
+# code -> name, the stable pair tests, the JSON output and users' CI scripts key on
+RULES: Mapping[str, str] = {r.code: r.name for r in _RULES}
 
 
 def rule_name(code: str) -> str:
     return RULES[code]
 
 
+def severity(code: str, target: str, kind: str | None = None) -> Severity | None:
+    """The target's severity for ``code`` (for one ``kind`` of it, where that differs)."""
+    rule = RULE[code]
+    if kind is not None:
+        special = rule.by_kind.get(kind)
+        if special is not None and target in special:
+            return special[target]
+    return rule.severity[target]
+
+
+def sentence(issue: Issue) -> str:
+    """The sentence a person reads for ``issue`` (a dialect's own words where it gave them)."""
+    if issue.say:  # a dialect's own sentence (thinking blocks, reasoning items, ...)
+        return f"Message #{issue.index} {issue.say}"
+    rule = RULE.get(issue.code)
+    return rule.sentence(issue) if rule is not None else f"Message #{issue.index}: {issue.code}."
+
+
+def hint(issue: Issue, msgs: list[Msg], near: Neighbours | None = None) -> str | None:
+    """The likely cause of ``issue``; pass one ``Neighbours`` for all of a transcript's issues."""
+    rule = RULE.get(issue.code)
+    if rule is None or rule.hint is None:
+        return None
+    return rule.hint(issue, near if near is not None and near.msgs is msgs else Neighbours(msgs))
+
+
+class _Fields(dict[str, Any]):
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
+
+
+def provider_error(issue: Issue, target: str, fields: Mapping[str, Any]) -> str | None:
+    """The target's own error text for ``issue``, or None when none is known."""
+    if issue.provider is not USUAL:  # the target's wording for this dialect (set by the dialect; None: unknown)
+        tmpl = issue.provider if isinstance(issue.provider, str) else None
+    else:
+        rule = RULE[issue.code]
+        by_kind = rule.said_by_kind.get(issue.data.get("kind") or "")
+        said = by_kind.get(target) if by_kind is not None else rule.said.get(target)
+        if said is None or any(fields.get(f) for f in said.only_without):
+            return None
+        tmpl = said.text
+    if tmpl is None:
+        return None
+    if "{id}" in tmpl and not fields.get("id"):
+        return None  # the target names the id in its text; without one, its exact words are not known
+    return tmpl.format_map(_Fields(fields))
+
+
 def table() -> str:
     """The rules table of the contract (``rules.md`` section 3): code, name and each target's
     severity ("—" where the rule does not apply), as the check applies them."""
-    from ..targets import SEVERITY, TARGETS
-
     rows = ["| code | name | " + " | ".join(TARGETS) + " |", "|---" * (len(TARGETS) + 2) + "|"]
-    rows += [f"| {code} | {name} | " + " | ".join(SEVERITY[code][t] or "—" for t in TARGETS) + " |"
-             for code, name in RULES.items()]
+    rows += [f"| {r.code} | {r.name} | " + " | ".join(r.severity[t] or "—" for t in TARGETS) + " |"
+             for r in _RULES]
     return "\n".join(rows)

@@ -100,10 +100,3 @@ def open_sample(page, stem: str) -> None:
     expect(page.locator('[data-testid="timeline"]')).to_have_count(1)
     wait_idle(page)
 
-
-def open_share(page) -> None:
-    """Open the Share panel (the button beside the file's name) unless it is open already."""
-    panel = page.locator(".st-key-share_panel")
-    if not panel.is_visible():
-        page.get_by_role("button", name="Share", exact=True).click()
-    expect(panel).to_be_visible()

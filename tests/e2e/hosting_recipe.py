@@ -22,6 +22,8 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "hosting.md"
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -164,3 +166,13 @@ class Deployment:
             self.nginx.wait(timeout=15)
         for app in self.apps:
             app.stop()
+
+
+@pytest.fixture(name="browser")
+def closing_browser(browser):
+    """pytest-playwright's ``browser``, each test's contexts closed after it: idle sessions left open
+    slow the next test. A test module imports it to use it."""
+    before = set(browser.contexts)
+    yield browser
+    for context in set(browser.contexts) - before:
+        context.close()

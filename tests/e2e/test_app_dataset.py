@@ -7,7 +7,8 @@ import json
 
 from playwright.sync_api import expect
 
-from .conftest import open_share, upload, wait_idle
+from .conftest import upload, wait_idle
+from .share_pages import open_share
 
 CALL = {"id": "call_1", "type": "function", "function": {"name": "lookup", "arguments": "{}"}}
 GOOD = {"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": None, "tool_calls": [CALL]},

@@ -10,7 +10,8 @@ from playwright.sync_api import expect
 
 from inspector.ui.app_main import TABS
 
-from .conftest import IDLE, open_sample, open_share, upload, wait_idle
+from .conftest import IDLE, open_sample, upload, wait_idle
+from .share_pages import open_share
 
 TL = '[data-testid="timeline"]'
 

@@ -12,7 +12,8 @@ from playwright.sync_api import expect
 
 import inspector
 
-from .conftest import SAMPLES, open_sample, open_share, upload, wait_idle
+from .conftest import SAMPLES, open_sample, upload, wait_idle
+from .share_pages import open_share
 
 TL = '[data-testid="timeline"]'
 ANTHROPIC = {

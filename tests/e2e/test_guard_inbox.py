@@ -6,17 +6,13 @@ that has never seen it."""
 from __future__ import annotations
 
 import os
-import sys
-from pathlib import Path
 
 import openai
 import pytest
 from playwright.sync_api import expect
+from support.guard_fixtures import DEEPSEEK_400, guardserver, recorded
 
 from .conftest import wait_idle
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from guard_fixtures import DEEPSEEK_400, guardserver, recorded
 
 TL = '[data-testid="timeline"]'
 

@@ -19,22 +19,13 @@ import pytest
 from playwright.sync_api import expect
 
 from . import hosting_recipe
-from .conftest import open_share
-from .test_share_replicas import SLOW, share, upload
+from .hosting_recipe import closing_browser  # noqa: F401 - the `browser` fixture: closes each test's contexts
+from .share_pages import SLOW, open_share, share, upload
 
 pytestmark = [pytest.mark.e2e, pytest.mark.postgres]
 loaddriver = pytest.importorskip("loaddriver")
 
 USERS = {u: secrets.token_urlsafe(12) for u in ("ana@example.com", "bob@example.com", "ops@example.com")}
-
-
-@pytest.fixture
-def browser(browser):
-    """Each test's browser contexts are closed after it: idle sessions left open slow the next test."""
-    before = set(browser.contexts)
-    yield browser
-    for context in set(browser.contexts) - before:
-        context.close()
 
 
 @pytest.fixture(scope="module")

@@ -15,9 +15,8 @@ import pytest
 from playwright.sync_api import expect
 
 from . import hosting_recipe
-from .conftest import open_share
-from .test_hosting_nginx import browser  # noqa: F401 - closes each test's contexts
-from .test_share_replicas import SLOW, share, upload
+from .hosting_recipe import closing_browser  # noqa: F401 - the `browser` fixture: closes each test's contexts
+from .share_pages import SLOW, open_share, share, upload
 
 pytestmark = [pytest.mark.e2e, pytest.mark.postgres]
 loaddriver = pytest.importorskip("loaddriver")
@@ -60,7 +59,7 @@ def deployment(pg_cluster, provider, tmp_path_factory):
         d.stop()
 
 
-def signed_in(browser, url: str, who: str):  # noqa: F811  (the fixture imported above)
+def signed_in(browser, url: str, who: str):
     """A new browser (context) that opens ``url``, gets the sign-in page, and signs in as ``who``."""
     page = browser.new_context(viewport={"width": 1400, "height": 1100}).new_page()
     page.set_default_timeout(SLOW)
@@ -76,7 +75,7 @@ def signed_in(browser, url: str, who: str):  # noqa: F811  (the fixture imported
     return page
 
 
-def test_sign_in_share_open_as_another_user_and_only_the_owner_deletes(browser, deployment):  # noqa: F811
+def test_sign_in_share_open_as_another_user_and_only_the_owner_deletes(browser, deployment):
     ana = signed_in(browser, deployment.url, "ana")
     data, marker, _ = loaddriver.make_transcript(7)
     upload(ana, data)

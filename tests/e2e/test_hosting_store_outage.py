@@ -22,8 +22,7 @@ import appserver
 import loaddriver
 import pgcluster
 
-from .conftest import open_share
-from .test_share_replicas import SLOW, on, opened, share, upload
+from .share_pages import SLOW, on, open_share, opened, share, upload
 
 pytestmark = [pytest.mark.e2e, pytest.mark.postgres]
 

@@ -8,7 +8,8 @@ import json
 
 from playwright.sync_api import expect
 
-from .conftest import open_share, upload, wait_idle
+from .conftest import upload, wait_idle
+from .share_pages import open_share
 
 TL = '[data-testid="timeline"]'
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import open_share
+from .share_pages import SLOW, TIMELINE, on, open_share, opened, share, upload
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 import appserver
@@ -25,9 +25,7 @@ import loaddriver
 
 pytestmark = [pytest.mark.e2e, pytest.mark.postgres]
 
-TIMELINE = loaddriver.TIMELINE
 KEY = "sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z"
-SLOW = 120_000  # ms; generous because the suite may share two cores with other browsers
 
 
 @pytest.fixture(scope="module")
@@ -41,38 +39,6 @@ def replicas(pg_cluster):
     yield env, apps
     for app in apps:
         app.stop()
-
-
-def opened(browser, url: str):
-    """A page in a fresh context (another user's browser) with the app idle."""
-    page = browser.new_context(viewport={"width": 1400, "height": 1100}).new_page()
-    page.set_default_timeout(SLOW)
-    page.goto(url)
-    page.wait_for_function(loaddriver.IDLE)
-    return page
-
-
-def upload(page, data: bytes, name: str = "broken.json") -> None:
-    page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(
-        files=[{"name": name, "mimeType": "application/json", "buffer": data}]
-    )
-    expect(page.locator(f"{TIMELINE} [data-msg-index]").first).to_be_visible(timeout=SLOW)
-
-
-def share(page, select: int | None = None) -> str:
-    if select is not None:
-        page.locator(f'{TIMELINE} [data-msg-index="{select}"]').click()
-        expect(page.get_by_role("heading", name=f"Message #{select}")).to_be_visible(timeout=SLOW)
-    open_share(page)
-    page.get_by_role("button", name="Create link").click()
-    code = page.locator(".st-key-share_url code")
-    expect(code).to_be_visible(timeout=SLOW)
-    return code.text_content().strip()
-
-
-def on(app, link: str) -> str:
-    """The same link served by another replica (behind a proxy both answer one host name)."""
-    return app.url + link[link.index("/?t="):]
 
 
 def test_link_made_on_one_replica_opens_on_the_other(browser, replicas):
@@ -145,6 +111,7 @@ def test_secrets_are_previewed_and_masked_in_the_shared_copy(browser, replicas):
     ]}).encode()
     page = opened(browser, first.url)
     upload(page, data)
+    open_share(page)
     expect(page.get_by_text("1 possible secret(s) found")).to_be_visible(timeout=SLOW)
     expect(page.get_by_text("Mask the 1 secret(s) before sharing")).to_be_visible(timeout=SLOW)
     link = share(page)

@@ -1,0 +1,58 @@
+"""Pages of the app in Chromium for the share tests: a fresh browser context per user, an upload,
+the Share panel and its link, and the same link on another replica."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from playwright.sync_api import expect
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+import loaddriver
+
+TIMELINE = loaddriver.TIMELINE
+SLOW = 120_000  # ms; generous because the suite may share two cores with other browsers
+
+
+def opened(browser, url: str):
+    """A page in a fresh context (another user's browser) with the app idle."""
+    page = browser.new_context(viewport={"width": 1400, "height": 1100}).new_page()
+    page.set_default_timeout(SLOW)
+    page.goto(url)
+    page.wait_for_function(loaddriver.IDLE)
+    return page
+
+
+def upload(page, data: bytes, name: str = "broken.json") -> None:
+    page.get_by_test_id("stFileUploaderDropzoneInput").set_input_files(
+        files=[{"name": name, "mimeType": "application/json", "buffer": data}]
+    )
+    expect(page.locator(f"{TIMELINE} [data-msg-index]").first).to_be_visible(timeout=SLOW)
+
+
+def open_share(page) -> None:
+    """Open the Share panel (the button beside the file's name) unless it is open already."""
+    panel = page.locator(".st-key-share_panel")
+    if not panel.is_visible():
+        page.get_by_role("button", name="Share", exact=True).click()
+    expect(panel).to_be_visible(timeout=SLOW)
+
+
+def share(page, select: int | None = None) -> str:
+    """Create a link to the page's transcript and view (the message ``select`` picked first)."""
+    if select is not None:
+        page.locator(f'{TIMELINE} [data-msg-index="{select}"]').click()
+        expect(page.get_by_role("heading", name=f"Message #{select}")).to_be_visible(timeout=SLOW)
+    open_share(page)
+    page.get_by_role("button", name="Create link").click()
+    code = page.locator(".st-key-share_url code")
+    expect(code).to_be_visible(timeout=SLOW)
+    return code.text_content().strip()
+
+
+def on(app, link: str) -> str:
+    """The same link served by another replica (behind a proxy both answer one host name)."""
+    return app.url + link[link.index("/?t="):]
+
+

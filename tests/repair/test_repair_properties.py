@@ -1,0 +1,203 @@
+"""Repair's promises, on valid transcripts broken at random (hypothesis).
+
+For every openai-chat target: the output checks without errors, repairing it again changes
+nothing, the same input gives the same bytes, every string of the input is in the output or the
+report, the input is not mutated, and two independent validators agree: mistral-common's own
+request validator (serving mode, tokenizer v11 and v13) for ``mistral``, turnsafe's for ``openai``.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import orjson
+import turnsafe
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from support.transcripts import call, user, valid_transcripts
+from support.validators import mistral_accepts
+
+import inspector
+
+TARGETS = ("openai", "deepseek", "mistral")
+SETTINGS = {"max_examples": 80, "deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
+
+
+# --- corruptions ------------------------------------------------------------------------------
+
+def _calls(msgs):
+    return [i for i, m in enumerate(msgs) if m.get("role") == "assistant" and m.get("tool_calls")]
+
+
+def _results(msgs):
+    return [i for i, m in enumerate(msgs) if m.get("role") == "tool"]
+
+
+def corrupt(msgs: list, kind: str, k: int, text: str) -> None:
+    """Apply one corruption in place; ``k`` picks the message it hits."""
+    calls, results = _calls(msgs), _results(msgs)
+    if kind == "drop_result" and results:
+        del msgs[results[k % len(results)]]
+    elif kind == "duplicate_result" and results:
+        r = results[k % len(results)]
+        msgs.insert(r + 1 + k % 2, copy.deepcopy(msgs[r]))
+    elif kind == "differing_duplicate" and results:
+        r = results[k % len(results)]
+        msgs.insert(r + 1, {**msgs[r], "content": text or "retry"})
+    elif kind == "result_before_call" and results:
+        r = results[k % len(results)]
+        earlier = [i for i in calls if i < r]
+        if earlier:
+            msgs.insert(earlier[-1], msgs.pop(r))
+    elif kind == "user_between" and calls:
+        msgs.insert(calls[k % len(calls)] + 1, user(text or "interrupting"))
+    elif kind == "system_between" and calls:
+        msgs.insert(calls[k % len(calls)] + 1, {"role": "system", "content": "notice: " + text})
+    elif kind == "strip_tool_calls" and calls:
+        i = calls[k % len(calls)]
+        del msgs[i]["tool_calls"]
+    elif kind == "empty_tool_calls" and calls:
+        i = calls[k % len(calls)]
+        msgs[i]["tool_calls"] = []
+    elif kind == "object_arguments" and calls:
+        i = calls[k % len(calls)]
+        msgs[i]["tool_calls"][0]["function"]["arguments"] = {"q": text, "n": k}
+    elif kind == "unknown_role":
+        msgs.insert(k % (len(msgs) + 1), {"role": "observation", "content": text or "obs"})
+    elif kind == "null_content":
+        i = k % len(msgs)
+        msgs[i]["content"] = None
+    elif kind == "long_ids" and calls:
+        i = calls[k % len(calls)]
+        for c in msgs[i]["tool_calls"]:
+            old = c["id"]
+            c["id"] = "call_" + old * 5 + "_x"
+            for m in msgs:
+                if m.get("tool_call_id") == old:
+                    m["tool_call_id"] = c["id"]
+    elif kind == "orphan_result":
+        msgs.insert(k % (len(msgs) + 1), {"role": "tool", "tool_call_id": f"ghost{k}", "content": text})
+    elif kind == "duplicate_call_id" and calls:
+        i = calls[k % len(calls)]
+        tc = msgs[i]["tool_calls"]
+        tc.append({**copy.deepcopy(tc[0]), "function": {"name": "search_web", "arguments": "{}"}})
+    elif kind == "drop_call_message" and calls:
+        del msgs[calls[k % len(calls)]]
+    elif kind == "rewrite_result_id" and results:
+        msgs[results[k % len(results)]]["tool_call_id"] = f"rw{k}"  # a proxy rewrote it (relink)
+
+
+KINDS = ("drop_result", "duplicate_result", "differing_duplicate", "result_before_call", "user_between",
+         "system_between", "strip_tool_calls", "empty_tool_calls", "object_arguments", "unknown_role",
+         "null_content", "long_ids", "orphan_result", "duplicate_call_id", "drop_call_message", "rewrite_result_id")
+
+
+@st.composite
+def broken_transcripts(draw, end_with_user: bool = False):
+    msgs = draw(valid_transcripts())
+    if end_with_user and msgs[-1]["role"] != "user":
+        msgs.append(user("next question"))
+    tail = [msgs.pop()] if end_with_user else []
+    for _ in range(draw(st.integers(1, 3))):
+        corrupt(msgs, draw(st.sampled_from(KINDS)), draw(st.integers(0, 50)), draw(st.text(max_size=12)))
+    return msgs + tail
+
+
+# --- helpers ----------------------------------------------------------------------------------
+
+def strings(value, out=None) -> set:
+    """Every string value in ``value`` (keys are structure), and the strings inside strings holding JSON."""
+    out = set() if out is None else out
+    if isinstance(value, str):
+        out.add(value)
+        if value[:1] in ("{", "["):
+            try:
+                strings(json.loads(value), out)
+            except ValueError:
+                pass
+    elif isinstance(value, dict):
+        for v in value.values():
+            strings(v, out)
+    elif isinstance(value, list):
+        for v in value:
+            strings(v, out)
+    return out
+
+
+# --- properties -------------------------------------------------------------------------------
+
+@settings(**SETTINGS)
+@given(broken_transcripts(), st.sampled_from(TARGETS))
+def test_repaired_output_checks_without_errors(msgs, target):
+    result = inspector.repair(msgs, target=target)
+    after = inspector.check(result.output, target=target)
+    assert after.ok, [f.text for f in after.findings if f.severity == "error"]
+    assert result.report.findings_after["error"] == 0
+
+
+@settings(**SETTINGS)
+@given(broken_transcripts(), st.sampled_from(TARGETS))
+def test_repair_is_idempotent_and_deterministic(msgs, target):
+    first = inspector.repair(msgs, target=target)
+    again = inspector.repair(copy.deepcopy(msgs), target=target)
+    assert again.output == first.output
+    assert again.report.model_dump_json() == first.report.model_dump_json()
+    second = inspector.repair(first.output, target=target)
+    assert second.output == first.output
+    assert second.report.changes == []
+
+
+@settings(**SETTINGS)
+@given(broken_transcripts(), st.sampled_from(TARGETS), st.sampled_from(("quarantine", "note")),
+       st.sampled_from(("placeholder", "remove_call")))
+def test_repair_loses_no_string_and_leaves_the_input_alone(msgs, target, orphan, missing):
+    before = copy.deepcopy(msgs)
+    result = inspector.repair(msgs, target=target, options={"orphan": orphan, "missing": missing})
+    assert msgs == before
+    kept = strings(orjson.loads(result.output)) | strings(result.report.model_dump(mode="json"))
+    lost = strings(before) - kept
+    assert not lost
+
+
+@settings(**SETTINGS)
+@given(valid_transcripts(), st.sampled_from(TARGETS))
+def test_a_clean_transcript_comes_back_unchanged(msgs, target):
+    if target == "mistral":
+        pass  # valid_transcripts uses 9-character ids, which Mistral accepts
+    data = orjson.dumps(msgs)
+    result = inspector.repair(data, target=target)
+    assert result.output == data
+    assert result.report.changes == [] and result.report.quarantine == []
+    assert inspector.repair(msgs, target=target).data == msgs
+
+
+CHOICES = st.sampled_from([{}, {"orphan": "note", "missing": "remove_call"}, {"duplicate": "first", "orphan": "note"}])
+
+
+@settings(**SETTINGS)
+@given(broken_transcripts(end_with_user=True), CHOICES)
+def test_mistral_common_accepts_the_repair_for_mistral(msgs, choices):
+    result = inspector.repair(msgs, target="mistral", options={"pending": "close", **choices})
+    assert result.report.ok, result.report.unfixed
+    mistral_accepts(result.data)
+
+
+@settings(**SETTINGS)
+@given(broken_transcripts(), CHOICES)
+def test_turnsafe_finds_no_tool_call_error_in_the_repair_for_openai(msgs, choices):
+    result = inspector.repair(msgs, target="openai", options={"pending": "close", **choices})
+    report = turnsafe.validate(result.data, provider="openai")
+    assert not report.errors, [str(v) for v in report.errors]
+
+
+def test_mistral_common_refuses_what_repair_fixes():
+    """The validator used above is not a rubber stamp: it refuses the unrepaired input."""
+    import pytest
+    from mistral_common.exceptions import MistralCommonException
+
+    msgs = [user("q"), {"role": "assistant", "content": None, "tool_calls": [call("call_1_too_long")]},
+            user("again")]
+    with pytest.raises(MistralCommonException):
+        mistral_accepts(msgs)
+    mistral_accepts(inspector.repair(msgs, target="mistral").data)
