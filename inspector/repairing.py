@@ -273,6 +273,18 @@ class RepairResult:
             self._output = b"".join(self._pieces())
         return self._output
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (a worker process hands the result back) with its output built: the writer of
+        the pieces is a closure over this process's values, and the input it reads again stays
+        behind."""
+        return {"_output": self.output, "_after": self._after, "document": self.document, "report": self.report,
+                "unchanged": self.unchanged}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self._pieces = self._reads = None
+        for name, value in state.items():
+            setattr(self, name, value)
+
     def reads_back(self, path: str) -> bool:
         """True when writing the output would read ``path`` again (writing to it first would lose it)."""
         source = self._reads

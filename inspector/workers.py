@@ -9,7 +9,10 @@ killed when it runs past its time. A file that needs more ends as one readable s
 user who opened it ("this file needs more than 512 MB of memory to check", ``WorkLimit``), and
 the server never starts that work; every other session carries on. What passed is remembered by
 the file's SHA-256 and the job's arguments (``admit``), so a share link opened by ten colleagues
-is tried once, and a file over the limit is refused at once for the next one too.
+is tried once, and a file over the limit is refused at once for the next one too. Repair, fit
+and the secret scan bring their results back whole (``run_remembered``): the server shows them
+and never does that work in its own process; only reading and checking is done there again,
+since the page keeps the parsed file and its analysis.
 
 At most ``INSPECTOR_WORKERS`` children run at a time (default 2; more wait their turn). Limits:
 ``INSPECTOR_WORKER_MB`` (default 2048) and ``INSPECTOR_WORKER_SECONDS`` (default 120);
@@ -67,26 +70,37 @@ def _check(data: bytes, name: str) -> int:
     return len(report.findings)
 
 
-def _repair(data: bytes, target: str, options: dict, dialect: str | None) -> int:
+def _repair(data: bytes, target: str, options: dict, dialect: str | None) -> Any:
+    """The ``RepairResult``, brought back whole (its output built): the server shows it and never
+    repairs the file itself."""
     from .repairing import repair
 
-    return len(repair(data, target=target, options=options, dialect=dialect).output)
+    return repair(data, target=target, options=options, dialect=dialect)
 
 
-def _secrets(data: bytes, patterns: tuple[str, ...]) -> int:
-    from .redact import Redactor
+def _secrets(data: bytes, patterns: tuple[str, ...], budget: float | None = None) -> list:
+    """The secrets found (``redact.Secret``), brought back whole: the server masks with them and
+    never scans the file itself."""
+    from .redact import Redactor, ScanTooLong
 
-    return len(Redactor.build(patterns).scan(data))
+    try:
+        return Redactor.build(patterns, budget).scan(data)
+    except ScanTooLong as exc:  # the patterns' own time budget: a limit, remembered like the others
+        raise WorkLimit(str(exc)) from None
 
 
 def _fit(data: bytes, max_tokens: int, target: str | None, options: dict, dialect: str | None,
-         repair_options: dict | None = None) -> int:
-    from .fitting import fit, repair_and_fit
+         repair_options: dict | None = None) -> Any:
+    """The ``FitResult`` (repaired first when ``repair_options`` are given), or the sentence saying
+    why the budget cannot be met, brought back whole: the server never fits the file itself."""
+    from .fitting import FitError, fit, repair_and_fit
 
-    if repair_options is not None:
-        return len(repair_and_fit(data, max_tokens, target, options, dialect=dialect,
-                                  repair_options=repair_options).output)
-    return len(fit(data, max_tokens, target, options, dialect=dialect).output)
+    try:
+        if repair_options is not None:
+            return repair_and_fit(data, max_tokens, target, options, dialect=dialect, repair_options=repair_options)
+        return fit(data, max_tokens, target, options, dialect=dialect)
+    except FitError as exc:
+        return str(exc)
 
 
 def _hog(data: bytes, mb: int, seconds: float) -> int:
@@ -118,6 +132,8 @@ def _child(job: str, limit_bytes: int) -> None:
         result: tuple = ("ok", JOBS[job][0](*args))
     except MemoryError:
         result = ("memory",)
+    except WorkLimit as exc:
+        result = ("limit", str(exc))
     except InputError as exc:
         result = ("error", "input", str(exc))
     except Exception as exc:  # noqa: BLE001 - said in the parent, in one sentence
@@ -173,8 +189,35 @@ def run(job: str, *args: Any) -> Any:
     if result[0] == "memory":
         raise WorkLimit(f"this file needs more than {mb:,} MB of memory to {what} (the limit for one job; "
                         "INSPECTOR_WORKER_MB)")
+    if result[0] == "limit":
+        raise WorkLimit(result[1])
     _, kind, message = result
     raise InputError(message if kind == "input" else f"{kind}: {message}")
+
+
+def run_remembered(job: str, digest: str, *args: Any, key: tuple = ()) -> Any:
+    """``run``, for the file whose SHA-256 is ``digest``; a job over a limit is remembered (by job,
+    digest, ``key`` and the limits) and refused at once the next time, from any session, instead
+    of running again to its limit. The caller caches what succeeded."""
+    mb, seconds, _ = limits()
+    remembered = (job, digest, key, mb, seconds)
+    with _VERDICTS_LOCK:
+        verdict = _VERDICTS.get(remembered)
+    if verdict is not None:
+        raise WorkLimit(verdict)
+    try:
+        return run(job, *args)
+    except WorkLimit as exc:
+        _remember(remembered, str(exc))
+        raise
+
+
+def _remember(remembered: tuple, verdict: str | None) -> None:
+    with _VERDICTS_LOCK:
+        _VERDICTS[remembered] = verdict
+        while len(_VERDICTS) > _REMEMBERED:
+            _VERDICTS.popitem(last=False)
+        _INFLIGHT.pop(remembered, None)
 
 
 def admit(job: str, digest: str, *args: Any, key: tuple = ()) -> None:
@@ -205,11 +248,7 @@ def admit(job: str, digest: str, *args: Any, key: tuple = ()) -> None:
                     verdict = str(exc)
                 except InputError:  # unreadable, within the limits: the server says so in its own words
                     verdict = None
-                with _VERDICTS_LOCK:
-                    _VERDICTS[remembered] = verdict
-                    while len(_VERDICTS) > _REMEMBERED:
-                        _VERDICTS.popitem(last=False)
-                    _INFLIGHT.pop(remembered, None)
+                _remember(remembered, verdict)
     if verdict is not None:
         raise WorkLimit(verdict)
 

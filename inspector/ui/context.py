@@ -50,21 +50,13 @@ def fitted(sha: str, _data: bytes, dialect: str | None, target: str, max_tokens:
            repair_json: str = "") -> Any:
     """The ``FitResult``, or the one-line reason the budget cannot be met (a str). ``repair_json``:
     the repair options when the file is repaired first (repair, then fit: one step)."""
-    from ..fitting import FitError, fit, repair_and_fit
-    from ..workers import WorkLimit, admit
+    from ..workers import WorkLimit, run_remembered
 
-    try:
-        admit("fit", sha, _data, max_tokens, target, json.loads(options_json), dialect,
-              json.loads(repair_json) if repair_json else None,
-              key=(dialect, target, max_tokens, options_json, repair_json))
+    try:  # in a worker process; here only when the operator turned workers off
+        return run_remembered("fit", sha, _data, max_tokens, target, json.loads(options_json), dialect,
+                              json.loads(repair_json) if repair_json else None,
+                              key=(dialect, target, max_tokens, options_json, repair_json))
     except WorkLimit as exc:
-        return str(exc)
-    try:
-        if repair_json:
-            return repair_and_fit(_data, max_tokens, target, json.loads(options_json), dialect=dialect,
-                                  repair_options=json.loads(repair_json))
-        return fit(_data, max_tokens, target, json.loads(options_json), dialect=dialect)
-    except FitError as exc:
         return str(exc)
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import streamlit as st
 
+from ..errors import InputError
 from ..repairing import usable_options
 from . import state
 from .analysis import Checked
@@ -98,12 +99,11 @@ def _max_chars(info: Any) -> int | None:
 
 @byte_cached(lambda sha, _data, *a, **k: REPAIRED_PER_BYTE * len(_data))
 def repaired(sha: str, _data: bytes, dialect: str | None, target: str, options_json: str):
-    from ..repairing import RepairOptions, repair
-    from ..workers import admit
+    from ..workers import run_remembered
 
-    with st.spinner("Repairing…"):
-        admit("repair", sha, _data, target, json.loads(options_json), dialect, key=(dialect, target, options_json))
-        return repair(_data, target=target, options=RepairOptions(**json.loads(options_json)), dialect=dialect)
+    with st.spinner("Repairing…"):  # in a worker process; here only when the operator turned workers off
+        return run_remembered("repair", sha, _data, target, json.loads(options_json), dialect,
+                              key=(dialect, target, options_json))
 
 
 def repaired_name(name: str) -> str:
@@ -164,7 +164,9 @@ def repair_panel(checked: Checked, loaded: state.Loaded, dialect: str | None, ta
     except Exception as exc:  # noqa: BLE001 - a failed repair is a message, never a trace
         with st.container(key="repair_error", border=True):
             st.text("The repair could not be made for this file and these options.")
-            st.text(f"{type(exc).__name__}: {exc}")
+            # The engine's and the workers' refusals are sentences for the user (what and why); anything
+            # else is named by its kind as well.
+            st.text(str(exc) if isinstance(exc, InputError) else f"{type(exc).__name__}: {exc}")
         return
     rep = result.report
     _counts(checked, result, transcript)

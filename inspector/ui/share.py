@@ -30,9 +30,11 @@ from .. import store as _store
 from ..config import ConfigError, Settings
 from ..errors import InputError
 from ..hosting import events, retention
-from ..redact import MaskingError, PatternError, Redactor, check_masked, context
+from ..redact import MaskingError, PatternError, Redactor, Secret, check_masked, context
 from ..render import asset
 from ..store import NotOwner, ShareTooLarge, Store, error_line, hash_token, looks_like_token, share_link
+from ..workers import limits
+from .bytecache import byte_cached
 from .signin import USER
 
 NOT_FOUND = (
@@ -41,7 +43,6 @@ NOT_FOUND = (
 )
 UNAVAILABLE = "Share store unavailable: it cannot be reached right now; try again later."
 _LINKS = "_share_links"  # session_state: transcript digest -> the share this session holds
-_SCANS = "_share_scans"  # session_state: (digest, patterns) -> secrets found
 _CONFIRM = "_share_confirm"  # session_state: the digest whose share the user asked to delete, awaiting yes
 
 
@@ -152,16 +153,27 @@ def load_shared(token: str) -> tuple[bytes, str, dict] | None:
     return result
 
 
-def _scan(redactor: Redactor, data: bytes, digest: str, extra: tuple[str, ...], patterns: tuple[str, ...] = ()):
-    from ..workers import admit
+# A scan's result keeps the file's bytes (to mask them) and a row per secret: about the file's size.
+SCANNED_PER_BYTE = 1
 
-    cache = st.session_state.setdefault(_SCANS, {})
-    key = (digest, extra)
-    if key not in cache:
-        admit("secrets", digest, data, patterns, key=(patterns,))  # WorkLimit: too big to scan here
-        cache.clear()  # one transcript at a time per session; keep memory flat
-        cache[key] = redactor.scan(data)
-    return cache[key]
+
+@byte_cached(lambda digest, _data, *a: SCANNED_PER_BYTE * len(_data) + 10_000)
+def scanned(digest: str, _data: bytes, patterns: tuple[str, ...], budget: float,
+            limits: tuple[int, float, int]) -> list[Secret] | str:
+    """The secrets in the file for these patterns (the built-in ones and ``patterns``, together
+    given ``budget`` seconds), or the sentence saying why it was not scanned: over a worker's
+    ``limits``, or the patterns ran past their time budget. The scan runs in a worker process
+    (``workers.run_remembered``; in this one only when the operator turned workers off) and once
+    per file and settings for every session of this process: a share link opened by ten
+    colleagues is scanned once, and a pattern that ran out of time is not run again on each click
+    (issue 22)."""
+    from ..workers import run_remembered
+
+    try:
+        found: list[Secret] = run_remembered("secrets", digest, _data, patterns, budget, key=(patterns, budget))
+        return found
+    except (PatternError, InputError) as exc:
+        return str(exc)
 
 
 def _preview_table(data: bytes, found) -> None:
@@ -203,10 +215,9 @@ def share_panel(data: bytes, name: str, view: dict) -> None:
         st.error("A pattern is not a valid regular expression, or needs look-around or back-references, which linear-time matching rules out:")
         st.code(str(exc), language=None)
         return
-    try:
-        found = _scan(redactor, data, digest, extra, (*settings.redact_patterns, *extra))
-    except (PatternError, InputError) as exc:  # past the patterns' time budget, or a worker's limit: not scanned, not shared
-        st.error(f"Not shared: {exc}")
+    found = scanned(digest, data, (*settings.redact_patterns, *extra), redactor.budget, limits())
+    if isinstance(found, str):  # past the patterns' time budget, or a worker's limit: not scanned, not shared
+        st.error(f"Not shared: {found}")
         return
     if found:
         st.warning(f"{len(found)} possible secret(s) found in this transcript.")

@@ -136,6 +136,19 @@ def test_har_cookies_and_credential_headers_are_masked_by_their_name():
     assert b"application/json" in out and b'"dark"' in out
 
 
+def test_har_authorization_basic_and_response_set_cookie_headers_are_masked_whatever_the_case():
+    basic, bearer, cookie = "Basic dXNlcjpwYXNzd29yZA==", "Bearer abcdefghijklmnop1234", "sid=0123456789abcdef; Path=/"
+    har = {"log": {"version": "1.2", "entries": [{
+        "request": {"method": "POST", "url": "https://api.example/v1/chat/completions", "cookies": [],
+                    "headers": [{"name": "Authorization", "value": basic}, {"name": "authorization", "value": bearer}]},
+        "response": {"status": 200, "headers": [{"name": "Set-Cookie", "value": cookie}]}}]}}
+    data = json.dumps(har).encode()
+    assert [s.kind for s in R.scan(data)] == ["HTTP header"] * 3
+    entry = json.loads(R.mask(data))["log"]["entries"][0]
+    values = [h["value"] for h in entry["request"]["headers"] + entry["response"]["headers"]]
+    assert values == ["[REDACTED HTTP header]"] * 3
+
+
 # --- your own patterns are bounded (issue 22) ------------------------------------------------------
 
 def test_too_many_too_long_or_empty_patterns_are_refused_with_the_reason():

@@ -236,6 +236,24 @@ def test_repair_options_come_from_the_engine_and_change_the_result():
     assert at.session_state["repair_options"]["missing"] == "remove_call"
 
 
+def test_repair_options_that_would_blow_up_the_output_get_the_reason_in_the_repair_tab():
+    # issue 22: a share link carries repair options; a placeholder of {name} repeated on many
+    # missing results once took the server from 338 MB to 1.47 GB when Repair was opened.
+    from inspector.repairing import MAX_GROWTH
+
+    msgs = [{"role": "user", "content": "go"}]
+    for i in range(2_000):
+        msgs += [{"role": "assistant", "content": None, "tool_calls": [call(f"c{i}", "t" * 150)]},
+                 {"role": "user", "content": "next"}]
+    at = open_repair(upload(app(), "many-missing.json", json.dumps(msgs).encode()))
+    at.text_input(key="ro:placeholder").set_value("{name}" * 300).run()
+    assert not at.exception
+    said = [t for t in texts(at) if f"more than {MAX_GROWTH}x the input" in t]
+    assert len(said) == 1 and said[0].startswith("these repair options would make the output")
+    assert "use a shorter placeholder text" in said[0]
+    assert [b.label for b in at.get("download_button") if b.label == "Download repaired JSON"] == []
+
+
 CORPUS = Path("/work/shared/corpus")
 OTHER_DIALECTS = [
     "anthropic/pydantic-ai_anthropic_tool_with_thinking.request.json",

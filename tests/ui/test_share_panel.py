@@ -181,3 +181,45 @@ def test_expiry_chosen_in_the_panel_is_stored(store_env, monkeypatch):
     shared = store.get(parse_qs(urlsplit(link_of(at)).query)["t"][0])
     store.close()
     assert shared.expires_at - shared.created_at == 2 * 86400
+
+
+def _counting_scans(monkeypatch) -> list:
+    from inspector.redact import Redactor
+    from inspector.ui import bytecache
+
+    bytecache.clear()
+    scans = []
+    real = Redactor.scan
+
+    def counting(self, data):
+        scans.append(len(data))
+        return real(self, data)
+
+    monkeypatch.setattr(Redactor, "scan", counting)
+    return scans
+
+
+def test_a_file_opened_by_several_sessions_is_scanned_for_secrets_once(store_env, monkeypatch):
+    # issue 22: a share link opened by ten colleagues is checked once, the secret scan included
+    monkeypatch.setenv("INSPECTOR_WORKERS", "0")  # count the scans in this process only
+    scans = _counting_scans(monkeypatch)
+    sessions = [started() for _ in range(3)]
+    for at in sessions:
+        assert not at.exception
+        assert any("1 possible secret" in w.value for w in at.warning)
+    assert scans == [len(DATA)]
+    sessions[0].button(key="share_button").click().run()  # sharing masks with the scan already made
+    assert KEY not in link_of(sessions[0]) and scans == [len(DATA)]
+
+
+def test_patterns_that_ran_out_of_time_are_not_run_again_on_each_click(store_env, monkeypatch):
+    monkeypatch.setenv("INSPECTOR_WORKERS", "0")
+    monkeypatch.setenv("INSPECTOR_REDACT_SECONDS", "0.000000001")
+    monkeypatch.setenv("INSPECTOR_REDACT_PATTERNS", json.dumps(["[^\\n]{100}X"]))
+    scans = _counting_scans(monkeypatch)
+    at = started(data=json.dumps([{"role": "user", "content": "hello " * 1_000}]).encode())
+    said = [e.value for e in at.error if e.value.startswith("Not shared: the masking patterns took more than")]
+    assert len(said) == 1 and not at.button  # no Share button: not scanned, not shared
+    at.run()
+    at.run()
+    assert len(scans) == 1

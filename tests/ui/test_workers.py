@@ -55,15 +55,21 @@ def test_unreadable_input_is_admitted_for_the_server_to_explain():
     workers.admit("check", "d", b"[1, 2", "x.json")  # the server's own reader then says where
 
 
-def test_a_verdict_is_remembered_per_file_and_asked_once_by_many_sessions(monkeypatch):
-    calls = []
+@pytest.fixture
+def calls(monkeypatch) -> list:
+    """The jobs started in worker processes, in order."""
+    started = []
     real = workers.run
 
     def counting(job, *args):
-        calls.append(job)
+        started.append(job)
         return real(job, *args)
 
     monkeypatch.setattr(workers, "run", counting)
+    return started
+
+
+def test_a_verdict_is_remembered_per_file_and_asked_once_by_many_sessions(calls):
     data = _tiny_messages(50)
     digest = hashlib.sha256(data).hexdigest()
     threads = [threading.Thread(target=workers.admit, args=("check", digest, data, "t.json")) for _ in range(10)]
@@ -76,4 +82,67 @@ def test_a_verdict_is_remembered_per_file_and_asked_once_by_many_sessions(monkey
 
 def test_workers_off_runs_in_process(monkeypatch):
     monkeypatch.setenv("INSPECTOR_WORKERS", "0")
-    assert workers.run("secrets", json.dumps([{"role": "user", "content": "AKIAIOSFODNN7EXAMPLE"}]).encode(), ()) == 1
+    assert [s.kind for s in workers.run("secrets", json.dumps([{"role": "user", "content": "AKIAIOSFODNN7EXAMPLE"}]).encode(), ())] == ["AWS access key"]
+
+
+def test_the_secret_scan_comes_back_from_the_worker_and_masks_as_a_scan_here_does():
+    from inspector.redact import Redactor
+
+    key = "sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z"
+    data = json.dumps([{"role": "user", "content": f"use {key}"}, {"role": "user", "content": f"and {key}"}]).encode()
+    data = data.replace(b'"and sk-', b'"and \\u0073k-')  # the second written with an escape
+    here = Redactor.build()
+    there = workers.run("secrets", data, ())
+    assert [(s.kind, s.line, s.column, s.preview) for s in there] == [(s.kind, s.line, s.column, s.preview)
+                                                                      for s in here.scan(data)]
+    assert len(there) == 2
+    assert here.mask(data, there) == here.mask(data) and b"Ab3dEf6h" not in here.mask(data, there)
+
+
+def test_patterns_past_their_time_budget_end_as_a_limit_in_the_worker():
+    data = json.dumps([{"role": "user", "content": "hello " * 2_000}]).encode()
+    with pytest.raises(workers.WorkLimit, match="masking patterns took more than 1e-09 s"):
+        workers.run("secrets", data, ("[^\\n]{100}X",), 1e-9)
+
+
+def _missing_results(n: int) -> bytes:
+    msgs = [{"role": "user", "content": "go"}]
+    for i in range(n):
+        msgs += [{"role": "assistant", "content": None, "tool_calls": [
+            {"id": f"c{i}", "type": "function", "function": {"name": "lookup", "arguments": "{}"}}]},
+            {"role": "user", "content": f"next {i}"}]
+    return json.dumps(msgs).encode()
+
+
+def test_repair_comes_back_from_the_worker_as_repair_makes_it_here():
+    import io
+
+    import inspector
+
+    data = _missing_results(50)
+    here = inspector.repair(data, target="openai", options={"missing": "placeholder"})
+    there = workers.run("repair", data, "openai", {"missing": "placeholder"}, None)
+    assert there.output == here.output and there.report.changes == here.report.changes
+    assert there.document.transcripts[0].items == here.document.transcripts[0].items
+    out = io.BytesIO()
+    there.write(out)
+    assert out.getvalue() == here.output
+
+
+def test_fit_comes_back_from_the_worker_or_says_why_the_budget_cannot_be_met():
+    from inspector.fitting import fit
+
+    data = _missing_results(50)
+    here = fit(data, 400, "openai", {})
+    there = workers.run("fit", data, 400, "openai", {}, None)
+    assert there.output == here.output and there.report == here.report
+    said = workers.run("fit", data, 1, "openai", {}, None)
+    assert isinstance(said, str) and said
+
+
+def test_a_job_over_a_limit_is_refused_at_once_the_next_time(calls):
+    for _ in range(3):  # three clicks, or three sessions: one worker ran into the limit
+        with pytest.raises(workers.WorkLimit, match="needs more than 200 MB of memory to run"):
+            workers.run_remembered("hog", "digest", b"", 400, 0, key=("opts",))
+    assert calls == ["hog"]
+    assert workers.run_remembered("hog", "digest", b"x", 10, 0, key=("other opts",)) == 10_000_001
