@@ -144,7 +144,13 @@ def test_refusals_show_in_the_main_panel_with_an_excerpt(app_page):
 
     side = page.get_by_test_id("stSidebar")
     side.get_by_text("Paste JSON").click()
-    side.get_by_role("textbox", name="Transcript JSON").fill('{"messages": [oops]}')
+    box = side.get_by_role("textbox", name="Transcript JSON")
+    box.fill('{"messages": [oops]}')
+    # Streamlit sends a text area's value when it loses focus; a click that lands before that
+    # rerun ends can find the old value (this test failed so under load). A person pastes,
+    # then moves to the button: the same order here.
+    box.press("Tab")
+    wait_idle(page)
     side.get_by_role("button", name="Inspect pasted JSON").click()
     wait_idle(page)
     expect(err).to_contain_text("line 1 column 15")
