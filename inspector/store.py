@@ -443,6 +443,14 @@ class Store:
             ).first()
         return None if row is None else _shared(row)
 
+    def alive(self, token: str) -> bool:
+        """Whether ``token``'s share still opens (not deleted, not expired), without reading its blob."""
+        if not looks_like_token(token):
+            return False
+        with self.engine.connect() as conn:
+            return conn.execute(sa.select(shares.c.token_hash).where(
+                shares.c.token_hash == hash_token(token), shares.c.expires_at > int(self.clock()))).first() is not None
+
     def open(self, token: str, actor: str = ANONYMOUS) -> Shared | None:
         """``get``, recorded in the audit log as an open by ``actor`` when the share exists."""
         shared = self.get(token)

@@ -83,6 +83,7 @@ async def one_session(browser, base_url: str, i: int, *, share: bool = True, tim
         await page.get_by_role("heading", name=f"Message #{SELECT}").wait_for()
         if share:
             await page.get_by_role("button", name="Share", exact=True).click()
+            await page.get_by_role("button", name="Create link").click()
             code = page.locator(".st-key-share_url code")
             await code.wait_for()
             out.link = (await code.text_content() or "").strip()

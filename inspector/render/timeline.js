@@ -10,11 +10,13 @@
 // ({q, matches, count, list}) and keep (the filters' verdict: null, or the kept messages of the
 // page and the nearest kept ones beyond it).
 // Events sent back: trigger "select" (a message index), "jump" (a message index, maybe on
-// another page), "page" (0-based page number), "search" (the query text).
+// another page), "page" (0-based page number), "search" (the query text), "only" (the "only
+// matches" switch: true / false).
 //
 // Keys (on the timeline, or anywhere on the page when nothing else has focus): j/k or arrows
 // step, Home/End, n/p next/previous finding, / search, Enter/Shift+Enter next/previous match,
-// ? the list of keys. A held key moves the selection at once; Python hears only where it
+// g "go to #N", ? the list of keys. Every jump brings the whole card (its top when it is taller
+// than the view), the search bar and the detail pane's heading into the browser's view (reveal). A held key moves the selection at once; Python hears only where it
 // settles (SETTLE_MS), so the detail pane follows without a queue of server runs.
 
 const SVGNS = "http://www.w3.org/2000/svg";
@@ -33,6 +35,7 @@ const SETTLE_MS = 140; // key steps: tell Python once the selection has rested t
 const KEYS_HELP = [
   ["j / \u2193", "next message"], ["k / \u2191", "previous message"], ["Home / End", "first / last message"],
   ["n / p", "next / previous finding"], ["/", "search"], ["Enter / Shift+Enter", "next / previous match"],
+  ["g", "go to message #N"],
   ["click a \u2192 chip", "go to its result"], ["click a \u21a9 chip", "go back to the call"],
   ["click a connector", "go to its other end"], ["?", "show or hide these keys"], ["Esc", "close"],
 ];
@@ -232,6 +235,16 @@ export default function (component) {
   fnav.appendChild(el("span", "tl-page", `${fmt(fi.length)} with findings`));
   fnav.appendChild(nf);
   where.appendChild(fnav);
+  const gotoBox = el("label", "tl-goto");
+  gotoBox.appendChild(el("span", "", "Go to #"));
+  const gotoIn = el("input", "tl-goto-in");
+  gotoIn.type = "number";
+  gotoIn.min = "0";
+  gotoIn.max = String(Math.max(0, data.total - 1));
+  gotoIn.setAttribute("aria-label", "Go to message number");
+  gotoIn.title = "Go to message #N (g)";
+  gotoBox.appendChild(gotoIn);
+  where.appendChild(gotoBox);
   if (keep) where.appendChild(el("span", "tl-filtered", `filtered: ${fmt(keep.total)} shown`));
   const helpBtn = el("button", "tl-btn", "?");
   helpBtn.title = "Keys";
@@ -267,10 +280,25 @@ export default function (component) {
   nm.onclick = (e) => { e.stopPropagation(); stepMatch(1); };
   sbar.appendChild(pm);
   sbar.appendChild(nm);
+  const onlyBox = el("label", "tl-only");
+  const only = el("input");
+  only.type = "checkbox";
+  only.checked = !!search.only;
+  only.disabled = !search.q;
+  only.setAttribute("data-nav", "only-matches");
+  only.onchange = () => setTriggerValue("only", only.checked);
+  onlyBox.appendChild(only);
+  onlyBox.appendChild(el("span", "", "only matches"));
+  onlyBox.title = "Hide every message the search does not match";
+  sbar.appendChild(onlyBox);
   head.appendChild(sbar);
+  const matchButtons = new Map();
+  let list = null;
   if (search.q && search.list && search.list.length) {
-    const list = el("div", "tl-matches");
+    list = el("div", "tl-matches");
     list.setAttribute("data-testid", "search-matches");
+    const from = search.listed_from || 0;
+    if (from > 0) list.appendChild(el("span", "tl-more", `\u2026 ${fmt(from)} earlier (Shift+Enter steps back)`));
     for (const [i, role, label] of search.list) {
       const b = el("button", "tl-match");
       b.setAttribute("data-match", num(i));
@@ -278,9 +306,11 @@ export default function (component) {
       b.appendChild(el("span", "role", role));
       b.appendChild(el("span", "tl-match-text", label));
       b.onclick = (e) => { e.stopPropagation(); goTo(i, "center"); };
+      matchButtons.set(i, b);
       list.appendChild(b);
     }
-    if (search.count > search.list.length) list.appendChild(el("span", "tl-more", `\u2026 and ${fmt(search.count - search.list.length)} more (Enter steps through all)`));
+    const later = search.count - from - search.list.length;
+    if (later > 0) list.appendChild(el("span", "tl-more", `\u2026 and ${fmt(later)} more (Enter steps through all)`));
     head.appendChild(list);
   }
   const legend = el("div", "tl-legend");
@@ -476,7 +506,71 @@ export default function (component) {
       const k = matches.indexOf(i);
       count.textContent = k >= 0 ? `${fmt(k + 1)} of ${fmt(search.count)}` : `${fmt(search.count)} match${search.count > 1 ? "es" : ""}`;
     }
+    followMatch(i);
     tell(i, defer);
+  }
+
+  function followMatch(i) {
+    // The match list marks the current match and keeps it in its own view.
+    if (!list) return;
+    for (const b of list.querySelectorAll(".tl-match.current")) b.classList.remove("current");
+    const b = matchButtons.get(i);
+    if (!b) return;
+    b.classList.add("current");
+    const lr = list.getBoundingClientRect(), br = b.getBoundingClientRect();
+    if (br.top < lr.top) list.scrollTop -= lr.top - br.top;
+    else if (br.bottom > lr.bottom) list.scrollTop += br.bottom - lr.bottom;
+  }
+
+  function pageScroller() {
+    // The element that scrolls the page around the timeline (Streamlit's main area).
+    let n = parentElement;
+    while (n) {
+      n = n.parentElement || (n.getRootNode && n.getRootNode().host) || null;
+      if (!n || n === document.body || n === document.documentElement) break;
+      const oy = getComputedStyle(n).overflowY;
+      if ((oy === "auto" || oy === "scroll") && n.scrollHeight > n.clientHeight + 1) return n;
+    }
+    return document.scrollingElement || document.documentElement;
+  }
+
+  function revealOnce(c, block) {
+    // 1. In the timeline's scroll box: the whole card, or its top when it is taller than the box.
+    const sr = scroller.getBoundingClientRect(), cr = c.getBoundingClientRect();
+    const room = scroller.clientHeight;
+    let dy = 0;
+    if (cr.height >= room - 8) dy = cr.top - sr.top - 4;
+    else if (block === "center") dy = cr.top - sr.top - (room - cr.height) / 2;
+    else if (cr.top < sr.top + 4) dy = cr.top - sr.top - 4;
+    else if (cr.bottom > sr.bottom - 4) dy = cr.bottom - sr.bottom + 4;
+    if (Math.abs(dy) >= 1) scroller.scrollTop += dy;
+    // 2. On the page: the search bar, that card and the detail pane's heading, all in view when
+    //    they fit (they do on a 720 px high window), else the search bar and the card's top.
+    const ps = pageScroller();
+    const isDoc = ps === document.scrollingElement || ps === document.documentElement;
+    const box = isDoc ? { top: 0, bottom: window.innerHeight } : ps.getBoundingClientRect();
+    const bar = document.querySelector("[data-testid=stHeader]");
+    const top = Math.max(box.top, bar ? bar.getBoundingClientRect().bottom : 0) + 6;
+    const bottom = Math.min(box.bottom, window.innerHeight) - 6;
+    const s = sbar.getBoundingClientRect();
+    const c2 = c.getBoundingClientRect();
+    const vis = scroller.getBoundingClientRect();
+    const cardTop = Math.max(c2.top, vis.top), cardBottom = Math.min(c2.bottom, vis.bottom);
+    const h = document.querySelector(".st-key-detail h3");
+    const hr = h ? h.getBoundingClientRect() : null;
+    let want = [Math.min(s.top, cardTop, hr ? hr.top : Infinity), Math.max(s.bottom, cardBottom, hr ? hr.bottom : -Infinity)];
+    if (want[1] - want[0] > bottom - top) want = [Math.min(s.top, cardTop), Math.max(s.bottom, Math.min(cardBottom, cardTop + (bottom - top) / 2))];
+    let py = 0;
+    if (want[0] < top) py = want[0] - top;
+    else if (want[1] > bottom) py = Math.min(want[1] - bottom, want[0] - top);
+    if (Math.abs(py) >= 1) (isDoc ? window : ps).scrollBy(0, py);
+  }
+
+  function reveal(c, block) {
+    revealOnce(c, block);
+    // Off-screen cards are laid out at a placeholder height (content-visibility): measure again
+    // once the card has drawn at its real size.
+    requestAnimationFrame(() => { if (c.isConnected) revealOnce(c, "nearest"); });
   }
 
   function jump(i) {
@@ -493,7 +587,7 @@ export default function (component) {
     const c = cards.get(i);
     if (c && !c.classList.contains("filtered")) {
       select(i, !!defer);
-      c.scrollIntoView({ block: block || "nearest" });
+      reveal(c, block || "nearest");
     } else jump(i);
   }
 
@@ -545,6 +639,7 @@ export default function (component) {
     else if (k === "n") stepFinding(1);
     else if (k === "p") stepFinding(-1);
     else if (k === "/") { input.focus(); input.select(); }
+    else if (k === "g") { gotoIn.focus(); gotoIn.select(); }
     else if (k === "?") toggleHelp();
     else if (k === "Escape") toggleHelp(false);
     else if (k === "Enter" && matches.length) stepMatch(e.shiftKey ? -1 : 1);
@@ -567,6 +662,20 @@ export default function (component) {
       else stepMatch(e.shiftKey ? -1 : 1);
     } else if (e.key === "Escape") {
       input.blur();
+      root.focus({ preventScroll: true });
+    }
+  });
+  gotoIn.addEventListener("keydown", (e) => {
+    e.stopPropagation();
+    if (e.key === "Enter") {
+      e.preventDefault();
+      const n = Number.parseInt(gotoIn.value, 10);
+      if (!Number.isFinite(n) || n < 0 || n >= data.total) { gotoIn.setCustomValidity("no such message"); gotoIn.reportValidity(); return; }
+      gotoIn.setCustomValidity("");
+      state.lastKey = 0; // a jump, not a key step: centred
+      goTo(n, "center");
+      root.focus({ preventScroll: true });
+    } else if (e.key === "Escape") {
       root.focus({ preventScroll: true });
     }
   });
@@ -596,8 +705,7 @@ export default function (component) {
   // which brings that card into view: inside the timeline and, for a jump, on the page too.
   const target = cards.get(selected);
   if (moved && target) {
-    if (Date.now() - state.lastKey < 1500) target.scrollIntoView({ block: "nearest" });
-    else target.scrollIntoView({ block: "center" });
+    reveal(target, Date.now() - state.lastKey < 1500 ? "nearest" : "center");
   } else if (data.page !== state.page) {
     scroller.scrollTop = 0;
   } else {
@@ -606,6 +714,7 @@ export default function (component) {
   if (queued && moved) {
     for (let k = 0; k < Math.abs(queued); k++) step(Math.sign(queued));
   }
+  if (selected !== null && selected !== undefined) followMatch(selected);
   if (searchHadFocus) {
     input.focus({ preventScroll: true });
     const n = input.value.length;

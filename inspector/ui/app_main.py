@@ -1,7 +1,7 @@
 """The page: load a transcript, see it as a timeline, find the problems, repair and download.
 
-Layout: the sidebar opens files (upload, paste, samples) and shares them; the main area shows
-a toolbar (file, dialect badge and override, Target, Transcript), the summary, the verdict with
+Layout: the sidebar opens files (upload, paste, samples); the main area shows a toolbar (file,
+badges and the Share button, then dialect override, Target, Transcript), the summary, the verdict with
 the "paste the error you got" box beside it (the first thing a developer with a 400 needs), the
 timeline with the detail pane beside it, and below them tabs for the findings table and the
 repair. The pasted error and the tabs are filled before the timeline in script order (the
@@ -12,6 +12,7 @@ findings table moves the timeline in the same run.
 from __future__ import annotations
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from .. import dialects
 from ..errors import InputError, PythonReprInput
@@ -61,8 +62,9 @@ def welcome() -> None:
                           args=(str(p),), icon=":material/description:")
 
 
-def toolbar(doc, loaded: state.Loaded) -> tuple[str | None, str, int]:
-    """File name, dialect badge and override, Target and Transcript pickers; returns the choices."""
+def toolbar(doc, loaded: state.Loaded) -> tuple[str | None, str, int, DeltaGenerator]:
+    """File name, dialect badge and override, Target and Transcript pickers; returns the choices
+    and the place beside the file's name where the Share button goes."""
     read_as = analysis.detected_dialects(loaded.sha, doc)
     detected, read_in = read_as[0], " + ".join(read_as)  # a mixed file: every one in the badge
     names = dialects.names()
@@ -124,6 +126,7 @@ def toolbar(doc, loaded: state.Loaded) -> tuple[str | None, str, int]:
                          else "target named by the file", icon=":material/target:", color="green")
             size = len(loaded.data)
             st.badge(f"{size / 1e6:.1f} MB" if size >= 100_000 else f"{size / 1e3:.1f} kB", color="gray")
+        share_slot = st.container(width="content", key="share_slot")
     if not_read and not_read[0] == choice:
         # Beside the Dialect box, in the app's words; the view below is the last good one.
         with st.container(key="dialect_refused", border=True):
@@ -142,15 +145,21 @@ def toolbar(doc, loaded: state.Loaded) -> tuple[str | None, str, int]:
 
             for f in input_findings(doc)[:20]:  # transcript text: only ever as text
                 st.text(f"{f['path']}: " + " | ".join(value_line(v, 120) for v in f["values"]))
-    return dialect, target, transcript
+    return dialect, target, transcript, share_slot
 
 
-def share_sidebar(loaded: state.Loaded, dialect: str | None, effective: str, target: str, transcript: int) -> None:
+def share_button(slot: DeltaGenerator, loaded: state.Loaded, dialect: str | None, target: str, transcript: int) -> None:
+    """The Share button beside the file's name; the panel (masking, expiry, the link) opens under it."""
     mod = loading.share_module()
     if mod is None:
         return
-    st.divider()
-    st.subheader("Share")
+    # Opening it reruns the page, so the panel says what holds now (a link deleted elsewhere is gone).
+    with slot, st.popover("Share", icon=":material/share:", key="share_popover", on_change="rerun"), \
+            st.container(key="share_panel"):
+        _share_panel(mod, loaded, dialect, target, transcript)
+
+
+def _share_panel(mod, loaded: state.Loaded, dialect: str | None, target: str, transcript: int) -> None:
     if st.session_state.get("_share_seen") != loaded.sha:
         # The share panel scans a new file for secrets, seconds of regex work for a big file
         # that would hold the timeline back. Show the transcript first; prepare sharing in a
@@ -221,7 +230,7 @@ def page() -> None:
     misfit = st.session_state.get(state.DIALECT_MISFIT)
     if misfit and st.session_state.get(state.DIALECT) == misfit[0]:
         st.session_state[state.DIALECT] = state.AUTO  # before the Dialect box is drawn
-    dialect, target, transcript = toolbar(doc, loaded)
+    dialect, target, transcript, share_slot = toolbar(doc, loaded)
     if misfit and dialect is None:
         with st.container(key="dialect_misfit"):  # the reader's words quote the file: text only
             st.text(f"The link asks for the {misfit[0]} dialect, which does not fit this file ({misfit[1]}); "
@@ -262,8 +271,7 @@ def page() -> None:
     many = len(checked.analyses) > 1
     if many and not state.dataset_open():
         dataset_view(checked, (loaded.sha, dialect, target))
-        with st.sidebar:
-            share_sidebar(loaded, dialect, checked.report.dialect, target, transcript)
+        share_button(share_slot, loaded, dialect, target, transcript)
         analysis.settle_heap()
         return
     if many:
@@ -287,6 +295,5 @@ def page() -> None:
         context_view(checked, loaded, dialect, target, transcript)
         timeline_panel(checked, (loaded.sha, dialect, target), transcript, loaded,
                        timeline_overlay(loaded, dialect, target, transcript, checked))
-    with st.sidebar:
-        share_sidebar(loaded, dialect, checked.report.dialect, target, transcript)
+    share_button(share_slot, loaded, dialect, target, transcript)
     analysis.settle_heap()

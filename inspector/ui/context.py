@@ -279,19 +279,21 @@ def fit_section(checked: Checked, loaded, dialect: str | None, target: str, tran
     st.text(f"Removes whole units, oldest first (or from the middle), until the transcript fits: a call block "
             f"goes with every result of its calls. This transcript: {sum(tokens):,} tokens ({counter.label}).")
     _restore_widgets()
-    c1, c2, c3, c4, c5 = st.columns([2, 2, 1, 1, 1], vertical_alignment="bottom")
+    # The switches get a row of their own: in fifth-width columns at 1280 px their labels were cut
+    # to "Keep sys…" and "Keep firs…".
+    c1, c2, c5 = st.columns([2, 2, 1], vertical_alignment="bottom")
     with c1:
         st.number_input("Budget (tokens)", min_value=0, step=1000, key="fit_w_budget", on_change=_store,
                         placeholder="e.g. 128000", help="the most tokens the fitted transcript may hold")
     with c2:
         st.selectbox("Remove", ["drop-oldest", "drop-middle"], key="fit_w_strategy", on_change=_store,
                      format_func=lambda s: {"drop-oldest": "oldest first", "drop-middle": "from the middle"}[s])
-    with c3:
-        st.toggle("Keep system", key="fit_w_keep_system", on_change=_store)
-    with c4:
-        st.toggle("Keep first user", key="fit_w_keep_first_user", on_change=_store)
     with c5:
         st.number_input("Keep last", min_value=0, step=1, key="fit_w_keep_last", on_change=_store)
+    with st.container(horizontal=True, gap="medium", key="fit_keeps"):
+        st.toggle("Keep system", key="fit_w_keep_system", on_change=_store, help="keep the system prompt")
+        st.toggle("Keep first user", key="fit_w_keep_first_user", on_change=_store,
+                  help="keep the first user message: the task")
     broken = input_errors(checked)
     if broken:
         # Said before the fit: a fit removes whole units and fixes nothing.

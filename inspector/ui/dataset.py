@@ -192,20 +192,24 @@ def dataset_view(checked: Checked, key: tuple) -> None:
         st.session_state["_ds_seen"] = ((tuple(rows[:1]), ()), *filters)
     event = selectable_table(
         shown, "ds_table", 520, {
-            "#": st.column_config.NumberColumn("#", width=56, format="%d"),
+            # Every column at least 76 px wide: the header's right 30 px open the column menu, so
+            # a click in the middle of a narrower header opened the menu instead of sorting.
+            "#": st.column_config.NumberColumn("#", width=76, format="%d"),
             "transcript": st.column_config.TextColumn("transcript", width="medium",
                                                       help="the record's id, else where it is in the file"),
             "dialect": st.column_config.TextColumn("dialect", width=110),
             "messages": st.column_config.NumberColumn("messages", width=96),
             "errors": st.column_config.NumberColumn("errors", width=80),
             "warnings": st.column_config.NumberColumn("warnings", width=96),
-            "notes": st.column_config.NumberColumn("notes", width=72),
+            "notes": st.column_config.NumberColumn("notes", width=80),
+            "codes": st.column_config.TextColumn("codes", width=120),
             "first finding": st.column_config.TextColumn("first finding", width="large"),
         }, default=default,
     )
-    st.caption(f"{len(shown):,} of {len(df):,} transcripts shown. Click a row to open it; "
-               "previous / next (Alt+↑ / Alt+↓) then walk this list in this order.")
-    row = clicked_row(event, filters, "_ds_seen", len(shown))
+    st.caption(f"{len(shown):,} of {len(df):,} transcripts shown. Click a row (its box or any cell right of "
+               "the #) to open it, a header to sort; previous / next (Alt+↑ / Alt+↓) walk this list in the order "
+               "chosen in Sort by.")
+    row = clicked_row(event, filters, "_ds_seen", len(shown), first_column="#")
     if row is not None:
         open_transcript(int(shown.iloc[row]["#"]) - 1)
     with st.container(horizontal=True, key="ds_open_row"):

@@ -47,7 +47,8 @@ def option_widgets(defaults_override: dict | None = None) -> dict:
     fields = list(RepairOptions.model_fields.items())
     short = [(n, i) for n, i in fields if _choices(i.annotation) or i.annotation is bool]
     texts = [(n, i) for n, i in fields if (n, i) not in short]
-    cols = st.columns(max(1, min(4, len(short))))
+    # Three columns: in four, at 1280 px, "Re-link rewritten result ids" was cut beside its help icon.
+    cols = st.columns(max(1, min(3, len(short))))
     for k, (name, info) in enumerate(short):
         with cols[k % len(cols)]:
             values[name] = _option(name, info, restore)

@@ -2,9 +2,10 @@
 
 ``load_shared(token)`` returns ``(bytes, file name, view)`` for a link, or shows "not found or
 expired" and returns None. ``share_panel(data, name, view)`` offers to mask secrets (with a
-preview of what will be masked), stores the transcript with its view and shows the link in the
-container keyed ``share_url``; whoever holds a link (its maker, or a colleague who opened it) can
-delete the share from the same panel.
+preview of what will be masked), stores the transcript with its view and shows the whole link in
+the container keyed ``share_url`` with a Copy button; whoever holds a link (its maker, or a
+colleague who opened it) can delete the share from the same panel, after a confirmation. A link
+deleted elsewhere is no longer offered.
 
 The store is opened once per process (``st.cache_resource``): replicas share it only through the
 database, so a link made on one replica opens on any other. Transcript text reaches the page only
@@ -30,6 +31,7 @@ from ..config import ConfigError, Settings
 from ..errors import InputError
 from ..hosting import events, retention
 from ..redact import MaskingError, PatternError, Redactor, Secret, check_masked, context
+from ..render import asset
 from ..store import NotOwner, ShareTooLarge, Store, error_line, hash_token, looks_like_token, share_link
 from ..workers import limits
 from .bytecache import byte_cached
@@ -41,6 +43,7 @@ NOT_FOUND = (
 )
 UNAVAILABLE = "Share store unavailable: it cannot be reached right now; try again later."
 _LINKS = "_share_links"  # session_state: transcript digest -> the share this session holds
+_CONFIRM = "_share_confirm"  # session_state: the digest whose share the user asked to delete, awaiting yes
 
 
 @st.cache_resource(show_spinner=False)
@@ -241,7 +244,7 @@ def share_panel(data: bytes, name: str, view: dict) -> None:
         )
         return
 
-    if st.button("Share", key="share_button", type="primary", icon=":material/link:"):
+    if st.button("Create link", key="share_button", type="primary", icon=":material/link:"):
         payload = redactor.mask(data, found) if mask else data
         try:
             if mask:
@@ -274,20 +277,53 @@ def share_panel(data: bytes, name: str, view: dict) -> None:
         with st.container(key="share_delete_refused"):
             st.error(f"Not deleted: {refused}")
     link = held.get(digest)
+    if link is not None and not _still_live(store, link):
+        # Deleted by whoever else holds the link (or expired): this panel must not offer it.
+        held.pop(digest, None)
+        link = None
+        st.session_state["_share_deleted"] = digest
     if link is None:
         if st.session_state.get("_share_deleted") == digest:
-            st.success("The share was deleted; its link no longer opens.")
+            with st.container(key="share_gone"):
+                st.success("The share was deleted; its link no longer opens.")
         return
     with st.container(key="share_url"):
         expires = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(link["expires_at"]))
         masked = f", {link['masked']} secret(s) masked" if link["masked"] else ""
         st.text(f"Link (expires {expires}{masked}):")
-        st.code(link["url"], language=None)
+        st.code(link["url"], language=None, wrap_lines=True)  # the whole link, wrapped
+        _copy_button(link["url"])
         if _user() is not None and _user().signed_in:
             st.caption(f"Shared by {link.get('owner') or 'anonymous'}")
     if link["view"] != view:
-        st.text("The view has changed since this link was made; press Share again to include it.")
-    st.button("Delete this share", key="share_delete", icon=":material/delete:", on_click=_delete, args=(store, digest))
+        st.text("The view has changed since this link was made; press Create link again to include it.")
+    if st.session_state.get(_CONFIRM) != digest:
+        st.button("Delete this share", key="share_delete", icon=":material/delete:",
+                  on_click=lambda: st.session_state.__setitem__(_CONFIRM, digest))
+        return
+    with st.container(key="share_confirm", border=True):
+        st.text("Delete this share? The link stops opening for everyone who has it; this cannot be undone.")
+        with st.container(horizontal=True, gap="small"):
+            st.button("Yes, delete it", key="share_delete_yes", type="primary", icon=":material/delete:",
+                      on_click=_delete, args=(store, digest))
+            st.button("Keep it", key="share_delete_no", on_click=lambda: st.session_state.pop(_CONFIRM, None))
+
+
+def _still_live(store: Store, link: dict[str, Any]) -> bool:
+    """Whether the link still opens (a colleague may have deleted it); a store error says yes:
+    the link is not taken away on a guess."""
+    try:
+        return store.alive(link["token"])
+    except Exception:  # noqa: BLE001 - the store's trouble shows where the store is used
+        return True
+
+
+_copy = st.components.v2.component("inspector_copy_link", html="", css=asset("copy.css"), js=asset("copy.js"))
+
+
+def _copy_button(url: str) -> None:
+    """A visible "Copy link" button (st.code's own copy icon shows only on hover)."""
+    _copy(key="share_copy", data={"url": url}, height="content")
 
 
 def _delete(store: Store, digest: str) -> None:
@@ -309,6 +345,7 @@ def _delete(store: Store, digest: str) -> None:
         st.session_state["_share_delete_error"] = _said(exc, "delete")
         return
     events.record("shares_deleted", share=sid, user=_actor())
+    st.session_state.pop(_CONFIRM, None)
     # The transcript stays open in this session (``_share_opened``); only the link dies.
     _held().pop(digest, None)
     st.session_state["_share_deleted"] = digest

@@ -29,10 +29,16 @@ def _picked(event) -> tuple[tuple, tuple]:
     return tuple(sel.rows), tuple(tuple(c) for c in sel.cells)
 
 
-def clicked_row(event, filters: tuple, seen_key: str, n_rows: int) -> int | None:
+def clicked_row(event, filters: tuple, seen_key: str, n_rows: int, first_column: str | None = None) -> int | None:
     """The row the user just clicked (a cell or the row's box), or None (no new selection, or the
-    filters changed: a selection left over from other filters is not a click)."""
+    filters changed: a selection left over from other filters is not a click).
+
+    ``first_column``: the table's first column, whose cells do not open a row. A click on any
+    header sorts the grid and also selects the first shown row's cell in that column (Streamlit
+    1.67's grid with cell selection), which must not open the top row."""
     rows, cells = _picked(event)
+    if first_column is not None:
+        cells = tuple(c for c in cells if c[1] != first_column)
     seen = ((rows, cells), *filters)
     last = st.session_state.get(seen_key)
     st.session_state[seen_key] = seen

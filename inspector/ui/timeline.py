@@ -4,7 +4,8 @@ A click on a card reruns only this fragment (streamlit-notes §1.3): the analysi
 cache, one page of a few hundred cards is cut out of the ``TimelineModel`` and the detail pane
 shows the whole selected message. The component reports three events (triggers, valid for one
 run): ``select`` (a card), ``jump`` (a stub, a chip, a finding or a match: a message maybe on
-another page), ``page`` (previous/next) and ``search`` (the query typed in the timeline).
+another page), ``page`` (previous/next), ``search`` (the query typed in the timeline) and ``only`` (the "only
+matches" switch).
 
 Search and the filters run here over the whole transcript (``TimelineModel.search`` /
 ``filtered``); the component gets the matches and the filters' verdict for its page beside the
@@ -13,6 +14,7 @@ cached page data, so stepping through matches crosses pages like any other jump.
 
 from __future__ import annotations
 
+import bisect
 from typing import Any
 
 import streamlit as st
@@ -25,8 +27,9 @@ from .detail import detail_pane
 
 KEY = "timeline"
 QUERY, ONLY_FINDINGS, ONLY_TOOL = "tl_query", "flt_findings", "flt_tool"
-LISTED = 200  # matches listed by name under the search box
-state.file_widgets({ONLY_FINDINGS: False, ONLY_TOOL: None}, keys=(QUERY, "_search_new", "_kept_for"))
+ONLY_MATCHES = "tl_only_matches"  # "show only matches": the search hides every other card
+LISTED = 200  # matches listed by name under the search box: a window around the current one
+state.file_widgets({ONLY_FINDINGS: False, ONLY_TOOL: None}, keys=(QUERY, ONLY_MATCHES, "_search_new", "_kept_for"))
 _component = st.components.v2.component(
     "inspector_timeline",
     html="",
@@ -70,6 +73,10 @@ def _on_search() -> None:
         st.session_state["_search_new"] = True
 
 
+def _on_only() -> None:
+    st.session_state[ONLY_MATCHES] = bool(_event("only"))
+
+
 def _on_page() -> None:
     p = _as_index(_event("page"))
     if p is not None:
@@ -82,25 +89,44 @@ def _match_label(model: TimelineModel, i: int) -> list:
     return [i, str(m.role)[:40], label]
 
 
-def _search_data(model: TimelineModel) -> dict:
+def _search_data(model: TimelineModel) -> tuple[dict, list[int]]:
+    """What the component shows of the search, and every message it matches."""
     q = st.session_state.get(QUERY) or ""
     if not q.strip():
-        return {"q": "", "matches": [], "count": 0, "list": []}
+        return {"q": "", "matches": [], "count": 0, "list": [], "only": False}, []
     found = model.search(q)
     if st.session_state.pop("_search_new", False) and found:
         # A new query shows its first match (after the selection, like a browser's find).
         sel = state.selected()
         nxt = next((i for i in found if sel is None or i > sel), found[0])
         state.jump(nxt, model.page_size)
+    # The list follows the current match: a window of LISTED names around it ("299 of 375" lists
+    # #299's neighbours, not the first ones).
+    sel = state.selected()
+    at = bisect.bisect_left(found, sel) if sel is not None else 0
+    start = max(0, min(at - LISTED // 2, len(found) - LISTED))
     return {"q": q, "matches": found[:MAX_MATCHES], "count": len(found),
-            "list": [_match_label(model, i) for i in found[:LISTED]]}
+            "only": bool(st.session_state.get(ONLY_MATCHES)),
+            "list": [_match_label(model, i) for i in found[start:start + LISTED]], "listed_from": start}, found
+
+
+def _only_matches(model: TimelineModel, kept: list[int] | None, found: list[int]) -> list[int] | None:
+    """"Show only matches" (as DevTools' filter): the filters' messages narrowed to the matches.
+
+    Done here over every match, so stepping, paging and the "filtered: N shown" count work as
+    for the other filters; a new narrowing shows the first match at or after the selection."""
+    if not st.session_state.get(ONLY_MATCHES) or not (st.session_state.get(QUERY) or "").strip():
+        return kept
+    only = found if kept is None else sorted(set(kept) & set(found))
+    sel = state.selected()
+    if only and (sel is None or sel not in only):
+        state.jump(next((i for i in only if sel is None or i >= sel), only[0]), model.page_size)
+    return only
 
 
 def _keep_data(model: TimelineModel, p: int, kept: list[int] | None) -> dict | None:
     if kept is None:
         return None
-    import bisect
-
     start, end = p * model.page_size, min(model.n, (p + 1) * model.page_size)
     a, z = bisect.bisect_left(kept, start), bisect.bisect_left(kept, end)
     return {"page": kept[a:z], "prev": kept[a - 1] if a > 0 else None, "next": kept[z] if z < len(kept) else None,
@@ -147,7 +173,8 @@ def timeline_panel(checked: Checked, key: tuple, transcript: int, loaded: state.
     left, right = st.columns([3, 2], gap="medium")
     with left:
         kept = _filters(model)
-        search = _search_data(model)
+        search, found = _search_data(model)
+        kept = _only_matches(model, kept, found)
         sel = state.selected()
         if sel is not None and not 0 <= sel < model.n:
             sel = None
@@ -167,6 +194,7 @@ def timeline_panel(checked: Checked, key: tuple, transcript: int, loaded: state.
             on_jump_change=_on_jump,
             on_page_change=_on_page,
             on_search_change=_on_search,
+            on_only_change=_on_only,
         )
     with right:
         detail_pane(checked, transcript, sel, model)

@@ -99,3 +99,4 @@ def open_sample(page, stem: str) -> None:
     # there for a moment (a strict-mode error under load in CI); wait until the old one is gone.
     expect(page.locator('[data-testid="timeline"]')).to_have_count(1)
     wait_idle(page)
+

@@ -1,5 +1,5 @@
 """Pages of the app in Chromium for the share tests: a fresh browser context per user, an upload,
-the Share button's link, and the same link on another replica."""
+the Share panel and its link, and the same link on another replica."""
 
 from __future__ import annotations
 
@@ -31,11 +31,21 @@ def upload(page, data: bytes, name: str = "broken.json") -> None:
     expect(page.locator(f"{TIMELINE} [data-msg-index]").first).to_be_visible(timeout=SLOW)
 
 
+def open_share(page) -> None:
+    """Open the Share panel (the button beside the file's name) unless it is open already."""
+    panel = page.locator(".st-key-share_panel")
+    if not panel.is_visible():
+        page.get_by_role("button", name="Share", exact=True).click()
+    expect(panel).to_be_visible(timeout=SLOW)
+
+
 def share(page, select: int | None = None) -> str:
+    """Create a link to the page's transcript and view (the message ``select`` picked first)."""
     if select is not None:
         page.locator(f'{TIMELINE} [data-msg-index="{select}"]').click()
         expect(page.get_by_role("heading", name=f"Message #{select}")).to_be_visible(timeout=SLOW)
-    page.get_by_role("button", name="Share", exact=True).click()
+    open_share(page)
+    page.get_by_role("button", name="Create link").click()
     code = page.locator(".st-key-share_url code")
     expect(code).to_be_visible(timeout=SLOW)
     return code.text_content().strip()

@@ -8,6 +8,7 @@ import json
 from playwright.sync_api import expect
 
 from .conftest import upload, wait_idle
+from .share_pages import open_share
 
 CALL = {"id": "call_1", "type": "function", "function": {"name": "lookup", "arguments": "{}"}}
 GOOD = {"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": None, "tool_calls": [CALL]},
@@ -43,7 +44,8 @@ def test_dataset_view_row_opens_the_transcript_and_back_and_share(app_page, brow
     expect(page.get_by_test_id("stMetric").filter(has_text="Messages")).to_contain_text("2")
 
     # Share the open transcript: the link reopens it, in a browser that has never seen the file.
-    page.get_by_role("button", name="Share", exact=True).click()
+    open_share(page)
+    page.get_by_role("button", name="Create link").click()
     link = page.locator(".st-key-share_url code")
     expect(link).to_be_visible()
     url = link.inner_text().strip()
@@ -60,7 +62,8 @@ def test_dataset_view_row_opens_the_transcript_and_back_and_share(app_page, brow
     expect(page.locator(".st-key-dataset_summary")).to_be_visible()
 
     # Share the dataset view itself: the link opens the table, not a transcript.
-    page.get_by_role("button", name="Share", exact=True).click()
+    open_share(page)
+    page.get_by_role("button", name="Create link").click()
     wait_idle(page)
     expect(page.locator(".st-key-share_url code")).to_be_visible()
     url = page.locator(".st-key-share_url code").inner_text().strip()

@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 from inspector.ui.app_main import TABS
 
 from .conftest import IDLE, open_sample, upload, wait_idle
+from .share_pages import open_share
 
 TL = '[data-testid="timeline"]'
 
@@ -173,7 +174,8 @@ def test_hostile_transcript_shows_as_text_runs_nothing_fetches_nothing(page, app
     page.get_by_role("textbox", name="Paste the error you got").fill(text)
     page.get_by_role("textbox", name="Paste the error you got").press("Control+Enter")
     wait_idle(page)
-    page.get_by_role("button", name="Share", exact=True).click()
+    open_share(page)
+    page.get_by_role("button", name="Create link").click()
     expect(page.locator(".st-key-share_url code")).to_be_visible()
     wait_idle(page)
     net.settle(page)

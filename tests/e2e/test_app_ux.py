@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 import inspector
 
 from .conftest import SAMPLES, open_sample, upload, wait_idle
+from .share_pages import open_share
 
 TL = '[data-testid="timeline"]'
 ANTHROPIC = {
@@ -143,7 +144,13 @@ def test_refusals_show_in_the_main_panel_with_an_excerpt(app_page):
 
     side = page.get_by_test_id("stSidebar")
     side.get_by_text("Paste JSON").click()
-    side.get_by_role("textbox", name="Transcript JSON").fill('{"messages": [oops]}')
+    box = side.get_by_role("textbox", name="Transcript JSON")
+    box.fill('{"messages": [oops]}')
+    # Streamlit sends a text area's value when it loses focus; a click that lands before that
+    # rerun ends can find the old value (this test failed so under load). A person pastes,
+    # then moves to the button: the same order here.
+    box.press("Tab")
+    wait_idle(page)
     side.get_by_role("button", name="Inspect pasted JSON").click()
     wait_idle(page)
     expect(err).to_contain_text("line 1 column 15")
@@ -168,6 +175,9 @@ def test_a_wrong_dialect_keeps_the_view_and_a_target_change_says_what_changed(ap
     expect(page.locator(".st-key-view_change")).to_contain_text("After target openai → mistral: for Mistral")
     # Where the target came from is still said, and that it was overridden.
     expect(reason).to_contain_text("Target mistral: chosen here, overriding openai (the request's model")
+
+    choose(page, "Dialect", "openai-chat")  # a dialect change is explained the same way
+    expect(page.locator(".st-key-view_change")).to_contain_text("After dialect auto-detect → openai-chat: for Mistral")
 
 
 CONTRAST = (Path(__file__).parent / "contrast.js").read_text()
@@ -197,7 +207,8 @@ CUT = """() => {
 
 
 def test_nothing_is_cut_at_1280x720(app_page):
-    """Buttons ("Show #3"), tabs, labels, badges, the timeline's header, chips and key help."""
+    """Buttons ("Show #3"), tabs, labels, badges, the timeline's header, chips, key help and the
+    Repair tab's options and fit switches."""
     page = app_page
     page.set_viewport_size({"width": 1280, "height": 720})
     open_sample(page, "har_capture_openai_400")  # opens on the refused request, its error read
@@ -207,6 +218,10 @@ def test_nothing_is_cut_at_1280x720(app_page):
     assert page.evaluate(CUT) == []
     open_sample(page, "parallel_half_answered")
     expect(page.locator(f"{TL} .chip-name").first).to_be_visible()
+    assert page.evaluate(CUT) == []
+    page.get_by_role("tab", name="Repair").click()  # repair options, the fit's budget and switches
+    wait_idle(page)
+    page.get_by_role("switch", name="Keep first user").scroll_into_view_if_needed()
     assert page.evaluate(CUT) == []
 
 
@@ -266,3 +281,213 @@ def test_dataset_row_click_opens_next_walks_the_table_and_back_keeps_filter_and_
     expect(page.get_by_role("combobox", name="Sort by")).to_have_value("most messages")
     expect(page.get_by_role("button", name="Open transcript #3 in the timeline")).to_be_visible()
     expect(page.locator(TL)).to_have_count(0)  # the kept highlight is not taken for a click
+
+
+def _long_run(n_calls: int = 140, broken: tuple[int, ...] = (20, 75, 131)) -> bytes:
+    """An OpenAI agent run of 1 + 3 * n_calls messages: each step a bash call, its output and a
+    word; the calls numbered in ``broken`` lose their result (findings spread over two pages)."""
+    items: list[dict] = [{"role": "user", "content": "fix the failing test"}]
+    for k in range(n_calls):
+        cid = f"call_{k:03d}"
+        items.append({"role": "assistant", "content": None, "tool_calls": [
+            {"id": cid, "type": "function", "function": {"name": "bash", "arguments": json.dumps({"command": f"pytest -k t{k}"})}}]})
+        if k not in broken:
+            items.append({"role": "tool", "tool_call_id": cid, "content": f"{k} passed\n" * (1 + k % 5)})
+        items.append({"role": "assistant", "content": f"step {k} done" + (" (flaky)" if k % 9 == 0 else "")})
+    return json.dumps({"model": "gpt-4o", "messages": items}).encode()
+
+
+IN_VIEW = """([i]) => {
+  const host = [...document.querySelectorAll('*')].find((e) => e.shadowRoot && e.shadowRoot.querySelector('.tl'));
+  const r = host.shadowRoot;
+  const card = r.querySelector(`.card[data-msg-index="${i}"]`).getBoundingClientRect();
+  const box = r.querySelector('.tl-scroll').getBoundingClientRect();
+  const bar = r.querySelector('.tl-searchbar').getBoundingClientRect();
+  const head = document.querySelector('.st-key-detail h3').getBoundingClientRect();
+  const top = document.querySelector('[data-testid=stHeader]').getBoundingClientRect().bottom;
+  const H = window.innerHeight;
+  const cardWhole = card.height <= box.height ? card.top >= box.top - 1 && card.bottom <= box.bottom + 1
+                                             : card.top >= box.top - 1 && card.top < box.bottom;
+  return {cardWhole, cardOnPage: card.top >= top - 1 && Math.min(card.bottom, box.bottom) <= H + 1,
+          bar: bar.top >= top - 1 && bar.bottom <= H + 1, heading: head.top >= top - 1 && head.bottom <= H + 1};
+}"""
+
+
+def _all_in_view(page, i: int | None = None) -> int:
+    """The card of message ``i`` (default: the selected one), the search bar and the detail
+    heading naming it are in the window; returns the message's index."""
+    if i is None:
+        wait_idle(page)
+        i = int(page.locator(f"{TL} .card.selected").get_attribute("data-msg-index"))
+    expect(page.locator(".st-key-detail h3")).to_have_text(f"Message #{i}")
+    wait_idle(page)
+    page.wait_for_timeout(100)  # the second measure, one frame after the jump
+    where = page.evaluate(IN_VIEW, [i])
+    assert where == {"cardWhole": True, "cardOnPage": True, "bar": True, "heading": True}, (i, where)
+    return i
+
+
+def test_every_jump_brings_the_card_the_search_bar_and_the_detail_heading_into_view(app_page):
+    """n to the next finding (on the next page too), k back, a chip to its result and go-to:
+    the whole card, the search bar and the detail pane's heading are in the window."""
+    page = app_page
+    page.set_viewport_size({"width": 1280, "height": 720})
+    upload(page, name="run.json", data=_long_run())
+    tl = page.locator(TL)
+    tl.locator('[data-msg-index="1"] .card-head').click()
+    wait_idle(page)
+    page.keyboard.press("n")
+    first = _all_in_view(page)
+    page.keyboard.press("n")
+    second = _all_in_view(page)
+    assert second > first > 1
+    for _ in range(3):
+        page.keyboard.press("k")
+    _all_in_view(page, second - 3)
+    page.keyboard.press("g")
+    page.keyboard.type("410")  # on the second page
+    page.keyboard.press("Enter")
+    _all_in_view(page, 410)
+    tl.locator('[data-msg-index="409"] .chip.call[data-goto]').click()  # 409 calls, 410 answers
+    _all_in_view(page, 410)
+    chip = tl.locator('[data-msg-index="410"] .chip.result[data-goto]')
+    chip.click()
+    _all_in_view(page, 409)
+
+
+def test_go_to_a_message_by_number_box_and_key(app_page):
+    page = app_page
+    upload(page, name="run.json", data=_long_run())
+    tl = page.locator(TL)
+    box = tl.get_by_role("spinbutton", name="Go to message number")
+    box.fill("37")
+    box.press("Enter")
+    wait_idle(page)
+    expect(tl.locator('[data-msg-index="37"].selected')).to_have_count(1)
+    expect(page.locator(".st-key-detail h3")).to_have_text("Message #37")
+    page.keyboard.press("g")  # the key puts the caret in the same box
+    expect(box).to_be_focused()
+    page.keyboard.type("399")
+    page.keyboard.press("Enter")
+    wait_idle(page)
+    expect(tl.locator(".tl-range")).to_contain_text("#300")  # the second page
+    expect(tl.locator('[data-msg-index="399"].selected')).to_have_count(1)
+    expect(page.locator(".st-key-detail h3")).to_have_text("Message #399")
+
+
+def test_search_only_matches_and_a_list_that_follows_the_current_match(app_page):
+    """"flaky" matches 16 messages: "only matches" hides the rest and steps over them; "tool:bash"
+    matches 277 and, stepped to #300-ish, the list shows and marks the current match."""
+    page = app_page
+    page.set_viewport_size({"width": 1280, "height": 720})
+    upload(page, name="run.json", data=_long_run())
+    tl = page.locator(TL)
+    search = tl.locator("input.tl-search")
+    search.fill("flaky")
+    search.press("Enter")
+    wait_idle(page)
+    expect(page.get_by_test_id("search-count")).to_have_text("1 of 16")
+    tl.get_by_text("only matches").click()
+    wait_idle(page)
+    expect(tl.locator(".tl-filtered")).to_have_text("filtered: 16 shown")
+    visible = tl.locator(".card:not(.filtered)")
+    texts = visible.evaluate_all("cs => cs.map(c => c.querySelector('.card-text')?.textContent || '')")
+    assert texts and all("flaky" in t for t in texts), texts
+    first = int(visible.first.get_attribute("data-msg-index"))
+    page.keyboard.press("j")  # steps to the next match, over the hidden cards
+    wait_idle(page)
+    expect(page.get_by_test_id("search-count")).to_have_text("2 of 16")
+    assert int(tl.locator(".card.selected").get_attribute("data-msg-index")) > first + 1
+    tl.get_by_text("only matches").click()
+    wait_idle(page)
+    expect(tl.locator(".tl-filtered")).to_have_count(0)
+
+    search.fill("tool:bash")
+    search.press("Enter")
+    wait_idle(page)
+    box = tl.get_by_role("spinbutton", name="Go to message number")
+    box.fill("301")
+    box.press("Enter")
+    wait_idle(page)
+    search.click()
+    search.press("Enter")  # the next match after #301
+    wait_idle(page)
+    count = page.get_by_test_id("search-count")
+    expect(count).to_have_text(re.compile(r"^\d+ of 277$"))
+    current = tl.locator(".tl-match.current")
+    expect(current).to_have_count(1)
+    sel = tl.locator(".card.selected").get_attribute("data-msg-index")
+    assert current.get_attribute("data-match") == sel
+    lb, cb = tl.get_by_test_id("search-matches").bounding_box(), current.bounding_box()
+    assert lb["y"] - 1 <= cb["y"] and cb["y"] + cb["height"] <= lb["y"] + lb["height"] + 1
+    assert page.evaluate(IN_VIEW, [int(sel)])["bar"]  # the search bar stayed in the window
+
+
+def test_a_click_in_the_middle_of_a_narrow_header_sorts(app_page):
+    """"#" and "codes" are the narrowest columns: a click in their header's middle sorts the table
+    (twice: descending) and opens nothing; the top row is then the last transcript / a rejected one."""
+    page = app_page
+    upload(page, name="train.jsonl", data=_records())
+    canvas = page.locator(".st-key-ds_table [data-testid=stDataFrameResizable]")
+    # Where the columns are: the row box (33 px), then the widths the app gives them.
+    left = {"#": 33, "codes": 33 + 76 + 200 + 110 + 96 + 80 + 96 + 80}
+    width = {"#": 76, "codes": 120}
+    for name, top in (("#", re.compile(r"^#6 of 6: rec-5 ")), ("codes", re.compile(r"^#[35] of 6: rec-[24] "))):
+        for _ in range(2):
+            canvas.click(position={"x": left[name] + width[name] / 2, "y": 17})  # the header's middle
+            wait_idle(page)
+        expect(page.get_by_role("menu")).to_have_count(0)  # not the column menu
+        expect(page.locator(TL)).to_have_count(0)  # and no transcript opened
+        canvas.click(position={"x": 33 + 76 + 100, "y": 35 + 17})  # the top row's name
+        wait_idle(page)
+        expect(page.get_by_role("combobox", name="Transcript")).to_have_value(top)
+        page.get_by_role("button", name="All 6 transcripts").click()
+        wait_idle(page)
+
+
+def test_share_beside_the_file_name_whole_link_copy_confirmed_delete_and_a_fresh_state(app_page, browser, app_server):
+    """The Share button sits beside the file's name (no sidebar scrolling at 1440x900); the link is
+    shown whole with a visible Copy button that copies it; a colleague's delete asks first; the
+    sharer's panel then no longer offers the dead link."""
+    page = app_page
+    page.set_viewport_size({"width": 1440, "height": 900})
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=app_server)
+    open_sample(page, "missing_tool_reply")
+    trigger = page.get_by_role("button", name="Share", exact=True)
+    expect(page.get_by_test_id("stSidebar").get_by_role("button", name="Share", exact=True)).to_have_count(0)
+    name, tb = page.locator(".st-key-filename").bounding_box(), trigger.bounding_box()
+    assert abs((name["y"] + name["height"] / 2) - (tb["y"] + tb["height"] / 2)) < 20  # on the file's row
+    assert tb["x"] > name["x"] + name["width"] and tb["y"] + tb["height"] <= 900
+    open_share(page)
+    page.get_by_role("button", name="Create link").click()
+    box = page.locator(".st-key-share_url")
+    code = box.locator("code")
+    expect(code).to_be_visible()
+    url = code.inner_text().strip()
+    assert url.startswith(app_server + "/?t=")
+    assert code.evaluate("c => { const p = c.closest('pre') || c; return p.scrollWidth <= p.clientWidth + 1; }")
+    copy = box.get_by_role("button", name="Copy link")
+    expect(copy).to_be_visible()
+    copy.click()
+    expect(box.get_by_text("Copied")).to_be_visible()
+    assert page.evaluate("() => navigator.clipboard.readText()") == url
+
+    other = browser.new_context(viewport={"width": 1440, "height": 900}).new_page()
+    other.goto(url)
+    expect(other.locator(TL)).to_have_count(1)
+    wait_idle(other)
+    open_share(other)
+    other.get_by_role("button", name="Delete this share").click()
+    wait_idle(other)
+    expect(other.locator(".st-key-share_confirm")).to_contain_text("cannot be undone")
+    probe = browser.new_context().new_page()
+    probe.goto(url)  # not deleted yet: the link still opens
+    expect(probe.locator(TL)).to_have_count(1)
+    other.get_by_role("button", name="Yes, delete it").click()
+    expect(other.get_by_text("The share was deleted")).to_be_visible()
+
+    page.locator(f'{TL} [data-msg-index="1"] .card-head').click()  # the sharer's next run
+    wait_idle(page)
+    open_share(page)
+    expect(page.locator(".st-key-share_url")).to_have_count(0)
+    expect(page.locator(".st-key-share_gone")).to_contain_text("The share was deleted")

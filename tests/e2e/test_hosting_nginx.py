@@ -20,7 +20,7 @@ from playwright.sync_api import expect
 
 from . import hosting_recipe
 from .hosting_recipe import closing_browser  # noqa: F401 - the `browser` fixture: closes each test's contexts
-from .share_pages import SLOW, share, upload
+from .share_pages import SLOW, open_share, share, upload
 
 pytestmark = [pytest.mark.e2e, pytest.mark.postgres]
 loaddriver = pytest.importorskip("loaddriver")
@@ -65,10 +65,14 @@ def test_the_page_says_who_you_are_and_only_the_maker_deletes(browser, deploymen
     bob = browser_as(browser, link, "bob@example.com")
     expect(bob.get_by_text("Signed in as bob@example.com", exact=True)).to_be_visible()
     expect(bob.locator(loaddriver.TIMELINE).get_by_text(f"{marker} question 0", exact=True)).to_be_visible()
+    open_share(bob)
     bob.get_by_role("button", name="Delete this share").click()
+    bob.get_by_role("button", name="Yes, delete it").click()
     expect(bob.locator(".st-key-share_delete_refused")).to_contain_text("only ana@example.com")
 
+    open_share(ana)
     ana.get_by_role("button", name="Delete this share").click()
+    ana.get_by_role("button", name="Yes, delete it").click()
     expect(ana.get_by_text("The share was deleted")).to_be_visible()
     later = browser_as(browser, link, "bob@example.com")
     expect(later.get_by_text("not found or has expired", exact=False)).to_be_visible()
@@ -82,7 +86,9 @@ def test_an_admin_named_by_the_operator_deletes_anyones_share(browser, deploymen
     ops = browser_as(browser, link, "ops@example.com")
     expect(ops.get_by_text("Signed in as ops@example.com (admin)", exact=True)).to_be_visible()
     expect(ops.locator(loaddriver.TIMELINE + " [data-msg-index]").first).to_be_visible()
+    open_share(ops)
     ops.get_by_role("button", name="Delete this share").click()
+    ops.get_by_role("button", name="Yes, delete it").click()
     expect(ops.get_by_text("The share was deleted")).to_be_visible()
 
 

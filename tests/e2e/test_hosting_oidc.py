@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 
 from . import hosting_recipe
 from .hosting_recipe import closing_browser  # noqa: F401 - the `browser` fixture: closes each test's contexts
-from .share_pages import SLOW, share, upload
+from .share_pages import SLOW, open_share, share, upload
 
 pytestmark = [pytest.mark.e2e, pytest.mark.postgres]
 loaddriver = pytest.importorskip("loaddriver")
@@ -87,10 +87,14 @@ def test_sign_in_share_open_as_another_user_and_only_the_owner_deletes(browser, 
     timeline = bob.locator(loaddriver.TIMELINE)
     expect(timeline.get_by_text(f"{marker} question 0", exact=True)).to_be_visible()
     expect(timeline.locator('.card.selected[data-msg-index="3"]')).to_be_visible()
+    open_share(bob)
     bob.get_by_role("button", name="Delete this share").click()
+    bob.get_by_role("button", name="Yes, delete it").click()
     expect(bob.locator(".st-key-share_delete_refused")).to_contain_text("only ana@example.com")
 
+    open_share(ana)
     ana.get_by_role("button", name="Delete this share").click()
+    ana.get_by_role("button", name="Yes, delete it").click()
     expect(ana.get_by_text("The share was deleted")).to_be_visible()
     again = browser.new_context().new_page()
     again.goto(link)

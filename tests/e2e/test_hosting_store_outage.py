@@ -22,7 +22,7 @@ import appserver
 import loaddriver
 import pgcluster
 
-from .share_pages import SLOW, on, opened, share, upload
+from .share_pages import SLOW, on, open_share, opened, share, upload
 
 pytestmark = [pytest.mark.e2e, pytest.mark.postgres]
 
@@ -58,7 +58,8 @@ def test_postgres_down_and_back_without_restarting_the_app(browser, own_postgres
         own_postgres.halt()
         status, body = health(app)
         assert status == 503 and body["status"] == "unavailable" and body["store"] == "unavailable"
-        page.get_by_role("button", name="Share", exact=True).click()
+        open_share(page)
+        page.get_by_role("button", name="Create link").click()
         expect(page.get_by_text("Share store unavailable", exact=False)).to_be_visible(timeout=SLOW)
         expect(page.get_by_test_id("stException")).to_have_count(0)
 
@@ -67,7 +68,8 @@ def test_postgres_down_and_back_without_restarting_the_app(browser, own_postgres
         while health(app)[0] != 200:
             assert time.monotonic() < deadline, "health did not recover after PostgreSQL came back"
             time.sleep(0.5)
-        page.get_by_role("button", name="Share", exact=True).click()
+        open_share(page)
+        page.get_by_role("button", name="Create link").click()
         code = page.locator(".st-key-share_url code")
         expect(code).not_to_have_text(before, timeout=SLOW)  # a new link: the store works again
         expect(page.get_by_text("Share store unavailable", exact=False)).to_have_count(0)

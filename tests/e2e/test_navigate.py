@@ -9,6 +9,7 @@ import json
 from playwright.sync_api import expect
 
 from .conftest import upload, wait_idle
+from .share_pages import open_share
 
 TL = '[data-testid="timeline"]'
 
@@ -229,7 +230,8 @@ def test_url_restores_the_view_on_reload_and_back(app_page):
     load_log(page, agent_log(20, None), "urlview.json")
     page.locator(f'{TL} [data-msg-index="5"] .card-head').click()
     expect(page.locator(".st-key-detail h3")).to_have_text("Message #5")
-    page.get_by_role("button", name="Share", exact=True).click()
+    open_share(page)
+    page.get_by_role("button", name="Create link").click()
     link = page.locator(".st-key-share_url code")
     expect(link).to_be_visible()
     url = link.inner_text().strip()

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from .share_pages import SLOW, TIMELINE, on, opened, share, upload
+from .share_pages import SLOW, TIMELINE, on, open_share, opened, share, upload
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 import appserver
@@ -94,7 +94,9 @@ def test_deleting_on_one_replica_kills_the_link_on_all(browser, replicas):
 
     holder = opened(browser, on(second, link))  # a colleague who holds the link deletes it
     expect(holder.locator(TIMELINE + " [data-msg-index]").first).to_be_visible(timeout=SLOW)
+    open_share(holder)
     holder.get_by_role("button", name="Delete this share").click()
+    holder.get_by_role("button", name="Yes, delete it").click()
     expect(holder.get_by_text("The share was deleted")).to_be_visible(timeout=SLOW)
 
     later = opened(browser, on(first, link))
@@ -109,6 +111,7 @@ def test_secrets_are_previewed_and_masked_in_the_shared_copy(browser, replicas):
     ]}).encode()
     page = opened(browser, first.url)
     upload(page, data)
+    open_share(page)
     expect(page.get_by_text("1 possible secret(s) found")).to_be_visible(timeout=SLOW)
     expect(page.get_by_text("Mask the 1 secret(s) before sharing")).to_be_visible(timeout=SLOW)
     link = share(page)

@@ -29,7 +29,7 @@ def texts(at: AppTest) -> list[str]:
 
 
 def component_data(at: AppTest) -> dict:
-    (el,) = [e for e in at.get("bidi_component")]
+    (el,) = [e for e in at.get("bidi_component") if e.proto.component_name.endswith("inspector_timeline")]
     return json.loads(el.proto.json)
 
 

@@ -116,9 +116,27 @@ def test_holder_of_the_link_can_delete_it(store_env):
     token = parse_qs(urlsplit(link_of(at)).query)["t"][0]
     colleague = started(t=token)
     colleague.button(key="share_delete").click().run()
+    # Asked first: the link still opens until the colleague says yes.
+    assert any("cannot be undone" in t.value for t in colleague.text)
+    assert not any("not found or has expired" in w.value for w in started(t=token).warning)
+    colleague.button(key="share_delete_yes").click().run()
     assert any("deleted" in s.value for s in colleague.success)
     again = started(t=token)
     assert any("not found or has expired" in w.value for w in again.warning)
+    # The maker's panel, on its next run, no longer offers the dead link.
+    at.run()
+    assert not any(link in c.value for c in at.code for link in [token])
+    assert any("deleted" in s.value for s in at.success)
+
+
+def test_keep_it_leaves_the_share_alone(store_env):
+    at = started()
+    at.button(key="share_button").click().run()
+    at.button(key="share_delete").click().run()
+    at.button(key="share_delete_no").click().run()
+    assert link_of(at)  # still offered
+    token = parse_qs(urlsplit(link_of(at)).query)["t"][0]
+    assert not any("not found or has expired" in w.value for w in started(t=token).warning)
 
 
 def test_extra_patterns_typed_in_the_panel(store_env):
