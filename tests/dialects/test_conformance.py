@@ -20,7 +20,7 @@ import pytest
 from support.dialect_asserts import strings
 
 import inspector
-from inspector.dialects import all_dialects, get
+from inspector.dialects import Dialect, all_dialects, get
 from inspector.dialects.editing import BlockEditor, Editor, EntryEditor
 from inspector.errors import InputError
 from inspector.export import to_markdown
@@ -258,3 +258,35 @@ def test_shape_fixes_are_lossless_sentences(dialect):
                 assert strings(v.items[iss.index]) <= strings(item) | {""}
         for m in v.msgs:
             assert neutral(v.ed, v.ed.role_of(m.raw)) == m.role
+
+
+def test_a_failed_tool_is_read_where_the_editor_writes_it(dialect):
+    """``result_failed`` (the timeline's "tool error") and the editor speak one format: a result
+    block the editor writes as an error reads back as failed and the same block written as a
+    success does not (where the format has a flag: else both read as successes). The clean
+    sample's results are all successes."""
+    clean = View(dialect, dialect.samples.clean)
+    assert not any(clean.reader.result_failed(x.raw, r.id) for x in clean.msgs for r in x.results)
+    v, _, c = _first(dialect, "calls")
+    if not isinstance(v.ed, BlockEditor):
+        return
+    for error in (True, False):
+        block = v.ed.result_block(c, c.id, "No result was recorded", error)
+        msg = {"role": v.ed.USER, v.ed.KEY: [block]}
+        flagged = error and block != v.ed.result_block(c, c.id, "No result was recorded", False)
+        assert v.reader.result_failed(msg, c.id) is flagged
+
+
+def test_the_other_questions_a_dialect_answers(dialect):
+    """``meta``, ``envelopes``, ``names_list`` and ``continues_stored`` answer on the samples:
+    what a log recorded (only the keys the timeline knows), and no format claimed by a list
+    outside any request body."""
+    for doc in (dialect.samples.clean, dialect.samples.broken):
+        t = inspector.load(as_text(dialect, doc)).transcripts[0]
+        envelopes = dialect.envelopes(t.items)
+        assert isinstance(envelopes, dict)
+        for msg in dialect.read(t.items, t.path, []):
+            meta = dialect.meta(msg.raw, envelopes.get(id(msg.raw)))
+            assert set(meta) <= {"time", "seconds", "tokens_in", "tokens_out", "tokens"}
+    assert dialect.names_list(None, None, None) is False
+    assert dialect.continues_stored(None) is False
