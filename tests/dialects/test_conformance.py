@@ -20,7 +20,7 @@ import pytest
 from support.dialect_asserts import strings
 
 import inspector
-from inspector.dialects import Dialect, all_dialects, get
+from inspector.dialects import all_dialects, get
 from inspector.dialects.editing import BlockEditor, Editor, EntryEditor
 from inspector.errors import InputError
 from inspector.export import to_markdown
