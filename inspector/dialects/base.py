@@ -28,6 +28,13 @@ Writing a dialect (see ``openai_chat.py`` for a run dialect, ``anthropic.py`` fo
 - ``text(raw) -> str``: the readable text of one raw message (text parts, and the text of the
   results it carries), used by the timeline preview, the detail pane, the Markdown export, TC020
   and repair's notes, so that they all show the same words;
+- ``result_failed(raw, result_id)``: did the tool fail, in the format's own field (default: the
+  format records no failures); ``meta(raw, envelope)`` and ``envelopes(items)``: time, duration
+  and tokens a log recorded beside a message (default: the keys logging tools use);
+  ``names_list(key, request, target)``: the request body says the list is this format although
+  its items do not (a Responses body's ``input``); ``continues_stored(request)``: the body
+  continues a conversation the provider stores. Nothing outside this package names a dialect
+  (``tests/test_dialect_names.py``): the engine, the app and the guard ask these;
 - ``samples``: a ``Samples`` for the conformance suite (``tests/dialects/test_conformance.py``,
   and ``tests/ui/test_message_text.py`` for the app), which runs over every registered dialect.
   ``clean`` is a document (a message list, or the file value it sits in, as a user would drop
