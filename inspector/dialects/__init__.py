@@ -237,8 +237,9 @@ def of_target(target: str) -> Dialect:
     """The format a request to ``target``'s own API is written in: the first dialect (in
     ``TIE_ORDER``) that fits it (openai-chat for OpenAI, DeepSeek and Mistral, openai-responses
     for the Responses API, anthropic, bedrock, gemini). Only the dialects before it are imported."""
-    for name in [*TIE_ORDER, *names()]:
-        if name in names() and target in get(name).targets:
+    known = names()
+    for name in dict.fromkeys([*TIE_ORDER, *known]):
+        if name in known and target in get(name).targets:
             return get(name)
     raise InputError(f"no dialect fits target {target!r}")
 
@@ -291,5 +292,5 @@ def dialect_of(t: Transcript, override: str | None = None, target: str | None = 
 containers.before_finding(load_all)
 containers.api_format_from(lambda target: of_target(target).name)
 
-__all__ = ["Block", "Dialect", "all_dialects", "detect", "detect_scored", "dialect_of", "entry_points", "get", "load_all", "names",
-           "register", "rescan", "unregister"]
+__all__ = ["Block", "Dialect", "all_dialects", "detect", "detect_scored", "dialect_of", "entry_points", "fallback", "get",
+           "load_all", "named_by_request", "names", "of_target", "register", "rescan", "unregister"]
