@@ -31,8 +31,8 @@ from pathlib import Path
 import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_check import best_of
 from gen import build_transcript
+from timing import best_of
 
 import inspector
 from inspector.tokens import count_messages, counter_for
