@@ -21,7 +21,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .hosting_recipe import closing_browser  # noqa: F401 - the `browser` fixture: closes each test's contexts
-from .share_pages import SLOW, opened, share, upload
+from .share_pages import SLOW, open_share, opened, share, upload
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -79,7 +79,9 @@ def test_no_sign_in_and_anyone_holding_the_link_opens_and_deletes_it(browser, pl
     # more check then), but every colleague after the first gets the result already made.
     assert metric(plain_app, "inspector_checks_total") <= checks_before + 1
 
+    open_share(colleagues[-1])
     colleagues[-1].get_by_role("button", name="Delete this share").click()
+    colleagues[-1].get_by_role("button", name="Yes, delete it").click()
     expect(colleagues[-1].get_by_text("The share was deleted")).to_be_visible(timeout=SLOW)
     later = opened(browser, link)
     expect(later.get_by_text("not found or has expired", exact=False)).to_be_visible(timeout=SLOW)
