@@ -69,7 +69,6 @@ def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
     add = out.append
     note = issues.append
     names_ok: set = set()  # tool names already found valid: names repeat, the regex need not
-    pending_args: list = []  # calls whose arguments strings are validated as JSON in one go
     # Role order (TC019), as mistral_common and the hosted Mistral API check it: only
     # user -> tool and tool -> user are refused among the roles openai-chat has.
     prev: str | None = None
@@ -101,7 +100,7 @@ def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
                 if m.get("content") is None and not m.get("refusal"):
                     note(Issue("TC018", i, None, field="content", role="assistant"))
             else:
-                calls = _assistant_calls(m, i, where, note, names_ok, pending_args)
+                calls = _assistant_calls(m, i, where, note, names_ok)
                 if not calls and m.get("content") is None and not m.get("refusal") and "function_call" not in m:
                     note(Issue("TC018", i, None, field="content", role="assistant"))
             speaker = m.get("name")
@@ -127,22 +126,7 @@ def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
             note(Issue("TC024", i, None, role=role))
             add(Msg(i, role if type(role) is str else repr(role), (), (), m))
             prev = None
-    _validate_arguments(pending_args, note)
     return out
-
-
-def _validate_arguments(pending: list, note) -> None:
-    """TC011 for every arguments string that is not JSON.
-
-    Each string is parsed on its own. Parsing them joined into one array is about twice as fast,
-    but it cannot tell where one string ends: ``'1,2'``, ``'[3'`` and ``'4]'`` join into a valid
-    array of three values, so three broken strings would pass as three good ones.
-    """
-    for c in pending:
-        try:
-            _loads(c.args)
-        except _JSONError:
-            note(Issue("TC011", c.msg, c.id, pos=c.pos, name=c.name))
 
 
 def _tool_results(m: dict, i: int, note, name) -> list[Result]:
@@ -157,7 +141,7 @@ def _tool_results(m: dict, i: int, note, name) -> list[Result]:
     return [Result(cid, name, 0, i)]
 
 
-def _assistant_calls(m: dict, i: int, where: tuple, note, names_ok: set, pending_args: list) -> list[Call]:
+def _assistant_calls(m: dict, i: int, where: tuple, note, names_ok: set) -> list[Call]:
     calls: list[Call] = []
     tc = m.get("tool_calls")
     if tc is not None:
@@ -198,8 +182,13 @@ def _assistant_calls(m: dict, i: int, where: tuple, note, names_ok: set, pending
             calls.append(call)
             if wire:
                 if type(args) is str:
+                    # Each string parsed on its own: joined into one array, '1,2', '[3' and '4]'
+                    # would read as three valid values.
                     if args:
-                        pending_args.append(call)
+                        try:
+                            _loads(args)
+                        except _JSONError:
+                            note(Issue("TC011", i, cid, pos=j, name=name))
                 elif args is not None:
                     note(Issue("TC010", i, cid, pos=j, name=name, got=_type(args)))
     fc = m.get("function_call")
