@@ -124,6 +124,7 @@ def test_share_cli_redact_masks_the_planted_set(tmp_path):
     done = subprocess.run([sys.executable, "-m", "inspector", "share", "--redact", str(path)],
                           capture_output=True, text=True, env=env)
     assert done.returncode == 0, done.stderr
+    assert f"checked {len(R.kinds)} kinds of secret: " in done.stderr
     from inspector.store import Store
 
     token = done.stdout.strip().rsplit("t=", 1)[1].split("&")[0]
