@@ -33,7 +33,7 @@ from ..hosting import events, retention
 from ..redact import MaskingError, PatternError, Redactor, Secret, check_masked, context, masked_in
 from ..render import asset
 from ..store import NotOwner, ShareTooLarge, Store, error_line, hash_token, looks_like_token, share_link
-from ..workers import limits
+from ..workers import WorkCrash, limits
 from .bytecache import byte_cached
 from .signin import USER
 
@@ -199,6 +199,8 @@ def scanned(digest: str, _data: bytes, patterns: tuple[str, ...], budget: float,
     try:
         found: list[Secret] = run_remembered("secrets", digest, _data, patterns, budget, key=(patterns, budget))
         return found
+    except WorkCrash:
+        raise  # not cached: the next run tries again (``share_panel`` says it)
     except (PatternError, InputError) as exc:
         return str(exc)
 
@@ -242,7 +244,10 @@ def share_panel(data: bytes, name: str, view: dict) -> None:
         st.error("A pattern is not a valid regular expression, or needs look-around or back-references, which linear-time matching rules out:")
         st.code(str(exc), language=None)
         return
-    found = scanned(digest, data, (*settings.redact_patterns, *extra), redactor.budget, limits())
+    try:
+        found = scanned(digest, data, (*settings.redact_patterns, *extra), redactor.budget, limits())
+    except WorkCrash as exc:
+        found = str(exc)
     if isinstance(found, str):  # past the patterns' time budget, or a worker's limit: not scanned, not shared
         st.error(f"Not shared: {found}")
         return
