@@ -47,6 +47,10 @@ def deployment(pg_cluster, tmp_path_factory):
         d.stop()
 
 
+SIGNED_IN_OR_NOT = ("() => document.querySelector('[data-testid=stApp]')?.dataset.testScriptState === 'notRunning'"
+                    " && !!document.querySelector('.st-key-signed_in_as, .st-key-sign_in')")
+
+
 def browser_as(browser, url: str, user: str | None = None, headers: dict | None = None):
     options = {"viewport": {"width": 1400, "height": 1100}}
     if user:
@@ -56,7 +60,9 @@ def browser_as(browser, url: str, user: str | None = None, headers: dict | None 
     page = browser.new_context(**options).new_page()
     page.set_default_timeout(SLOW)
     page.goto(url)
-    page.wait_for_function(loaddriver.IDLE)
+    # Drawn, not just idle (issue 33): right after goto the app may be idle before its first run;
+    # every page here shows who is signed in or the sign-in page.
+    page.wait_for_function(SIGNED_IN_OR_NOT, timeout=SLOW)
     return page
 
 
@@ -91,12 +97,12 @@ def test_an_admin_named_by_the_operator_deletes_anyones_share(browser, deploymen
     upload(ana, loaddriver.make_transcript(8)[0])
     link = share(ana)
     ops = browser_as(browser, link, "ops@example.com")
-    expect(ops.get_by_text("Signed in as ops@example.com (admin)", exact=True)).to_be_visible()
-    expect(ops.locator(loaddriver.TIMELINE + " [data-msg-index]").first).to_be_visible()
+    expect(ops.get_by_text("Signed in as ops@example.com (admin)", exact=True)).to_be_visible(timeout=SLOW)
+    expect(ops.locator(loaddriver.TIMELINE + " [data-msg-index]").first).to_be_visible(timeout=SLOW)
     open_share(ops)
     ops.get_by_role("button", name="Delete this share").click()
     ops.get_by_role("button", name="Yes, delete it").click()
-    expect(ops.get_by_text("The share was deleted")).to_be_visible()
+    expect(ops.get_by_text("The share was deleted")).to_be_visible(timeout=SLOW)
 
 
 def test_my_shares_lists_what_i_shared_with_its_expiry(browser, deployment):
@@ -128,12 +134,14 @@ def test_a_groups_header_sent_through_nginx_makes_nobody_admin(browser, deployme
     upload(ana, loaddriver.make_transcript(4)[0])
     link = share(ana)
     bob = browser_as(browser, link, "bob@example.com", headers=FORGED_GROUPS)
-    expect(bob.get_by_text("Signed in as bob@example.com", exact=True)).to_be_visible()
-    expect(bob.locator(loaddriver.TIMELINE + " [data-msg-index]").first).to_be_visible()
+    expect(bob.get_by_text("Signed in as bob@example.com", exact=True)).to_be_visible(timeout=SLOW)
+    expect(bob.locator(loaddriver.TIMELINE + " [data-msg-index]").first).to_be_visible(timeout=SLOW)
+    # The teammate's view says it is a share, how much was masked and when it expires.
+    expect(bob.locator(".st-key-shared_status")).to_contain_text("shared · 0 masked · expires ", timeout=SLOW)
     open_share(bob)
     bob.get_by_role("button", name="Delete this share").click()
     bob.get_by_role("button", name="Yes, delete it").click()
-    expect(bob.locator(".st-key-share_delete_refused")).to_contain_text("only ana@example.com")
+    expect(bob.locator(".st-key-share_delete_refused")).to_contain_text("only ana@example.com", timeout=SLOW)
     # The control: the group nginx gives (its map, the SSO stand-in's group list) does reach the app.
     lead = browser_as(browser, deployment.url, "lead@example.com")
     expect(lead.get_by_text("Signed in as lead@example.com (admin)", exact=True)).to_be_visible()
