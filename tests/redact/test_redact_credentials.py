@@ -12,7 +12,7 @@ import sys
 import pytest
 
 import inspector
-from inspector.redact import Redactor, masked_in
+from inspector.sharing.redact import Redactor, masked_in
 
 R = Redactor.build()
 LETTERS_ONLY = "sk-proj-AbcdEfghIjklMnopQrstUvwxYzabCdefGhijKlmnOpqr"
@@ -125,7 +125,7 @@ def test_share_cli_redact_masks_the_planted_set(tmp_path):
                           capture_output=True, text=True, env=env)
     assert done.returncode == 0, done.stderr
     assert f"checked {len(R.kinds)} kinds of secret: " in done.stderr
-    from inspector.store import Store
+    from inspector.sharing.store import Store
 
     token = done.stdout.strip().rsplit("t=", 1)[1].split("&")[0]
     shared = Store(f"sqlite:///{db}").get(token)

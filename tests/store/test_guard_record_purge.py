@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
-from inspector.store import RECORD_PURGE_SECONDS, Store
+from inspector.sharing.store import RECORD_PURGE_SECONDS, Store
 
 FIELDS = {"source": "proxy", "verdict": "would_reject", "findings": "[]"}
 

@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest
 
-from inspector.store import Store
+from inspector.sharing.store import Store
 
 KEY = "sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z"
 DATA = json.dumps({"messages": [{"role": "user", "content": f"call with {KEY}"},
@@ -184,7 +184,7 @@ def test_expiry_chosen_in_the_panel_is_stored(store_env, monkeypatch):
 
 
 def _counting_scans(monkeypatch) -> list:
-    from inspector.redact import Redactor
+    from inspector.sharing.redact import Redactor
     from inspector.ui import bytecache
 
     bytecache.clear()
@@ -228,7 +228,7 @@ def test_patterns_that_ran_out_of_time_are_not_run_again_on_each_click(store_env
 def test_the_panel_says_what_it_checked_and_the_teammate_sees_how_many_were_masked(store_env):
     """Issue 33: "Checked N kinds of secret: ..." instead of "No secrets found"; the colleague who
     opens the link reads "shared · 1 masked · expires ..."."""
-    from inspector.redact import Redactor
+    from inspector.sharing.redact import Redactor
 
     n = len(Redactor.build().kinds)
     clean = started(data=json.dumps([{"role": "user", "content": "nothing here"}]).encode())
