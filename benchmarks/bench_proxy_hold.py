@@ -32,6 +32,9 @@ def orphan(i: int) -> dict:
                                             {"role": "tool", "tool_call_id": f"call_{i}", "content": f"r{i}"}]}
 
 
+FAILED: list[str] = []
+
+
 async def many(url: str, n: int, pid: int, clients: int = 20) -> list[tuple[int, float]]:
     marks: list[tuple[int, float]] = [(0, rss_mb(pid))]
     done = 0
@@ -40,7 +43,10 @@ async def many(url: str, n: int, pid: int, clients: int = 20) -> list[tuple[int,
         async def one(i: int) -> None:
             nonlocal done
             async with sem:
-                await client.post(url + "/v1/chat/completions", json=orphan(i))
+                try:
+                    await client.post(url + "/v1/chat/completions", json=orphan(i))
+                except httpx.HTTPError as exc:  # counted, not fatal: the figure is how many
+                    FAILED.append(type(exc).__name__)
             done += 1
             if done % (n // 4) == 0:
                 marks.append((done, rss_mb(pid)))
@@ -79,8 +85,8 @@ def main() -> None:
             pid = proxy.proc.pid
             t0 = time.perf_counter()
             marks = asyncio.run(many(proxy.url, n, pid))
-            print(f"proxy RSS over {n:,} recorded requests ({time.perf_counter() - t0:.0f} s): "
-                  + ", ".join(f"{k:,}: {mb:.0f} MB" for k, mb in marks))
+            print(f"proxy RSS over {n:,} recorded requests ({time.perf_counter() - t0:.0f} s, "
+                  f"{len(FAILED)} failed: {sorted(set(FAILED))}): " + ", ".join(f"{k:,}: {mb:.0f} MB" for k, mb in marks))
             alone, worst = asyncio.run(stall(proxy.url))
             print(f"small request: median {alone:.0f} ms alone; longest {worst:.0f} ms while a 50 MB body is checked")
         finally:
