@@ -16,7 +16,7 @@ import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
-import guardserver  # noqa: E402
+import guardserver
 
 
 def rss_mb(pid: int) -> float:

@@ -20,9 +20,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "redact"))
-from test_redact_credentials import PLANTED, SECRETS  # noqa: E402
+from test_redact_credentials import PLANTED, SECRETS
 
-from inspector.sharing.redact import Redactor  # noqa: E402
+from inspector.sharing.redact import Redactor
 
 EXTRA = ["glpat-a1B2c3D4e5F6g7H8i9J0", "npm_" + "a" * 18 + "B" * 18, "SG." + "a" * 22 + "." + "b" * 43, "gsk_" + "Ab" * 26,
          "xai-" + "Ab" * 40, "dop_v1_" + "ab12" * 16, "GOCSPX-" + "a" * 28, "123456789:AA" + "b" * 33,

@@ -196,8 +196,6 @@ async def _read_body(request: Request, limit: int, idle: float = BODY_IDLE_SECON
             chunk = await asyncio.wait_for(stream.__anext__(), min(idle, max(left, 0.0)))
         except StopAsyncIteration:
             return b"".join(parts)
-        except asyncio.TimeoutError:
-            raise TimeoutError from None
         size += len(chunk)
         if size > limit:
             return None

@@ -78,7 +78,7 @@ def test_a_body_over_the_limit_is_answered_413_before_its_end(proxy):
     piece = b"x" * 65536
     for _ in range(16):  # 1,048,576 bytes sent, the body not ended
         sock.sendall(b"%x\r\n" % len(piece) + piece + b"\r\n")
-    status, head, body = _answer(sock)
+    status, _, body = _answer(sock)
     assert status == 413 and json.loads(body)["error"]["code"] == "inspector_proxy"
 
 
