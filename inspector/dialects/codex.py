@@ -265,7 +265,8 @@ class Codex(responses.Responses):
 
         for e in reversed(items):
             if is_line(e) and e["type"] == "turn_context":
-                return model_named(e["payload"].get("model"), "the rollout's turn_context names model")
+                target, why = model_named(e["payload"].get("model"), "the rollout's turn_context names model")
+                return ("responses" if target == "openai" else target), why  # Codex speaks Responses to OpenAI
         return None, ""
 
 
