@@ -275,6 +275,8 @@ COMMAND_MODULES = {
     "scan": "inspector.scan_cli",
     "proxy": "inspector.proxy_cli",
     "inbox": "inspector.inbox_cli",
+    "sessions": "inspector.sessions_cli",
+    "watch": "inspector.watch_cli",
 }
 
 
