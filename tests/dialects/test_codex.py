@@ -21,7 +21,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import inspector
+from inspector.fitting import FitError
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "sample_logs" / "codex_rollout_compacted.jsonl"
@@ -141,3 +144,16 @@ def test_repair_inside_a_replacement_history_rewrites_that_compaction_line():
     history = out[3]["payload"]["replacement_history"]
     assert [x.get("type") for x in history] == ["message", "function_call", "function_call_output", "message"]
     assert out[3]["payload"]["message"] == "m" and inspector.check(fixed.output).ok
+
+
+def test_fit_never_cuts_a_compaction_line_to_remove_part_of_its_history():
+    """The replacement history's messages share one line: removing that line would remove them all
+    and send the conversation the compaction replaced again; fit refuses instead."""
+    long = [say("user", "first question " * 50)["payload"], say("assistant", "long answer " * 200)["payload"],
+            say("user", "summary " * 20)["payload"]]
+    rows = [META, say("user", "old"), line("compacted", {"message": "m", "replacement_history": long}),
+            say("user", "now what"), say("assistant", "ok")]
+    with pytest.raises(FitError, match="the protected messages alone need"):
+        inspector.fit(text(rows), 200)
+    fitted = inspector.fit(text(rows), 100_000)
+    assert fitted.output.decode() == text(rows)
