@@ -104,7 +104,7 @@ def _started_and_cwd(doc: Any) -> tuple[str | None, str | None]:
 
 def row(agent: str, path: Path, mtime: float, root: Path) -> SessionRow:
     """One session, read and checked as ``check`` reads it."""
-    from .check import check_document
+    from .checking import check_document
     from .reading import load_path
 
     r = SessionRow(agent=agent, path=str(path), project=_project(agent, path, agent_folder(agent, root)),

@@ -76,7 +76,7 @@ class Follower:
         """The check of the lines read so far, as ``check`` reads them (None before any)."""
         if not self.items:
             return None
-        from .check import check_plain
+        from .checking import check_plain
         from .ci_output import Locator
         from .containers import Document, find_transcripts
 

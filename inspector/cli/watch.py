@@ -10,12 +10,12 @@ import argparse
 import sys
 import time
 
-from .cli import EXIT_FINDINGS, EXIT_OK, command
+from .parser import EXIT_FINDINGS, EXIT_OK, command
 
 
 def _arguments(p: argparse.ArgumentParser) -> None:
-    from .dialects import names
-    from .targets import TARGETS
+    from ..dialects import names
+    from ..targets import TARGETS
 
     p.add_argument("path", help="the session file (JSON Lines) to follow")
     p.add_argument("--fail-fast", action="store_true", help="exit 1 at the first error")
@@ -26,8 +26,8 @@ def _arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run_watch(args: argparse.Namespace) -> int:
-    from .cli import _colour, _text_lines
-    from .watching import Follower
+    from ..watching import Follower
+    from .check import _colour, _text_lines
 
     follower = Follower(args.path, args.target, args.dialect)
     paint = _colour(sys.stdout.isatty())

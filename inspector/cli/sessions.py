@@ -8,11 +8,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .cli import EXIT_OK, command
+from .parser import EXIT_OK, command
 
 
 def _arguments(p: argparse.ArgumentParser) -> None:
-    from .agent_sessions import AGENTS
+    from ..agent_sessions import AGENTS
 
     p.add_argument("--agent", choices=list(AGENTS), help="only this agent's sessions")
     p.add_argument("--root", help="the home directory the agents' folders are in (default: ~)")
@@ -21,8 +21,8 @@ def _arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run_sessions(args: argparse.Namespace) -> int:
-    from .agent_sessions import sessions
-    from .jsonio import dumps
+    from ..agent_sessions import sessions
+    from ..jsonio import dumps
 
     rows = sessions(args.agent, args.root, args.last)
     if args.format == "json":
