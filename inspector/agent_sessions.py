@@ -1,14 +1,11 @@
 """Where coding agents keep their session files, and a one-line verdict on each (``inspector sessions``).
 
-Each agent's folder under a home directory (``--root``, default ``~``; ``CODEX_HOME`` moves
-Codex's as Codex itself does):
-
-- ``claude-code``: ``.claude/projects/<project>/<session>.jsonl``;
-- ``codex``: ``.codex/sessions/YYYY/MM/DD/rollout-*.jsonl``;
-- ``gemini``: ``.gemini/tmp/<project hash>/chats/session-*.jsonl`` (``.json`` before v0.39).
-
-A row is read with ``check`` (the same reading as every other door): its agent, project, start,
-message count, the verdict for the target the session names, and its first error.
+Each session-log dialect says where its agent keeps them (``Dialect.session_files``: Claude Code's
+``.claude/projects/<project>/*.jsonl``, Codex's ``.codex/sessions/YYYY/MM/DD/rollout-*.jsonl``
+or ``$CODEX_HOME/sessions``, Gemini CLI's ``.gemini/tmp/<project hash>/chats/session-*``), under a
+home directory (``--root``, default ``~``). A row is read with ``check`` (the same reading as
+every other door): its agent, project, start, message count, the verdict for the target the
+session names, and its first error.
 """
 
 from __future__ import annotations
@@ -18,13 +15,15 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from .dialects.base import SessionFiles
 from .errors import InputError
 
-AGENTS = {
-    "claude-code": (".claude/projects", ("*/*.jsonl",)),
-    "codex": (".codex/sessions", ("*/*/*/rollout-*.jsonl", "rollout-*.jsonl")),
-    "gemini": (".gemini/tmp", ("*/chats/session-*.jsonl", "*/chats/session-*.json")),
-}
+
+def agents() -> dict[str, SessionFiles]:
+    """Every agent whose sessions a dialect reads, by the name ``--agent`` takes."""
+    from .dialects import all_dialects
+
+    return {d.session_files.agent: d.session_files for d in all_dialects() if d.session_files is not None}
 
 
 @dataclass
@@ -45,24 +44,24 @@ class SessionRow:
         return asdict(self)
 
 
-def agent_folder(agent: str, root: Path) -> Path:
-    rel, _ = AGENTS[agent]
-    if agent == "codex" and os.environ.get("CODEX_HOME"):
-        return Path(os.environ["CODEX_HOME"]) / "sessions"
-    return root / rel
+def agent_folder(where: SessionFiles, root: Path) -> Path:
+    if where.env and os.environ.get(where.env):
+        return Path(os.environ[where.env]) / Path(where.folder).name
+    return root / where.folder
 
 
 def find(agent: str | None = None, root: str | os.PathLike | None = None) -> list[tuple[str, Path, float]]:
     """``(agent, path, mtime)`` of every session file, newest first."""
-    if agent is not None and agent not in AGENTS:
-        raise InputError(f"--agent {agent!r}: the agents are {', '.join(AGENTS)}")
+    known = agents()
+    if agent is not None and agent not in known:
+        raise InputError(f"--agent {agent!r}: the agents are {', '.join(known)}")
     home = Path(root).expanduser() if root is not None else Path.home()
     if root is not None and not home.is_dir():
         raise InputError("is not a directory", str(home))
     out: list[tuple[str, Path, float]] = []
-    for name in [agent] if agent else list(AGENTS):
-        folder = agent_folder(name, home)
-        for pattern in AGENTS[name][1]:
+    for name in [agent] if agent else list(known):
+        folder = agent_folder(known[name], home)
+        for pattern in known[name].patterns:
             for p in folder.glob(pattern):
                 try:
                     out.append((name, p, p.stat().st_mtime))
@@ -72,16 +71,14 @@ def find(agent: str | None = None, root: str | os.PathLike | None = None) -> lis
     return out
 
 
-def _project(agent: str, path: Path, folder: Path) -> str:
+def _project(where: SessionFiles, path: Path, folder: Path) -> str:
+    """The project's folder name, where the agent names a folder after it (else "": the cwd the
+    session records is used)."""
     try:
         rel = path.relative_to(folder)
     except ValueError:
         return ""
-    if agent == "claude-code":
-        return rel.parts[0]  # Claude Code's own name for the project's folder (the path, dashed)
-    if agent == "gemini":
-        return rel.parts[0]  # the project's hash
-    return ""
+    return rel.parts[0] if where.project_folder and len(rel.parts) > 1 else ""
 
 
 def _started_and_cwd(doc: Any) -> tuple[str | None, str | None]:
@@ -107,7 +104,8 @@ def row(agent: str, path: Path, mtime: float, root: Path) -> SessionRow:
     from .checking import check_document
     from .reading import load_path
 
-    r = SessionRow(agent=agent, path=str(path), project=_project(agent, path, agent_folder(agent, root)),
+    where = agents()[agent]
+    r = SessionRow(agent=agent, path=str(path), project=_project(where, path, agent_folder(where, root)),
                    modified=mtime)
     try:
         doc = load_path(path)

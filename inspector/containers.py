@@ -319,7 +319,7 @@ for _fn in (_list_of_records, _bare_list, _request_body, _toolbench, _inspect_lo
 _TYPE_KEYS = ("type", "kind", "event", "source")  # the field that names what a record is, when it has one
 
 
-def describe_records(root: list, fmt: str) -> str:
+def describe_records(root: list[Any], fmt: str) -> str:
     """One sentence saying what a list of records no reader claims holds: the keys most records
     have and the values of the field that names their kind (``type``, ...)."""
     head = [x for x in root[:500] if type(x) is dict]

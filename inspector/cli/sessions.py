@@ -12,9 +12,9 @@ from .parser import EXIT_OK, command
 
 
 def _arguments(p: argparse.ArgumentParser) -> None:
-    from ..agent_sessions import AGENTS
+    from ..agent_sessions import agents
 
-    p.add_argument("--agent", choices=list(AGENTS), help="only this agent's sessions")
+    p.add_argument("--agent", choices=list(agents()), help="only this agent's sessions")
     p.add_argument("--root", help="the home directory the agents' folders are in (default: ~)")
     p.add_argument("--last", type=int, default=20, help="how many of the newest sessions (default 20)")
     p.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")

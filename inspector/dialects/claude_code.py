@@ -23,7 +23,7 @@ from ..errors import InputError
 from ..jsonio import dumps
 from ..model import Issue, Msg
 from . import anthropic
-from .base import Samples
+from .base import Samples, SessionFiles
 from .base import type_name as _type
 from .editing import EntryEditor
 
@@ -596,6 +596,7 @@ class ClaudeCode(anthropic.Anthropic):
     tool_fields = frozenset({"tool_use_id", "toolUseId", "tool_name", "toolName"})
     editor_class = ClaudeCodeEditor
     recognisers = (claude_code_log,)
+    session_files = SessionFiles("claude-code", ".claude/projects", ("*/*.jsonl",))
     samples = Samples(
         clean=[_entry("u1", None, "user", "List the files."),
                _entry("a1", "u1", "assistant", [{"type": "tool_use", "id": "toolu_1", "name": "Bash",

@@ -30,7 +30,7 @@ from ..containers import Path, path_text
 from ..errors import InputError
 from ..model import Issue, Msg
 from . import responses
-from .base import Samples, type_name, word
+from .base import Samples, SessionFiles, type_name, word
 from .editing import LogEditor
 
 LINE_TYPES = frozenset({"session_meta", "turn_context", "response_item", "event_msg", "compacted"})
@@ -225,6 +225,8 @@ class Codex(responses.Responses):
     tool_fields = frozenset({"call_id", "tool_calls", "tool_call_id"})
     recognisers = (codex_rollout,)
     editor_class = CodexEditor
+    session_files = SessionFiles("codex", ".codex/sessions", ("*/*/*/rollout-*.jsonl", "rollout-*.jsonl"),
+                                 env="CODEX_HOME", project_folder=False)
     samples = Samples(
         clean=[_META, _ASK, _CONTEXT, _CALL, _BEGIN,
                _line("response_item", {"type": "function_call_output", "call_id": "call_Rk3x",

@@ -32,7 +32,7 @@ from ..containers import Path, path_text
 from ..errors import InputError
 from ..model import Issue, Msg
 from . import gemini
-from .base import Samples, type_name, word
+from .base import Samples, SessionFiles, type_name, word
 from .editing import LogEditor
 
 RECORD_TYPES = frozenset({"user", "gemini", "info", "error", "warning"})
@@ -240,6 +240,7 @@ class GeminiCli(gemini.Gemini):
     name = "gemini-cli"
     recognisers = (gemini_cli_session,)
     editor_class = GeminiCliEditor
+    session_files = SessionFiles("gemini", ".gemini/tmp", ("*/chats/session-*.jsonl", "*/chats/session-*.json"))
     samples = Samples(
         clean=[_META, _record("m1", "user", [{"text": "What is in a.py?"}]),
                _record("m2", "gemini", "", toolCalls=[{**_CALL, "result": [{"functionResponse": {

@@ -105,7 +105,7 @@ def test_a_compaction_with_a_replacement_history_is_read_as_the_history_it_start
     assert errors == [("TC001", "call_22")]
     assert report.transcripts == 2  # the conversation before the compaction is one of its own
     doc = inspector.load(text(COMPACTED))
-    main, before = doc.transcripts
+    _main, before = doc.transcripts
     assert "never_sent" in before.extra and "compaction at line 7" in before.label
     assert [e["payload"].get("call_id") for e in before.items] == [None, "call_1", "call_1", None]
 

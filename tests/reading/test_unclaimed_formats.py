@@ -93,15 +93,15 @@ REQUEST_LOG = [
 ]
 
 CASES = {
-    "copilot-cli-events": (lines(COPILOT), "JSON Lines of `{type, id, timestamp, parentId, data}` records, types "
+    "copilot-cli-events": (lines(COPILOT), ("JSON Lines of `{type, id, timestamp, parentId, data}` records, types "
                                            "session.start, user.message, assistant.message, tool.execution_start, "
-                                           "tool.execution_complete: not a format the inspector reads"),
-    "openhands-v0-trajectory": (json.dumps(OPENHANDS_V0), "a JSON array of `{id, timestamp, source, message, "
-                                                          "action, args, ...}` records, sources user, agent"),
-    "adk-session-export": (json.dumps(ADK_SESSION), "the input is an object with the keys id, appName, userId, "
-                                                    "state, lastUpdateTime, events"),
-    "request-log-with-nested-messages": (lines(REQUEST_LOG), "JSON Lines of `{ts, event, data}` records, events "
-                                                             "llm_request, llm_response: not a format"),
+                                           "tool.execution_complete: not a format the inspector reads")),
+    "openhands-v0-trajectory": (json.dumps(OPENHANDS_V0), ("a JSON array of `{id, timestamp, source, message, "
+                                                          "action, args, ...}` records, sources user, agent")),
+    "adk-session-export": (json.dumps(ADK_SESSION), ("the input is an object with the keys id, appName, userId, "
+                                                    "state, lastUpdateTime, events")),
+    "request-log-with-nested-messages": (lines(REQUEST_LOG), ("JSON Lines of `{ts, event, data}` records, events "
+                                                             "llm_request, llm_response: not a format")),
 }
 
 
