@@ -45,14 +45,24 @@ def is_record(e: Any) -> bool:
             and "timestamp" in e and ("content" in e or "toolCalls" in e))
 
 
+def is_metadata(e: Any) -> bool:
+    """The first line of a session file (with ``messages``, it is a whole ``.json`` instead)."""
+    return type(e) is dict and "sessionId" in e and "projectHash" in e and "messages" not in e
+
+
 def is_line(e: Any) -> bool:
     """One line of a session file: a record, a ``$set`` or ``$rewindTo``, or the metadata line."""
-    return is_record(e) or (type(e) is dict and ("$set" in e or "$rewindTo" in e or (
-        "sessionId" in e and "projectHash" in e and "messages" not in e)))  # with messages: a whole .json
+    return is_record(e) or is_metadata(e) or (type(e) is dict and ("$set" in e or "$rewindTo" in e))
+
+
+def claims(items: list) -> bool:
+    """A session file: a user or model record among the first lines, or its metadata line first
+    (a session that holds no message yet)."""
+    return bool(items) and (is_metadata(items[0]) or any(is_record(e) and e["type"] in SENT for e in items[:50]))
 
 
 def detect(items: list) -> int:
-    return 4 if any(is_record(e) and e["type"] in SENT for e in items[:50]) else 0
+    return 4 if claims(items) else 0
 
 
 def replay(items: list, where: tuple = ()) -> tuple[list[tuple[int, dict]], list[list[int]]]:
@@ -127,7 +137,7 @@ def gemini_cli_session(root: Any, fmt: str) -> list[tuple[Path, Any]]:
     if type(root) is dict and type(root.get("messages")) is list and "sessionId" in root and any(
             is_record(m) for m in root["messages"][:50]):
         return [(("messages",), ("Gemini CLI session (.json)", {"dialect": "gemini-cli"}))]
-    if type(root) is not list or not any(is_record(e) and e["type"] in SENT for e in root[:50]):
+    if type(root) is not list or not claims(root):
         return []
     what = "Gemini CLI session"
     out: list[tuple[Path, Any]] = [((), what)]

@@ -125,6 +125,18 @@ def test_the_cli_exits_2_with_one_line(tmp_path, name):
     assert CASES[name][1] in line
 
 
+@pytest.mark.parametrize("name", ["copilot-cli-events", "request-log-with-nested-messages"])
+def test_scan_and_repair_refuse_it_too(tmp_path, name):
+    """One verdict: every door refuses the file (exit 2), and repair writes nothing."""
+    path = tmp_path / "session.jsonl"
+    path.write_text(CASES[name][0])
+    for args in (["scan", str(path)], ["repair", str(path), "-o", str(tmp_path / "out.jsonl")]):
+        p = subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, text=True)
+        assert p.returncode == 2, (args, p.stderr)
+        assert "no transcript could be read" in p.stderr
+    assert not (tmp_path / "out.jsonl").exists()
+
+
 def test_no_reader_descends_into_a_list_its_format_does_not_name():
     """A record of an unknown shape holding a message list, inside an object: not read."""
     doc = {"run": {"meta": {"agent": "x"}, "steps": [{"payload": {"history": REQUEST_LOG[2]["data"]["messages"]}}]}}
