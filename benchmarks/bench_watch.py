@@ -64,7 +64,7 @@ def main() -> None:
             t = time.perf_counter()
             inspector.check(str(path))
             per_check.append(time.perf_counter() - t)
-    ms = lambda xs: statistics.median(xs) * 1000  # noqa: E731
+    ms = lambda xs: statistics.median(xs) * 1000
     print(f"{args.lines:,}-line rollout, last {args.tail} lines appended one by one:")
     print(f"  watch (Follower.poll) per appended line: median {ms(per_poll):.1f} ms, max {max(per_poll) * 1000:.1f} ms")
     print(f"  check of the whole file per appended line: median {ms(per_check):.1f} ms")

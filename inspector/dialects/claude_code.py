@@ -25,7 +25,7 @@ from ..model import Issue, Msg
 from . import anthropic
 from .base import Samples, SessionFiles
 from .base import type_name as _type
-from .editing import EntryEditor
+from .editing import EntryEditor, Written
 
 ENTRY_KEYS = ("sessionId", "uuid", "parentUuid", "timestamp")
 
@@ -322,17 +322,6 @@ class _Piece:
 
     def __init__(self, entry: dict | None, origin: int | None, message: dict, changed: bool):
         self.entry, self.origin, self.message, self.changed = entry, origin, message, changed
-
-
-class Written:
-    """What ``write_back`` made: the new entries, for each the input entry it came from (None:
-    new), the output entries of each repaired message, the input entries that are gone, and the
-    message ids repair changed to join two assistant replies (input entry, old id)."""
-
-    __slots__ = ("changed", "gone", "ids", "items", "origins", "spans")
-
-    def __init__(self, items, origins, spans, changed, gone, ids):
-        self.items, self.origins, self.spans, self.changed, self.gone, self.ids = items, origins, spans, changed, gone, ids
 
 
 class ClaudeCodeEditor(EntryEditor, anthropic.AnthropicEditor):

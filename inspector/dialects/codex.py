@@ -31,7 +31,7 @@ from ..errors import InputError
 from ..model import Issue, Msg
 from . import responses
 from .base import Samples, SessionFiles, type_name, word
-from .editing import LogEditor
+from .editing import LogEditor, Written
 
 LINE_TYPES = frozenset({"session_meta", "turn_context", "response_item", "event_msg", "compacted"})
 
@@ -109,17 +109,6 @@ def codex_rollout(root: Any, fmt: str) -> list[tuple[Path, Any]]:
 
 
 # --- repair ---------------------------------------------------------------------------------------
-
-
-class Written:
-    """What ``write_back`` made (``fixes.entries`` reads it): the new lines, for each the input
-    line it came from (None: new), each repaired item's output line, the output lines changed or
-    new, the input lines that are gone, and no message ids changed."""
-
-    __slots__ = ("changed", "gone", "ids", "items", "origins", "spans")
-
-    def __init__(self, items, origins, spans, changed, gone):
-        self.items, self.origins, self.spans, self.changed, self.gone, self.ids = items, origins, spans, changed, gone, []
 
 
 class CodexEditor(LogEditor, responses.ResponsesEditor):

@@ -325,6 +325,20 @@ class PartsEditor(Editor):
         return str(item.get("role")) if type(item) is dict else "unknown"
 
 
+class Written:
+    """What a ``LogEditor.write_back`` made (``fixes.entries`` reads it): the new entries, for each
+    the input entry it came from (None: new), the output entries of each repaired message, the
+    output entries changed or new, the input entries that are gone, and the message ids repair
+    changed to join two replies (input entry, old id)."""
+
+    __slots__ = ("changed", "gone", "ids", "items", "origins", "spans")
+
+    def __init__(self, items: list[Any], origins: list[int | None], spans: list[list[int]], changed: set[int],
+                 gone: list[int] | None = None, ids: list[tuple[int, Any]] | None = None):
+        self.items, self.origins, self.spans, self.changed = items, origins, spans, changed
+        self.gone, self.ids = gone or [], ids or []
+
+
 class LogEditor(ABC):
     """For logs whose items are entries that make the messages (a Claude Code session log, a
     Codex CLI rollout): repair (``fixes.entries``) asks ``messages`` for the messages the entries
@@ -350,8 +364,8 @@ class LogEditor(ABC):
         raise NotImplementedError
 
     @abstractmethod
-    def write_back(self, items: list[Any], msgs: list[Any], groups: list[list[int]], out: list[Any]) -> Any:
-        """The entries of the repaired messages ``out`` (an ``entries.Written``-like object)."""
+    def write_back(self, items: list[Any], msgs: list[Any], groups: list[list[int]], out: list[Any]) -> Written:
+        """The entries of the repaired messages ``out``."""
         raise NotImplementedError
 
 

@@ -33,7 +33,7 @@ from ..errors import InputError
 from ..model import Issue, Msg
 from . import gemini
 from .base import Samples, SessionFiles, type_name, word
-from .editing import LogEditor
+from .editing import LogEditor, Written
 
 RECORD_TYPES = frozenset({"user", "gemini", "info", "error", "warning"})
 SENT = ("user", "gemini")
@@ -152,15 +152,6 @@ def gemini_cli_session(root: Any, fmt: str) -> list[tuple[Path, Any]]:
 
 
 # --- repair ---------------------------------------------------------------------------------------
-
-
-class Written:
-    """What ``write_back`` made (``fixes.entries`` reads it; see ``codex.Written``)."""
-
-    __slots__ = ("changed", "gone", "ids", "items", "origins", "spans")
-
-    def __init__(self, items, origins, spans, changed):
-        self.items, self.origins, self.spans, self.changed, self.gone, self.ids = items, origins, spans, changed, [], []
 
 
 CANNOT = ("repair of a Gemini CLI session can only add the results of tool calls that have none (the record "
