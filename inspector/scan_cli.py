@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .cli import EXIT_FINDINGS, EXIT_INPUT, EXIT_OK, command
+from .cli import EXIT_FINDINGS, EXIT_INPUT, EXIT_OK, add_loop_args, command, loop_options_of
 from .errors import InputError
 
 
@@ -37,6 +37,7 @@ def _arguments(p: argparse.ArgumentParser) -> None:
                    help="lowest severity that makes the exit code 1 (default: error)")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bar on stderr (default: when stderr is a terminal)")
+    add_loop_args(p)
 
 
 def run_scan(args: argparse.Namespace) -> int:
@@ -54,7 +55,7 @@ def run_scan(args: argparse.Namespace) -> int:
     if args.scheduler and args.engine != "dask":
         raise InputError("--scheduler needs --engine dask")
     parts = sources.plan(sources.expand(args.paths, args.glob))
-    opts = ScanOptions(args.target, args.dialect)
+    opts = ScanOptions(args.target, args.dialect, loop_options_of(args))
     summary = Summary()
     progress = Progress(sum(p.weight for p in parts), args.progress)
     out = sys.stdout.buffer

@@ -18,6 +18,7 @@ proves that the general path would note no issue at all:
 - every call answered in the run of tool messages right after its message, in the calls' order,
   once each (TC001-TC005, TC014, TC022); no tool message outside such a run; no user message right
   after a tool message (TC019, noted for every target); so no unanswered call (TC020);
+- no tool called twice with the same arguments (``inspector.loops`` may find a loop there);
 - at least one call, so openai-chat's detection is sure (score 2) and no other dialect, each of
   which needs keys or content parts this shape does not have, scores at all; no ``model`` key, so
   the target is openai-chat's default, ``openai``.
@@ -43,6 +44,7 @@ import msgspec
 import orjson
 
 from ..dialects.base import NAME_RE
+from ..loops import canonical_args
 from ..rules.sequence import id_rule
 
 ID_LIMIT, ID_PATTERN = id_rule("openai")  # TC009: the target's format of a call id
@@ -134,6 +136,7 @@ def proved_clean(rec: Record, names_ok: set[str], schemas_ok: set[bytes]) -> boo
     answered = 0
     prev_tool = False
     any_call = False
+    args_by_name: dict[str, list[str]] = {}
     for m in rec.messages:
         if type(m) is Tool:
             if open_ids is None or answered >= len(open_ids) or m.tool_call_id != open_ids[answered]:
@@ -171,12 +174,23 @@ def proved_clean(rec: Record, names_ok: set[str], schemas_ok: set[bytes]) -> boo
                             orjson.loads(fn.arguments)
                         except orjson.JSONDecodeError:
                             return False
+                    args_by_name.setdefault(name, []).append(fn.arguments)
                     ids.append(cid)
                 open_ids, answered, any_call = ids, 0, True
         elif type(m) is User and prev_tool:
             return False
         prev_tool = False
-    return any_call and (open_ids is None or answered == len(open_ids))
+    return any_call and (open_ids is None or answered == len(open_ids)) and not _repeats(args_by_name)
+
+
+def _repeats(args_by_name: dict[str, list[str]]) -> bool:
+    """True when one tool is called twice with the same arguments (canonical JSON): loop
+    detection (``inspector.loops``) may then have something to say, which only the general path
+    says."""
+    for many in args_by_name.values():
+        if len(many) > 1 and len({canonical_args(a) for a in many}) < len(many):
+            return True
+    return False
 
 
 class FastPath:
