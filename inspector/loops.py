@@ -27,7 +27,7 @@ dialect's ``text`` and ``result_failed``: it works the same for every format.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -50,19 +50,28 @@ class LoopOptions:
     and the window (in calls) within which a repeat still counts."""
 
     threshold: int = DEFAULT_THRESHOLD
-    per_tool: Mapping[str, int] = field(default_factory=dict)
+    # ``{tool: threshold}``, kept as sorted pairs so that the options hash (the app caches by them)
+    per_tool: Mapping[str, int] | tuple[tuple[str, int], ...] = ()
     allow: frozenset[str] = frozenset()
     window: int = DEFAULT_WINDOW
+
+    def __post_init__(self) -> None:
+        pairs = self.per_tool.items() if isinstance(self.per_tool, Mapping) else self.per_tool
+        object.__setattr__(self, "per_tool", tuple(sorted(pairs)))
+        object.__setattr__(self, "allow", frozenset(self.allow))
 
     def threshold_for(self, name: Any) -> int | None:
         """The threshold of tool ``name``; None when it is allowed to repeat."""
         if name in self.allow:
             return None
-        return self.per_tool.get(name, self.threshold) if isinstance(name, str) else self.threshold
+        for tool, n in self.per_tool:  # type: ignore[misc]
+            if tool == name:
+                return n
+        return self.threshold
 
     @property
     def lowest(self) -> int:
-        return min([self.threshold, *self.per_tool.values()])
+        return min([self.threshold, *(n for _, n in self.per_tool)])  # type: ignore[misc]
 
 
 DEFAULT = LoopOptions()

@@ -22,6 +22,9 @@ from .changes import change_note
 from .context import context_view, fit_section, timeline_overlay
 from .dataset import back_button, dataset_view, record_name
 from .findings import findings_table
+from .loops import loops_table
+from .loops import options as loop_options
+from .loops import settings as loop_settings
 from .pasted_error import pasted_error_panel, recorded_error
 from .refusal import app_words, show_input_error
 from .repair_panel import OPTIONS_KEY, repair_panel
@@ -194,6 +197,7 @@ def main() -> None:
         return
     with st.sidebar:
         loading.loading_panel()
+        loop_settings()
         inbox.open_button()
         lists = st.container()
     page()
@@ -245,7 +249,7 @@ def page() -> None:
     # then takes the one its own request names, as on the command line.
     asked = None if target == st.session_state.get(state.TARGET_START) else target
     try:
-        checked = analysis.checked(loaded.sha, loaded.data, loaded.name, dialect, asked, checking)
+        checked = analysis.checked(loaded.sha, loaded.data, loaded.name, dialect, asked, checking, loop_options())
     except Exception as exc:  # noqa: BLE001
         good = st.session_state.get(DIALECT_GOOD, state.AUTO)
         if isinstance(exc, InputError) and dialect is not None and dialect == st.session_state.get(state.LINK_DIALECT):
@@ -280,6 +284,7 @@ def page() -> None:
     change_note(checked, loaded.sha, dialect, target, transcript)
     # Pasting the provider's error is the headline job: its box sits beside the verdict.
     summary(checked, transcript, beside=lambda: pasted_error_panel(checked, transcript))
+    loops_table(checked.loops(transcript))
     timeline_box = st.container()
     below = st.container()
     with below:
