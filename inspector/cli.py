@@ -317,6 +317,7 @@ COMMAND_MODULES = {
     "scan": "inspector.scan_cli",
     "proxy": "inspector.proxy_cli",
     "inbox": "inspector.inbox_cli",
+    "diff": "inspector.diff_cli",
 }
 
 
