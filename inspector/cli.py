@@ -79,7 +79,7 @@ def add_loop_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--loop-allow", action="append", default=[], metavar="TOOL",
                    help="never report repeated calls of TOOL (repeatable)")
     p.add_argument("--loop-window", type=int, metavar="N",
-                   help="a repeat counts when it comes within N calls of the one before (default 8; 1: in a row)")
+                   help="a repeat counts when it comes within N calls of the one before (default 2: one other call may come between; 1: in a row)")
 
 
 def loop_options_of(args: argparse.Namespace):

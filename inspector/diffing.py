@@ -51,7 +51,7 @@ class _Call:
         return (self.name, self.args)
 
     def plain(self) -> dict[str, Any]:
-        shown = self.args[1:] if self.args.startswith("\x00") else self.args
+        shown = self.args.removeprefix("\x00")
         return {"message_index": self.msg, "tool_call_id": self.id, "arguments": shown,
                 "result_index": self.result_msg, "result": _cut(self.result), "failed": self.failed}
 
@@ -65,7 +65,7 @@ def _cut(text: str | None, n: int = 300) -> str | None:
 def calls_of(a: Analysis) -> list[_Call]:
     """Every call of an analysed transcript in order, with its result's text (the dialect's
     ``text`` of the message holding it, or of the result block when a message holds several)."""
-    from .loops import _result_value
+    from .loops import result_value
 
     answered = {id(link.call): link.result for link in a.pairing.links if link.status != "duplicate"}
     d = a.dialect
@@ -76,7 +76,7 @@ def calls_of(a: Analysis) -> list[_Call]:
             text, failed, at = None, False, None
             if r is not None:
                 rm = a.msgs[r.msg]
-                text = _result_value(rm.raw, r.pos, len(rm.results) == 1, d.text)
+                text = result_value(rm.raw, r.pos, len(rm.results) == 1, d.text)
                 failed = d.result_failed(rm.raw, r.id)
                 at = r.msg
                 if text is None:
@@ -300,10 +300,10 @@ def _turns(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
 def diff_text(d: dict[str, Any]) -> str:
     """The text form: each side, the first divergence, each turn with its calls, the rule tally."""
     a, b = d["a"], d["b"]
-    lines = [f"A: {a['path']} ({a['dialect']}, {a['messages']} messages, {a['calls']} calls, "
-             f"{len(a['findings'])} findings, {len(a['loops'])} loops)",
-             f"B: {b['path']} ({b['dialect']}, {b['messages']} messages, {b['calls']} calls, "
-             f"{len(b['findings'])} findings, {len(b['loops'])} loops)"]
+    lines = [(f"A: {a['path']} ({a['dialect']}, {a['messages']} messages, {a['calls']} calls, "
+             f"{len(a['findings'])} findings, {len(a['loops'])} loops)"),
+             (f"B: {b['path']} ({b['dialect']}, {b['messages']} messages, {b['calls']} calls, "
+             f"{len(b['findings'])} findings, {len(b['loops'])} loops)")]
     fd = d["first_divergence"]
     lines.append("The runs do not diverge: every call is the same, with the same arguments and results."
                  if fd is None else f"First divergence: {fd['text']}")

@@ -4,8 +4,9 @@ A family of findings of its own, apart from the provider rules (``rules.catalogu
 never makes a request "rejected", it says where an agent burnt its budget. Two kinds:
 
 - **LP001 repeated call**: the same tool with the same arguments (compared as canonical JSON:
-  keys sorted, whitespace ignored) called ``threshold`` times or more (default 3), in a row or
-  each within ``window`` calls of the one before, whose results cannot show it is a poll making
+  keys sorted, whitespace ignored, among the calls whose arguments recur as written within the
+  window: ``repeat_candidates``) called ``threshold`` times or more (default 3), in a row or each
+  within ``window`` calls of the one before, whose results cannot show it is a poll making
   progress (some are missing, or cannot be compared);
 - **LP002 stuck loop**: the same repeats whose results are also the same every time, or every
   one an error, or every one missing or sent as user text: the model learns nothing new.
@@ -28,6 +29,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain, compress, count, islice, pairwise
+from operator import attrgetter, eq
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -37,8 +40,10 @@ if TYPE_CHECKING:
     from .model import Call
 
 DEFAULT_THRESHOLD = 3
-DEFAULT_WINDOW = 8  # a repeat counts when it comes within this many calls of the one before
+DEFAULT_WINDOW = 2  # a repeat counts when it comes within this many calls of the one before (one other call between)
 MIN_THRESHOLD = 2
+
+_ARGS, _CALLS = attrgetter("args"), attrgetter("calls")
 
 LOOP_RULES = {"LP001": "repeated_call", "LP002": "stuck_loop"}
 LOOP_SEVERITY = {"LP001": "info", "LP002": "warning"}
@@ -124,7 +129,7 @@ MISSING, USER_TEXT, ERROR, OK, PENDING = "missing", "user_text", "error", "ok", 
 _ID_KEYS = frozenset({"id", "tool_use_id", "toolUseId", "tool_call_id", "toolCallId", "call_id", "callId"})
 
 
-def _result_value(raw: Any, pos: int, only: bool, text) -> str | None:
+def result_value(raw: Any, pos: int, only: bool, text) -> str | None:
     """What one result says, for comparing two of them: the message's text when it carries this
     result alone, else the result block at ``pos`` of its content, without its ids."""
     if only:
@@ -151,28 +156,34 @@ class _Outcome:
     result_index: int | None = None
 
 
-def _outcomes(a: Analysis, calls: list[Call]) -> list[_Outcome]:
+class _Answers:
+    """What answered each call of one transcript (built once, on the first loop's question)."""
+
+    def __init__(self, a: Analysis):
+        self.answered = {id(link.call): link.result for link in a.pairing.links if link.status != "duplicate"}
+        self.pending = {id(c) for c in a.pairing.pending}
+        self.as_text: dict[int, int] = {}  # call message -> the user message holding its results (TC020)
+        for iss in a.issues:
+            if iss.code == "TC020" and iss.other is not None:
+                self.as_text[iss.other] = iss.index
+
+
+def _outcomes(a: Analysis, answers: _Answers, calls: list[Call]) -> list[_Outcome]:
     """What became of each call of ``calls``."""
     msgs, d = a.msgs, a.dialect
-    answered = {id(link.call): link.result for link in a.pairing.links if link.status != "duplicate"}
-    pending = {id(c) for c in a.pairing.pending}
-    as_text: dict[int, int] = {}  # call message -> the user message holding its results (TC020)
-    for iss in a.issues:
-        if iss.code == "TC020" and iss.other is not None:
-            as_text[iss.other] = iss.index
     out = []
     for c in calls:
-        r = answered.get(id(c))
+        r = answers.answered.get(id(c))
         if r is not None:
             m = msgs[r.msg]
             if d.result_failed(m.raw, r.id):
                 out.append(_Outcome(ERROR, None, r.msg))
             else:
-                out.append(_Outcome(OK, _result_value(m.raw, r.pos, len(m.results) == 1, d.text), r.msg))
-        elif c.msg in as_text:
-            u = as_text[c.msg]
+                out.append(_Outcome(OK, result_value(m.raw, r.pos, len(m.results) == 1, d.text), r.msg))
+        elif c.msg in answers.as_text:
+            u = answers.as_text[c.msg]
             out.append(_Outcome(USER_TEXT, d.text(msgs[u].raw), u))
-        elif id(c) in pending:
+        elif id(c) in answers.pending:
             out.append(_Outcome(PENDING))
         else:
             out.append(_Outcome(MISSING))
@@ -196,7 +207,7 @@ def _classify(outs: list[_Outcome]) -> tuple[str | None, list[str]]:
     (errors, missing, sent as user text); else LP001 (too few results, or some that cannot be
     compared)."""
     known = [o for o in outs if o.kind != PENDING]
-    if any(_changed(p, c) for p, c in zip(known, known[1:])):
+    if any(_changed(p, c) for p, c in pairwise(known)):
         return None, []
     kinds = {o.kind for o in known}
     causes = []
@@ -224,7 +235,7 @@ CAUSE_TEXT = {
 }
 
 
-def _runs(positions: list[int], window: int) -> list[list[int]]:
+def runs_within(positions: list[int], window: int) -> list[list[int]]:
     """Split ascending call positions into runs where each is within ``window`` of the one before."""
     runs: list[list[int]] = [[positions[0]]]
     for p in positions[1:]:
@@ -235,25 +246,49 @@ def _runs(positions: list[int], window: int) -> list[list[int]]:
     return runs
 
 
+def repeat_candidates(args: list[Any], window: int) -> list[int]:
+    """Positions of the calls whose arguments equal, as the file holds them, those of a call at
+    most ``window`` calls away: the only ones that can be in a loop, and the only ones read as
+    JSON and grouped by tool and canonical arguments. Found in C-level passes (``map`` of ``eq``
+    over the list and its shifts, ``compress``): a check of a transcript without repeats pays
+    little for loop detection (``benchmarks/bench_loops.py``)."""
+    cand: set[int] = set()
+    for d in range(1, min(window, len(args) - 1) + 1):
+        for k in compress(count(), map(eq, args, islice(args, d, None))):
+            cand.add(k)
+            cand.add(k + d)
+    return sorted(cand)
+
+
 def find_loops(a: Analysis, options: LoopOptions = DEFAULT) -> list[dict[str, Any]]:
     """The loops of one analysed transcript, without token counts (``count_tokens`` adds them)."""
-    calls = [c for m in a.msgs for c in m.calls]
-    if len(calls) < options.lowest:
+    # Every call in order: each message with calls starts a call block (``pairing.pair``), and
+    # the blocks are fewer than the messages.
+    args = list(map(_ARGS, chain.from_iterable(map(_CALLS, a.pairing.blocks))))
+    if len(args) < options.lowest:
         return []
+    found = repeat_candidates(args, options.window)
+    if not found:
+        return []
+    calls = list(chain.from_iterable(map(_CALLS, a.pairing.blocks)))
     by_key: dict[tuple[str, str], list[int]] = {}
-    for k, c in enumerate(calls):
+    for k in found:
+        c = calls[k]
         name = c.name if isinstance(c.name, str) else repr(c.name)
         by_key.setdefault((name, canonical_args(c.args)), []).append(k)
     out = []
+    answers = None
     for (name, args), positions in by_key.items():
         n = options.threshold_for(name)
         if n is None or len(positions) < n:
             continue
-        for run in _runs(positions, options.window):
+        for run in runs_within(positions, options.window):
             if len(run) < n:
                 continue
             members = [calls[p] for p in run]
-            outs = _outcomes(a, members)
+            if answers is None:
+                answers = _Answers(a)
+            outs = _outcomes(a, answers, members)
             code, causes = _classify(outs)
             if code is None:
                 continue
@@ -265,7 +300,7 @@ def find_loops(a: Analysis, options: LoopOptions = DEFAULT) -> list[dict[str, An
 
 def _finding(code: str, name: str, args: str, calls: list[Call], outs: list[_Outcome], causes: list[str],
              in_a_row: bool, window: int) -> dict[str, Any]:
-    shown = args[1:] if args.startswith("\x00") else args
+    shown = args.removeprefix("\x00")
     short = shown if len(shown) <= 120 else shown[:120] + "…"
     results = {o.kind for o in outs if o.kind != PENDING}
     same = "same result" if code == "LP002" and results == {OK} else (

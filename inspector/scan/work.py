@@ -128,7 +128,7 @@ def fast_path(source: str, opts: ScanOptions, general: Callable[[bytes, int], li
         row["dialect"], row["target"], row["messages"] = chat, "openai", messages
         return row
 
-    return FastPath(clean_row, general)
+    return FastPath(clean_row, general, opts.loops)
 
 
 def parse_line(ln: bytes) -> Any:

@@ -62,7 +62,7 @@ def test_without_common_ids_calls_align_by_tool_and_arguments(tmp_path):
     a = shapes.paginated_search(4)
     b = json.loads(json.dumps(a).replace("call_", "other_"))
     del b[5:7]  # page 3 not fetched in B
-    code, d = diff_json(write(tmp_path, "a.json", a), write(tmp_path, "b.json", b))
+    _code, d = diff_json(write(tmp_path, "a.json", a), write(tmp_path, "b.json", b))
     assert [e["status"] for e in d["calls"]] == ["same", "same", "removed", "same"]
     assert {e["matched_by"] for e in d["calls"] if e["status"] == "same"} == {"tool_and_arguments"}
     fd = d["first_divergence"]
@@ -93,7 +93,7 @@ def test_a_file_and_its_repair(tmp_path):
     src = ROOT / "sample_logs" / "missing_tool_reply.json"
     fixed = tmp_path / "fixed.json"
     assert run("repair", src, "-o", fixed).returncode in (0, 1)
-    code, d = diff_json(src, fixed)
+    _code, d = diff_json(src, fixed)
     gone = [r for r in d["rules"] if r["change"] == "gone"]
     assert gone and all(r["b"] == 0 and r["a"] > 0 for r in gone)
     assert any(e["status"] == "answered_differently" and e["a"]["result"] is None for e in d["calls"])

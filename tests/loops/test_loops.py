@@ -54,6 +54,18 @@ def test_same_result_every_time_and_arguments_compared_as_canonical_json():
     assert (loop["code"], loop["count"], loop["causes"]) == ("LP002", 4, ["same_result"])
     assert loop["arguments"] == '{"lines":40,"path":"src/app.py"}'
     assert canonical_args('{"b": 1, "a": [1, 2]}') == canonical_args({"a": [1, 2], "b": 1})
+    # two spellings of one object, each recurring within the window: one loop of all four calls
+    two = ('{"path": "src/app.py", "lines": 40}', '{"lines":40,"path":"src/app.py"}')
+    (loop,) = loops_of(shapes.same_result_loop(4, two))
+    assert (loop["count"], loop["in_a_row"]) == (4, True)
+
+
+def test_object_arguments_in_any_key_order_are_one_repeat():
+    msgs = shapes.anthropic_rig_loop(3)
+    for k, m in enumerate(msgs[1:7:2]):
+        m["content"][0]["input"] = {"schema": "public", "limit": 5} if k % 2 else {"limit": 5, "schema": "public"}
+    (loop,) = loops_of(msgs)
+    assert (loop["count"], loop["arguments"]) == (3, '{"limit":5,"schema":"public"}')
 
 
 def test_an_error_every_time_is_a_stuck_loop():
@@ -85,8 +97,8 @@ def test_a_retry_that_works_is_no_loop():
 
 
 def test_below_the_threshold_is_no_loop_and_thresholds_are_per_tool():
-    assert loops_of(shapes.same_result_loop(2)) == []
-    assert len(loops_of(shapes.same_result_loop(2), threshold=2)) == 1
+    assert loops_of(shapes.error_loop(2)) == []
+    assert len(loops_of(shapes.error_loop(2), threshold=2)) == 1
     assert loops_of(shapes.rig_loop(), per_tool={"list_tables_tool": 7}) == []
     assert len(loops_of(shapes.rig_loop(), per_tool={"list_tables_tool": 6})) == 1
 

@@ -28,13 +28,13 @@ def rig_loop(n: int = 6) -> list[dict]:
     return out
 
 
-def same_result_loop(n: int = 4) -> list[dict]:
-    """``read_file`` of one path, answered with the same text every time (the key order of the
-    arguments differs: they are compared as canonical JSON)."""
+def same_result_loop(n: int = 4, spellings: tuple[str, ...] = ('{"path": "src/app.py", "lines": 40}',)) -> list[dict]:
+    """``read_file`` of one path, answered with the same text every time; the k-th call's
+    arguments are written as ``spellings[k % len(spellings)]``."""
     out: list[dict] = [{"role": "user", "content": "Fix the bug."}]
     for k in range(n):
-        args = '{"path": "src/app.py", "lines": 40}' if k % 2 else '{"lines":40,"path":"src/app.py"}'
-        out += [call(f"call_{k}", "read_file", args), result(f"call_{k}", "def main():\n    pass\n")]
+        out += [call(f"call_{k}", "read_file", spellings[k % len(spellings)]),
+                result(f"call_{k}", "def main():\n    pass\n")]
     out.append({"role": "assistant", "content": "Done."})
     return out
 
