@@ -386,7 +386,8 @@ export default function (component) {
       head.appendChild(el("span", "role", "loop"));
       f.appendChild(head);
       f.appendChild(el("div", "card-text fold-label", it.label));
-      f.onclick = (e) => { e.stopPropagation(); setTriggerValue("unfold", it.first); };
+      // Python opens the run when asked for its first message (a jump), and keeps it open.
+      f.onclick = (e) => { e.stopPropagation(); setTriggerValue("jump", it.first); };
       for (let i = it.first; i <= it.last; i++) cards.set(i, f);
       if (!keepSet || keepSet.has(it.first)) order.push(it.first);
       body.appendChild(f);

@@ -29,7 +29,7 @@ from .loops import folds as loop_folds
 KEY = "timeline"
 QUERY, ONLY_FINDINGS, ONLY_TOOL = "tl_query", "flt_findings", "flt_tool"
 ONLY_MATCHES = "tl_only_matches"  # "show only matches": the search hides every other card
-OPENED = "tl_opened_folds"  # the first messages of the folded runs the user opened
+OPENED = "tl_opened_folds"  # messages jumped to: a folded run whose first message is one stays open
 LISTED = 200  # matches listed by name under the search box: a window around the current one
 state.file_widgets({ONLY_FINDINGS: False, ONLY_TOOL: None}, keys=(QUERY, ONLY_MATCHES, "_search_new", "_kept_for", OPENED))
 _component = st.components.v2.component(
@@ -65,6 +65,8 @@ def _on_select() -> None:
 def _on_jump() -> None:
     i = _as_index(_event("jump"))
     if i is not None:
+        # A folded run (a loop) asks for its first message when clicked: it opens and stays open.
+        st.session_state[OPENED] = (*(st.session_state.get(OPENED) or ())[-63:], i)
         state.jump(i)
 
 
@@ -77,14 +79,6 @@ def _on_search() -> None:
 
 def _on_only() -> None:
     st.session_state[ONLY_MATCHES] = bool(_event("only"))
-
-
-def _on_unfold() -> None:
-    """A folded run (a loop) was clicked: it opens, and its first message is selected."""
-    i = _as_index(_event("unfold"))
-    if i is not None:
-        st.session_state[OPENED] = (*(st.session_state.get(OPENED) or ()), i)
-        state.select(i)
 
 
 def _on_page() -> None:
@@ -205,7 +199,6 @@ def timeline_panel(checked: Checked, key: tuple, transcript: int, loaded: state.
             on_page_change=_on_page,
             on_search_change=_on_search,
             on_only_change=_on_only,
-            on_unfold_change=_on_unfold,
         )
     with right:
         detail_pane(checked, transcript, sel, model)
