@@ -21,6 +21,7 @@ from . import analysis, inbox, loading, signin, state, style, url
 from .changes import change_note
 from .context import context_view, fit_section, timeline_overlay
 from .dataset import back_button, dataset_view, record_name
+from .compare import compare_panel
 from .findings import findings_table
 from .loops import loops_table
 from .loops import options as loop_options
@@ -31,7 +32,7 @@ from .repair_panel import OPTIONS_KEY, repair_panel
 from .summary import summary
 from .timeline import timeline_panel
 
-TABS = ["Findings", "Repair"]
+TABS = ["Findings", "Repair", "Compare"]
 DIALECT_BACK = "_dialect_back"  # the dialect to show again after a chosen one could not read the file
 DIALECT_REFUSED = "_dialect_refused"  # (the dialect shown again, the refused one, the reader's message)
 DIALECT_GOOD = "_dialect_good"  # the last dialect choice that read the file
@@ -296,6 +297,9 @@ def page() -> None:
                 repair_panel(checked, loaded, dialect, target, transcript)
                 st.divider()
                 fit_section(checked, loaded, dialect, target, transcript)
+        with tabs[2]:
+            if tabs[2].open:
+                compare_panel(checked.doc, loaded.name, transcript)
     with timeline_box:
         context_view(checked, loaded, dialect, target, transcript)
         timeline_panel(checked, (loaded.sha, dialect, target), transcript, loaded,

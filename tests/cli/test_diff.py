@@ -60,7 +60,7 @@ def test_other_arguments_and_an_added_call_and_the_first_divergence(tmp_path):
 
 def test_without_common_ids_calls_align_by_tool_and_arguments(tmp_path):
     a = shapes.paginated_search(4)
-    b = json.loads(json.dumps(a).replace("call_", "other_"))
+    b = json.loads(json.dumps(a).replace('"call_', '"other_'))
     del b[5:7]  # page 3 not fetched in B
     _code, d = diff_json(write(tmp_path, "a.json", a), write(tmp_path, "b.json", b))
     assert [e["status"] for e in d["calls"]] == ["same", "same", "removed", "same"]
