@@ -19,9 +19,9 @@ from ..errors import InputError, PythonReprInput
 from ..hosting import events
 from . import analysis, inbox, loading, signin, state, style, url
 from .changes import change_note
+from .compare import compare_panel
 from .context import context_view, fit_section, timeline_overlay
 from .dataset import back_button, dataset_view, record_name
-from .compare import compare_panel
 from .findings import findings_table
 from .loops import loops_table
 from .loops import options as loop_options
