@@ -25,7 +25,7 @@ import orjson
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gen import build_transcript
 
-from inspector.check import check_plain
+from inspector.checking import check_plain
 from inspector.loops import DEFAULT, LoopOptions, loops_for
 from inspector.reading import load_bytes
 

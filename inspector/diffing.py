@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .check import Analysis, check_plain
+from .checking import Analysis, check_plain
 from .containers import Document
 from .errors import InputError
 from .loops import canonical_args

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 if TYPE_CHECKING:
-    from .check import Analysis
+    from .checking import Analysis
     from .model import Call
 
 DEFAULT_THRESHOLD = 3

@@ -9,7 +9,7 @@ import pytest
 from support import loop_shapes as shapes
 
 import inspector
-from inspector.check import check_plain, verdict
+from inspector.checking import check_plain, verdict
 from inspector.errors import InputError
 from inspector.loops import LoopOptions, canonical_args, loop_options
 

@@ -8,7 +8,7 @@ import json
 from support import loop_shapes
 
 import inspector
-from inspector.check import check_document
+from inspector.checking import check_document
 from inspector.render import TimelineModel
 from inspector.ui.loops import folds
 

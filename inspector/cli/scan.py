@@ -12,13 +12,14 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .cli import EXIT_FINDINGS, EXIT_INPUT, EXIT_OK, add_loop_args, command, loop_options_of
-from .errors import InputError
+from ..errors import InputError
+from .options import add_loop_options, loop_options_of
+from .parser import EXIT_FINDINGS, EXIT_INPUT, EXIT_OK, command
 
 
 def _arguments(p: argparse.ArgumentParser) -> None:
-    from .dialects import names
-    from .targets import TARGETS
+    from ..dialects import names
+    from ..targets import TARGETS
 
     p.add_argument("paths", nargs="+", metavar="PATH",
                    help="files or directories: JSON Lines datasets, JSON transcripts, Inspect logs, trajectories, Parquet")
@@ -37,17 +38,17 @@ def _arguments(p: argparse.ArgumentParser) -> None:
                    help="lowest severity that makes the exit code 1 (default: error)")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bar on stderr (default: when stderr is a terminal)")
-    add_loop_args(p)
+    add_loop_options(p)
 
 
 def run_scan(args: argparse.Namespace) -> int:
     import orjson
 
-    from .scan import sources
-    from .scan.local import default_jobs
-    from .scan.progress import Progress
-    from .scan.summary import Summary
-    from .scan.work import ScanOptions
+    from ..scan import sources
+    from ..scan.local import default_jobs
+    from ..scan.progress import Progress
+    from ..scan.summary import Summary
+    from ..scan.work import ScanOptions
 
     jobs = args.jobs or default_jobs()
     if jobs < 1:
@@ -67,7 +68,7 @@ def run_scan(args: argparse.Namespace) -> int:
 
     try:
         if args.engine == "dask":
-            from .scan import dask_engine
+            from ..scan import dask_engine
 
             if args.output and not args.output.endswith((".parquet", ".jsonl")):
                 raise InputError("the output must end in .parquet or .jsonl", args.output)
@@ -79,8 +80,8 @@ def run_scan(args: argparse.Namespace) -> int:
 
             dask_engine.scan(parts, opts, jobs, args.scheduler, args.output, done, want_rows=jsonl)
         else:
-            from .scan.local import scan
-            from .scan.outputs import RowWriter
+            from ..scan.local import scan
+            from ..scan.outputs import RowWriter
 
             writer = RowWriter(args.output) if args.output else None
 

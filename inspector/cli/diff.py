@@ -9,22 +9,24 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .cli import EXIT_FINDINGS, EXIT_OK, _add_input_args, command, read_document
+from .options import add_input_options
+from .parser import EXIT_FINDINGS, EXIT_OK, command
 
 
 def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("a", metavar="A", help="the first transcript (a file, or - for stdin)")
     p.add_argument("b", metavar="B", help="the second transcript")
-    _add_input_args(p)
+    add_input_options(p)
     p.add_argument("--transcript", type=int, default=1, metavar="N",
                    help="which transcript of each file to compare, 1-based (default: the first)")
     p.add_argument("--format", choices=("text", "json"), default="text", help="output: text (default) or json")
 
 
 def run_diff(args: argparse.Namespace) -> int:
-    from .diffing import diff_documents, diff_text
-    from .errors import InputError
-    from .jsonio import dumps
+    from ..diffing import diff_documents, diff_text
+    from ..errors import InputError
+    from ..jsonio import dumps
+    from ..reading import read_document
 
     if args.transcript < 1:
         raise InputError(f"--transcript {args.transcript}: transcripts are numbered from 1")
