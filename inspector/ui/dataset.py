@@ -24,6 +24,7 @@ from .tables import clicked_row, selectable_table
 
 SEVERITIES = ["error", "warning", "info", "clean"]
 COLOURS = {"error": "#c62828", "warning": "#ef6c00", "info": "#1565c0"}
+ROW_HEIGHT = 35  # the grid's default row height (px)
 COLUMNS = ["#", "transcript", "dialect", "messages", "errors", "warnings", "notes", "codes", "first finding"]
 # How the table is ordered: kept with the filters (a header click sorts too, but only until the
 # table is left), and previous / next follow it.
@@ -32,8 +33,9 @@ SORTS = {"file order": (["#"], [True]), "most errors": (["errors", "warnings", "
          "most messages": (["messages", "#"], [False, True]), "name": (["transcript", "#"], [True, True])}
 ORDER = "ds_order"  # the transcripts (0-based) the table showed last, in its order: previous / next walk it
 LAST = "ds_last"  # the transcript opened last: highlighted in the table on the way back
+BACK = "_ds_back"  # set by the way back: the next drawing of the table scrolls to that row
 state.file_widgets({"ds_sev": list(SEVERITIES), "ds_rule": [], "ds_dialect": [], "ds_sort": "file order",
-                    "ds_table": state.NO_SELECTION}, keys=(ORDER, LAST))
+                    "ds_table": state.NO_SELECTION}, keys=(ORDER, LAST, BACK))
 RECORD_IDS = ("id", "custom_id", "sample_id", "instance_id", "task_id", "uuid")
 
 
@@ -190,6 +192,8 @@ def dataset_view(checked: Checked, key: tuple) -> None:
     default = {"selection": {"rows": rows[:1], "columns": [], "cells": []}} if rows else None
     if "ds_table" not in st.session_state or st.session_state.get("_ds_seen") is None:
         st.session_state["_ds_seen"] = ((tuple(rows[:1]), ()), *filters)
+    if st.session_state.pop(BACK, False) and rows:
+        _scroll_to(rows[0])
     event = selectable_table(
         shown, "ds_table", 520, {
             # Every column at least 76 px wide: the header's right 30 px open the column menu, so
@@ -218,6 +222,45 @@ def dataset_view(checked: Checked, key: tuple) -> None:
             open_transcript(n)
 
 
+def back_to_table() -> None:
+    """"All N transcripts": the table as it was left, its filters and order given back here.
+
+    Streamlit drops the state of widgets a run does not draw, and after a file opened earlier
+    in the session it hands them back at their defaults (sort and filter reset, the row not
+    found); the values kept while the table was shown are set again before it is drawn."""
+    import copy
+
+    state.close_transcript()
+    kept = st.session_state.get(state.KEPT) or {}
+    for key in FILTERS:
+        if key in kept:
+            st.session_state[key] = copy.deepcopy(kept[key])
+    st.session_state[BACK] = True
+
+
+# Scrolls the table's grid so that row ROW is in the middle of it, and the page so that the
+# table is in view (our own code and numbers only; the grid is a canvas that keeps its own scroll).
+_SCROLL_JS = """<script>
+(() => {
+  const row = %d, rowH = %d;
+  let tries = 0;
+  const go = () => {
+    const t = document.querySelector('.st-key-ds_table');
+    const sc = t && t.querySelector('.dvn-scroller');
+    if (!sc || !sc.clientHeight) { if (tries++ < 300) requestAnimationFrame(go); return; }
+    sc.scrollTop = Math.max(0, row * rowH - (sc.clientHeight - rowH) / 2);
+    t.scrollIntoView({block: 'center'});
+    t.setAttribute('data-restored-row', String(row));
+  };
+  go();
+})();
+</script>"""
+
+
+def _scroll_to(row: int) -> None:
+    st.html(_SCROLL_JS % (int(row), ROW_HEIGHT), unsafe_allow_javascript=True)
+
+
 def _go(n: int) -> None:
     st.session_state[state.DS_PENDING] = n
     st.session_state[LAST] = n
@@ -231,7 +274,7 @@ def back_button(total: int, transcript: int) -> None:
     nxt = order[at + 1] if at is not None and at + 1 < len(order) else None
     with st.container(horizontal=True, key="ds_nav", vertical_alignment="center", gap="small"):
         st.button(f"All {total:,} transcripts", key="ds_back", icon=":material/arrow_back:",
-                  on_click=state.close_transcript)
+                  on_click=back_to_table)
         st.button("Previous", key="ds_prev", icon=":material/chevron_left:", disabled=prev is None,
                   on_click=_go, args=(prev,), shortcut="alt+up", help="the previous transcript of the table (Alt+↑)")
         st.button("Next", key="ds_next", icon=":material/chevron_right:", disabled=nxt is None,
