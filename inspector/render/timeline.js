@@ -320,7 +320,6 @@ export default function (component) {
     item.appendChild(el("span", "", STATUS_TEXT[st]));
     legend.appendChild(item);
   }
-  head.appendChild(legend);
   root.appendChild(head);
 
   const help = el("div", "tl-help");
@@ -363,6 +362,7 @@ export default function (component) {
   body.style.paddingRight = gutter + "px";
   scroller.appendChild(body);
   root.appendChild(scroller);
+  root.appendChild(legend); // below the cards: above them it took the first screen's last lines
 
   const callChip = new Map();
   const resChip = new Map();
@@ -534,6 +534,25 @@ export default function (component) {
     return document.scrollingElement || document.documentElement;
   }
 
+  function pageBox() {
+    // The page's scroller and the part of the window it shows below Streamlit's header.
+    const ps = pageScroller();
+    const isDoc = ps === document.scrollingElement || ps === document.documentElement;
+    const box = isDoc ? { top: 0, bottom: window.innerHeight } : ps.getBoundingClientRect();
+    const bar = document.querySelector("[data-testid=stHeader]");
+    const top = Math.max(box.top, bar ? bar.getBoundingClientRect().bottom : 0) + 6;
+    const bottom = Math.min(box.bottom, window.innerHeight) - 6;
+    return { ps, isDoc, top, bottom };
+  }
+
+  function offCentre(c) {
+    // How far the card's middle is from the middle of the window (px), 0 when it cannot move.
+    const { top, bottom } = pageBox();
+    const cr = c.getBoundingClientRect();
+    if (cr.height >= bottom - top - 8) return cr.top - top - 4;
+    return cr.top + cr.height / 2 - (top + bottom) / 2;
+  }
+
   function revealOnce(c, block) {
     // 1. In the timeline's scroll box: the whole card, or its top when it is taller than the box.
     const sr = scroller.getBoundingClientRect(), cr = c.getBoundingClientRect();
@@ -544,14 +563,15 @@ export default function (component) {
     else if (cr.top < sr.top + 4) dy = cr.top - sr.top - 4;
     else if (cr.bottom > sr.bottom - 4) dy = cr.bottom - sr.bottom + 4;
     if (Math.abs(dy) >= 1) scroller.scrollTop += dy;
-    // 2. On the page: the search bar, that card and the detail pane's heading, all in view when
-    //    they fit (they do on a 720 px high window), else the search bar and the card's top.
-    const ps = pageScroller();
-    const isDoc = ps === document.scrollingElement || ps === document.documentElement;
-    const box = isDoc ? { top: 0, bottom: window.innerHeight } : ps.getBoundingClientRect();
-    const bar = document.querySelector("[data-testid=stHeader]");
-    const top = Math.max(box.top, bar ? bar.getBoundingClientRect().bottom : 0) + 6;
-    const bottom = Math.min(box.bottom, window.innerHeight) - 6;
+    const { ps, isDoc, top, bottom } = pageBox();
+    if (block === "center") {
+      // 2a. A jump: the card in the middle of the window.
+      const py = offCentre(c);
+      if (Math.abs(py) >= 1) (isDoc ? window : ps).scrollBy(0, py);
+      return;
+    }
+    // 2b. A step (j/k): the search bar, that card and the detail pane's heading, all in view
+    //     when they fit, else the search bar and the card's top; the page moves only as needed.
     const s = sbar.getBoundingClientRect();
     const c2 = c.getBoundingClientRect();
     const vis = scroller.getBoundingClientRect();
@@ -568,9 +588,30 @@ export default function (component) {
 
   function reveal(c, block) {
     revealOnce(c, block);
-    // Off-screen cards are laid out at a placeholder height (content-visibility): measure again
-    // once the card has drawn at its real size.
-    requestAnimationFrame(() => { if (c.isConnected) revealOnce(c, "nearest"); });
+    if (block !== "center") {
+      // Off-screen cards are laid out at a placeholder height (content-visibility): measure
+      // again once the card has drawn at its real size.
+      requestAnimationFrame(() => { if (c.isConnected) revealOnce(c, "nearest"); });
+      return;
+    }
+    // A jump: cards drawn at their real size, the detail pane and the rest of the page filled
+    // in by the same run move the card after the first scroll; keep it in the middle until the
+    // page has rested, unless the reader scrolls or presses a key first.
+    if (state.centring) state.centring();
+    let frames = 0, still = 0, raf = 0;
+    const stop = () => {
+      cancelAnimationFrame(raf);
+      for (const ev of ["wheel", "touchstart", "mousedown", "keydown"]) window.removeEventListener(ev, stop, true);
+      if (state.centring === stop) state.centring = null;
+    };
+    for (const ev of ["wheel", "touchstart", "mousedown", "keydown"]) window.addEventListener(ev, stop, true);
+    state.centring = stop;
+    const tick = () => {
+      if (!c.isConnected || frames++ > 240) { stop(); return; }
+      if (Math.abs(offCentre(c)) > 12) { revealOnce(c, "center"); still = 0; } else if (++still > 30) { stop(); return; }
+      raf = requestAnimationFrame(tick);
+    };
+    raf = requestAnimationFrame(tick);
   }
 
   function jump(i) {
@@ -632,8 +673,10 @@ export default function (component) {
   function onKey(e) {
     if (e.ctrlKey || e.metaKey || e.altKey) return false;
     const k = e.key;
-    if (k === "j" || k === "ArrowDown") step(1);
-    else if (k === "k" || k === "ArrowUp") step(-1);
+    if (k === "j" || k === "ArrowDown" || k === "k" || k === "ArrowUp") {
+      state.lastStep = Date.now(); // a step, not a jump: the next page shows it "nearest"
+      step(k === "j" || k === "ArrowDown" ? 1 : -1);
+    }
     else if (k === "Home") goTo(keep ? (keep.first ?? 0) : 0, "center");
     else if (k === "End") goTo(keep ? (keep.last ?? data.total - 1) : data.total - 1, "center");
     else if (k === "n") stepFinding(1);
@@ -672,7 +715,8 @@ export default function (component) {
       const n = Number.parseInt(gotoIn.value, 10);
       if (!Number.isFinite(n) || n < 0 || n >= data.total) { gotoIn.setCustomValidity("no such message"); gotoIn.reportValidity(); return; }
       gotoIn.setCustomValidity("");
-      state.lastKey = 0; // a jump, not a key step: centred
+      state.lastKey = 0;
+      state.lastStep = 0; // a jump, not a key step: centred
       goTo(n, "center");
       root.focus({ preventScroll: true });
     } else if (e.key === "Escape") {
@@ -705,7 +749,7 @@ export default function (component) {
   // which brings that card into view: inside the timeline and, for a jump, on the page too.
   const target = cards.get(selected);
   if (moved && target) {
-    reveal(target, Date.now() - state.lastKey < 1500 ? "nearest" : "center");
+    reveal(target, Date.now() - (state.lastStep || 0) < 1500 ? "nearest" : "center");
   } else if (data.page !== state.page) {
     scroller.scrollTop = 0;
   } else {

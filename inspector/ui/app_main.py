@@ -205,8 +205,11 @@ def main() -> None:
 
 def page() -> None:
     """Everything below the sign-in gate and the loading panel."""
-    st.title("Tool-call transcript inspector", anchor=False)
     loaded = state.loaded()
+    # With a file open the title is one small line: at 1280x720 the first screen must show the
+    # verdict and the first cards of the timeline.
+    with st.container(key="app_title" if loaded is not None else "app_title_welcome"):
+        st.title("Tool-call transcript inspector", anchor=False)
     err = state.take_error()
     if err:
         unreadable(None, InputError(err))
@@ -292,8 +295,9 @@ def page() -> None:
                 st.divider()
                 fit_section(checked, loaded, dialect, target, transcript)
     with timeline_box:
-        context_view(checked, loaded, dialect, target, transcript)
         timeline_panel(checked, (loaded.sha, dialect, target), transcript, loaded,
                        timeline_overlay(loaded, dialect, target, transcript, checked))
+        # Below the timeline: above it, its closed expander pushed the cards off a 720 px screen.
+        context_view(checked, loaded, dialect, target, transcript)
     share_button(share_slot, loaded, dialect, target, transcript)
     analysis.settle_heap()
