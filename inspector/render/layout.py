@@ -12,6 +12,7 @@ as plain strings; the component puts it into the page with ``textContent`` only.
 
 from __future__ import annotations
 
+import bisect
 import threading
 from collections.abc import Callable
 from typing import Any, NamedTuple
@@ -33,17 +34,23 @@ SEV_RANK = {"error": 3, "warning": 2, "info": 1}
 SEV_NAME = {3: "error", 2: "warning", 1: "info", 0: ""}
 
 
-def preview_text(raw: Any, limit: int = PREVIEW_CHARS, text: Callable[[Any], str] | None = None) -> str:
+def preview_text(raw: Any, limit: int = PREVIEW_CHARS, text: Callable[[Any], str] | None = None,
+                 lines: bool = False) -> str:
     """A one-glance preview of a message's text, at most ``limit`` characters, whitespace folded.
 
     ``text`` is the dialect's ``text`` (the detail pane and the Markdown export show the same
-    words); without it the message's own dialect is detected."""
+    words); without it the message's own dialect is detected. ``lines`` keeps the newlines (a
+    card shows tool output as its lines; blank lines fold to one)."""
     if text is None:
         text = detect([raw]).text
     full = text(raw)
     if len(full) > 8 * limit:
         full = full[: 8 * limit]
-    folded = " ".join(full.split())
+    if lines:
+        kept = [" ".join(line.split()) for line in full.strip().splitlines()]
+        folded = "\n".join(line for k, line in enumerate(kept) if line or (k and kept[k - 1]))
+    else:
+        folded = " ".join(full.split())
     return folded if len(folded) <= limit else folded[: limit - 1] + "…"
 
 
@@ -124,8 +131,21 @@ class Bucket(NamedTuple):
     target: int  # the message a click goes to (the first with its worst finding)
 
 
+class Fold(NamedTuple):
+    """A run of cards the timeline can fold into one row that opens on click: a turn (an
+    assistant message with its calls and the results that follow), or any other group a
+    detector names (``kind`` says which; the script treats every kind alike)."""
+
+    first: int  # the group's first message
+    last: int  # and its last
+    kind: str  # "turn", ...
+    label: str  # what the folded row says
+    sev: str  # its worst finding's severity ("" when none)
+
+
 SHAPES: dict[str, tuple[str, ...]] = {"call": CallChip._fields, "result": ResultChip._fields,
-                                      "mark": Mark._fields, "bucket": Bucket._fields}
+                                      "mark": Mark._fields, "bucket": Bucket._fields, "fold": Fold._fields}
+FOLD_LABEL_CHARS = 160
 
 
 def _short(x: Any, n: int = NAME_CHARS) -> str:
@@ -257,6 +277,53 @@ class TimelineModel:
             got = self._finding_indexes = sorted(self.marks)
         return got
 
+    def turns(self) -> list[Fold]:
+        """Each turn: a message with calls and the messages right after it that hold only
+        results (the assistant's step and what its tools answered), when there is at least one."""
+        got = getattr(self, "_turns", None)
+        if got is not None:
+            return got
+        out: list[Fold] = []
+        i = 0
+        while i < self.n:
+            m = self.msgs[i]
+            if not m.calls:
+                i += 1
+                continue
+            j = i
+            while j + 1 < self.n and self.msgs[j + 1].results and not self.msgs[j + 1].calls:
+                j += 1
+            if j > i:
+                out.append(self._turn(i, j))
+            i = j + 1
+        self._turns = out
+        return out
+
+    def _turn(self, i: int, j: int) -> Fold:
+        calls = [c for k in range(i, j + 1) for c in self.msgs[k].calls]
+        results = sum(len(self.msgs[k].results) for k in range(i, j + 1))
+        what = ", ".join(" ".join(x for x in (_short(c.name, 40), first_string_arg(c.args, 40)) if x) for c in calls[:4])
+        if len(calls) > 4:
+            what += f", … {len(calls) - 4} more"
+        label = (f"{self.msgs[i].role} · {len(calls)} call{'s' if len(calls) != 1 else ''}: {what} · "
+                 f"{results} result{'s' if results != 1 else ''}")
+        if len(label) > FOLD_LABEL_CHARS:
+            label = label[: FOLD_LABEL_CHARS - 1] + "…"
+        worst = max((self.worst.get(k, 0) for k in range(i, j + 1)), default=0)
+        return Fold(i, j, "turn", label, SEV_NAME[worst])
+
+    def folds(self, start: int, end: int) -> list[Fold]:
+        """The groups wholly on the page ``[start, end)`` (a group cut by the page's edge stays open)."""
+        turns = self.turns()
+        k = bisect.bisect_left([t.first for t in turns], start)
+        out = []
+        for t in turns[k:]:
+            if t.first >= end:
+                break
+            if t.last < end:
+                out.append(t)
+        return out
+
     def tool_names(self) -> list[tuple[str, int]]:
         """Each tool name called in the transcript with its number of calls, most called first."""
         got = getattr(self, "_tool_names", None)
@@ -318,7 +385,7 @@ class TimelineModel:
         return {
             "i": i,
             "role": _short(m.role, 40),
-            "text": preview_text(m.raw, text=self.text),
+            "text": preview_text(m.raw, text=self.text, lines=True),
             "calls": [CallChip(id=_short(c.id) if c.id is not None else "", name=_short(c.name), pos=c.pos,
                                arg=first_string_arg(c.args), result_at=self.answer.get((i, c.pos), -1)) for c in m.calls],
             "results": [
@@ -406,6 +473,7 @@ class TimelineModel:
             "selected": selected,
             "focus": focus,
             "overview": self.overview(),
+            "folds": self.folds(start, end),
             "shapes": SHAPES,
         }
 

@@ -35,7 +35,8 @@ const SETTLE_MS = 140; // key steps: tell Python once the selection has rested t
 const KEYS_HELP = [
   ["j / \u2193", "next message"], ["k / \u2191", "previous message"], ["Home / End", "first / last message"],
   ["n / p", "next / previous finding"], ["/", "search"], ["Enter / Shift+Enter", "next / previous match"],
-  ["g", "go to message #N"],
+  ["g", "go to message #N"], ["f", "follow the call to its result, and back"],
+  ["Tab on a chip, Enter", "follow that chip"],
   ["click a \u2192 chip", "go to its result"], ["click a \u21a9 chip", "go back to the call"],
   ["click a connector", "go to its other end"], ["?", "show or hide these keys"], ["Esc", "close"],
 ];
@@ -251,6 +252,17 @@ export default function (component) {
   helpBtn.setAttribute("data-nav", "help");
   helpBtn.onclick = (e) => { e.stopPropagation(); toggleHelp(); };
   where.appendChild(helpBtn);
+  // How the cards are drawn: compact (one line per message) and turns folded into one row.
+  const view = el("span", "tl-nav tl-view");
+  const compactBtn = el("button", "tl-btn tl-toggle", "Compact");
+  compactBtn.setAttribute("data-nav", "compact");
+  compactBtn.title = "One line per message (the call \u2192 result connectors stay)";
+  const foldBtn = el("button", "tl-btn tl-toggle", "Fold turns");
+  foldBtn.setAttribute("data-nav", "fold");
+  foldBtn.title = "Fold each turn (a message with its calls and their results) into one row; click a row to open it";
+  view.appendChild(compactBtn);
+  view.appendChild(foldBtn);
+  where.appendChild(view);
   head.appendChild(where);
 
   const sbar = el("div", "tl-searchbar");
@@ -382,7 +394,9 @@ export default function (component) {
       continue;
     }
     const c = buildCard(it, selected);
-    c.onclick = () => select(it.i, false);
+    // A clicked card takes the keyboard focus (not a Tab stop itself): Tab then goes to its chips.
+    c.tabIndex = -1;
+    c.onclick = () => { select(it.i, false); c.focus({ preventScroll: true }); };
     if (matchSet.has(it.i)) c.classList.add("hit");
     if (keepSet && !keepSet.has(it.i)) c.classList.add("filtered");
     else order.push(it.i);
@@ -390,13 +404,93 @@ export default function (component) {
     for (const ch of c.querySelectorAll(".chip.call")) callChip.set(it.i + ":" + ch.getAttribute("data-pos"), ch);
     for (const ch of c.querySelectorAll(".chip.result")) resChip.set(it.i + ":" + ch.getAttribute("data-pos"), ch);
     for (const ch of c.querySelectorAll(".chip[data-goto]")) {
+      // A chip that leads somewhere is a button: Tab reaches it, Enter or Space follows it.
+      ch.tabIndex = 0;
+      ch.setAttribute("role", "button");
       ch.onclick = (e) => {
         e.stopPropagation();
         goTo(Number(ch.getAttribute("data-goto")), "center");
       };
+      ch.onkeydown = (e) => {
+        if (e.key !== "Enter" && e.key !== " ") return;
+        e.preventDefault();
+        e.stopPropagation();
+        const dest = Number(ch.getAttribute("data-goto"));
+        goTo(dest, "center");
+        // The keyboard goes along: on the other end's chip that leads back here.
+        const back = cards.get(dest) && cards.get(dest).querySelector(`.chip[data-goto="${num(it.i)}"]`);
+        if (back) back.focus({ preventScroll: true });
+      };
     }
     body.appendChild(c);
   }
+  // Folded groups: a run of cards shown as one row that opens on click. Python names the groups
+  // (layout.Fold: a turn, or another kind of group); every kind is folded the same way here.
+  if (!state.open) state.open = new Set();
+  const groups = [];
+  const ghostAfter = new Map();
+  for (const it of data.items) if (it.ghost !== undefined) ghostAfter.set(it.ghost, it.after);
+  for (const { first, last, kind, label, sev } of rows("fold", data.folds || [])) {
+    const headCard = cards.get(first);
+    if (!headCard) continue;
+    const row = el("div", "fold-row" + (sev ? " sev-" + sev : ""));
+    row.setAttribute("data-fold", num(first));
+    row.setAttribute("data-fold-last", num(last));
+    row.setAttribute("data-fold-kind", /^[a-z-]+$/.test(kind) ? kind : "group");
+    row.setAttribute("role", "button");
+    row.tabIndex = 0;
+    const caret = el("span", "fold-caret", "\u25b8");
+    row.appendChild(caret);
+    row.appendChild(el("span", "idx", `#${num(first)}\u2013#${num(last)}`));
+    row.appendChild(el("span", "fold-label", label));
+    row.appendChild(el("span", "fold-count", `${fmt(last - first + 1)} messages`));
+    row.title = "Click (or Enter) to open or fold this group";
+    row.onclick = (e) => { e.stopPropagation(); toggleFold(first); };
+    row.onkeydown = (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); e.stopPropagation(); toggleFold(first); } };
+    body.insertBefore(row, headCard);
+    const members = [];
+    for (let i = first; i <= last; i++) if (cards.has(i)) members.push(cards.get(i));
+    for (const [g, after] of ghostAfter) if (after >= first && after <= last) members.push(ghostCard.get(g));
+    groups.push({ first, last, row, caret, members });
+  }
+
+  function closedGroupOf(i) {
+    if (!state.fold) return null;
+    for (const g of groups) if (i >= g.first && i <= g.last && !state.open.has(g.first)) return g;
+    return null;
+  }
+
+  function applyView() {
+    root.classList.toggle("compact", !!state.compact);
+    compactBtn.setAttribute("aria-pressed", state.compact ? "true" : "false");
+    foldBtn.setAttribute("aria-pressed", state.fold ? "true" : "false");
+    for (const g of groups) {
+      const closed = !!state.fold && !state.open.has(g.first);
+      g.row.hidden = !state.fold;
+      g.row.classList.toggle("open", !!state.fold && !closed);
+      g.row.setAttribute("aria-expanded", closed ? "false" : "true");
+      g.caret.textContent = closed ? "\u25b8" : "\u25be";
+      for (const c of g.members) c.classList.toggle("folded", closed);
+    }
+  }
+
+  function toggleFold(first) {
+    if (state.open.has(first)) state.open.delete(first); else state.open.add(first);
+    applyView();
+    draw();
+  }
+
+  function unfoldFor(i) {
+    const g = closedGroupOf(i);
+    if (!g) return;
+    state.open.add(g.first);
+    applyView();
+    draw();
+  }
+
+  compactBtn.onclick = (e) => { e.stopPropagation(); state.compact = !state.compact; applyView(); draw(); };
+  foldBtn.onclick = (e) => { e.stopPropagation(); state.fold = !state.fold; applyView(); draw(); };
+
   if (!data.items.length) body.appendChild(el("div", "tl-empty", "This transcript has no messages."));
   else if (keep && !order.length) body.appendChild(el("div", "tl-empty", "No message on this page passes the filters."));
   body.appendChild(bottomBar);
@@ -468,8 +562,12 @@ export default function (component) {
           : l.ghost !== undefined ? ghostCard.get(l.ghost)
             : resChip.get(l.to + ":" + l.tp) || cards.get(l.to);
       if (!a || !b) { ys.push(null); continue; }
-      const ra = a.getBoundingClientRect();
-      const rb = b.getBoundingClientRect();
+      // An end folded away leads to its group's row; both ends in one folded row: no line.
+      const ga = l.stub && l.stub.end === "from" ? null : closedGroupOf(l.from);
+      const gb = l.stub && l.stub.end === "to" ? null : closedGroupOf(l.ghost !== undefined ? l.from : l.to);
+      if (ga && ga === gb) { ys.push(null); continue; }
+      const ra = (ga ? ga.row : a).getBoundingClientRect();
+      const rb = (gb ? gb.row : b).getBoundingClientRect();
       if (!ra.height || !rb.height) { ys.push(null); continue; } // an end hidden by a filter
       ys.push([ra.top - br.top + ra.height / 2, rb.top - br.top + rb.height / 2,
         Math.min(x0, ra.right - br.left), Math.min(x0, rb.right - br.left)]);
@@ -626,6 +724,7 @@ export default function (component) {
   function goTo(i, block, defer) {
     if (i === null || i === undefined) return;
     const c = cards.get(i);
+    if (c) unfoldFor(i);
     if (c && !c.classList.contains("filtered")) {
       select(i, !!defer);
       reveal(c, block || "nearest");
@@ -647,6 +746,23 @@ export default function (component) {
       return;
     }
     goTo(cur + delta, "nearest", true);
+  }
+
+  function follow() {
+    // f: from a call to its result; from a result (or a call whose result is this card's) back
+    // to the call. With several calls, f walks them: the first whose result is not already here.
+    const cur = current();
+    const c = cur === null ? null : cards.get(cur);
+    if (!c) return;
+    const calls = [...c.querySelectorAll(".chip.call[data-goto]")].map((x) => Number(x.getAttribute("data-goto")));
+    const back = [...c.querySelectorAll(".chip.result[data-goto]")].map((x) => Number(x.getAttribute("data-goto")));
+    const from = state.followed && state.followed.to === cur ? state.followed.from : null;
+    let t = null;
+    if (back.length) t = back.includes(from) ? from : back[0];
+    else if (calls.length) t = calls.find((x) => x !== cur) ?? calls[0];
+    if (t === null || t === undefined) return;
+    state.followed = { from: cur, to: t };
+    goTo(t, "center");
   }
 
   function stepFinding(delta) {
@@ -679,6 +795,7 @@ export default function (component) {
     }
     else if (k === "Home") goTo(keep ? (keep.first ?? 0) : 0, "center");
     else if (k === "End") goTo(keep ? (keep.last ?? data.total - 1) : data.total - 1, "center");
+    else if (k === "f") follow();
     else if (k === "n") stepFinding(1);
     else if (k === "p") stepFinding(-1);
     else if (k === "/") { input.focus(); input.select(); }
@@ -741,6 +858,8 @@ export default function (component) {
   shadeFit(root, data.fit);
   parentElement.appendChild(root);
 
+  applyView();
+  if (selected !== null && selected !== undefined && closedGroupOf(selected)) state.open.add(closedGroupOf(selected).first), applyView();
   draw();
   const ro = new ResizeObserver(() => draw());
   ro.observe(body);

@@ -55,8 +55,25 @@ def record_name(doc, t) -> str:
         samples = doc.root.get("samples")
         rec = samples[t.path[1]] if type(samples) is list and type(t.path[1]) is int else None
         if type(rec) is dict and type(rec.get("id")) in (str, int):
-            return f"sample {rec['id']}"
+            return inspect_sample_name(doc.root, rec)
     return t.label
+
+
+def inspect_sample_name(root: dict, rec: dict) -> str:
+    """An Inspect eval log's sample as its log names it: task, sample id, epoch and score."""
+    ev = root.get("eval")
+    task = ev.get("task") if type(ev) is dict and type(ev.get("task")) is str else None
+    parts = [task[:60]] if task else []
+    parts.append(f"sample {rec['id']}")
+    if type(rec.get("epoch")) is int:
+        parts.append(f"epoch {rec['epoch']}")
+    scores = rec.get("scores")
+    if type(scores) is dict and scores:
+        first = next(iter(scores.values()))
+        value = first.get("value") if type(first) is dict else first
+        if type(value) in (str, int, float, bool):
+            parts.append(f"score {value}")
+    return " · ".join(parts)[:120]
 
 
 @byte_cached(lambda *a, **k: 0)  # small, but keyed like ``checked``: dropped when idle like it
