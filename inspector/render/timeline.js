@@ -101,6 +101,7 @@ function buildCard(it, selected) {
   const results = rows("result", it.results);
   const failed = results.some((r) => r.failed);
   if (failed) card.classList.add("tool-error");
+  if (results.some((r) => r.orphan)) card.classList.add("orphan"); // not the "answered" green stripe
   if (it.i === selected) card.classList.add("selected");
   card.setAttribute("data-msg-index", num(it.i));
   card.setAttribute("data-role", it.role);

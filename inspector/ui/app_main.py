@@ -28,7 +28,7 @@ from .repair_panel import OPTIONS_KEY, repair_panel
 from .summary import summary
 from .timeline import timeline_panel
 
-TABS = ["Findings", "Repair"]
+TABS = ["Findings", "Repair", "Fit"]  # Fit has a tab of its own: at the foot of Repair nobody found it
 DIALECT_BACK = "_dialect_back"  # the dialect to show again after a chosen one could not read the file
 DIALECT_REFUSED = "_dialect_refused"  # (the dialect shown again, the refused one, the reader's message)
 DIALECT_GOOD = "_dialect_good"  # the last dialect choice that read the file
@@ -118,7 +118,8 @@ def toolbar(doc, loaded: state.Loaded) -> tuple[str | None, str, int, DeltaGener
         with st.container(horizontal=True, gap="small", width="content"):
             st.badge(dialect or read_in, icon=":material/translate:", color="violet" if dialect else "blue",
                      help="dialect (overridden)" if dialect else "detected dialect")
-            st.badge(f"{doc.format.upper()}", color="gray")
+            # A HAR capture is JSON, but the user knows it as HAR (an inbox entry is one too).
+            st.badge("HAR" if loaded.name.lower().endswith(".har") else f"{doc.format.upper()}", color="gray")
             if why and st.session_state.get(state.TARGET) == start:
                 # Our words only in the badge; the model name (transcript text) goes out as text below.
                 st.badge("target from the request's model" if why.startswith("the request's model")
@@ -193,8 +194,8 @@ def main() -> None:
     if inbox.route():  # ?inbox=all is the team inbox; ?inbox=<id> opens a recorded request below
         return
     with st.sidebar:
+        inbox.open_button()  # first: below the samples it was under the sidebar's fold
         loading.loading_panel()
-        inbox.open_button()
         lists = st.container()
     page()
     sharing = loading.share_module()
@@ -274,9 +275,12 @@ def page() -> None:
     many = len(checked.analyses) > 1
     if many and not state.dataset_open():
         dataset_view(checked, (loaded.sha, dialect, target))
+        url.record(loaded, dialect, target, 0, message=False)  # the previous file's m= and tr= go
         share_button(share_slot, loaded, dialect, target, transcript)
         analysis.settle_heap()
         return
+    if loaded.origin == "inbox":
+        inbox.back_button()
     if many:
         back_button(len(checked.analyses), transcript)
     recorded_error(checked, transcript, loaded.sha)
@@ -292,7 +296,8 @@ def page() -> None:
         with tabs[1]:
             if tabs[1].open:
                 repair_panel(checked, loaded, dialect, target, transcript)
-                st.divider()
+        with tabs[2]:
+            if tabs[2].open:
                 fit_section(checked, loaded, dialect, target, transcript)
     with timeline_box:
         timeline_panel(checked, (loaded.sha, dialect, target), transcript, loaded,

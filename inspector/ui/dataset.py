@@ -103,8 +103,10 @@ def _rule_frame(checked: Checked) -> pd.DataFrame:
         per_code.setdefault(f.code, set()).add(f.transcript)
     for code, r in seen.items():
         r["transcripts"] = len(per_code[code])
+    for r in seen.values():
+        r["label"] = f"{r['code']} {r['rule']}" if r["rule"] != r["code"] else r["code"]
     return pd.DataFrame(sorted(seen.values(), key=lambda r: (-r["transcripts"], r["code"])),
-                        columns=["code", "rule", "severity", "transcripts", "findings"])
+                        columns=["code", "label", "rule", "severity", "transcripts", "findings"])
 
 
 def _summary(df: pd.DataFrame, target: str) -> None:
@@ -113,8 +115,8 @@ def _summary(df: pd.DataFrame, target: str) -> None:
     warned = int(((df["errors"] == 0) & (df["warnings"] > 0)).sum())
     with st.container(key="dataset_summary", horizontal=True, gap="small"):
         st.metric("Transcripts", f"{n:,}", border=True)
-        st.metric("Rejected", f"{rejected:,}", f"{100 * rejected / n:.1f}%" if n else None, delta_color="off",
-                  border=True)
+        # The share in the value itself: as a delta ("↑ 6.7%") it read as a trend.
+        st.metric("Rejected", f"{rejected:,} ({100 * rejected / n:.1f}%)" if n else "0", border=True)
         st.metric("Warnings only", f"{warned:,}", border=True)
         st.metric("Clean", f"{n - rejected - warned:,}", border=True)
         st.metric("Messages", f"{int(df['messages'].sum()):,}", border=True)
@@ -134,7 +136,7 @@ def _chart(rules: pd.DataFrame) -> None:
         .mark_bar()
         .encode(
             x=alt.X("transcripts:Q", title="transcripts with the rule", axis=alt.Axis(tickMinStep=1, format="d")),
-            y=alt.Y("code:N", sort="-x", title=None),
+            y=alt.Y("label:N", sort="-x", title=None, axis=alt.Axis(labelLimit=320)),  # the code and its name
             color=alt.Color("severity:N", scale=alt.Scale(domain=list(COLOURS), range=list(COLOURS.values())),
                             legend=alt.Legend(orient="bottom", title=None)),
             tooltip=["code", "rule", "severity", "transcripts", "findings"],
@@ -215,7 +217,8 @@ def dataset_view(checked: Checked, key: tuple) -> None:
         shown, "ds_table", 520, {
             # Every column at least 76 px wide: the header's right 30 px open the column menu, so
             # a click in the middle of a narrower header opened the menu instead of sorting.
-            "#": st.column_config.NumberColumn("#", width=76, format="%d"),
+            "#": st.column_config.NumberColumn("#", width=76, format="%d",
+                                               help="transcripts are counted from 1 (messages from #0, as the provider counts them)"),
             "transcript": st.column_config.TextColumn("transcript", width="medium",
                                                       help="the record's id, else where it is in the file"),
             "dialect": st.column_config.TextColumn("dialect", width=110),
@@ -227,7 +230,8 @@ def dataset_view(checked: Checked, key: tuple) -> None:
             "first finding": st.column_config.TextColumn("first finding", width="large"),
         }, default=default,
     )
-    st.caption(f"{len(shown):,} of {len(df):,} transcripts shown. Click a row (its box or any cell right of "
+    st.caption(f"{len(shown):,} of {len(df):,} transcripts shown (counted from 1; messages inside one are counted "
+               "from #0, as the provider's errors count them). Click a row (its box or any cell right of "
                "the #) to open it, a header to sort; previous / next (Alt+↑ / Alt+↓) walk this list in the order "
                "chosen in Sort by.")
     row = clicked_row(event, filters, "_ds_seen", len(shown), first_column="#")
