@@ -269,7 +269,7 @@ export default function (component) {
   const sbar = el("div", "tl-searchbar");
   const input = el("input", "tl-search");
   input.type = "search";
-  input.placeholder = "Search text, tool, call id, arguments, role:user \u2026 ( / )";
+  input.placeholder = "Search text, tool, id, role:user \u2026 ( / )"; // whole at 1280 px
   input.value = search.q || "";
   input.setAttribute("aria-label", "Search the transcript");
   sbar.appendChild(input);
