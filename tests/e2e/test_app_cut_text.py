@@ -35,6 +35,7 @@ def test_nothing_is_cut_in_any_tab_the_dataset_view_or_the_inbox(app_page, size)
         page.get_by_role("tab", name=tab).click()
         wait_idle(page)
         assert page.evaluate(CUT) == [], tab
+    open_sample(page, "parallel_half_answered")  # a turn to fold, ghost cards
     page.locator(f'{TL} [data-nav="compact"]').click()
     page.locator(f'{TL} [data-nav="fold"]').click()
     expect(page.locator(f"{TL} .fold-row").first).to_be_visible()
