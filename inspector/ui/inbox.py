@@ -83,7 +83,7 @@ def back_button() -> None:
 
 
 def _link(base: str, r: dict) -> str:
-    from ..inbox_cli import inbox_link
+    from ..sharing.store import inbox_link
 
     return inbox_link(base, r["id"], r["culprit"])
 
