@@ -57,7 +57,7 @@ def long_log(app_page):
     items = agent_log(340, orphan_at=500)
     items.insert(200, {"role": "tool", "tool_call_id": "call_elsewhere", "content": "stray too"})
     upload(app_page, name="agent.json", data=json.dumps(items).encode())
-    app_page.locator(f'{TL} [data-msg-index="0"]').wait_for()
+    app_page.locator(f'{TL} [data-msg-index="0"]').wait_for(timeout=60_000)  # patience on a loaded machine
     return app_page
 
 
@@ -66,7 +66,7 @@ def test_the_first_screen_shows_the_verdict_and_two_cards(app_page, size):
     page = app_page
     page.set_viewport_size({"width": size[0], "height": size[1]})
     upload(page, name="agent.json", data=json.dumps(agent_log(340, orphan_at=500)).encode())
-    page.locator(f'{TL} [data-msg-index="0"]').wait_for()
+    page.locator(f'{TL} [data-msg-index="0"]').wait_for(timeout=60_000)  # patience on a loaded machine
     wait_idle(page)
     page.screenshot(path=f"/tmp/i36-first-{size[0]}.png")
     verdict = page.locator("[class*='st-key-verdict-']").bounding_box()

@@ -31,7 +31,7 @@ def long_run(page, size):
     items = agent_log(200, orphan_at=None)
     items[2]["content"] = "total 2\nREADME.md\n<b>src</b>"  # tool output over three lines, with markup
     upload(page, name="run.json", data=json.dumps(items).encode())
-    page.locator(f'{TL} [data-msg-index="0"]').wait_for()
+    page.locator(f'{TL} [data-msg-index="0"]').wait_for(timeout=60_000)  # patience on a loaded machine
     wait_idle(page)
 
 
