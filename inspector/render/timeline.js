@@ -36,7 +36,7 @@ const KEYS_HELP = [
   ["j / \u2193", "next message"], ["k / \u2191", "previous message"], ["Home / End", "first / last message"],
   ["n / p", "next / previous finding"], ["/", "search"], ["Enter / Shift+Enter", "next / previous match"],
   ["g", "go to message #N"], ["f", "follow the call to its result, and back"],
-  ["Tab on a chip, Enter", "follow that chip"],
+  ["Tab, Enter", "go to a chip, follow it"],
   ["click a \u2192 chip", "go to its result"], ["click a \u21a9 chip", "go back to the call"],
   ["click a connector", "go to its other end"], ["?", "show or hide these keys"], ["Esc", "close"],
 ];

@@ -230,8 +230,8 @@ def dataset_view(checked: Checked, key: tuple) -> None:
             "first finding": st.column_config.TextColumn("first finding", width="large"),
         }, default=default,
     )
-    st.caption(f"{len(shown):,} of {len(df):,} transcripts shown (counted from 1; messages inside one are counted "
-               "from #0, as the provider's errors count them). Click a row (its box or any cell right of "
+    st.caption(f"{len(shown):,} of {len(df):,} transcripts shown. They are counted from 1, the messages inside one "
+               "from #0 (as the provider's errors count them). Click a row (its box or any cell right of "
                "the #) to open it, a header to sort; previous / next (Alt+↑ / Alt+↓) walk this list in the order "
                "chosen in Sort by.")
     row = clicked_row(event, filters, "_ds_seen", len(shown), first_column="#")
