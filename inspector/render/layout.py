@@ -12,6 +12,7 @@ as plain strings; the component puts it into the page with ``textContent`` only.
 
 from __future__ import annotations
 
+import bisect
 import threading
 from collections.abc import Callable
 from typing import Any, NamedTuple
@@ -33,17 +34,23 @@ SEV_RANK = {"error": 3, "warning": 2, "info": 1}
 SEV_NAME = {3: "error", 2: "warning", 1: "info", 0: ""}
 
 
-def preview_text(raw: Any, limit: int = PREVIEW_CHARS, text: Callable[[Any], str] | None = None) -> str:
+def preview_text(raw: Any, limit: int = PREVIEW_CHARS, text: Callable[[Any], str] | None = None,
+                 lines: bool = False) -> str:
     """A one-glance preview of a message's text, at most ``limit`` characters, whitespace folded.
 
     ``text`` is the dialect's ``text`` (the detail pane and the Markdown export show the same
-    words); without it the message's own dialect is detected."""
+    words); without it the message's own dialect is detected. ``lines`` keeps the newlines (a
+    card shows tool output as its lines; blank lines fold to one)."""
     if text is None:
         text = detect([raw]).text
     full = text(raw)
     if len(full) > 8 * limit:
         full = full[: 8 * limit]
-    folded = " ".join(full.split())
+    if lines:
+        kept = [" ".join(line.split()) for line in full.strip().splitlines()]
+        folded = "\n".join(line for k, line in enumerate(kept) if line or (k and kept[k - 1]))
+    else:
+        folded = " ".join(full.split())
     return folded if len(folded) <= limit else folded[: limit - 1] + "…"
 
 
@@ -124,17 +131,31 @@ class Bucket(NamedTuple):
     target: int  # the message a click goes to (the first with its worst finding)
 
 
-class Fold(NamedTuple):
+class LoopFold(NamedTuple):
     """A run of messages the timeline shows as one row until it is opened (a loop's repeated
-    calls, ``inspector.loops``): its first and last message and what it says."""
+    calls, ``inspector.loops``): its first and last message and what it says. Folded on the
+    server (the page sends one row for the run; a jump into it opens it), unlike ``Fold``."""
 
     first: int
     last: int
     label: str  # "list_tables_tool × 6, same arguments, same result"
 
 
+class Fold(NamedTuple):
+    """A run of cards the timeline can fold into one row that opens on click: a turn (an
+    assistant message with its calls and the results that follow), or any other group a
+    detector names (``kind`` says which; the script treats every kind alike)."""
+
+    first: int  # the group's first message
+    last: int  # and its last
+    kind: str  # "turn", ...
+    label: str  # what the folded row says
+    sev: str  # its worst finding's severity ("" when none)
+
+
 SHAPES: dict[str, tuple[str, ...]] = {"call": CallChip._fields, "result": ResultChip._fields,
-                                      "mark": Mark._fields, "bucket": Bucket._fields}
+                                      "mark": Mark._fields, "bucket": Bucket._fields, "fold": Fold._fields}
+FOLD_LABEL_CHARS = 160
 
 
 def _short(x: Any, n: int = NAME_CHARS) -> str:
@@ -168,14 +189,14 @@ class TimelineModel:
     """Whole-transcript facts the timeline needs, computed once per checked transcript."""
 
     def __init__(self, msgs: list[Msg], pairing: Pairing, findings: list[Finding], dialect: Dialect,
-                 page_size: int = PAGE_SIZE, items: list | None = None, folds: list[Fold] | tuple = ()):
+                 page_size: int = PAGE_SIZE, items: list | None = None, loop_folds: list[LoopFold] | tuple = ()):
         self.msgs = msgs
         # Runs shown as one row (folded) until opened; they never overlap (a later one that
         # would is dropped).
-        self.folds: list[Fold] = []
-        for f in sorted(folds):
-            if f.last > f.first and (not self.folds or f.first > self.folds[-1].last):
-                self.folds.append(f)
+        self.loop_folds: list[LoopFold] = []
+        for f in sorted(loop_folds):
+            if f.last > f.first and (not self.loop_folds or f.first > self.loop_folds[-1].last):
+                self.loop_folds.append(f)
         # The dialect the transcript was read as answers for its raw messages: their text, a
         # failed tool, time and tokens.
         self.dialect = dialect
@@ -272,6 +293,53 @@ class TimelineModel:
             got = self._finding_indexes = sorted(self.marks)
         return got
 
+    def turns(self) -> list[Fold]:
+        """Each turn: a message with calls and the messages right after it that hold only
+        results (the assistant's step and what its tools answered), when there is at least one."""
+        got = getattr(self, "_turns", None)
+        if got is not None:
+            return got
+        out: list[Fold] = []
+        i = 0
+        while i < self.n:
+            m = self.msgs[i]
+            if not m.calls:
+                i += 1
+                continue
+            j = i
+            while j + 1 < self.n and self.msgs[j + 1].results and not self.msgs[j + 1].calls:
+                j += 1
+            if j > i:
+                out.append(self._turn(i, j))
+            i = j + 1
+        self._turns = out
+        return out
+
+    def _turn(self, i: int, j: int) -> Fold:
+        calls = [c for k in range(i, j + 1) for c in self.msgs[k].calls]
+        results = sum(len(self.msgs[k].results) for k in range(i, j + 1))
+        what = ", ".join(" ".join(x for x in (_short(c.name, 40), first_string_arg(c.args, 40)) if x) for c in calls[:4])
+        if len(calls) > 4:
+            what += f", … {len(calls) - 4} more"
+        label = (f"{self.msgs[i].role} · {len(calls)} call{'s' if len(calls) != 1 else ''}: {what} · "
+                 f"{results} result{'s' if results != 1 else ''}")
+        if len(label) > FOLD_LABEL_CHARS:
+            label = label[: FOLD_LABEL_CHARS - 1] + "…"
+        worst = max((self.worst.get(k, 0) for k in range(i, j + 1)), default=0)
+        return Fold(i, j, "turn", label, SEV_NAME[worst])
+
+    def folds(self, start: int, end: int) -> list[Fold]:
+        """The groups wholly on the page ``[start, end)`` (a group cut by the page's edge stays open)."""
+        turns = self.turns()
+        k = bisect.bisect_left([t.first for t in turns], start)
+        out = []
+        for t in turns[k:]:
+            if t.first >= end:
+                break
+            if t.last < end:
+                out.append(t)
+        return out
+
     def tool_names(self) -> list[tuple[str, int]]:
         """Each tool name called in the transcript with its number of calls, most called first."""
         got = getattr(self, "_tool_names", None)
@@ -333,7 +401,7 @@ class TimelineModel:
         return {
             "i": i,
             "role": _short(m.role, 40),
-            "text": preview_text(m.raw, text=self.text),
+            "text": preview_text(m.raw, text=self.text, lines=True),
             "calls": [CallChip(id=_short(c.id) if c.id is not None else "", name=_short(c.name), pos=c.pos,
                                arg=first_string_arg(c.args), result_at=self.answer.get((i, c.pos), -1)) for c in m.calls],
             "results": [
@@ -365,10 +433,10 @@ class TimelineModel:
                 got = self._pages[key] = self._page(p, selected, focus, frozenset(opened))
         return got
 
-    def folded(self, start: int, end: int, selected: int | None, opened: frozenset[int]) -> dict[int, Fold]:
+    def folded(self, start: int, end: int, selected: int | None, opened: frozenset[int]) -> dict[int, LoopFold]:
         """The folds shown closed on the page ``[start, end)``, by first message: those wholly on
         it, not opened, not holding the selected message."""
-        return {f.first: f for f in self.folds
+        return {f.first: f for f in self.loop_folds
                 if start <= f.first and f.last < end and f.first not in opened
                 and not (selected is not None and f.first <= selected <= f.last)}
 
@@ -447,6 +515,9 @@ class TimelineModel:
             "selected": selected,
             "focus": focus,
             "overview": self.overview(),
+            # A turn that overlaps a loop folded on the server stays open: the loop's row stands for it.
+            "folds": [t for t in self.folds(start, end)
+                      if not any(f.first <= t.last and t.first <= f.last for f in closed.values())],
             "shapes": SHAPES,
         }
 

@@ -35,7 +35,8 @@ const SETTLE_MS = 140; // key steps: tell Python once the selection has rested t
 const KEYS_HELP = [
   ["j / \u2193", "next message"], ["k / \u2191", "previous message"], ["Home / End", "first / last message"],
   ["n / p", "next / previous finding"], ["/", "search"], ["Enter / Shift+Enter", "next / previous match"],
-  ["g", "go to message #N"],
+  ["g", "go to message #N"], ["f", "follow the call to its result, and back"],
+  ["Tab, Enter", "go to a chip, follow it"],
   ["click a \u2192 chip", "go to its result"], ["click a \u21a9 chip", "go back to the call"],
   ["click a connector", "go to its other end"], ["?", "show or hide these keys"], ["Esc", "close"],
 ];
@@ -100,6 +101,7 @@ function buildCard(it, selected) {
   const results = rows("result", it.results);
   const failed = results.some((r) => r.failed);
   if (failed) card.classList.add("tool-error");
+  if (results.some((r) => r.orphan)) card.classList.add("orphan"); // not the "answered" green stripe
   if (it.i === selected) card.classList.add("selected");
   card.setAttribute("data-msg-index", num(it.i));
   card.setAttribute("data-role", it.role);
@@ -251,12 +253,23 @@ export default function (component) {
   helpBtn.setAttribute("data-nav", "help");
   helpBtn.onclick = (e) => { e.stopPropagation(); toggleHelp(); };
   where.appendChild(helpBtn);
+  // How the cards are drawn: compact (one line per message) and turns folded into one row.
+  const view = el("span", "tl-nav tl-view");
+  const compactBtn = el("button", "tl-btn tl-toggle", "Compact");
+  compactBtn.setAttribute("data-nav", "compact");
+  compactBtn.title = "One line per message (the call \u2192 result connectors stay)";
+  const foldBtn = el("button", "tl-btn tl-toggle", "Fold turns");
+  foldBtn.setAttribute("data-nav", "fold");
+  foldBtn.title = "Fold each turn (a message with its calls and their results) into one row; click a row to open it";
+  view.appendChild(compactBtn);
+  view.appendChild(foldBtn);
+  where.appendChild(view);
   head.appendChild(where);
 
   const sbar = el("div", "tl-searchbar");
   const input = el("input", "tl-search");
   input.type = "search";
-  input.placeholder = "Search text, tool, call id, arguments, role:user \u2026 ( / )";
+  input.placeholder = "Search text, tool, id, role:user \u2026 ( / )"; // whole at 1280 px
   input.value = search.q || "";
   input.setAttribute("aria-label", "Search the transcript");
   sbar.appendChild(input);
@@ -320,7 +333,6 @@ export default function (component) {
     item.appendChild(el("span", "", STATUS_TEXT[st]));
     legend.appendChild(item);
   }
-  head.appendChild(legend);
   root.appendChild(head);
 
   const help = el("div", "tl-help");
@@ -363,6 +375,7 @@ export default function (component) {
   body.style.paddingRight = gutter + "px";
   scroller.appendChild(body);
   root.appendChild(scroller);
+  root.appendChild(legend); // below the cards: above them it took the first screen's last lines
 
   const callChip = new Map();
   const resChip = new Map();
@@ -402,7 +415,9 @@ export default function (component) {
       continue;
     }
     const c = buildCard(it, selected);
-    c.onclick = () => select(it.i, false);
+    // A clicked card takes the keyboard focus (not a Tab stop itself): Tab then goes to its chips.
+    c.tabIndex = -1;
+    c.onclick = () => { select(it.i, false); c.focus({ preventScroll: true }); };
     if (matchSet.has(it.i)) c.classList.add("hit");
     if (keepSet && !keepSet.has(it.i)) c.classList.add("filtered");
     else order.push(it.i);
@@ -410,13 +425,93 @@ export default function (component) {
     for (const ch of c.querySelectorAll(".chip.call")) callChip.set(it.i + ":" + ch.getAttribute("data-pos"), ch);
     for (const ch of c.querySelectorAll(".chip.result")) resChip.set(it.i + ":" + ch.getAttribute("data-pos"), ch);
     for (const ch of c.querySelectorAll(".chip[data-goto]")) {
+      // A chip that leads somewhere is a button: Tab reaches it, Enter or Space follows it.
+      ch.tabIndex = 0;
+      ch.setAttribute("role", "button");
       ch.onclick = (e) => {
         e.stopPropagation();
         goTo(Number(ch.getAttribute("data-goto")), "center");
       };
+      ch.onkeydown = (e) => {
+        if (e.key !== "Enter" && e.key !== " ") return;
+        e.preventDefault();
+        e.stopPropagation();
+        const dest = Number(ch.getAttribute("data-goto"));
+        goTo(dest, "center");
+        // The keyboard goes along: on the other end's chip that leads back here.
+        const back = cards.get(dest) && cards.get(dest).querySelector(`.chip[data-goto="${num(it.i)}"]`);
+        if (back) back.focus({ preventScroll: true });
+      };
     }
     body.appendChild(c);
   }
+  // Folded groups: a run of cards shown as one row that opens on click. Python names the groups
+  // (layout.Fold: a turn, or another kind of group); every kind is folded the same way here.
+  if (!state.open) state.open = new Set();
+  const groups = [];
+  const ghostAfter = new Map();
+  for (const it of data.items) if (it.ghost !== undefined) ghostAfter.set(it.ghost, it.after);
+  for (const { first, last, kind, label, sev } of rows("fold", data.folds || [])) {
+    const headCard = cards.get(first);
+    if (!headCard) continue;
+    const row = el("div", "fold-row" + (sev ? " sev-" + sev : ""));
+    row.setAttribute("data-fold", num(first));
+    row.setAttribute("data-fold-last", num(last));
+    row.setAttribute("data-fold-kind", /^[a-z-]+$/.test(kind) ? kind : "group");
+    row.setAttribute("role", "button");
+    row.tabIndex = 0;
+    const caret = el("span", "fold-caret", "\u25b8");
+    row.appendChild(caret);
+    row.appendChild(el("span", "idx", `#${num(first)}\u2013#${num(last)}`));
+    row.appendChild(el("span", "fold-label", label));
+    row.appendChild(el("span", "fold-count", `${fmt(last - first + 1)} messages`));
+    row.title = "Click (or Enter) to open or fold this group";
+    row.onclick = (e) => { e.stopPropagation(); toggleFold(first); };
+    row.onkeydown = (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); e.stopPropagation(); toggleFold(first); } };
+    body.insertBefore(row, headCard);
+    const members = [];
+    for (let i = first; i <= last; i++) if (cards.has(i)) members.push(cards.get(i));
+    for (const [g, after] of ghostAfter) if (after >= first && after <= last) members.push(ghostCard.get(g));
+    groups.push({ first, last, row, caret, members });
+  }
+
+  function closedGroupOf(i) {
+    if (!state.fold) return null;
+    for (const g of groups) if (i >= g.first && i <= g.last && !state.open.has(g.first)) return g;
+    return null;
+  }
+
+  function applyView() {
+    root.classList.toggle("compact", !!state.compact);
+    compactBtn.setAttribute("aria-pressed", state.compact ? "true" : "false");
+    foldBtn.setAttribute("aria-pressed", state.fold ? "true" : "false");
+    for (const g of groups) {
+      const closed = !!state.fold && !state.open.has(g.first);
+      g.row.hidden = !state.fold;
+      g.row.classList.toggle("open", !!state.fold && !closed);
+      g.row.setAttribute("aria-expanded", closed ? "false" : "true");
+      g.caret.textContent = closed ? "\u25b8" : "\u25be";
+      for (const c of g.members) c.classList.toggle("folded", closed);
+    }
+  }
+
+  function toggleFold(first) {
+    if (state.open.has(first)) state.open.delete(first); else state.open.add(first);
+    applyView();
+    draw();
+  }
+
+  function unfoldFor(i) {
+    const g = closedGroupOf(i);
+    if (!g) return;
+    state.open.add(g.first);
+    applyView();
+    draw();
+  }
+
+  compactBtn.onclick = (e) => { e.stopPropagation(); state.compact = !state.compact; applyView(); draw(); };
+  foldBtn.onclick = (e) => { e.stopPropagation(); state.fold = !state.fold; applyView(); draw(); };
+
   if (!data.items.length) body.appendChild(el("div", "tl-empty", "This transcript has no messages."));
   else if (keep && !order.length) body.appendChild(el("div", "tl-empty", "No message on this page passes the filters."));
   body.appendChild(bottomBar);
@@ -488,8 +583,12 @@ export default function (component) {
           : l.ghost !== undefined ? ghostCard.get(l.ghost)
             : resChip.get(l.to + ":" + l.tp) || cards.get(l.to);
       if (!a || !b) { ys.push(null); continue; }
-      const ra = a.getBoundingClientRect();
-      const rb = b.getBoundingClientRect();
+      // An end folded away leads to its group's row; both ends in one folded row: no line.
+      const ga = l.stub && l.stub.end === "from" ? null : closedGroupOf(l.from);
+      const gb = l.stub && l.stub.end === "to" ? null : closedGroupOf(l.ghost !== undefined ? l.from : l.to);
+      if (ga && ga === gb) { ys.push(null); continue; }
+      const ra = (ga ? ga.row : a).getBoundingClientRect();
+      const rb = (gb ? gb.row : b).getBoundingClientRect();
       if (!ra.height || !rb.height) { ys.push(null); continue; } // an end hidden by a filter
       ys.push([ra.top - br.top + ra.height / 2, rb.top - br.top + rb.height / 2,
         Math.min(x0, ra.right - br.left), Math.min(x0, rb.right - br.left)]);
@@ -554,6 +653,25 @@ export default function (component) {
     return document.scrollingElement || document.documentElement;
   }
 
+  function pageBox() {
+    // The page's scroller and the part of the window it shows below Streamlit's header.
+    const ps = pageScroller();
+    const isDoc = ps === document.scrollingElement || ps === document.documentElement;
+    const box = isDoc ? { top: 0, bottom: window.innerHeight } : ps.getBoundingClientRect();
+    const bar = document.querySelector("[data-testid=stHeader]");
+    const top = Math.max(box.top, bar ? bar.getBoundingClientRect().bottom : 0) + 6;
+    const bottom = Math.min(box.bottom, window.innerHeight) - 6;
+    return { ps, isDoc, top, bottom };
+  }
+
+  function offCentre(c) {
+    // How far the card's middle is from the middle of the window (px), 0 when it cannot move.
+    const { top, bottom } = pageBox();
+    const cr = c.getBoundingClientRect();
+    if (cr.height >= bottom - top - 8) return cr.top - top - 4;
+    return cr.top + cr.height / 2 - (top + bottom) / 2;
+  }
+
   function revealOnce(c, block) {
     // 1. In the timeline's scroll box: the whole card, or its top when it is taller than the box.
     const sr = scroller.getBoundingClientRect(), cr = c.getBoundingClientRect();
@@ -564,14 +682,15 @@ export default function (component) {
     else if (cr.top < sr.top + 4) dy = cr.top - sr.top - 4;
     else if (cr.bottom > sr.bottom - 4) dy = cr.bottom - sr.bottom + 4;
     if (Math.abs(dy) >= 1) scroller.scrollTop += dy;
-    // 2. On the page: the search bar, that card and the detail pane's heading, all in view when
-    //    they fit (they do on a 720 px high window), else the search bar and the card's top.
-    const ps = pageScroller();
-    const isDoc = ps === document.scrollingElement || ps === document.documentElement;
-    const box = isDoc ? { top: 0, bottom: window.innerHeight } : ps.getBoundingClientRect();
-    const bar = document.querySelector("[data-testid=stHeader]");
-    const top = Math.max(box.top, bar ? bar.getBoundingClientRect().bottom : 0) + 6;
-    const bottom = Math.min(box.bottom, window.innerHeight) - 6;
+    const { ps, isDoc, top, bottom } = pageBox();
+    if (block === "center") {
+      // 2a. A jump: the card in the middle of the window.
+      const py = offCentre(c);
+      if (Math.abs(py) >= 1) (isDoc ? window : ps).scrollBy(0, py);
+      return;
+    }
+    // 2b. A step (j/k): the search bar, that card and the detail pane's heading, all in view
+    //     when they fit, else the search bar and the card's top; the page moves only as needed.
     const s = sbar.getBoundingClientRect();
     const c2 = c.getBoundingClientRect();
     const vis = scroller.getBoundingClientRect();
@@ -588,9 +707,30 @@ export default function (component) {
 
   function reveal(c, block) {
     revealOnce(c, block);
-    // Off-screen cards are laid out at a placeholder height (content-visibility): measure again
-    // once the card has drawn at its real size.
-    requestAnimationFrame(() => { if (c.isConnected) revealOnce(c, "nearest"); });
+    if (block !== "center") {
+      // Off-screen cards are laid out at a placeholder height (content-visibility): measure
+      // again once the card has drawn at its real size.
+      requestAnimationFrame(() => { if (c.isConnected) revealOnce(c, "nearest"); });
+      return;
+    }
+    // A jump: cards drawn at their real size, the detail pane and the rest of the page filled
+    // in by the same run move the card after the first scroll; keep it in the middle until the
+    // page has rested, unless the reader scrolls or presses a key first.
+    if (state.centring) state.centring();
+    let frames = 0, still = 0, raf = 0;
+    const stop = () => {
+      cancelAnimationFrame(raf);
+      for (const ev of ["wheel", "touchstart", "mousedown", "keydown"]) window.removeEventListener(ev, stop, true);
+      if (state.centring === stop) state.centring = null;
+    };
+    for (const ev of ["wheel", "touchstart", "mousedown", "keydown"]) window.addEventListener(ev, stop, true);
+    state.centring = stop;
+    const tick = () => {
+      if (!c.isConnected || frames++ > 240) { stop(); return; }
+      if (Math.abs(offCentre(c)) > 12) { revealOnce(c, "center"); still = 0; } else if (++still > 30) { stop(); return; }
+      raf = requestAnimationFrame(tick);
+    };
+    raf = requestAnimationFrame(tick);
   }
 
   function jump(i) {
@@ -605,6 +745,7 @@ export default function (component) {
   function goTo(i, block, defer) {
     if (i === null || i === undefined) return;
     const c = cards.get(i);
+    if (c) unfoldFor(i);
     if (c && !c.classList.contains("filtered")) {
       select(i, !!defer);
       reveal(c, block || "nearest");
@@ -626,6 +767,23 @@ export default function (component) {
       return;
     }
     goTo(cur + delta, "nearest", true);
+  }
+
+  function follow() {
+    // f: from a call to its result; from a result (or a call whose result is this card's) back
+    // to the call. With several calls, f walks them: the first whose result is not already here.
+    const cur = current();
+    const c = cur === null ? null : cards.get(cur);
+    if (!c) return;
+    const calls = [...c.querySelectorAll(".chip.call[data-goto]")].map((x) => Number(x.getAttribute("data-goto")));
+    const back = [...c.querySelectorAll(".chip.result[data-goto]")].map((x) => Number(x.getAttribute("data-goto")));
+    const from = state.followed && state.followed.to === cur ? state.followed.from : null;
+    let t = null;
+    if (back.length) t = back.includes(from) ? from : back[0];
+    else if (calls.length) t = calls.find((x) => x !== cur) ?? calls[0];
+    if (t === null || t === undefined) return;
+    state.followed = { from: cur, to: t };
+    goTo(t, "center");
   }
 
   function stepFinding(delta) {
@@ -652,10 +810,13 @@ export default function (component) {
   function onKey(e) {
     if (e.ctrlKey || e.metaKey || e.altKey) return false;
     const k = e.key;
-    if (k === "j" || k === "ArrowDown") step(1);
-    else if (k === "k" || k === "ArrowUp") step(-1);
+    if (k === "j" || k === "ArrowDown" || k === "k" || k === "ArrowUp") {
+      state.lastStep = Date.now(); // a step, not a jump: the next page shows it "nearest"
+      step(k === "j" || k === "ArrowDown" ? 1 : -1);
+    }
     else if (k === "Home") goTo(keep ? (keep.first ?? 0) : 0, "center");
     else if (k === "End") goTo(keep ? (keep.last ?? data.total - 1) : data.total - 1, "center");
+    else if (k === "f") follow();
     else if (k === "n") stepFinding(1);
     else if (k === "p") stepFinding(-1);
     else if (k === "/") { input.focus(); input.select(); }
@@ -692,7 +853,8 @@ export default function (component) {
       const n = Number.parseInt(gotoIn.value, 10);
       if (!Number.isFinite(n) || n < 0 || n >= data.total) { gotoIn.setCustomValidity("no such message"); gotoIn.reportValidity(); return; }
       gotoIn.setCustomValidity("");
-      state.lastKey = 0; // a jump, not a key step: centred
+      state.lastKey = 0;
+      state.lastStep = 0; // a jump, not a key step: centred
       goTo(n, "center");
       root.focus({ preventScroll: true });
     } else if (e.key === "Escape") {
@@ -717,6 +879,8 @@ export default function (component) {
   shadeFit(root, data.fit);
   parentElement.appendChild(root);
 
+  applyView();
+  if (selected !== null && selected !== undefined && closedGroupOf(selected)) state.open.add(closedGroupOf(selected).first), applyView();
   draw();
   const ro = new ResizeObserver(() => draw());
   ro.observe(body);
@@ -725,7 +889,7 @@ export default function (component) {
   // which brings that card into view: inside the timeline and, for a jump, on the page too.
   const target = cards.get(selected);
   if (moved && target) {
-    reveal(target, Date.now() - state.lastKey < 1500 ? "nearest" : "center");
+    reveal(target, Date.now() - (state.lastStep || 0) < 1500 ? "nearest" : "center");
   } else if (data.page !== state.page) {
     scroller.scrollTop = 0;
   } else {

@@ -20,7 +20,7 @@ from ..hosting import events
 from ..loops import LoopOptions
 from ..reading import load_bytes
 from ..render import TimelineModel
-from ..render.layout import Fold
+from ..render.layout import LoopFold
 from ..report import Finding, LoopFinding, Report
 from .bytecache import byte_cached
 
@@ -137,8 +137,8 @@ def checked(sha: str, _data: bytes, name: str, dialect: str | None, target: str,
 
 @byte_cached(lambda *a, **k: 0)  # holds parts of a ``checked`` result: dropped when idle like it
 def timeline_model(sha: str, dialect: str | None, target: str, transcript: int, _checked: Checked,
-                   folds: tuple[Fold, ...] = ()) -> TimelineModel:
-    """The timeline's model of one transcript; ``folds``: runs shown as one row (loops)."""
+                   loop_folds: tuple[LoopFold, ...] = ()) -> TimelineModel:
+    """The timeline's model of one transcript; ``loop_folds``: runs shown as one row (loops)."""
     a = _checked.analyses[transcript]
     return TimelineModel(a.msgs, a.pairing, _checked.findings(transcript), a.dialect, items=a.transcript.items,
-                         folds=folds)
+                         loop_folds=loop_folds)

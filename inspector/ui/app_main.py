@@ -32,7 +32,7 @@ from .repair_panel import OPTIONS_KEY, repair_panel
 from .summary import summary
 from .timeline import timeline_panel
 
-TABS = ["Findings", "Repair", "Compare"]
+TABS = ["Findings", "Repair", "Fit", "Compare"]  # Fit has a tab of its own: at the foot of Repair nobody found it
 DIALECT_BACK = "_dialect_back"  # the dialect to show again after a chosen one could not read the file
 DIALECT_REFUSED = "_dialect_refused"  # (the dialect shown again, the refused one, the reader's message)
 DIALECT_GOOD = "_dialect_good"  # the last dialect choice that read the file
@@ -122,7 +122,8 @@ def toolbar(doc, loaded: state.Loaded) -> tuple[str | None, str, int, DeltaGener
         with st.container(horizontal=True, gap="small", width="content"):
             st.badge(dialect or read_in, icon=":material/translate:", color="violet" if dialect else "blue",
                      help="dialect (overridden)" if dialect else "detected dialect")
-            st.badge(f"{doc.format.upper()}", color="gray")
+            # A HAR capture is JSON, but the user knows it as HAR (an inbox entry is one too).
+            st.badge("HAR" if loaded.name.lower().endswith(".har") else f"{doc.format.upper()}", color="gray")
             if why and st.session_state.get(state.TARGET) == start:
                 # Our words only in the badge; the model name (transcript text) goes out as text below.
                 st.badge("target from the request's model" if why.startswith("the request's model")
@@ -200,9 +201,9 @@ def main() -> None:
     if inbox.route():  # ?inbox=all is the team inbox; ?inbox=<id> opens a recorded request below
         return
     with st.sidebar:
+        inbox.open_button()  # first: below the samples it was under the sidebar's fold
         loading.loading_panel()
         loop_settings()
-        inbox.open_button()
         lists = st.container()
     page()
     sharing = loading.share_module()
@@ -213,8 +214,11 @@ def main() -> None:
 
 def page() -> None:
     """Everything below the sign-in gate and the loading panel."""
-    st.title("Tool-call transcript inspector", anchor=False)
     loaded = state.loaded()
+    # With a file open the title is one small line: at 1280x720 the first screen must show the
+    # verdict and the first cards of the timeline.
+    with st.container(key="app_title" if loaded is not None else "app_title_welcome"):
+        st.title("Tool-call transcript inspector", anchor=False)
     err = state.take_error()
     if err:
         unreadable(None, InputError(err))
@@ -279,9 +283,12 @@ def page() -> None:
     many = len(checked.analyses) > 1
     if many and not state.dataset_open():
         dataset_view(checked, (loaded.sha, dialect, target))
+        url.record(loaded, dialect, target, 0, message=False)  # the previous file's m= and tr= go
         share_button(share_slot, loaded, dialect, target, transcript)
         analysis.settle_heap()
         return
+    if loaded.origin == "inbox":
+        inbox.back_button()
     if many:
         back_button(len(checked.analyses), transcript)
     recorded_error(checked, transcript, loaded.sha)
@@ -298,14 +305,16 @@ def page() -> None:
         with tabs[1]:
             if tabs[1].open:
                 repair_panel(checked, loaded, dialect, target, transcript)
-                st.divider()
-                fit_section(checked, loaded, dialect, target, transcript)
         with tabs[2]:
             if tabs[2].open:
+                fit_section(checked, loaded, dialect, target, transcript)
+        with tabs[3]:
+            if tabs[3].open:
                 compare_panel(checked.doc, loaded.name, transcript)
     with timeline_box:
-        context_view(checked, loaded, dialect, target, transcript)
         timeline_panel(checked, (loaded.sha, dialect, target), transcript, loaded,
                        timeline_overlay(loaded, dialect, target, transcript, checked))
+        # Below the timeline: above it, its closed expander pushed the cards off a 720 px screen.
+        context_view(checked, loaded, dialect, target, transcript)
     share_button(share_slot, loaded, dialect, target, transcript)
     analysis.settle_heap()

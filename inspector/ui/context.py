@@ -233,12 +233,12 @@ def context_view(checked: Checked, loaded, dialect: str | None, target: str, tra
     # No key: the expander opens by itself once a budget is set (a new expanded= is a new element).
     with st.container(key="context_view"), st.expander(title, expanded=b is not None):
         if b is None:
-            st.text("Set a budget under Repair → Fit to N tokens to see what a fit would remove.")
+            st.text("Set a budget in the Fit tab to see what a fit would remove.")
         elif isinstance(result, str):
             st.text(f"Cannot fit to {b:,} tokens: {result}")
         elif "repair" in result.report:
             st.text(f"Budget {b:,}: the fit runs on the repaired file (this one has errors); what it removes is "
-                    "listed under Repair → Fit to N tokens.")
+                    "listed in the Fit tab.")
         else:
             kept = result.report["transcripts"][transcript]["tokens_after"]
             n = sum(len(u["messages"]) for u in units)
@@ -280,7 +280,7 @@ def fitted_name(name: str) -> str:
 
 
 def fit_section(checked: Checked, loaded, dialect: str | None, target: str, transcript: int) -> None:
-    """Repair tab: "Fit to N tokens": budget and options, a preview of what goes, downloads."""
+    """The Fit tab: "Fit to N tokens": budget and options, a preview of what goes, downloads."""
     st.subheader("Fit to N tokens", anchor=False)
     tokens, counter = message_tokens(loaded.sha, dialect, target, transcript, checked)
     st.text(f"Removes whole units, oldest first (or from the middle), until the transcript fits: a call block "

@@ -24,6 +24,7 @@ from .tables import clicked_row, selectable_table
 
 SEVERITIES = ["error", "warning", "info", "clean"]
 COLOURS = {"error": "#c62828", "warning": "#ef6c00", "info": "#1565c0"}
+ROW_HEIGHT = 35  # the grid's default row height (px)
 COLUMNS = ["#", "transcript", "dialect", "messages", "errors", "warnings", "notes", "codes", "first finding"]
 # How the table is ordered: kept with the filters (a header click sorts too, but only until the
 # table is left), and previous / next follow it.
@@ -32,8 +33,9 @@ SORTS = {"file order": (["#"], [True]), "most errors": (["errors", "warnings", "
          "most messages": (["messages", "#"], [False, True]), "name": (["transcript", "#"], [True, True])}
 ORDER = "ds_order"  # the transcripts (0-based) the table showed last, in its order: previous / next walk it
 LAST = "ds_last"  # the transcript opened last: highlighted in the table on the way back
+BACK = "_ds_back"  # set by the way back: the next drawing of the table scrolls to that row
 state.file_widgets({"ds_sev": list(SEVERITIES), "ds_rule": [], "ds_dialect": [], "ds_sort": "file order",
-                    "ds_table": state.NO_SELECTION}, keys=(ORDER, LAST))
+                    "ds_table": state.NO_SELECTION}, keys=(ORDER, LAST, BACK))
 RECORD_IDS = ("id", "custom_id", "sample_id", "instance_id", "task_id", "uuid")
 
 
@@ -53,8 +55,25 @@ def record_name(doc, t) -> str:
         samples = doc.root.get("samples")
         rec = samples[t.path[1]] if type(samples) is list and type(t.path[1]) is int else None
         if type(rec) is dict and type(rec.get("id")) in (str, int):
-            return f"sample {rec['id']}"
+            return inspect_sample_name(doc.root, rec)
     return t.label
+
+
+def inspect_sample_name(root: dict, rec: dict) -> str:
+    """An Inspect eval log's sample as its log names it: task, sample id, epoch and score."""
+    ev = root.get("eval")
+    task = ev.get("task") if type(ev) is dict and type(ev.get("task")) is str else None
+    parts = [task[:60]] if task else []
+    parts.append(f"sample {rec['id']}")
+    if type(rec.get("epoch")) is int:
+        parts.append(f"epoch {rec['epoch']}")
+    scores = rec.get("scores")
+    if type(scores) is dict and scores:
+        first = next(iter(scores.values()))
+        value = first.get("value") if type(first) is dict else first
+        if type(value) in (str, int, float, bool):
+            parts.append(f"score {value}")
+    return " · ".join(parts)[:120]
 
 
 @byte_cached(lambda *a, **k: 0)  # small, but keyed like ``checked``: dropped when idle like it
@@ -84,8 +103,10 @@ def _rule_frame(checked: Checked) -> pd.DataFrame:
         per_code.setdefault(f.code, set()).add(f.transcript)
     for code, r in seen.items():
         r["transcripts"] = len(per_code[code])
+    for r in seen.values():
+        r["label"] = f"{r['code']} {r['rule']}" if r["rule"] != r["code"] else r["code"]
     return pd.DataFrame(sorted(seen.values(), key=lambda r: (-r["transcripts"], r["code"])),
-                        columns=["code", "rule", "severity", "transcripts", "findings"])
+                        columns=["code", "label", "rule", "severity", "transcripts", "findings"])
 
 
 def _summary(df: pd.DataFrame, target: str) -> None:
@@ -94,8 +115,8 @@ def _summary(df: pd.DataFrame, target: str) -> None:
     warned = int(((df["errors"] == 0) & (df["warnings"] > 0)).sum())
     with st.container(key="dataset_summary", horizontal=True, gap="small"):
         st.metric("Transcripts", f"{n:,}", border=True)
-        st.metric("Rejected", f"{rejected:,}", f"{100 * rejected / n:.1f}%" if n else None, delta_color="off",
-                  border=True)
+        # The share in the value itself: as a delta ("↑ 6.7%") it read as a trend.
+        st.metric("Rejected", f"{rejected:,} ({100 * rejected / n:.1f}%)" if n else "0", border=True)
         st.metric("Warnings only", f"{warned:,}", border=True)
         st.metric("Clean", f"{n - rejected - warned:,}", border=True)
         st.metric("Messages", f"{int(df['messages'].sum()):,}", border=True)
@@ -115,7 +136,7 @@ def _chart(rules: pd.DataFrame) -> None:
         .mark_bar()
         .encode(
             x=alt.X("transcripts:Q", title="transcripts with the rule", axis=alt.Axis(tickMinStep=1, format="d")),
-            y=alt.Y("code:N", sort="-x", title=None),
+            y=alt.Y("label:N", sort="-x", title=None, axis=alt.Axis(labelLimit=320)),  # the code and its name
             color=alt.Color("severity:N", scale=alt.Scale(domain=list(COLOURS), range=list(COLOURS.values())),
                             legend=alt.Legend(orient="bottom", title=None)),
             tooltip=["code", "rule", "severity", "transcripts", "findings"],
@@ -190,11 +211,14 @@ def dataset_view(checked: Checked, key: tuple) -> None:
     default = {"selection": {"rows": rows[:1], "columns": [], "cells": []}} if rows else None
     if "ds_table" not in st.session_state or st.session_state.get("_ds_seen") is None:
         st.session_state["_ds_seen"] = ((tuple(rows[:1]), ()), *filters)
+    if st.session_state.pop(BACK, False) and rows:
+        _scroll_to(rows[0])
     event = selectable_table(
         shown, "ds_table", 520, {
             # Every column at least 76 px wide: the header's right 30 px open the column menu, so
             # a click in the middle of a narrower header opened the menu instead of sorting.
-            "#": st.column_config.NumberColumn("#", width=76, format="%d"),
+            "#": st.column_config.NumberColumn("#", width=76, format="%d",
+                                               help="transcripts are counted from 1 (messages from #0, as the provider counts them)"),
             "transcript": st.column_config.TextColumn("transcript", width="medium",
                                                       help="the record's id, else where it is in the file"),
             "dialect": st.column_config.TextColumn("dialect", width=110),
@@ -206,7 +230,8 @@ def dataset_view(checked: Checked, key: tuple) -> None:
             "first finding": st.column_config.TextColumn("first finding", width="large"),
         }, default=default,
     )
-    st.caption(f"{len(shown):,} of {len(df):,} transcripts shown. Click a row (its box or any cell right of "
+    st.caption(f"{len(shown):,} of {len(df):,} transcripts shown. They are counted from 1, the messages inside one "
+               "from #0 (as the provider's errors count them). Click a row (its box or any cell right of "
                "the #) to open it, a header to sort; previous / next (Alt+↑ / Alt+↓) walk this list in the order "
                "chosen in Sort by.")
     row = clicked_row(event, filters, "_ds_seen", len(shown), first_column="#")
@@ -216,6 +241,45 @@ def dataset_view(checked: Checked, key: tuple) -> None:
         n = st.session_state.get(state.TRANSCRIPT, 0)
         if st.button(f"Open transcript #{n + 1} in the timeline", key="ds_open_button", icon=":material/timeline:"):
             open_transcript(n)
+
+
+def back_to_table() -> None:
+    """"All N transcripts": the table as it was left, its filters and order given back here.
+
+    Streamlit drops the state of widgets a run does not draw, and after a file opened earlier
+    in the session it hands them back at their defaults (sort and filter reset, the row not
+    found); the values kept while the table was shown are set again before it is drawn."""
+    import copy
+
+    state.close_transcript()
+    kept = st.session_state.get(state.KEPT) or {}
+    for key in FILTERS:
+        if key in kept:
+            st.session_state[key] = copy.deepcopy(kept[key])
+    st.session_state[BACK] = True
+
+
+# Scrolls the table's grid so that row ROW is in the middle of it, and the page so that the
+# table is in view (our own code and numbers only; the grid is a canvas that keeps its own scroll).
+_SCROLL_JS = """<script>
+(() => {
+  const row = %d, rowH = %d;
+  let tries = 0;
+  const go = () => {
+    const t = document.querySelector('.st-key-ds_table');
+    const sc = t && t.querySelector('.dvn-scroller');
+    if (!sc || !sc.clientHeight) { if (tries++ < 300) requestAnimationFrame(go); return; }
+    sc.scrollTop = Math.max(0, row * rowH - (sc.clientHeight - rowH) / 2);
+    t.scrollIntoView({block: 'center'});
+    t.setAttribute('data-restored-row', String(row));
+  };
+  go();
+})();
+</script>"""
+
+
+def _scroll_to(row: int) -> None:
+    st.html(_SCROLL_JS % (int(row), ROW_HEIGHT), unsafe_allow_javascript=True)
 
 
 def _go(n: int) -> None:
@@ -231,7 +295,7 @@ def back_button(total: int, transcript: int) -> None:
     nxt = order[at + 1] if at is not None and at + 1 < len(order) else None
     with st.container(horizontal=True, key="ds_nav", vertical_alignment="center", gap="small"):
         st.button(f"All {total:,} transcripts", key="ds_back", icon=":material/arrow_back:",
-                  on_click=state.close_transcript)
+                  on_click=back_to_table)
         st.button("Previous", key="ds_prev", icon=":material/chevron_left:", disabled=prev is None,
                   on_click=_go, args=(prev,), shortcut="alt+up", help="the previous transcript of the table (Alt+↑)")
         st.button("Next", key="ds_next", icon=":material/chevron_right:", disabled=nxt is None,

@@ -76,6 +76,12 @@ def open_button() -> None:
                    "would refuse, or repaired.")
 
 
+def back_button() -> None:
+    """Above an opened entry: the way back to the list it was opened from."""
+    st.button("Back to inbox", key="inbox_return", icon=":material/arrow_back:",
+              on_click=lambda: st.query_params.from_dict({PARAM: "all"}))
+
+
 def _link(base: str, r: dict) -> str:
     from ..sharing.store import inbox_link
 

@@ -9,7 +9,7 @@ import streamlit as st
 
 from ..errors import InputError
 from ..loops import DEFAULT_THRESHOLD, DEFAULT_WINDOW, LoopOptions, loop_options
-from ..render.layout import Fold
+from ..render.layout import LoopFold
 from ..report import LoopFinding
 from . import state
 from .tables import clicked_row, selectable_table
@@ -19,7 +19,7 @@ COLUMNS = ["message", "code", "tool", "calls", "tokens", "sentence"]
 PROBLEM = "_loop_settings_problem"
 
 
-def folds(loops: list[LoopFinding]) -> tuple[Fold, ...]:
+def folds(loops: list[LoopFinding]) -> tuple[LoopFold, ...]:
     """Each loop whose calls come in a row, as a run of the timeline shown as one row: from its
     first call to its last call's answer."""
     out = []
@@ -27,7 +27,7 @@ def folds(loops: list[LoopFinding]) -> tuple[Fold, ...]:
         if not f.in_a_row:
             continue
         last = max([f.last_index, *(c.result_index for c in f.calls if c.result_index is not None)])
-        out.append(Fold(f.message_index, last, f"{f.tool} × {f.count}, same arguments, {f.result}"))
+        out.append(LoopFold(f.message_index, last, f"{f.tool} × {f.count}, same arguments, {f.result}"))
     return tuple(out)
 
 

@@ -61,4 +61,6 @@ def pasted_error_panel(checked: Checked, transcript: int) -> None:
                 st.button(f"Show #{h.index}", key=f"pe:{h.index}", on_click=state.jump, args=(h.index,),
                           width="content")
                 codes = ", ".join(f"{f.code} ({f.severity})" for f in h.findings)
-                st.text("; ".join(h.reasons) + (f" · findings: {codes}" if codes else ""), width="stretch")
+                # A message with no finding: the error may be about another version of the request.
+                st.text("; ".join(h.reasons) + (f" · findings: {codes}" if codes else
+                                                " · nothing wrong here: is this the same request?"), width="stretch")

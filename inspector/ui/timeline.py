@@ -140,7 +140,7 @@ def _keep_data(model: TimelineModel, p: int, kept: list[int] | None) -> dict | N
 def _filters(model: TimelineModel) -> list[int] | None:
     """"Only messages with findings" and "only this tool": the messages they keep, or None."""
     tools = model.tool_names()
-    c1, c2 = st.columns([1, 2], vertical_alignment="center")
+    c1, c2 = st.columns([1, 1], vertical_alignment="center")
     for key in (ONLY_FINDINGS, ONLY_TOOL):
         state.widget_value(key)
     with c1:
@@ -175,8 +175,11 @@ def timeline_panel(checked: Checked, key: tuple, transcript: int, loaded: state.
     Every run (a click reruns only this fragment) ends by recording the view in the URL."""
     model = timeline_model(*key, transcript, checked, loop_folds(checked.loops(transcript)))
     left, right = st.columns([3, 2], gap="medium")
-    with left:
+    with right:
+        # The filters sit above the detail pane, beside the timeline's own header: above the
+        # timeline they pushed the first cards off a 720 px screen.
         kept = _filters(model)
+    with left:
         search, found = _search_data(model)
         kept = _only_matches(model, kept, found)
         sel = state.selected()

@@ -61,12 +61,12 @@ def follow(loaded: state.Loaded) -> None:
     st.session_state[LAST] = {**last, **now}
 
 
-def record(loaded: state.Loaded, dialect: str | None, target: str, transcript: int) -> None:
+def record(loaded: state.Loaded, dialect: str | None, target: str, transcript: int, message: bool = True) -> None:
     """Write the current view into the address bar (one history entry when something changed).
 
     A share token stays only while the shared file is the one shown: after an upload, a reload
     must not bring the shared file back."""
-    sel = state.selected()
+    sel = state.selected() if message else None  # the dataset view: no message is shown
     want = {
         "target": target,
         "tr": str(transcript) if transcript else None,

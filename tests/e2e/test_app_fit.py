@@ -19,7 +19,7 @@ def test_fit_action_shades_what_goes_and_downloads_the_fitted_file(app_page):
     counts = count_messages(items, counter_for("openai"))
     budget = sum(counts) // 2
     open_sample(page, "clean_parallel_calls")
-    page.get_by_role("tab", name="Repair").click()
+    page.get_by_role("tab", name="Fit").click()
     wait_idle(page)
     box = page.get_by_role("spinbutton", name="Budget (tokens)")
     box.fill(str(budget))

@@ -82,7 +82,7 @@ def test_pasted_error_jumps_to_a_message_on_another_page(app_page):
     box.press("Control+Enter")
     wait_idle(page)
     card = page.locator(f'{TL} [data-msg-index="650"]')
-    expect(card).to_have_class("card role-tool sev-error selected")
+    expect(card).to_have_class("card role-tool sev-error orphan selected")  # orphan: no "answered" stripe
     expect(card).to_be_in_viewport()
     expect(page.locator(".st-key-detail")).to_contain_text("#650")
 

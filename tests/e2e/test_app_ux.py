@@ -48,7 +48,7 @@ def test_a_second_upload_and_a_sample_start_clean(app_page):
     search.press("Enter")
     wait_idle(page)
     expect(page.get_by_test_id("search-count")).not_to_have_text("")
-    page.get_by_role("tab", name="Repair").click()
+    page.get_by_role("tab", name="Fit").click()
     wait_idle(page)
     budget = page.get_by_role("spinbutton", name="Budget (tokens)")
     budget.fill("128000")
@@ -65,7 +65,7 @@ def test_a_second_upload_and_a_sample_start_clean(app_page):
     expect(page.locator(f"{TL} input.tl-search")).to_have_value("")
     expect(page.locator(f"{TL} .card.selected")).to_have_count(0)
     expect(page.locator(".st-key-detail h3")).to_have_text("Message details")
-    page.get_by_role("tab", name="Repair").click()
+    page.get_by_role("tab", name="Fit").click()
     wait_idle(page)
     expect(page.get_by_role("spinbutton", name="Budget (tokens)")).to_have_value("")
     expect(page.locator(".st-key-context_view")).not_to_contain_text("Budget")
@@ -81,7 +81,7 @@ def test_fit_on_a_broken_file_never_offers_a_rejected_file(app_page):
     checks clean; switched off, no fitted file is offered at all."""
     page = app_page
     open_sample(page, "missing_tool_reply")
-    page.get_by_role("tab", name="Repair").click()
+    page.get_by_role("tab", name="Fit").click()
     wait_idle(page)
     notice = page.locator(".st-key-fit_input_errors")
     expect(notice).to_contain_text("error(s) that openai rejects")
@@ -219,7 +219,10 @@ def test_nothing_is_cut_at_1280x720(app_page):
     open_sample(page, "parallel_half_answered")
     expect(page.locator(f"{TL} .chip-name").first).to_be_visible()
     assert page.evaluate(CUT) == []
-    page.get_by_role("tab", name="Repair").click()  # repair options, the fit's budget and switches
+    page.get_by_role("tab", name="Repair").click()  # repair options
+    wait_idle(page)
+    assert page.evaluate(CUT) == []
+    page.get_by_role("tab", name="Fit").click()  # the fit's budget and switches
     wait_idle(page)
     page.get_by_role("switch", name="Keep first user").scroll_into_view_if_needed()
     assert page.evaluate(CUT) == []

@@ -16,7 +16,7 @@ from inspector.ui.loops import folds
 def model_of(messages, page_size=300):
     report, (a,) = check_document(inspector.load(json.dumps(messages).encode(), name="t.json"))
     return TimelineModel(a.msgs, a.pairing, report.findings, a.dialect, page_size=page_size,
-                         folds=folds(report.loops)), report
+                         loop_folds=folds(report.loops)), report
 
 
 def test_the_rig_loop_is_one_row_saying_what_repeats():

@@ -129,3 +129,22 @@ def test_component_assets_are_real_files_without_innerhtml():
     assert js.count("\n") > 50 and css.count("\n") > 20
     assert "innerHTML" not in js.replace("No innerHTML", "")
     assert "insertAdjacentHTML" not in js
+
+
+def test_a_turn_folds_an_assistant_message_with_the_results_after_it():
+    """Issue 36: a turn (the call message and the result messages right after it) is one fold; a
+    fold cut by the page's edge is not offered; card text keeps its newlines, search's does not."""
+    items = [{"role": "user", "content": "go"}]
+    for k in range(4):
+        items += [{"role": "assistant", "content": None, "tool_calls": [call(f"c{k}", "bash")]},
+                  {"role": "tool", "tool_call_id": f"c{k}", "content": f"line one\n\n\n  line   two {k}"}]
+    items.append({"role": "assistant", "content": "done"})
+    m = model(items, page_size=4)
+    turns = m.turns()
+    assert [(t.first, t.last) for t in turns] == [(1, 2), (3, 4), (5, 6), (7, 8)]
+    assert turns[0].label == "assistant · 1 call: bash · 1 result" and turns[0].kind == "turn"
+    assert [(f.first, f.last) for f in m.page(0)["folds"]] == [(1, 2)]  # (3, 4) crosses into page 2
+    assert [(f.first, f.last) for f in m.page(1)["folds"]] == [(5, 6)]
+    card = next(it for it in m.page(0)["items"] if it.get("i") == 2)
+    assert card["text"] == "line one\n\nline two 0"
+    assert preview_text(items[2]) == "line one line two 0"

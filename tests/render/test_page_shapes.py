@@ -16,10 +16,10 @@ import re
 import inspector
 from inspector.checking import check_document
 from inspector.render import asset
-from inspector.render.layout import SHAPES, Bucket, CallChip, Mark, ResultChip, TimelineModel
+from inspector.render.layout import SHAPES, Bucket, CallChip, Fold, Mark, ResultChip, TimelineModel
 
 JS = asset("timeline.js")
-ROW_TYPES = {"call": CallChip, "result": ResultChip, "mark": Mark, "bucket": Bucket}
+ROW_TYPES = {"call": CallChip, "result": ResultChip, "mark": Mark, "bucket": Bucket, "fold": Fold}
 
 
 def _names(pattern: str) -> set[str]:
@@ -67,7 +67,7 @@ def test_every_page_row_is_built_by_its_named_type_and_the_page_names_them():
     assert page["shapes"] == SHAPES == {k: t._fields for k, t in ROW_TYPES.items()}
     cards = [it for it in page["items"] if "i" in it]
     rows = {"call": [c for it in cards for c in it["calls"]], "result": [r for it in cards for r in it["results"]],
-            "mark": [m for it in cards for m in it["marks"]], "bucket": page["overview"]}
+            "mark": [m for it in cards for m in it["marks"]], "bucket": page["overview"], "fold": page["folds"]}
     for kind, got in rows.items():
         assert got and all(type(r) is ROW_TYPES[kind] for r in got), kind
     assert rows["call"][0].result_at == 2 and rows["result"][0].call_at == 1 and rows["result"][1].orphan == 1

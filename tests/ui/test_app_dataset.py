@@ -28,7 +28,7 @@ def table(at: AppTest):
 def test_several_transcripts_open_as_the_dataset_view():
     at = upload(app(), "train.jsonl", DATA)
     m = metrics(at)
-    assert m["Transcripts"] == "6" and m["Rejected"] == "2" and m["Warnings only"] == "1" and m["Clean"] == "3"
+    assert m["Transcripts"] == "6" and m["Rejected"] == "2 (33.3%)" and m["Warnings only"] == "1" and m["Clean"] == "3"
     assert any(t.startswith("OpenAI would reject 2 of 6 transcripts (33.3%)") for t in texts(at))
     df = table(at)
     assert list(df["#"]) == [1, 2, 3, 4, 5, 6]  # one numbering: from 1, as the picker and the timeline say

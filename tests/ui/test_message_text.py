@@ -6,6 +6,7 @@ preview showed only "and more", the export a JSON dump, the detail pane nothing)
 from __future__ import annotations
 
 import json
+import re
 
 from support.app_test import app, component_data, upload
 
@@ -29,7 +30,7 @@ def test_anthropic_result_with_text_reads_the_same_in_preview_detail_and_export(
     at.run()
     assert not at.exception
     cards = {c["i"]: c for c in component_data(at)["items"]}
-    assert cards[2]["text"] == "42 and more"
+    assert cards[2]["text"] == "42\nand more"  # the card keeps the lines too (issue 36)
     assert "42\nand more" in [c.value for c in at.code]
     assert "```\n42\nand more\n```" in to_markdown(inspector.load(ANTHROPIC))
 
@@ -45,5 +46,7 @@ def test_every_dialect_shows_its_sample_text_in_the_app():
         t = doc.transcripts[0]
         text = d.text(d.read(t.items, t.path, [])[d.samples.text_at].raw)
         cards = {c["i"]: c for c in component_data(at)["items"]}
-        assert cards[d.samples.text_at]["text"] == " ".join(text.split()), d.name
+        # Each line's spaces folded, the lines kept, blank lines at most one in a row (issue 36).
+        lines = re.sub(r"\n{3,}", "\n\n", "\n".join(" ".join(line.split()) for line in text.strip().splitlines()))
+        assert cards[d.samples.text_at]["text"] == lines, d.name
         assert text in [c.value for c in at.code], d.name
