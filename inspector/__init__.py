@@ -85,16 +85,19 @@ def _keep_the_functions() -> None:
 _keep_the_functions()
 
 
-def check(source: _Any, target: str | None = None, *, dialect: str | None = None) -> Report:
+def check(source: _Any, target: str | None = None, *, dialect: str | None = None,
+          as_request: bool | None = None) -> Report:
     """Check a transcript (messages, a request body, JSON text, bytes, a path or ``-``).
 
     ``target`` is the provider whose rules apply (default: the dialect's own); ``dialect``
-    overrides detection. Raises ``InputError`` when the input cannot be read.
+    overrides detection; ``as_request`` judges it as a request about to be sent (True) or as a log
+    (False) rather than as the input says (a body naming a model is a request). Raises
+    ``InputError`` when the input cannot be read.
     """
     from .check import check_document
     from .reading import load
 
-    report, _ = check_document(load(source), target, dialect)
+    report, _ = check_document(load(source), target, dialect, as_request=as_request)
     return report
 
 

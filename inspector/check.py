@@ -17,10 +17,11 @@ from .containers import Document, Transcript, get_path, path_text
 from .dialects import Dialect, detect_scored, dialect_of, fallback, get, named_by_request
 from .errors import InputError
 from .gc_pause import gc_paused
-from .model import Issue, Msg
+from .model import AS_LOG, Issue, Judged, Msg
 from .pairing import Pairing, pair, pair_turns
 from .recognition import refuse_unaccounted
 from .rules import RULES, Neighbours, hint, provider_error, sentence, sequence_issues, severity, undeclared_tools
+from .rules.requests import judge
 from .target_from_model import target_from_model, transcript_model
 from .targets import PROVIDER_NAME, check_target
 from .turns import Turns
@@ -33,10 +34,10 @@ class Analysis:
     """Everything known about one transcript: the dialect it was read as, the neutral messages,
     the pairing and the issues. The transcript itself is left as it was given."""
 
-    __slots__ = ("dialect", "issues", "msgs", "pairing", "transcript", "turns")
+    __slots__ = ("dialect", "issues", "judged", "msgs", "pairing", "transcript", "turns")
 
     def __init__(self, transcript: Transcript, dialect: Dialect, msgs: list[Msg], pairing: Pairing,
-                 issues: list[Issue], turns: Turns | None = None):
+                 issues: list[Issue], turns: Turns | None = None, judged: Judged = AS_LOG):
         self.transcript = transcript
         self.dialect = dialect
         self.msgs = msgs
@@ -44,6 +45,7 @@ class Analysis:
         self.issues = issues
         # How the target sees the list when it combines consecutive messages of one role (else None).
         self.turns = turns
+        self.judged = judged  # the model its request names, and request or log (``judgement``)
 
 
 def dialects_for(doc: Document, dialect: str | None = None, target: str | None = None) -> list[Dialect]:
@@ -75,7 +77,7 @@ def dialects_for(doc: Document, dialect: str | None = None, target: str | None =
     return out
 
 
-def analyse(t: Transcript, target: str, dialect: Dialect) -> Analysis:
+def analyse(t: Transcript, target: str, dialect: Dialect, judged: Judged = AS_LOG) -> Analysis:
     issues: list[Issue] = []
     msgs = dialect.read(t.items, t.path, issues)
     refuse_unaccounted(dialect, t.items, t.path, msgs, issues)
@@ -90,12 +92,14 @@ def analyse(t: Transcript, target: str, dialect: Dialect) -> Analysis:
     issues.extend(dialect.rules(msgs, pairing, target))
     if request is not None:
         dialect.request_rules(msgs, request, issues)
+    dialect.model_rules(msgs, issues, target, judged.model)
+    judge(issues, msgs, judged)
     if t.extra.get("never_sent"):
         _never_sent_note(issues, t.extra["never_sent"])
     declared = t.extra.get("declared_tools")
     if declared is not None:
         issues.extend(undeclared_tools(msgs, declared))
-    return Analysis(t, dialect, msgs, pairing, issues, turns if turns is not None and turns.merged else None)
+    return Analysis(t, dialect, msgs, pairing, issues, turns if turns is not None and turns.merged else None, judged)
 
 
 def _never_sent_note(issues: list[Issue], what: str) -> None:
@@ -307,14 +311,32 @@ def targets_for(doc: Document, read_as: list[Dialect], target: str | None) -> li
     return out
 
 
+def judgement(doc: Document, k: int, as_request: bool | None = None) -> Judged:
+    """How transcript ``k`` is judged: the model its request names, and whether it is a request
+    about to be sent (``as_request``: the user's or the guard's word; None: the input's own: a
+    request body that names a model, or a captured HTTP request) or a log."""
+    t = doc.transcripts[k]
+    model = transcript_model(doc, k) or t.extra.get("model")
+    if as_request is not None:
+        return Judged(model, as_request, "as asked (--as-request)" if as_request else "as asked (a log)")
+    if t.extra.get("captured"):
+        return Judged(model, True, "a captured HTTP request")
+    if model is not None and transcript_model(doc, k) is not None:
+        return Judged(model, True, f"a request body naming model {model!r}")
+    return Judged(model, False, "a log: nothing says it is a request about to be sent")
+
+
 PROGRESS_EVERY = 500  # transcripts between two calls of a ``progress`` callback
 
 
 def check_plain(doc: Document, target: str | None = None, dialect: str | None = None, *,
-                progress: Callable[[int, int], None] | None = None) -> tuple[dict[str, Any], list[Analysis]]:
+                progress: Callable[[int, int], None] | None = None,
+                as_request: bool | None = None) -> tuple[dict[str, Any], list[Analysis]]:
     """The report as a plain dict (the JSON contract) and the analyses behind it.
 
-    ``progress(done, total)`` is called every few hundred transcripts (a dataset in the app)."""
+    ``progress(done, total)`` is called every few hundred transcripts (a dataset in the app);
+    ``as_request`` judges every transcript as a request (True) or a log (False) rather than as the
+    input says (``judgement``)."""
     if target is not None:
         check_target(target)
     read_as = dialects_for(doc, dialect, target)
@@ -322,13 +344,14 @@ def check_plain(doc: Document, target: str | None = None, dialect: str | None = 
     chosen = targets_for(doc, read_as, target)
     # The report's ``target`` is the first transcript's; ``transcript_targets`` has each one's.
     target, reason = chosen[0] if chosen else (check_target(target or first.default_target), None)
+    judged = [judgement(doc, k, as_request) for k in range(len(doc.transcripts))]
     with gc_paused():
         if progress is None:
-            analyses = [analyse(t, c, d) for t, d, (c, _) in zip(doc.transcripts, read_as, chosen)]
+            analyses = [analyse(t, c, d, j) for t, d, (c, _), j in zip(doc.transcripts, read_as, chosen, judged)]
         else:
             analyses, total = [], len(doc.transcripts)
-            for k, (t, d, (c, _)) in enumerate(zip(doc.transcripts, read_as, chosen), 1):
-                analyses.append(analyse(t, c, d))
+            for k, (t, d, (c, _), j) in enumerate(zip(doc.transcripts, read_as, chosen, judged), 1):
+                analyses.append(analyse(t, c, d, j))
                 if k % PROGRESS_EVERY == 0 or k == total:
                     progress(k, total)
     findings: list[dict[str, Any]] = []
@@ -346,6 +369,9 @@ def check_plain(doc: Document, target: str | None = None, dialect: str | None = 
         "transcript_dialects": [d.name for d in read_as],
         "target_reason": reason,
         "input_findings": input_findings(doc),
+        "judged_as": "request" if judged and judged[0].as_request else "log",
+        "judged_reason": judged[0].why if judged else "",
+        "model": judged[0].model if judged else None,
     }
     return report, analyses
 
@@ -374,9 +400,10 @@ def input_findings(doc: Document) -> list[dict[str, Any]]:
 
 
 def check_document(doc: Document, target: str | None = None, dialect: str | None = None, *,
-                   progress: Callable[[int, int], None] | None = None) -> tuple[Report, list[Analysis]]:
+                   progress: Callable[[int, int], None] | None = None,
+                   as_request: bool | None = None) -> tuple[Report, list[Analysis]]:
     """``(Report, [Analysis])``: the pydantic report for API callers, and the analyses."""
     from .report import Report
 
-    plain, analyses = check_plain(doc, target, dialect, progress=progress)
+    plain, analyses = check_plain(doc, target, dialect, progress=progress, as_request=as_request)
     return Report.model_validate(plain), analyses

@@ -136,6 +136,12 @@ class Dialect(ABC):
         ``thinking`` setting): the dialect reads ``request`` (the object holding the list) and adds
         to or refines ``issues``, after ``rules``. Default: nothing."""
 
+    def model_rules(self, msgs: list[Msg], issues: list[Issue], target: str, model: str | None) -> None:
+        """What the request's ``model`` changes (``model_families``: a behaviour that differs
+        between the target's models, such as Anthropic's mid-conversation system messages): the
+        dialect refines ``issues`` after ``request_rules``; ``model`` None: the input names none.
+        Default: nothing."""
+
     @abstractmethod
     def text(self, raw: Any) -> str:
         raise NotImplementedError
@@ -405,10 +411,11 @@ _BAD_PAIRS = frozenset((a, b) for a in MISTRAL_NEXT for b in MISTRAL_NEXT if b n
 
 def role_order(msgs: list[Msg], note) -> None:
     """TC019 for each role transition Mistral refuses."""
-    roles = ["tool" if m.role == "function" else m.role for m in msgs]
-    for k, pair in enumerate(itertools.pairwise(roles), 1):
+    seen = [m for m in msgs if m.role != "activity"]  # AG-UI's activity messages reach no model
+    for a, b in itertools.pairwise(seen):
+        pair = ("tool" if a.role == "function" else a.role, "tool" if b.role == "function" else b.role)
         if pair in _BAD_PAIRS:
-            note(Issue("TC019", k, None, k - 1, role=pair[1], prev=pair[0]))
+            note(Issue("TC019", b.index, None, a.index, role=pair[1], prev=pair[0]))
 
 
 def run_rules(msgs: list[Msg], pairing: Pairing, target: str, text: Callable[[Any], str]) -> list[Issue]:

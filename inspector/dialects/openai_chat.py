@@ -373,11 +373,13 @@ class OpenAIChat(Dialect):
         note = issues.append
         user_as_result(msgs, pairing, note, text)
         reasoning(msgs, target, note)
-        if target == "mistral":
-            # Mistral's roles are system, user, assistant and tool: OpenAI's "developer" is unknown there.
+        if target in ("mistral", "deepseek"):
+            # Mistral's roles are system, user, assistant and tool; DeepSeek's add latest_reminder
+            # (decolua/9router#773, 2026-05): OpenAI's "developer" is unknown to both.
             for m in msgs:
                 if m.role == "system" and m.raw.get("role") == "developer":
-                    note(Issue("TC024", m.index, None, role="developer"))
+                    note(Issue("TC024", m.index, None, role="developer", kind="developer_role"))
+        if target == "mistral":
             # The rest of mistral_common's role order (a system message after a tool or assistant
             # message, a tool message after a system one): "Unexpected role 'system' after role
             # 'tool'". The reader notes user -> tool and tool -> user itself, for every target.

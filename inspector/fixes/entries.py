@@ -53,7 +53,7 @@ class EntryPlan:
         items = t.items
         msgs, grp = self.ed.messages(items, t.path)
         inner = Transcript(items=msgs, path=t.path, container=t.container, dialect=self.ed.message_dialect)
-        plan = JoinPlan(analyse(inner, self.target, get(self.ed.message_dialect)), self.target, self.opt, self.ed)
+        plan = JoinPlan(analyse(inner, self.target, get(self.ed.message_dialect), self.a.judged), self.target, self.opt, self.ed)
         out = plan.run()
         self.unfixed = list(plan.unfixed)
         if not plan.recs:

@@ -108,6 +108,8 @@ DEEPSEEK = "protocol-research.md §5.2"
 BEDROCK = "protocol-research.md §5.4"
 ONE_ROLE = 'docs/provider-evidence.md, "Consecutive messages of one role"'
 MOVED = 'docs/provider-evidence.md, "Rules that moved"'
+DRIFT = 'docs/provider-evidence.md, "Provider drift of 2026"'
+PROBE = 'docs/provider-evidence.md, "Provider drift of 2026" (live probe of La Plateforme, 2026-10-04)'
 RECORDED = ('docs/provider-evidence.md, "Recorded rejections held as tests" (corpus: '
             "broken/pydantic-ai_openai_responses_reasoning_without_following_item)")
 
@@ -175,7 +177,9 @@ _RULES = (
     Rule("TC008", "missing_tool_call_id", targets(E, E, E, E, E, I, E), s.sentence_tc008, said={
         "mistral": Said("Tool call id has to be defined.", MISTRAL),
     }),
-    Rule("TC009", "tool_call_id_format", targets(W, I, E, E, E, None, E), s.sentence_tc009, said={
+    # mistral: a warning (rules.md note 1): La Plateforme took `call_abc123` in a live probe of 2026-10-04;
+    # mistral-common and vLLM's Mistral tokenizer (self-hosted) still require nine characters.
+    Rule("TC009", "tool_call_id_format", targets(W, I, W, E, E, None, E), s.sentence_tc009, said={
         "openai": Said("Invalid 'messages[{i}].tool_calls[{j}].id': string too long. Expected a string with maximum "
                        "length 40, but got a string with length {n} instead.", OPENAI),
         "mistral": Said("Tool call id was {id} but must be a-z, A-Z, 0-9, with a length of 9.", MISTRAL),
@@ -234,6 +238,8 @@ _RULES = (
         # adapter says "Bedrock re-merges consecutive same-role turns" (docs/provider-evidence.md): a
         # warning, the current answer unknown.
         "responses_in_a_row": {"bedrock": W},
+        # A mid-conversation system message out of its place, on a model that takes one (2026-05-28).
+        "system_misplaced": {"anthropic": E},
     }),
     Rule("TC020", "tool_result_as_user_text", everywhere(W), s.sentence_tc020),
     Rule("TC021", "reasoning_state", targets(I, W, I, W, I, W, W), s.sentence_tc021, s.hint_tc021, said={
@@ -270,7 +276,13 @@ _RULES = (
                               RECORDED),
         },
     }),
-    Rule("TC022", "pending_trailing_call", everywhere(W), s.sentence_tc022, s.hint_tc022, by_kind={
+    Rule("TC022", "pending_trailing_call", everywhere(W), s.sentence_tc022, s.hint_tc022, said_by_kind={
+        "request_end": {"mistral": Said("Expected last role User or Tool (or Assistant with prefix True) for serving "
+                                        "but got assistant", PROBE)},
+    }, by_kind={
+        # A request about to be sent that ends on unanswered calls: Mistral refuses it (live probe
+        # 2026-10-04); the others' answer is not recorded (rules/requests.py).
+        "request_end": {"mistral": E},
         # A call left open at the end of a part of a log that is never sent again (a Claude Code branch
         # abandoned by a rewind, the conversation before a compaction): a note, not a pending call.
         "never_sent": dict.fromkeys(TARGETS, I),
@@ -280,9 +292,21 @@ _RULES = (
         "bedrock": Said(_UNIQUE_TOOL_USE, ANTHROPIC),
         "responses": Said(_RESPONSES_DUPLICATE, RESPONSES),
     }),
-    Rule("TC024", "unknown_role", everywhere(E), s.sentence_tc024),
+    Rule("TC024", "unknown_role", everywhere(E), s.sentence_tc024, s.hint_tc024, said_by_kind={
+        "developer_role": {"deepseek": Said("messages[{i}].role: unknown variant `developer`, expected one of `system`, "
+                                            "`user`, `assistant`, `tool`, `latest_reminder`", DRIFT)},
+    }, by_kind={
+        # Anthropic's mid-conversation system message with no model named (or one not placed): some
+        # models take it, others refuse it (model_families, 2026-05-28).
+        "system_model_unknown": {"anthropic": W},
+        # A record an agent harness wrote after its run (mini-swe-agent's exit), in a log: a note.
+        "harness_record": dict.fromkeys(TARGETS, I),
+    }),
+    # anthropic: text or other blocks after tool_use are a warning (accepted by five Claude models in a
+    # live test of 2026-09-20); server-tool blocks after a client tool_use stay an error (2026-03).
     Rule("TC025", "blocks_after_tool_use", targets(None, None, None, E, W, None, None), s.sentence_tc025,
-         s.hint_tc025, said={"anthropic": Said(_MISSING_RESULTS_ANTHROPIC, ANTHROPIC)}),
+         s.hint_tc025, said={"anthropic": Said(_MISSING_RESULTS_ANTHROPIC, ANTHROPIC)},
+         by_kind={"text_after": {"anthropic": W}}),
     Rule("TC026", "undeclared_tool", everywhere(W), s.sentence_tc026, s.hint_tc026),
 )
 
