@@ -20,7 +20,17 @@ from .gc_pause import gc_paused
 from .model import AS_LOG, Issue, Judged, Msg
 from .pairing import Pairing, pair, pair_turns
 from .recognition import refuse_unaccounted
-from .rules import RULES, Neighbours, hint, provider_error, sentence, sequence_issues, severity, undeclared_tools
+from .rules import (
+    RULES,
+    Neighbours,
+    evidence,
+    hint,
+    provider_error,
+    sentence,
+    sequence_issues,
+    severity,
+    undeclared_tools,
+)
 from .rules.requests import judge
 from .target_from_model import target_from_model, transcript_model
 from .targets import PROVIDER_NAME, check_target
@@ -94,6 +104,9 @@ def analyse(t: Transcript, target: str, dialect: Dialect, judged: Judged = AS_LO
         dialect.request_rules(msgs, request, issues)
     dialect.model_rules(msgs, issues, target, judged.model)
     judge(issues, msgs, judged)
+    ended = {iss.index for iss in issues if iss.code == "TC022" and iss.data.get("kind") == "run_ended"}
+    if ended:  # the calls a finished run ended on are pending, not missing: repair leaves them (rules.md §4.6)
+        pairing.pending.extend(c for c in pairing.missing if c.msg in ended and c not in pairing.pending)
     if t.extra.get("never_sent"):
         _never_sent_note(issues, t.extra["never_sent"])
     declared = t.extra.get("declared_tools")
@@ -161,6 +174,7 @@ def findings_for(a: Analysis, target: str, transcript_no: int = 0) -> list[dict[
             "provider_index": where,
             "provider_error": None,
             "hint": hint(iss, msgs, near),
+            "evidence": evidence(iss, target, sev),
             "transcript": transcript_no,
         }
         if sev == "error":

@@ -149,6 +149,7 @@ def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
                 keyed = m.get("id")
                 if t == "local_shell_call_output" and not _bad_id(keyed):
                     iss.call_id = keyed
+                    iss.data["kind"] = "local_shell"
                     iss.say = (f"is a local_shell_call_output that names its call ({keyed}) in 'id', not "
                                "'call_id'; the API pairs outputs by 'call_id' only.")
                     iss.provider = LOCAL_SHELL_UNANSWERED

@@ -45,11 +45,13 @@ TEMPLATE_FIELDS: Mapping[str, str] = {
 @dataclass(frozen=True)
 class Said:
     """A provider's own words for a rule (a template over ``TEMPLATE_FIELDS``) and where they were
-    seen. ``only_without``: the words are for the case where these fields are empty."""
+    seen. ``only_without``: the words are for the case where these fields are empty; ``date``: when
+    they were last seen (None: the research's own date, ``RESEARCH_DATE``)."""
 
     text: str
     evidence: str
     only_without: tuple[str, ...] = ()
+    date: str | None = None
 
     @property
     def fields(self) -> frozenset[str]:
@@ -366,6 +368,56 @@ def provider_error(issue: Issue, target: str, fields: Mapping[str, Any]) -> str 
     if "{id}" in tmpl and not fields.get("id"):
         return None  # the target names the id in its text; without one, its exact words are not known
     return tmpl.format_map(_Fields(fields))
+
+
+# When the research behind the older provider texts was last checked (protocol-research.md).
+RESEARCH_DATE = "2026-11-23"
+
+# The evidence of a case one target rates apart, or whose words a dialect gives (``by_kind``, an
+# issue's own ``provider``): (code, kind) -> (source, date). docs/provider-evidence.md has each.
+KIND_EVIDENCE: Mapping[tuple[str, str], tuple[str, str]] = {
+    ("TC019", "system_misplaced"): ("Anthropic, mid-conversation system messages, placement rules "
+                                    "(docs/provider-evidence.md, \"Provider drift of 2026\")", "2026-05-28"),
+    ("TC024", "system_refused"): ("Anthropic, mid-conversation system messages (Opus 4.8+); DeepSeek's endpoint: "
+                                  "deepseek-ai/awesome-deepseek-integration#639", "2026-05-29"),
+    ("TC024", "system_model_unknown"): ("Anthropic, mid-conversation system messages; model_families.py", "2026-05-28"),
+    ("TC024", "developer_role"): ("decolua/9router#773; num-scope/pix#34", "2026-08-17"),
+    ("TC024", "harness_record"): ("rules.md, Changes of 2026-11-27 (a finished run's log)", "2026-11-27"),
+    ("TC022", "request_end"): ("live probe of La Plateforme (rules.md); 0xPlaygrounds/rig#708", "2026-10-04"),
+    ("TC022", "run_ended"): ("rules.md, Changes of 2026-11-27 (a finished run's log)", "2026-11-27"),
+    ("TC025", "text_after"): ("gotgenes/pi-anthropic-auth#66 (five Claude models accepted)", "2026-09-20"),
+    ("TC008", "local_shell"): ("openai/openai-agents-python#1855", "2025-10-04"),
+    ("TC021", "thinking_signature"): ("WordPress/ai-provider-for-anthropic#27", "2026-07-21"),
+    ("TC021", "thinking_order"): ("anthropics/claude-code#20705", "2026-01-25"),
+    ("TC021", "thinking_required"): ("langchain-ai/langchain-aws#844; Kilo-Org/kilocode#5219", "2026-01-22"),
+    ("TC021", "thought_signature"): ("Gemini 3 thought signatures (docs/provider-evidence.md, Rules that moved)",
+                                     "2026-09"),
+    ("TC021", "missing_reasoning"): ("DeepSeek V4 thinking mode (baby-llm/baby-agent#17)", "2026-05-22"),
+    ("TC021", "reasoning_item"): (RECORDED, "2026-11-23"),
+}
+# Rules whose verdict rests on a dated change of a provider, whatever the case (code, target) -> evidence.
+TARGET_EVIDENCE: Mapping[tuple[str, str], tuple[str, str]] = {
+    ("TC009", "mistral"): ("live probe of La Plateforme (rules.md note 1); mistral-common's validator", "2026-10-04"),
+}
+
+
+def evidence(issue: Issue, target: str, sev: Severity | None) -> dict[str, str | None] | None:
+    """``{source, date}``: where the provider behaviour a finding rests on was seen, and when; None
+    for a finding that rests on no provider behaviour (a note, or a rule without words)."""
+    if sev is None or sev == "info" and issue.data.get("kind") != "harness_record":
+        return None
+    kind = issue.data.get("kind")
+    found = KIND_EVIDENCE.get((issue.code, kind or "")) or TARGET_EVIDENCE.get((issue.code, target))
+    if found is not None:
+        return {"source": found[0], "date": found[1]}
+    rule = RULE.get(issue.code)
+    if rule is None or issue.provider is not USUAL:
+        return None
+    by_kind = rule.said_by_kind.get(kind or "")
+    said = by_kind.get(target) if by_kind is not None else rule.said.get(target)
+    if said is None:
+        return None
+    return {"source": said.evidence, "date": said.date or RESEARCH_DATE}
 
 
 def table() -> str:
