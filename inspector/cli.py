@@ -286,6 +286,7 @@ COMMAND_MODULES = {
     "scan": "inspector.scan_cli",
     "proxy": "inspector.proxy_cli",
     "inbox": "inspector.inbox_cli",
+    "rules": "inspector.rules_cli",
 }
 
 
