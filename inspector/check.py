@@ -302,6 +302,18 @@ def target_for_transcript(doc: Document, k: int, d: Dialect) -> tuple[str, str]:
     return d.default_target, f"the default for the {d.name} format"
 
 
+def why_not_offered(dialect: str, target: str) -> str | None:
+    """Why ``target`` is not offered for a file read in ``dialect`` (the app's Target box, the CLI's
+    error), or None when it is: the sentence a person reads."""
+    d = get(dialect)
+    if target in d.targets:
+        return None
+    names = PROVIDER_NAME
+    return (f"{names.get(target, target)}'s rules do not apply to the {d.name} format as read (it fits: "
+            f"{', '.join(d.targets)}); read the file as a format {names.get(target, target)} takes (the Dialect box, "
+            "--from) to check it for that provider")
+
+
 def targets_for(doc: Document, read_as: list[Dialect], target: str | None) -> list[tuple[str, str | None]]:
     """``(target, reason)`` for each transcript: the one the user named, else its own default.
 

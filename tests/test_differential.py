@@ -91,6 +91,7 @@ def _fixture_files(tmp: Path) -> list[Path]:
     test_one_verdict = _test_module("test_one_verdict.py")
     test_fresh_shapes = _test_module("check/test_provider_quirks.py")
     test_thinking_required = _test_module("rules/test_thinking_required.py")
+    drift = _test_module("rules/test_provider_drift.py")
 
     out = []
     for cassette in sorted((ROOT / "tests" / "cassettes").rglob("*.yaml")):
@@ -105,6 +106,16 @@ def _fixture_files(tmp: Path) -> list[Path]:
         "fresh-langchain-claude.json": json.dumps(test_fresh_shapes.LANGCHAIN_CLAUDE),
         "thinking-required.json": json.dumps(test_thinking_required.body(test_thinking_required.LOOP,
                                                                          {"type": "enabled", "budget_tokens": 1024})),
+        # issue 31: the provider drift of 2026, by model and as a request
+        "drift-system-opus-4-8.json": json.dumps(drift._body("claude-opus-4-8", drift.PLACED)),
+        "drift-system-sonnet-4-5.json": json.dumps(drift._body("claude-sonnet-4-5", drift.PLACED)),
+        "drift-system-misplaced.json": json.dumps(drift._body("claude-opus-4-8", [*drift.PLACED[:2], {
+            "role": "system", "content": "Note."}, *drift.PLACED[2:3]])),
+        "drift-system-no-model.json": json.dumps(drift.PLACED),
+        "drift-mistral-request-end.json": json.dumps({"model": "mistral-large-latest", "messages": drift.ENDS_ON_CALL}),
+        "drift-deepseek-thinking-off.json": json.dumps({"model": "deepseek-chat", "thinking": {"type": "disabled"},
+                                                        "messages": drift.THINKING_TURNS}),
+        "drift-text-after-tool-use.json": json.dumps(drift._after({"type": "text", "text": "Checking."})),
     }
     for name, text in named.items():
         (tmp / name).write_text(text)

@@ -12,6 +12,7 @@ state, Mistral's roles), the text of a message and the repair editor.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from ..containers import path_text
@@ -385,6 +386,14 @@ class OpenAIChat(Dialect):
             # 'tool'". The reader notes user -> tool and tool -> user itself, for every target.
             role_order(msgs, lambda iss: None if (iss.data["prev"], iss.data["role"]) in _READ_ORDER else note(iss))
         return issues
+
+    def request_rules(self, msgs: list[Msg], request: Mapping[str, Any], issues: list[Issue]) -> None:
+        """DeepSeek V4 accepts a tool-call turn without ``reasoning_content`` when the body turns
+        thinking off (``"thinking": {"type": "disabled"}``: deepseek-ai/DeepSeek-V3#1376,
+        2026-08-03, 5 of 5 runs): no TC021 ``missing_reasoning`` then."""
+        setting = request.get("thinking")
+        if type(setting) is dict and setting.get("type") == "disabled":
+            issues[:] = [x for x in issues if not (x.code == "TC021" and x.data.get("kind") == "missing_reasoning")]
 
     def result_failed(self, raw: Any, result_id: Any) -> bool:
         """A tool message with an ``error`` field (Inspect's) or a failed ``status``."""

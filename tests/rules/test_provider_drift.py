@@ -193,3 +193,35 @@ def test_the_same_run_judged_as_a_request_keeps_its_errors():
     assert report.judged_as == "request"
     assert {f.code for f in _errors(report)} == {"TC001", "TC024"}
     assert json.loads(TRAJECTORY.read_text())["messages"][-1]["role"] == "exit"
+
+
+# --- DeepSeek V4 thinking mode --------------------------------------------------------------------
+
+THINKING_TURNS = [
+    {"role": "user", "content": "list files"},
+    {"role": "assistant", "content": "", "reasoning_content": "I should call ls.", "tool_calls": [
+        {"id": "call_1", "type": "function", "function": {"name": "ls", "arguments": "{}"}}]},
+    {"role": "tool", "tool_call_id": "call_1", "content": "a.py"},
+    {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "call_2", "type": "function", "function": {"name": "cat", "arguments": "{}"}}]},
+    {"role": "tool", "tool_call_id": "call_2", "content": "print(1)"},
+]
+
+
+def test_deepseek_thinking_mode_refuses_a_tool_turn_without_reasoning_in_v4_words():
+    (f,) = _errors(inspector.check({"model": "deepseek-chat", "messages": THINKING_TURNS}))
+    assert (f.code, f.message_index) == ("TC021", 3)
+    assert f.provider_error == "The `reasoning_content` in the thinking mode must be passed back to the API."
+
+
+def test_deepseek_accepts_it_with_thinking_disabled():
+    body = {"model": "deepseek-chat", "thinking": {"type": "disabled"}, "messages": THINKING_TURNS}
+    assert _errors(inspector.check(body)) == []
+
+
+def test_the_engine_says_why_a_target_is_not_offered():
+    from inspector.check import why_not_offered
+
+    assert why_not_offered("openai-chat", "openai") is None
+    why = why_not_offered("openai-chat", "anthropic")
+    assert "Anthropic" in why and "openai-chat" in why and "--from" in why
