@@ -101,8 +101,9 @@ def check(source: _Any, target: str | None = None, *, dialect: str | None = None
     return report
 
 
-def repair(source: _Any, target: str | None = None, options: _Any = None, *, dialect: str | None = None) -> RepairResult:
-    """Repair a transcript for ``target`` (same sources as ``check``), losing nothing.
+def repair(source: _Any, target: str | None = None, options: _Any = None, *, dialect: str | None = None,
+           as_request: bool | None = None) -> RepairResult:
+    """Repair a transcript for ``target`` (same sources as ``check``, ``as_request`` as there), losing nothing.
 
     ``options`` is a ``RepairOptions`` or a dict of its fields. Returns a ``RepairResult``:
     ``.output`` (the repaired file's bytes, same dialect and wrapper), ``.data``, ``.document``
@@ -110,7 +111,7 @@ def repair(source: _Any, target: str | None = None, options: _Any = None, *, dia
     """
     from .repairing import repair as _repair
 
-    return _repair(source, target, options, dialect=dialect)
+    return _repair(source, target, options, dialect=dialect, as_request=as_request)
 
 
 def fit(source: _Any, max_tokens: int, target: str | None = None, options: _Any = None, *,

@@ -18,7 +18,8 @@ transcript per line against a whole array; JSON against JSON Lines), these hold:
 4. ``fit`` with a budget nothing exceeds reads the same transcripts for the same target, counts
    check's errors and changes nothing;
 5. the guard (``inspector.guard.inspect_request``), given a request body as the API it is for
-   would receive it, reports check's findings for check's target.
+   would receive it, reports check's findings for check's target, judged as a request
+   (``check --as-request``: the guard sees requests about to be sent, issue 31).
 
 Two readers that decide the same question from their own key lists (the streamed dataset reader
 read a batch body's ``tools`` as its transcript when they came before ``messages``) cannot both
@@ -237,6 +238,9 @@ def _same_as_guard(path: Path, report: dict) -> bool:
         return False  # not a request body one of the guarded APIs receives (a log, a run state, a trajectory)
     ins = inspect_request(url, path.read_bytes())
     assert ins is not None and ins.report is not None, f"{path}: the guard cannot read it ({ins and ins.unreadable})"
+    # The guard judges what it sees as a request about to be sent: check --as-request (issue 31).
+    if report.get("judged_as") != "request":
+        report = check_plain(inspector.load(path), as_request=True)[0]
     assert (ins.report["target"], ins.report["findings"]) == (report["target"], report["findings"]), \
         f"{path}: the guard's verdict differs from check's"
     return True

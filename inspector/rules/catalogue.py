@@ -376,10 +376,10 @@ RESEARCH_DATE = "2026-11-23"
 # The evidence of a case one target rates apart, or whose words a dialect gives (``by_kind``, an
 # issue's own ``provider``): (code, kind) -> (source, date). docs/provider-evidence.md has each.
 KIND_EVIDENCE: Mapping[tuple[str, str], tuple[str, str]] = {
-    ("TC019", "system_misplaced"): ("Anthropic, mid-conversation system messages, placement rules "
-                                    "(docs/provider-evidence.md, \"Provider drift of 2026\")", "2026-05-28"),
-    ("TC024", "system_refused"): ("Anthropic, mid-conversation system messages (Opus 4.8+); DeepSeek's endpoint: "
-                                  "deepseek-ai/awesome-deepseek-integration#639", "2026-05-29"),
+    ("TC019", "system_misplaced"): (("Anthropic, mid-conversation system messages, placement rules "
+                                     "(docs/provider-evidence.md, \"Provider drift of 2026\")"), "2026-05-28"),
+    ("TC024", "system_refused"): (("Anthropic, mid-conversation system messages (Opus 4.8+); DeepSeek's endpoint: "
+                                   "deepseek-ai/awesome-deepseek-integration#639"), "2026-05-29"),
     ("TC024", "system_model_unknown"): ("Anthropic, mid-conversation system messages; model_families.py", "2026-05-28"),
     ("TC024", "developer_role"): ("decolua/9router#773; num-scope/pix#34", "2026-08-17"),
     ("TC024", "harness_record"): ("rules.md, Changes of 2026-11-27 (a finished run's log)", "2026-11-27"),
