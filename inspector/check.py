@@ -88,6 +88,8 @@ def dialects_for(doc: Document, dialect: str | None = None, target: str | None =
 
 
 def analyse(t: Transcript, target: str, dialect: Dialect, judged: Judged = AS_LOG) -> Analysis:
+    if target not in dialect.targets and target in dialect.gateway_targets:
+        return through_gateway(t, target, dialect, judged)
     issues: list[Issue] = []
     msgs = dialect.read(t.items, t.path, issues)
     refuse_unaccounted(dialect, t.items, t.path, msgs, issues)
@@ -113,6 +115,36 @@ def analyse(t: Transcript, target: str, dialect: Dialect, judged: Judged = AS_LO
     if declared is not None:
         issues.extend(undeclared_tools(msgs, declared))
     return Analysis(t, dialect, msgs, pairing, issues, turns if turns is not None and turns.merged else None, judged)
+
+
+def through_gateway(t: Transcript, target: str, dialect: Dialect, judged: Judged) -> Analysis:
+    """The analysis of a history sent to ``target`` through a gateway (``dialects/gateway.py``):
+    the destination's dialect checks the gateway's translation, each finding keeps the destination's
+    own words (with its own indexes, as it answers) and is placed on the file's own message."""
+    from .dialects.gateway import back
+
+    via = dialect.through_gateway(t.items, target)
+    assert via is not None
+    dest, items, origin = via
+    extra = {k: v for k, v in t.extra.items() if k == "declared_tools"}
+    inner = analyse(Transcript(items=items, path=t.path, container=t.container, dialect=dest.name, extra=extra),
+                    target, dest, judged)
+    missing_ids: dict[int, list[str]] = {}
+    for iss in inner.issues:
+        if iss.code == "TC001":
+            missing_ids.setdefault(iss.index, []).append(iss.call_id or "(no id)")
+    turns = inner.turns if inner.turns is not None and inner.turns.exact else None
+    for iss in inner.issues:
+        words = None
+        if severity(iss.code, target, iss.data.get("kind")) == "error":
+            words = provider_error(iss, target, template_fields(iss, missing_ids, turns))
+        iss.provider = words.replace("{", "{{").replace("}", "}}") if words else None
+        pos = iss.data.get("pos")
+        iss.index = back(origin, iss.index, pos) or 0
+        iss.other = back(origin, iss.other)
+    own: list[Issue] = []
+    msgs = dialect.read(t.items, t.path, own)
+    return Analysis(t, dialect, msgs, pair(msgs, dialect.block), inner.issues, None, judged)
 
 
 def _never_sent_note(issues: list[Issue], what: str) -> None:
@@ -269,6 +301,10 @@ def verdict(report: Report | dict[str, Any]) -> str:
     Takes a ``Report`` or the plain dict ``check_plain`` returns."""
     plain = report if isinstance(report, dict) else report.model_dump()
     targets = plain.get("transcript_targets") or [plain["target"]]
+    reasons = plain.get("transcript_target_reasons") or []
+    # a destination reached through a gateway says so: "Anthropic (through a gateway)"
+    targets = [f"{t} (through a gateway)" if k < len(reasons) and "through a gateway" in (reasons[k] or "") else t
+               for k, t in enumerate(targets)]
     c = counts(plain["findings"])
     if c["error"]:
         first = next(f for f in plain["findings"] if f["severity"] == "error")
@@ -281,7 +317,8 @@ def verdict(report: Report | dict[str, Any]) -> str:
 
 
 def _who(target: str) -> str:
-    who = PROVIDER_NAME.get(target, target)
+    name, _, via = target.partition(" ")
+    who = PROVIDER_NAME.get(name, name) + (f" {via}" if via else "")
     return who[0].upper() + who[1:]
 
 
@@ -293,6 +330,10 @@ def target_for_transcript(doc: Document, k: int, d: Dialect) -> tuple[str, str]:
     if named is not None:
         return named, why
     model = transcript_model(doc, k)
+    via = d.gateway_for(model) if model is not None else None
+    if via is not None and via in d.gateway_targets:
+        return via, (f"the request's model {model!r} goes through a gateway to {PROVIDER_NAME.get(via, via)}: "
+                     f"{PROVIDER_NAME.get(via, via)}'s rules on the gateway's translation of the {d.name} history")
     if model is not None:
         chosen, why = target_from_model(model, d.targets)
         if chosen is not None:
@@ -306,7 +347,7 @@ def why_not_offered(dialect: str, target: str) -> str | None:
     """Why ``target`` is not offered for a file read in ``dialect`` (the app's Target box, the CLI's
     error), or None when it is: the sentence a person reads."""
     d = get(dialect)
-    if target in d.targets:
+    if target in d.targets or target in d.gateway_targets:
         return None
     names = PROVIDER_NAME
     return (f"{names.get(target, target)}'s rules do not apply to the {d.name} format as read (it fits: "
@@ -323,14 +364,17 @@ def targets_for(doc: Document, read_as: list[Dialect], target: str | None) -> li
     if target is None:
         return [target_for_transcript(doc, k, d) for k, d in enumerate(read_as)]
     target = check_target(target)
-    misfits = [k for k, d in enumerate(read_as) if target not in d.targets]
+    misfits = [k for k, d in enumerate(read_as) if target not in d.targets and target not in d.gateway_targets]
     if misfits and len(misfits) == len(read_as):
         k = misfits[0]
         d = read_as[k]
         which = f" of transcript {k + 1} ({doc.transcripts[k].label})" if len(read_as) > 1 else ""
         raise InputError(
             f"target {target!r} does not fit the {d.name} dialect{which} (it fits: {', '.join(d.targets)})")
-    out: list[tuple[str, str | None]] = [(target, None)] * len(read_as)
+    out: list[tuple[str, str | None]] = [
+        (target, None if target in d.targets else
+         f"through a gateway: {PROVIDER_NAME.get(target, target)}'s rules on the gateway's translation of the "
+         f"{d.name} history") for d in read_as]
     for k in misfits:
         own, why = target_for_transcript(doc, k, read_as[k])
         out[k] = (own, f"{why}; target {target!r} does not fit its {read_as[k].name} format")

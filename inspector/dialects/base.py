@@ -105,6 +105,9 @@ class Dialect(ABC):
     # (the Anthropic Messages API), each with the roles it combines: pairing and order run on the
     # turns (``inspector.turns``).
     merges: ClassVar[Mapping[str, frozenset[str]]] = {}
+    # Targets a gateway (LiteLLM, OpenRouter) reaches with this format, translating it into the
+    # destination's own (``through_gateway``); not the format's own targets.
+    gateway_targets: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self) -> None:
         self.editor: Editor | None = self.editor_class(self) if self.editor_class is not None else None
@@ -135,6 +138,16 @@ class Dialect(ABC):
         """What the request body around the list says that changes a finding (Anthropic's
         ``thinking`` setting): the dialect reads ``request`` (the object holding the list) and adds
         to or refines ``issues``, after ``rules``. Default: nothing."""
+
+    def through_gateway(self, items: list, target: str) -> tuple[Dialect, list, list[list[int]]] | None:
+        """For a ``gateway_targets`` target: the destination's dialect, the list as the gateway
+        sends it, and for each of its messages the file's own index of each block. Default: None."""
+        return None
+
+    def gateway_for(self, model: Any) -> str | None:
+        """The destination a gateway's model name (``anthropic/claude-…``) sends this format to,
+        among ``gateway_targets``; None when the model names no gateway. Default: None."""
+        return None
 
     def model_rules(self, msgs: list[Msg], issues: list[Issue], target: str, model: str | None) -> None:
         """What the request's ``model`` changes (``model_families``: a behaviour that differs

@@ -33,6 +33,7 @@ from .base import (
 from .base import bad_id as _bad_id
 from .base import type_name as _type
 from .editing import Editor
+from .gateway import DESTINATION_DIALECT, GATEWAY_TARGETS, gateway_target, translate
 
 ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
 _loads = loads
@@ -386,6 +387,20 @@ class OpenAIChat(Dialect):
             # 'tool'". The reader notes user -> tool and tool -> user itself, for every target.
             role_order(msgs, lambda iss: None if (iss.data["prev"], iss.data["role"]) in _READ_ORDER else note(iss))
         return issues
+
+    gateway_targets = GATEWAY_TARGETS
+
+    def through_gateway(self, items: list, target: str) -> tuple[Dialect, list, list[list[int]]] | None:
+        """LiteLLM's translation of the history for Claude, Bedrock or Gemini (``gateway``)."""
+        if target not in GATEWAY_TARGETS:
+            return None
+        from . import get
+
+        translated, origin = translate(items, target)
+        return get(DESTINATION_DIALECT[target]), translated, origin
+
+    def gateway_for(self, model: Any) -> str | None:
+        return gateway_target(model)
 
     def request_rules(self, msgs: list[Msg], request: Mapping[str, Any], issues: list[Issue]) -> None:
         """DeepSeek V4 accepts a tool-call turn without ``reasoning_content`` when the body turns

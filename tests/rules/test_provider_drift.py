@@ -223,5 +223,58 @@ def test_the_engine_says_why_a_target_is_not_offered():
     from inspector.check import why_not_offered
 
     assert why_not_offered("openai-chat", "openai") is None
-    why = why_not_offered("openai-chat", "anthropic")
-    assert "Anthropic" in why and "openai-chat" in why and "--from" in why
+    assert why_not_offered("openai-chat", "anthropic") is None  # offered, through a gateway
+    why = why_not_offered("openai-chat", "responses")
+    assert "Responses API" in why and "openai-chat" in why and "--from" in why
+    assert why_not_offered("anthropic", "openai") is not None
+
+
+# --- through a gateway (LiteLLM's translation, the destination's rules and words) -------------------
+
+GATEWAY_HISTORY = [
+    {"role": "system", "content": "Be brief."},
+    {"role": "user", "content": "list the files"},
+    {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "call_1", "type": "function", "function": {"name": "ls", "arguments": "{}"}},
+        {"id": "call_2", "type": "function", "function": {"name": "pwd", "arguments": "{}"}}]},
+    {"role": "tool", "tool_call_id": "call_1", "content": "a.py"},
+    {"role": "assistant", "content": "There is a.py."},
+]
+
+
+def test_an_openai_history_for_claude_through_litellm_gets_anthropics_relayed_refusal():
+    # BerriAI/litellm#16525: "litellm.BadRequestError: AnthropicException - ... messages.4: tool_use ids
+    # were found without tool_result blocks immediately after: toolu_01...". The system message leaves
+    # the list, so the assistant turn is the destination's messages.1.
+    report = inspector.check({"model": "anthropic/claude-sonnet-4-5", "messages": GATEWAY_HISTORY})
+    assert (report.dialect, report.target) == ("openai-chat", "anthropic")
+    assert "through a gateway" in report.target_reason
+    (f,) = _errors(report)
+    assert (f.code, f.message_index, f.tool_call_id) == ("TC001", 2, "call_2")  # the file's own index
+    assert f.provider_error == ("messages.1: `tool_use` ids were found without `tool_result` blocks immediately "
+                                "after: call_2. Each `tool_use` block must have a corresponding `tool_result` block "
+                                "in the next message.")
+    assert inspector.verdict(report).startswith("Anthropic (through a gateway) would reject")
+
+
+def test_a_system_message_between_call_and_result_is_no_break_through_the_gateway():
+    # LiteLLM lifts every system message into the top-level system prompt: OpenAI refuses this
+    # history (TC003), Claude through the gateway takes it.
+    msgs = [GATEWAY_HISTORY[1], {**GATEWAY_HISTORY[2], "tool_calls": GATEWAY_HISTORY[2]["tool_calls"][:1]},
+            {"role": "system", "content": "Tool running."}, GATEWAY_HISTORY[3], GATEWAY_HISTORY[4]]
+    assert [f.code for f in _errors(inspector.check(msgs))] == ["TC003"]
+    assert _errors(inspector.check({"model": "anthropic/claude-sonnet-4-5", "messages": msgs})) == []
+
+
+@pytest.mark.parametrize("model, target", [("openrouter/google/gemini-3-pro", "gemini"),
+                                           ("bedrock/us.anthropic.claude-sonnet-4-5-v1:0", "bedrock"),
+                                           ("anthropic/claude-opus-4-8", "anthropic")])
+def test_the_gateway_prefix_picks_the_destination(model, target):
+    report = inspector.check({"model": model, "messages": GATEWAY_HISTORY})
+    assert report.target == target and report.findings[0].message_index == 2
+    assert [f.code for f in _errors(report)] == ["TC001"]
+
+
+def test_a_model_without_a_gateway_prefix_keeps_the_formats_own_target():
+    assert inspector.check({"model": "claude-sonnet-4-5", "messages": GATEWAY_HISTORY}).target == "openai"
+    assert inspector.check(GATEWAY_HISTORY, "anthropic").target == "anthropic"  # asked for: through a gateway
