@@ -136,8 +136,12 @@ def through_gateway(t: Transcript, target: str, dialect: Dialect, judged: Judged
     turns = inner.turns if inner.turns is not None and inner.turns.exact else None
     for iss in inner.issues:
         words = None
-        if severity(iss.code, target, iss.data.get("kind")) == "error":
+        sev = severity(iss.code, target, iss.data.get("kind"))
+        if sev == "error":
             words = provider_error(iss, target, template_fields(iss, missing_ids, turns))
+        seen = evidence(iss, target, sev)
+        if seen is not None:
+            iss.data["seen"] = (seen["source"] or "", seen["date"])
         iss.provider = words.replace("{", "{{").replace("}", "}}") if words else None
         pos = iss.data.get("pos")
         iss.index = back(origin, iss.index, pos) or 0

@@ -94,6 +94,7 @@ class IssueData(TypedDict, total=False):
     item: str  # TC021: the reasoning item's id
     declared: list[str]  # TC026: the tools the request declares
     near: str | None  # TC026: the declared tool name closest to the one called
+    seen: tuple[str, str | None]  # the evidence (source, date) of words given ahead (a gateway's destination)
 
 
 class Issue:

@@ -406,6 +406,8 @@ def evidence(issue: Issue, target: str, sev: Severity | None) -> dict[str, str |
     for a finding that rests on no provider behaviour (a note, or a rule without words)."""
     if sev is None or sev == "info" and issue.data.get("kind") != "harness_record":
         return None
+    if "seen" in issue.data:  # worked out where the words were (a gateway's destination)
+        return {"source": issue.data["seen"][0], "date": issue.data["seen"][1]}
     kind = issue.data.get("kind")
     found = KIND_EVIDENCE.get((issue.code, kind or "")) or TARGET_EVIDENCE.get((issue.code, target))
     if found is not None:

@@ -29,5 +29,10 @@ def test_a_history_for_claude_through_a_gateway_opens_on_that_destination(app_pa
     target = page.locator('[data-testid="stSelectbox"]').filter(has_text="Target")
     expect(target).to_match_aria_snapshot('- combobox "Target": anthropic (through a gateway)')
     expect(page.locator(".st-key-file_row")).to_contain_text("through a gateway")
-    expect(page.get_by_text("messages.1: `tool_use` ids were found without `tool_result` blocks", exact=False)
-           .first).to_be_visible()
+    page.locator('[data-testid="timeline"] [data-msg-index="2"]').first.click()
+    wait_idle(page)
+    detail = page.locator(".st-key-detail")
+    # the destination's own words, with its own index (the system message left the list) ...
+    expect(detail).to_contain_text("messages.1: `tool_use` ids were found without `tool_result` blocks")
+    # ... and the evidence beside them, as text
+    expect(detail).to_contain_text("Evidence: protocol-research.md §3.3")

@@ -255,6 +255,7 @@ def test_an_openai_history_for_claude_through_litellm_gets_anthropics_relayed_re
                                 "after: call_2. Each `tool_use` block must have a corresponding `tool_result` block "
                                 "in the next message.")
     assert inspector.verdict(report).startswith("Anthropic (through a gateway) would reject")
+    assert f.evidence.source == "protocol-research.md §3.3"  # the destination's words, with their evidence
 
 
 def test_a_system_message_between_call_and_result_is_no_break_through_the_gateway():
