@@ -118,7 +118,7 @@ def _fixture_files(tmp: Path) -> list[Path]:
                                                         "messages": drift.THINKING_TURNS}),
         "drift-text-after-tool-use.json": json.dumps(drift._after({"type": "text", "text": "Checking."})),
         **{f"gateway-{t}.json": json.dumps({"model": m, "messages": drift.GATEWAY_HISTORY})
-           for m, t in (("anthropic/claude-sonnet-4-5", "anthropic"), ("openrouter/google/gemini-3-pro", "gemini"),
+           for m, t in (("anthropic/claude-sonnet-4-5", "anthropic"),
                         ("bedrock/us.anthropic.claude-sonnet-4-5-v1:0", "bedrock"))},
     }
     for name, text in named.items():
