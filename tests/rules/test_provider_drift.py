@@ -220,7 +220,7 @@ def test_deepseek_accepts_it_with_thinking_disabled():
 
 
 def test_the_engine_says_why_a_target_is_not_offered():
-    from inspector.check import why_not_offered
+    from inspector.checking import why_not_offered
 
     assert why_not_offered("openai-chat", "openai") is None
     assert why_not_offered("openai-chat", "anthropic") is None  # offered, through a gateway

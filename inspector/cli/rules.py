@@ -12,9 +12,9 @@ import argparse
 import sys
 from typing import Any
 
-from .cli import EXIT_OK, command
-from .errors import InputError
-from .targets import TARGETS
+from ..errors import InputError
+from ..targets import TARGETS
+from .parser import EXIT_OK, command
 
 # What repair does for each rule (rules.md §4), in a few words.
 REPAIR = {
@@ -79,8 +79,8 @@ def _arguments(p: argparse.ArgumentParser) -> None:
 
 def describe(code: str, target: str | None = None, model: str | None = None) -> dict[str, Any]:
     """One rule as ``inspector rules`` prints it (the JSON form)."""
-    from .model_families import CAPABILITIES, accepts
-    from .rules.catalogue import KIND_EVIDENCE, RESEARCH_DATE, RULE, TARGET_EVIDENCE
+    from ..model_families import CAPABILITIES, accepts
+    from ..rules.catalogue import KIND_EVIDENCE, RESEARCH_DATE, RULE, TARGET_EVIDENCE
 
     rule = RULE[code]
     targets = [target] if target else list(TARGETS)
@@ -150,8 +150,8 @@ def text_of(d: dict[str, Any]) -> str:
 
 
 def run_rules(args: argparse.Namespace) -> int:
-    from .jsonio import dumps
-    from .rules.catalogue import RULE
+    from ..jsonio import dumps
+    from ..rules.catalogue import RULE
 
     code = args.code.upper() if args.code else None
     if code is not None and code not in RULE:
