@@ -281,3 +281,14 @@ def test_a_model_without_a_gateway_prefix_keeps_the_formats_own_target():
     # Gemini through a gateway is not modelled yet: the format's own target, as before
     assert inspector.check({"model": "openrouter/google/gemini-3-pro", "messages": GATEWAY_HISTORY}).target == "openai"
     assert inspector.check(GATEWAY_HISTORY, "anthropic").target == "anthropic"  # asked for: through a gateway
+
+
+def test_a_captured_http_request_is_judged_as_a_request():
+    body = {"messages": ENDS_ON_CALL}  # no model: the capture alone says it was sent
+    har = {"log": {"version": "1.2", "entries": [{
+        "request": {"method": "POST", "url": "https://api.mistral.ai/v1/chat/completions",
+                    "postData": {"mimeType": "application/json", "text": json.dumps(body)}},
+        "response": {"status": 200, "content": {"text": "{}"}}}]}}
+    report = inspector.check(har)
+    assert (report.target, report.judged_as, report.judged_reason) == ("mistral", "request", "a captured HTTP request")
+    assert [(f.code, f.severity) for f in report.findings] == [("TC022", "error")]
