@@ -49,6 +49,8 @@ COMMAND_MODULES = {
     "proxy": "inspector.cli.proxy",
     "inbox": "inspector.cli.inbox",
     "rules": "inspector.cli.rules",
+    "sessions": "inspector.cli.sessions",
+    "watch": "inspector.cli.watch",
 }
 
 

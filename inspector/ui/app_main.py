@@ -161,6 +161,9 @@ def share_button(slot: DeltaGenerator, loaded: state.Loaded, dialect: str | None
     mod = loading.share_module()
     if mod is None:
         return
+    if loaded.origin == "share":
+        with slot:
+            mod.shared_status(loaded.data)
     # Opening it reruns the page, so the panel says what holds now (a link deleted elsewhere is gone).
     with slot, st.popover("Share", icon=":material/share:", key="share_popover", on_change="rerun"), \
             st.container(key="share_panel"):
