@@ -67,21 +67,25 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))
 
 
-def check(source: _Any, target: str | None = None, *, dialect: str | None = None) -> Report:
+def check(source: _Any, target: str | None = None, *, dialect: str | None = None,
+          as_request: bool | None = None) -> Report:
     """Check a transcript (messages, a request body, JSON text, bytes, a path or ``-``).
 
     ``target`` is the provider whose rules apply (default: the dialect's own); ``dialect``
-    overrides detection. Raises ``InputError`` when the input cannot be read.
+    overrides detection; ``as_request`` judges it as a request about to be sent (True) or as a log
+    (False) rather than as the input says (a body naming a model is a request). Raises
+    ``InputError`` when the input cannot be read.
     """
     from .checking import check_document
     from .reading import load
 
-    report, _ = check_document(load(source), target, dialect)
+    report, _ = check_document(load(source), target, dialect, as_request=as_request)
     return report
 
 
-def repair(source: _Any, target: str | None = None, options: _Any = None, *, dialect: str | None = None) -> RepairResult:
-    """Repair a transcript for ``target`` (same sources as ``check``), losing nothing.
+def repair(source: _Any, target: str | None = None, options: _Any = None, *, dialect: str | None = None,
+           as_request: bool | None = None) -> RepairResult:
+    """Repair a transcript for ``target`` (same sources as ``check``, ``as_request`` as there), losing nothing.
 
     ``options`` is a ``RepairOptions`` or a dict of its fields. Returns a ``RepairResult``:
     ``.output`` (the repaired file's bytes, same dialect and wrapper), ``.data``, ``.document``
@@ -89,7 +93,7 @@ def repair(source: _Any, target: str | None = None, options: _Any = None, *, dia
     """
     from .repairing import repair as _repair
 
-    return _repair(source, target, options, dialect=dialect)
+    return _repair(source, target, options, dialect=dialect, as_request=as_request)
 
 
 def fit(source: _Any, max_tokens: int, target: str | None = None, options: _Any = None, *,

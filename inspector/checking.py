@@ -19,10 +19,21 @@ from .errors import InputError
 from .gc_pause import gc_paused
 from .loops import DEFAULT as DEFAULT_LOOPS
 from .loops import LoopOptions, loops_for
-from .model import Issue, Msg
+from .model import AS_LOG, Issue, Judged, Msg
 from .pairing import Pairing, pair, pair_turns
 from .recognition import refuse_unaccounted
-from .rules import RULES, Neighbours, hint, provider_error, sentence, sequence_issues, severity, undeclared_tools
+from .rules import (
+    RULES,
+    Neighbours,
+    evidence,
+    hint,
+    provider_error,
+    sentence,
+    sequence_issues,
+    severity,
+    undeclared_tools,
+)
+from .rules.requests import judge
 from .target_from_model import target_from_model, transcript_model
 from .targets import PROVIDER_NAME, check_target
 from .turns import Turns
@@ -35,10 +46,10 @@ class Analysis:
     """Everything known about one transcript: the dialect it was read as, the neutral messages,
     the pairing and the issues. The transcript itself is left as it was given."""
 
-    __slots__ = ("dialect", "issues", "msgs", "pairing", "transcript", "turns")
+    __slots__ = ("dialect", "issues", "judged", "msgs", "pairing", "transcript", "turns")
 
     def __init__(self, transcript: Transcript, dialect: Dialect, msgs: list[Msg], pairing: Pairing,
-                 issues: list[Issue], turns: Turns | None = None):
+                 issues: list[Issue], turns: Turns | None = None, judged: Judged = AS_LOG):
         self.transcript = transcript
         self.dialect = dialect
         self.msgs = msgs
@@ -46,6 +57,7 @@ class Analysis:
         self.issues = issues
         # How the target sees the list when it combines consecutive messages of one role (else None).
         self.turns = turns
+        self.judged = judged  # the model its request names, and request or log (``judgement``)
 
 
 def dialects_for(doc: Document, dialect: str | None = None, target: str | None = None) -> list[Dialect]:
@@ -77,7 +89,9 @@ def dialects_for(doc: Document, dialect: str | None = None, target: str | None =
     return out
 
 
-def analyse(t: Transcript, target: str, dialect: Dialect) -> Analysis:
+def analyse(t: Transcript, target: str, dialect: Dialect, judged: Judged = AS_LOG) -> Analysis:
+    if target not in dialect.targets and target in dialect.gateway_targets:
+        return through_gateway(t, target, dialect, judged)
     issues: list[Issue] = []
     msgs = dialect.read(t.items, t.path, issues)
     refuse_unaccounted(dialect, t.items, t.path, msgs, issues)
@@ -92,12 +106,51 @@ def analyse(t: Transcript, target: str, dialect: Dialect) -> Analysis:
     issues.extend(dialect.rules(msgs, pairing, target))
     if request is not None:
         dialect.request_rules(msgs, request, issues)
+    dialect.model_rules(msgs, issues, target, judged.model)
+    judge(issues, msgs, judged)
+    ended = {iss.index for iss in issues if iss.code == "TC022" and iss.data.get("kind") == "run_ended"}
+    if ended:  # the calls a finished run ended on are pending, not missing: repair leaves them (rules.md §4.6)
+        pairing.pending.extend(c for c in pairing.missing if c.msg in ended and c not in pairing.pending)
     if t.extra.get("never_sent"):
         _never_sent_note(issues, t.extra["never_sent"])
     declared = t.extra.get("declared_tools")
     if declared is not None:
         issues.extend(undeclared_tools(msgs, declared))
-    return Analysis(t, dialect, msgs, pairing, issues, turns if turns is not None and turns.merged else None)
+    return Analysis(t, dialect, msgs, pairing, issues, turns if turns is not None and turns.merged else None, judged)
+
+
+def through_gateway(t: Transcript, target: str, dialect: Dialect, judged: Judged) -> Analysis:
+    """The analysis of a history sent to ``target`` through a gateway (``dialects/gateway.py``):
+    the destination's dialect checks the gateway's translation, each finding keeps the destination's
+    own words (with its own indexes, as it answers) and is placed on the file's own message."""
+    from .dialects.gateway import back
+
+    via = dialect.through_gateway(t.items, target)
+    assert via is not None
+    dest, items, origin = via
+    extra = {k: v for k, v in t.extra.items() if k == "declared_tools"}
+    inner = analyse(Transcript(items=items, path=t.path, container=t.container, dialect=dest.name, extra=extra),
+                    target, dest, judged)
+    missing_ids: dict[int, list[str]] = {}
+    for iss in inner.issues:
+        if iss.code == "TC001":
+            missing_ids.setdefault(iss.index, []).append(iss.call_id or "(no id)")
+    turns = inner.turns if inner.turns is not None and inner.turns.exact else None
+    for iss in inner.issues:
+        words = None
+        sev = severity(iss.code, target, iss.data.get("kind"))
+        if sev == "error":
+            words = provider_error(iss, target, template_fields(iss, missing_ids, turns))
+        seen = evidence(iss, target, sev)
+        if seen is not None:
+            iss.data["seen"] = (seen["source"] or "", seen["date"])
+        iss.provider = words.replace("{", "{{").replace("}", "}}") if words else None
+        pos = iss.data.get("pos")
+        iss.index = back(origin, iss.index, pos) or 0
+        iss.other = back(origin, iss.other)
+    own: list[Issue] = []
+    msgs = dialect.read(t.items, t.path, own)
+    return Analysis(t, dialect, msgs, pair(msgs, dialect.block), inner.issues, None, judged)
 
 
 def _never_sent_note(issues: list[Issue], what: str) -> None:
@@ -159,6 +212,7 @@ def findings_for(a: Analysis, target: str, transcript_no: int = 0) -> list[dict[
             "provider_index": where,
             "provider_error": None,
             "hint": hint(iss, msgs, near),
+            "evidence": evidence(iss, target, sev),
             "transcript": transcript_no,
         }
         if sev == "error":
@@ -253,6 +307,10 @@ def verdict(report: Report | dict[str, Any]) -> str:
     Takes a ``Report`` or the plain dict ``check_plain`` returns."""
     plain = report if isinstance(report, dict) else report.model_dump()
     targets = plain.get("transcript_targets") or [plain["target"]]
+    reasons = plain.get("transcript_target_reasons") or []
+    # a destination reached through a gateway says so: "Anthropic (through a gateway)"
+    targets = [f"{t} (through a gateway)" if k < len(reasons) and "through a gateway" in (reasons[k] or "") else t
+               for k, t in enumerate(targets)]
     c = counts(plain["findings"])
     if c["error"]:
         first = next(f for f in plain["findings"] if f["severity"] == "error")
@@ -265,7 +323,8 @@ def verdict(report: Report | dict[str, Any]) -> str:
 
 
 def _who(target: str) -> str:
-    who = PROVIDER_NAME.get(target, target)
+    name, _, via = target.partition(" ")
+    who = PROVIDER_NAME.get(name, name) + (f" {via}" if via else "")
     return who[0].upper() + who[1:]
 
 
@@ -277,6 +336,10 @@ def target_for_transcript(doc: Document, k: int, d: Dialect) -> tuple[str, str]:
     if named is not None:
         return named, why
     model = transcript_model(doc, k)
+    via = d.gateway_for(model) if model is not None else None
+    if via is not None and via in d.gateway_targets:
+        return via, (f"the request's model {model!r} goes through a gateway to {PROVIDER_NAME.get(via, via)}: "
+                     f"{PROVIDER_NAME.get(via, via)}'s rules on the gateway's translation of the {d.name} history")
     if model is not None:
         chosen, why = target_from_model(model, d.targets)
         if chosen is not None:
@@ -284,6 +347,18 @@ def target_for_transcript(doc: Document, k: int, d: Dialect) -> tuple[str, str]:
         if why:
             return d.default_target, why
     return d.default_target, f"the default for the {d.name} format"
+
+
+def why_not_offered(dialect: str, target: str) -> str | None:
+    """Why ``target`` is not offered for a file read in ``dialect`` (the app's Target box, the CLI's
+    error), or None when it is: the sentence a person reads."""
+    d = get(dialect)
+    if target in d.targets or target in d.gateway_targets:
+        return None
+    names = PROVIDER_NAME
+    return (f"{names.get(target, target)}'s rules do not apply to the {d.name} format as read (it fits: "
+            f"{', '.join(d.targets)}); read the file as a format {names.get(target, target)} takes (the Dialect box, "
+            "--from) to check it for that provider")
 
 
 def targets_for(doc: Document, read_as: list[Dialect], target: str | None) -> list[tuple[str, str | None]]:
@@ -295,18 +370,36 @@ def targets_for(doc: Document, read_as: list[Dialect], target: str | None) -> li
     if target is None:
         return [target_for_transcript(doc, k, d) for k, d in enumerate(read_as)]
     target = check_target(target)
-    misfits = [k for k, d in enumerate(read_as) if target not in d.targets]
+    misfits = [k for k, d in enumerate(read_as) if target not in d.targets and target not in d.gateway_targets]
     if misfits and len(misfits) == len(read_as):
         k = misfits[0]
         d = read_as[k]
         which = f" of transcript {k + 1} ({doc.transcripts[k].label})" if len(read_as) > 1 else ""
         raise InputError(
             f"target {target!r} does not fit the {d.name} dialect{which} (it fits: {', '.join(d.targets)})")
-    out: list[tuple[str, str | None]] = [(target, None)] * len(read_as)
+    out: list[tuple[str, str | None]] = [
+        (target, None if target in d.targets else
+         f"through a gateway: {PROVIDER_NAME.get(target, target)}'s rules on the gateway's translation of the "
+         f"{d.name} history") for d in read_as]
     for k in misfits:
         own, why = target_for_transcript(doc, k, read_as[k])
         out[k] = (own, f"{why}; target {target!r} does not fit its {read_as[k].name} format")
     return out
+
+
+def judgement(doc: Document, k: int, as_request: bool | None = None) -> Judged:
+    """How transcript ``k`` is judged: the model its request names, and whether it is a request
+    about to be sent (``as_request``: the user's or the guard's word; None: the input's own: a
+    request body that names a model, or a captured HTTP request) or a log."""
+    t = doc.transcripts[k]
+    model = transcript_model(doc, k) or t.extra.get("model")
+    if as_request is not None:
+        return Judged(model, as_request, "as asked (--as-request)" if as_request else "as asked (a log)")
+    if t.extra.get("captured"):
+        return Judged(model, True, "a captured HTTP request")
+    if model is not None and transcript_model(doc, k) is not None:
+        return Judged(model, True, f"a request body naming model {model!r}")
+    return Judged(model, False, "a log: nothing says it is a request about to be sent")
 
 
 PROGRESS_EVERY = 500  # transcripts between two calls of a ``progress`` callback
@@ -314,11 +407,14 @@ PROGRESS_EVERY = 500  # transcripts between two calls of a ``progress`` callback
 
 def check_plain(doc: Document, target: str | None = None, dialect: str | None = None, *,
                 progress: Callable[[int, int], None] | None = None,
-                loops: LoopOptions | None = None) -> tuple[dict[str, Any], list[Analysis]]:
+                loops: LoopOptions | None = None,
+                as_request: bool | None = None) -> tuple[dict[str, Any], list[Analysis]]:
     """The report as a plain dict (the JSON contract) and the analyses behind it.
 
     ``progress(done, total)`` is called every few hundred transcripts (a dataset in the app);
-    ``loops``: how repeated calls are found (``inspector.loops``; default: its defaults)."""
+    ``loops``: how repeated calls are found (``inspector.loops``; default: its defaults);
+    ``as_request`` judges every transcript as a request (True) or a log (False) rather than as the
+    input says (``judgement``)."""
     if target is not None:
         check_target(target)
     read_as = dialects_for(doc, dialect, target)
@@ -326,13 +422,14 @@ def check_plain(doc: Document, target: str | None = None, dialect: str | None = 
     chosen = targets_for(doc, read_as, target)
     # The report's ``target`` is the first transcript's; ``transcript_targets`` has each one's.
     target, reason = chosen[0] if chosen else (check_target(target or first.default_target), None)
+    judged = [judgement(doc, k, as_request) for k in range(len(doc.transcripts))]
     with gc_paused():
         if progress is None:
-            analyses = [analyse(t, c, d) for t, d, (c, _) in zip(doc.transcripts, read_as, chosen)]
+            analyses = [analyse(t, c, d, j) for t, d, (c, _), j in zip(doc.transcripts, read_as, chosen, judged)]
         else:
             analyses, total = [], len(doc.transcripts)
-            for k, (t, d, (c, _)) in enumerate(zip(doc.transcripts, read_as, chosen), 1):
-                analyses.append(analyse(t, c, d))
+            for k, (t, d, (c, _), j) in enumerate(zip(doc.transcripts, read_as, chosen, judged), 1):
+                analyses.append(analyse(t, c, d, j))
                 if k % PROGRESS_EVERY == 0 or k == total:
                     progress(k, total)
     findings: list[dict[str, Any]] = []
@@ -352,6 +449,9 @@ def check_plain(doc: Document, target: str | None = None, dialect: str | None = 
         "input_findings": input_findings(doc),
         # A family apart from the provider rules: a loop never makes a request rejected.
         "loops": loops_for(analyses, [c for c, _ in chosen], loops or DEFAULT_LOOPS),
+        "judged_as": "request" if judged and judged[0].as_request else "log",
+        "judged_reason": judged[0].why if judged else "",
+        "model": judged[0].model if judged else None,
     }
     return report, analyses
 
@@ -381,9 +481,10 @@ def input_findings(doc: Document) -> list[dict[str, Any]]:
 
 def check_document(doc: Document, target: str | None = None, dialect: str | None = None, *,
                    progress: Callable[[int, int], None] | None = None,
-                   loops: LoopOptions | None = None) -> tuple[Report, list[Analysis]]:
+                   loops: LoopOptions | None = None,
+                   as_request: bool | None = None) -> tuple[Report, list[Analysis]]:
     """``(Report, [Analysis])``: the pydantic report for API callers, and the analyses."""
     from .report import Report
 
-    plain, analyses = check_plain(doc, target, dialect, progress=progress, loops=loops)
+    plain, analyses = check_plain(doc, target, dialect, progress=progress, loops=loops, as_request=as_request)
     return Report.model_validate(plain), analyses

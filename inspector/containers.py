@@ -400,7 +400,7 @@ def find_transcripts(root: Any, fmt: str = "json") -> list[Transcript]:
     out = [_transcript(root, p, what) for p, what in found]
     for t in out:
         holder = get_path(root, t.path[:-1]) if t.path else None
-        tools = declared_tools(holder)
+        tools = declared_tools(holder) if "declared_tools" not in t.extra else None  # a recogniser's own (Letta)
         if tools is not None:  # TC026: calls are checked against the tools the request declares
             t.extra["declared_tools"] = tools
         if type(holder) is dict:  # the request body around the list: its settings are the dialect's to read

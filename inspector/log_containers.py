@@ -16,14 +16,39 @@ from typing import Any
 from .containers import Path, register
 
 
-def letta(root: Any, fmt: str) -> list[tuple[Path, str]]:
+def letta_tools(root: dict, agent: dict) -> frozenset[str] | None:
+    """The tools a Letta agent has: the file's top-level ``tools`` its ``tool_ids`` link (agent
+    file v2), and the names its own ``tools`` lists (``CreateAgent.tools``, names). None when the
+    file says nothing about tools."""
+    names: set[str] = set()
+    said = False
+    ids = agent.get("tool_ids")
+    top = root.get("tools")
+    if type(ids) is list and type(top) is list:
+        said = True
+        wanted = {x for x in ids if type(x) is str}
+        names.update(t["name"] for t in top if type(t) is dict and t.get("id") in wanted and type(t.get("name")) is str)
+    own = agent.get("tools")
+    if type(own) is list and own:
+        said = True
+        for t in own:
+            if type(t) is str:
+                names.add(t)
+            elif type(t) is dict and type(t.get("name")) is str:
+                names.add(t["name"])
+    return frozenset(names) if said else None
+
+
+def letta(root: Any, fmt: str) -> list[tuple[Path, Any]]:
     if type(root) is not dict or type(root.get("agents")) is not list:
         return []
-    out = []
+    out: list[tuple[Path, Any]] = []
     for k, a in enumerate(root["agents"]):
         if type(a) is dict and type(a.get("messages")) is list:
             name = a.get("name") if type(a.get("name")) is str else f"#{k}"
-            out.append((("agents", k, "messages"), f"Letta agent file, agent {name}"))
+            tools = letta_tools(root, a)
+            out.append((("agents", k, "messages"),
+                        (f"Letta agent file, agent {name}", {"declared_tools": tools} if tools is not None else {})))
     return out
 
 

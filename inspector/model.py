@@ -94,6 +94,7 @@ class IssueData(TypedDict, total=False):
     item: str  # TC021: the reasoning item's id
     declared: list[str]  # TC026: the tools the request declares
     near: str | None  # TC026: the declared tool name closest to the one called
+    seen: tuple[str, str | None]  # the evidence (source, date) of words given ahead (a gateway's destination)
 
 
 class Issue:
@@ -120,3 +121,17 @@ class Issue:
     def __repr__(self) -> str:  # pragma: no cover - debugging aid
         return f"Issue({self.code}, #{self.index}, {self.call_id!r}, other={self.other}, {self.data})"
 
+
+
+class Judged(msgspec.Struct, frozen=True):
+    """How a transcript is judged (rules.md, "Changes of 2026-11-27"): ``model``, the model its
+    request names (None: none named), and ``as_request``: a request about to be sent (it names a
+    model, came through the guard, was captured as HTTP, or the user said so) rather than a log
+    that simply ended; ``why`` says which, for the summary."""
+
+    model: str | None = None
+    as_request: bool = False
+    why: str = ""
+
+
+AS_LOG = Judged(why="a log: nothing says it is a request about to be sent")

@@ -63,6 +63,9 @@ class Pairing:
 
 # Roles (of items-mode dialects) that neither answer nor end a call block that has no results yet.
 TRANSPARENT = frozenset({"reasoning", "hosted", "approval", "reference"})
+# Messages no model sees (AG-UI ``activity``: clients leave them out of the next run's input,
+# rules.md 2026-11-27): they neither break a call block nor end the transcript.
+UNSEEN = frozenset({"activity"})
 # A Responses ``item_reference`` stands for an item the provider stores (a call among them): the
 # outputs that follow it may answer that call, so they are not orphans.
 REFERENCE = "reference"
@@ -89,6 +92,8 @@ def pair(msgs: list[Msg], block_mode: str = "run", external_calls: bool = False)
     items_mode = block_mode == "items"
 
     for m in msgs:
+        if m.role in UNSEEN:
+            continue
         # Responses input: a run of call items is one block; reasoning and hosted-tool items
         # between them (and approval markers) stay inside it.
         if (items_mode and block is not None and not block.result_msgs and not m.results
@@ -125,7 +130,10 @@ def pair(msgs: list[Msg], block_mode: str = "run", external_calls: bool = False)
     pending: list[Call] = []
     if missing and blocks:
         last = blocks[-1]
-        if last.ends == len(msgs) - 1 and not any(c in answered for c in last.calls):
+        end = len(msgs) - 1
+        while end > last.ends and msgs[end].role in UNSEEN:
+            end -= 1
+        if last.ends == end and not any(c in answered for c in last.calls):
             pending = list(last.calls)
     pending_set = set(pending)  # calls hash by identity
     for c in missing:

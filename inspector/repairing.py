@@ -323,11 +323,12 @@ class RepairResult:
 
 
 def repair(source: Any, target: str | None = None, options: RepairOptions | dict | None = None, *,
-           dialect: str | None = None) -> RepairResult:
+           dialect: str | None = None, as_request: bool | None = None) -> RepairResult:
     """Repair a transcript (messages, a request body, JSON text, bytes, a path or ``-``) for ``target``.
 
-    ``options`` is a ``RepairOptions`` or a dict of its fields. Raises ``InputError`` when the
-    input cannot be read or its dialect cannot be repaired yet.
+    ``options`` is a ``RepairOptions`` or a dict of its fields; ``as_request`` judges it as a
+    request about to be sent (True) or a log (False) rather than as the input says, as ``check``
+    does. Raises ``InputError`` when the input cannot be read or its dialect cannot be repaired yet.
     """
     if isinstance(options, dict):
         options = RepairOptions(**options)
@@ -345,7 +346,7 @@ def repair(source: Any, target: str | None = None, options: RepairOptions | dict
         doc = load(source)
     del data
     with gc_paused():  # a big transcript allocates many small objects; collection cycles only cost time
-        return _repair_document(doc, target, options, dialect, original)
+        return _repair_document(doc, target, options, dialect, original, as_request)
 
 
 def refuse_non_json(value: Any) -> None:
@@ -396,9 +397,9 @@ def refuse_non_json(value: Any) -> None:
 
 
 def _repair_document(doc: Document, target: str | None, options: RepairOptions, dialect: str | None,
-                     original: Original | None) -> RepairResult:
+                     original: Original | None, as_request: bool | None = None) -> RepairResult:
     options.limit_growth(None if original is None else original.size)
-    before, analyses = check_plain(doc, target, dialect)
+    before, analyses = check_plain(doc, target, dialect, as_request=as_request)
     asked = target  # re-checks ask as the user did: each transcript then keeps the target it was repaired for
     targets = before["transcript_targets"]
     editors = [editor_of(a) for a in analyses]
@@ -417,7 +418,7 @@ def _repair_document(doc: Document, target: str | None, options: RepairOptions, 
             if ch:
                 root = put_back(root, run.t, run.items, run.origin)
         new_doc = Document(root=root, format=doc.format, transcripts=[r.transcript() for r in runs], source=doc.source)
-        after, again = check_plain(new_doc, asked, dialect)
+        after, again = check_plain(new_doc, asked, dialect, as_request=as_request)
         # A pass that sees more to do (a fix that only shows once another is made) runs again,
         # so that repairing the output changes nothing.
         changed = [run.step(a, editor_of(a), targets[run.n], options, later=True)
@@ -431,7 +432,7 @@ def _repair_document(doc: Document, target: str | None, options: RepairOptions, 
                     root = put_back(root, run.t, run.items, run.origin)
             new_doc = Document(root=root, format=doc.format, transcripts=[r.transcript() for r in runs],
                                source=doc.source)
-            after, _ = check_plain(new_doc, asked, dialect)
+            after, _ = check_plain(new_doc, asked, dialect, as_request=as_request)
     new_doc = Document(root=root, format=doc.format, transcripts=[r.transcript() for r in runs], source=doc.source)
     reads = None
     if after is before:

@@ -12,6 +12,13 @@ from pydantic import BaseModel, Field
 Severity = Literal["error", "warning", "info"]
 
 
+class Evidence(BaseModel):
+    """Where a provider behaviour was seen (a section of the evidence document, an issue), and when."""
+
+    source: str
+    date: str | None = None
+
+
 class Finding(BaseModel):
     """One rule break, located in the transcript and explained for a person."""
 
@@ -28,6 +35,9 @@ class Finding(BaseModel):
         "messages.0.content.1"))
     provider_error: str | None = Field(default=None, description="the target's own error text (errors only)")
     hint: str | None = Field(default=None, description="a likely cause, when one is known")
+    evidence: Evidence | None = Field(default=None, description=(
+        "where the provider behaviour this finding rests on was seen, and when (errors and warnings on "
+        "provider behaviour)"))
     transcript: int = Field(default=0, description="which transcript of the file (0-based)")
 
 
@@ -94,6 +104,11 @@ class Report(BaseModel):
                                                "not its messages: object keys it repeats")
     loops: list[LoopFinding] = Field(default_factory=list, description="repeated calls and stuck loops "
                                      "(inspector.loops): a family apart from the rules, never a reason to reject")
+    judged_as: Literal["request", "log"] = Field(default="log", description=(
+        "request: about to be sent (names a model, came through the guard, captured HTTP, --as-request); "
+        "log: a history that simply ended (the first transcript's)"))
+    judged_reason: str = Field(default="", description="why it was judged so")
+    model: str | None = Field(default=None, description="the model the (first) request names, if any")
 
     @property
     def ok(self) -> bool:

@@ -37,6 +37,7 @@ TARGET_MODULES = {
     "provider_errors.py": "which target a pasted provider error comes from",
     "rules/catalogue.py": "each rule's severity and words keyed by target",
     "rules/sequence.py": "each target's id format",
+    "model_families.py": "the target whose models each capability record sorts",
     "guard/inspect.py": "the API a request URL is for and the target whose API it is",
     "guard/proxy.py": "the upstream of each provider's API",
     "guard/refusal.py": "a refusal in each provider's error shape",

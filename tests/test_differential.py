@@ -20,7 +20,8 @@ transcript per line against a whole array; JSON against JSON Lines), these hold:
 4. ``fit`` with a budget nothing exceeds reads the same transcripts for the same target, counts
    check's errors and changes nothing;
 5. the guard (``inspector.guard.inspect_request``), given a request body as the API it is for
-   would receive it, reports check's findings for check's target.
+   would receive it, reports check's findings for check's target, judged as a request
+   (``check --as-request``: the guard sees requests about to be sent, issue 31).
 
 Two readers that decide the same question from their own key lists (the streamed dataset reader
 read a batch body's ``tools`` as its transcript when they came before ``messages``) cannot both
@@ -94,6 +95,7 @@ def _fixture_files(tmp: Path) -> list[Path]:
     test_fresh_shapes = _test_module("check/test_provider_quirks.py")
     test_thinking_required = _test_module("rules/test_thinking_required.py")
     from support import loop_shapes
+    drift = _test_module("rules/test_provider_drift.py")
 
     out = []
     for cassette in sorted((ROOT / "tests" / "cassettes").rglob("*.yaml")):
@@ -117,6 +119,19 @@ def _fixture_files(tmp: Path) -> list[Path]:
         "loop-pages.json": json.dumps(loop_shapes.paginated_search()),
         "loop-dataset.jsonl": _lines([{"messages": m} for m in (loop_shapes.same_result_loop(), loop_shapes.job_poll(),
                                                                  loop_shapes.rig_loop())]),
+        # issue 31: the provider drift of 2026, by model and as a request
+        "drift-system-opus-4-8.json": json.dumps(drift._body("claude-opus-4-8", drift.PLACED)),
+        "drift-system-sonnet-4-5.json": json.dumps(drift._body("claude-sonnet-4-5", drift.PLACED)),
+        "drift-system-misplaced.json": json.dumps(drift._body("claude-opus-4-8", [*drift.PLACED[:2], {
+            "role": "system", "content": "Note."}, *drift.PLACED[2:3]])),
+        "drift-system-no-model.json": json.dumps(drift.PLACED),
+        "drift-mistral-request-end.json": json.dumps({"model": "mistral-large-latest", "messages": drift.ENDS_ON_CALL}),
+        "drift-deepseek-thinking-off.json": json.dumps({"model": "deepseek-chat", "thinking": {"type": "disabled"},
+                                                        "messages": drift.THINKING_TURNS}),
+        "drift-text-after-tool-use.json": json.dumps(drift._after({"type": "text", "text": "Checking."})),
+        **{f"gateway-{t}.json": json.dumps({"model": m, "messages": drift.GATEWAY_HISTORY})
+           for m, t in (("anthropic/claude-sonnet-4-5", "anthropic"),
+                        ("bedrock/us.anthropic.claude-sonnet-4-5-v1:0", "bedrock"))},
     }
     for name, text in named.items():
         (tmp / name).write_text(text)
@@ -245,6 +260,9 @@ def _same_as_guard(path: Path, report: dict) -> bool:
         return False  # not a request body one of the guarded APIs receives (a log, a run state, a trajectory)
     ins = inspect_request(url, path.read_bytes())
     assert ins is not None and ins.report is not None, f"{path}: the guard cannot read it ({ins and ins.unreadable})"
+    # The guard judges what it sees as a request about to be sent: check --as-request (issue 31).
+    if report.get("judged_as") != "request":
+        report = check_plain(inspector.load(path), as_request=True)[0]
     assert (ins.report["target"], ins.report["findings"]) == (report["target"], report["findings"]), \
         f"{path}: the guard's verdict differs from check's"
     return True

@@ -36,6 +36,9 @@ def _add_check_args(p: argparse.ArgumentParser) -> None:
                    help="files to check inside directories, searched recursively (repeatable; default: *.json and *.jsonl)")
     p.add_argument("--fail-on", choices=("error", "warning", "info"), default="error",
                    help="lowest severity that makes the exit code 1 (default: error)")
+    p.add_argument("--as-request", action="store_true",
+                   help="judge the file as a request about to be sent, not as a log that simply ended "
+                        "(a body naming a model is one already)")
     p.add_argument("--format", choices=("text", "json", "github", "sarif"), default="text",
                    help="output: text (default), json, github (Actions annotations) or sarif (SARIF 2.1.0)")
     add_token_options(p)
@@ -110,7 +113,12 @@ def _summary_line(report: dict) -> str:
     c = counts(report["findings"])
     return (f"{report['message_count']:,} messages in {report['transcripts']:,} transcript(s), "
             f"{dialects_text(report)}, {targets_text(report)}{_why(report)}: {c['error']:,} errors, "
-            f"{c['warning']:,} warnings, {c['info']:,} notes. {verdict(report)}{_loop_summary(report)}")
+            f"{c['warning']:,} warnings, {c['info']:,} notes{_judged(report)}. {verdict(report)}{_loop_summary(report)}")
+
+
+def _judged(report: dict) -> str:
+    """`` (judged as a request: …)``: whether the file was read as a request or as a log, and why."""
+    return f"; judged as a {report.get('judged_as', 'log')} ({report.get('judged_reason') or 'its own shape'})"
 
 
 def _text_lines(report: dict, source: str, loc, paint) -> list[str]:
@@ -125,8 +133,10 @@ def _text_lines(report: dict, source: str, loc, paint) -> list[str]:
         if f["provider_error"]:
             lines.append(f"    {(report.get('transcript_targets') or [report['target']])[f['transcript']]} says: "
                          f"{f['provider_error']}")
-        if f["hint"]:
-            lines.append(f"    hint: {f['hint']}")
+        ev = f.get("evidence")
+        seen = f" (evidence: {ev['source']}, {ev['date']})" if ev else ""
+        if f["hint"] or seen:
+            lines.append(f"    hint: {f['hint'] or 'the provider behaviour behind this finding'}{seen}")
     for f in report.get("input_findings", ()):
         lines.append(f"{source}: {paint('warning', 'warning')} duplicate key at {f['path']}: {f['text']}")
         lines += [f"    value {k}: {value_line(v)}" for k, v in enumerate(f["values"], 1)]
@@ -155,7 +165,8 @@ def run_check(args: argparse.Namespace) -> int:
         if problem is None:
             try:
                 doc = read_document(path, args.python_repr)
-                report, analyses = check_plain(doc, args.target, args.dialect, loops=loops)
+                report, analyses = check_plain(doc, args.target, args.dialect, loops=loops,
+                                               as_request=True if args.as_request else None)
             except InputError as exc:
                 if single:
                     raise

@@ -48,6 +48,7 @@ COMMAND_MODULES = {
     "scan": "inspector.cli.scan",
     "proxy": "inspector.cli.proxy",
     "inbox": "inspector.cli.inbox",
+    "rules": "inspector.cli.rules",
     "sessions": "inspector.cli.sessions",
     "watch": "inspector.cli.watch",
     "diff": "inspector.cli.diff",

@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 from ..containers import path_text
 from ..errors import InputError
 from ..model import Call, Issue, Msg, Result
+from ..model_families import CAPABILITIES, accepts
 from ..turns import MERGED_ROLES
 from .base import (
     Block,
@@ -40,6 +41,9 @@ from .base import type_name as _type
 from .editing import BlockEditor
 
 ROLES = ("user", "assistant")
+# A plain list Anthropic reads as well as openai-chat does: mid-conversation system messages
+# (2026-05-28) are a role of some models.
+PLAIN_ROLES = ("user", "assistant", "system")
 THINKING = ("thinking", "redacted_thinking")
 # Block types only this dialect has (openai-chat content parts are text / image_url / input_audio / file).
 OWN_BLOCKS = frozenset({"tool_use", "tool_result", "thinking", "redacted_thinking", "server_tool_use",
@@ -65,7 +69,7 @@ def detect(items: list) -> int:
                     if type(t) is str and (t in OWN_BLOCKS or (t == "image" and "source" in b)
                                            or t[-12:] == "_tool_result"):
                         return 3
-        if plain and (word(m.get("role")) not in ROLES or type(m.get("content")) not in (str, list) or "tool_calls" in m):
+        if plain and (word(m.get("role")) not in PLAIN_ROLES or type(m.get("content")) not in (str, list) or "tool_calls" in m):
             plain = False
     return 1 if plain else 0
 
@@ -147,7 +151,7 @@ def read_blocks(content: list, i: int, role: str, where: tuple, note, after_call
     # Calls that fill the message's last blocks (the usual assistant message) leave nothing after
     # them: blocks_after_calls, whose scan costs more than reading the blocks, is skipped then.
     if calls and role == "assistant" and len(content) - calls[0].pos != len(calls):
-        blocks_after_calls(i, content, is_tool_use, note)
+        blocks_after_calls(i, content, is_tool_use, lambda iss: note(_after_kind(iss, content)))
     return calls, results, other
 
 
@@ -163,6 +167,22 @@ def result_in_assistant(i: int, rid: str | None, j: int) -> Issue:
                 say=f"(assistant) holds a tool_result block (content {j}); tool results can only be sent in a "
                     "user message, right after the assistant message with the calls.")
     iss.provider = RESULT_IN_ASSISTANT
+    return iss
+
+
+def _is_server_block(b: Any) -> bool:
+    t = b.get("type") if type(b) is dict else None
+    return type(t) is str and (t in SERVER_CALLS or t[-12:] == "_tool_result")
+
+
+def _after_kind(iss: Issue, content: list) -> Issue:
+    """TC025 for text or other client blocks after ``tool_use`` is ``text_after`` (a warning: five
+    Claude models took ``[tool_use, tool_use, text]`` in a live test of 2026-09-20,
+    gotgenes/pi-anthropic-auth#66); server-tool blocks after a client ``tool_use`` stay refused
+    (vercel/ai#13013, 2026-03)."""
+    first = iss.data.get("first_call", 0)
+    if not any(_is_server_block(b) for b in content[first + 1:]):
+        iss.data["kind"] = "text_after"
     return iss
 
 
@@ -268,7 +288,10 @@ def merged_turn_order(msgs: list[Msg], turns, note) -> None:
                 m = msgs[i]
                 if calls_at is not None and m.has_other and not _ends_with_other(msgs[calls_at].raw):
                     ids = [c.id for k in r for c in msgs[k].calls if c.id]
-                    note(Issue("TC025", calls_at, None, i, ids=ids, merged=True,
+                    later = [b for k in r if k > calls_at for b in (msgs[k].raw.get("content") or [])
+                             if type(msgs[k].raw) is dict and type(msgs[k].raw.get("content")) is list]
+                    kind = {} if any(_is_server_block(b) for b in later) else {"kind": "text_after"}
+                    note(Issue("TC025", calls_at, None, i, ids=ids, merged=True, **kind,
                                say=f"has tool calls, and message #{i} after it has other blocks; the API "
                                    f"combines messages {turns.span(i)} into one assistant turn{_at(turns, i)}, "
                                    "where the tool calls must come last."))
@@ -388,6 +411,79 @@ def thinking_required(msgs: list[Msg], setting: Any, issues: list[Issue], block_
     issues.append(iss)
 
 
+# --- mid-conversation system messages (rules.md, "Changes of 2026-11-27") -------------------------
+
+SYSTEM_REFUSED = "role 'system' is not supported on this model"
+SYSTEM_REFUSED_DEEPSEEK = "messages[{i}].role: unknown variant `system`, expected `user` or `assistant`"
+SYSTEM_FIRST = "messages.0: use the top-level 'system' parameter for the initial system prompt"
+
+
+def _text_only(raw: Any) -> bool:
+    c = raw.get("content") if type(raw) is dict else None
+    return type(c) is str or (type(c) is list and all(type(b) is dict and b.get("type") == "text" for b in c))
+
+
+def _ends_in_server_tool_use(raw: Any) -> bool:
+    c = raw.get("content") if type(raw) is dict else None
+    return type(c) is list and bool(c) and type(c[-1]) is dict and c[-1].get("type") in SERVER_CALLS
+
+
+def system_misplacement(msgs: list[Msg], i: int) -> str | None:
+    """Why the system message at ``i`` stands where the API refuses it (None: well placed): not
+    first, right after a user message (or an assistant message ending in server-tool use), last or
+    followed by an assistant message, never between a ``tool_use`` and its ``tool_result``, text only."""
+    if i == 0:
+        return "is the first message; the initial system prompt goes in the top-level 'system' parameter"
+    prev = msgs[i - 1]
+    if prev.role == "assistant" and prev.calls:
+        return (f"stands between the tool_use block(s) of message #{i - 1} and their tool_result blocks; "
+                "nothing may come between a call and its result")
+    if prev.role == "assistant" and not _ends_in_server_tool_use(prev.raw):
+        return f"follows the assistant's answer in message #{i - 1}; it must come right after a user message"
+    if prev.role not in ("user", "assistant"):
+        return f"follows a {prev.role} message; it must come right after a user message"
+    if i + 1 < len(msgs) and msgs[i + 1].role != "assistant":
+        return (f"is followed by a {msgs[i + 1].role} message (#{i + 1}); it must be the last message or be "
+                "followed by an assistant message")
+    if not _text_only(msgs[i].raw):
+        return "has content other than text; a system message may hold text only"
+    return None
+
+
+def system_messages(msgs: list[Msg], issues: list[Issue], model: str | None) -> None:
+    """``role: "system"`` inside ``messages`` (read as TC024): on a model that accepts it
+    (``model_families``), a role subject to placement (TC019 where misplaced); on one that does not,
+    TC024 in its words; with no model placed, TC024 as a warning naming both sides."""
+    found = [iss for iss in issues if iss.code == "TC024" and iss.data.get("role") == "system"]
+    if not found:
+        return
+    cap = CAPABILITIES["system_messages"]
+    ok = accepts("system_messages", model)
+    for iss in found:
+        i = iss.index
+        if ok is None:
+            iss.data["kind"] = "system_model_unknown"
+            named = f"names model {model!r}, which" if model else "names no model, so"
+            iss.say = (f"is a system message inside 'messages'. {cap.accepting} take one there (subject to its "
+                       f"place); {cap.refusing} refuse it. The request {named} the answer depends on the model.")
+        elif ok is False:
+            iss.data["kind"] = "system_refused"
+            deepseek = "deepseek" in (model or "").lower()
+            iss.provider = SYSTEM_REFUSED_DEEPSEEK if deepseek else SYSTEM_REFUSED
+            iss.say = (f"is a system message inside 'messages', which model {model!r} refuses; only "
+                       f"{cap.accepting} take one there. Move it into the top-level 'system' parameter.")
+        else:
+            issues.remove(iss)
+            why = system_misplacement(msgs, i) if 0 <= i < len(msgs) else None
+            if why is not None:
+                prev = msgs[i - 1].role if i > 0 else ""
+                placed = Issue("TC019", i, None, i - 1 if i > 0 else None, kind="system_misplaced", role="system",
+                               prev=prev, say=f"(system) {why} (model {model!r} takes mid-conversation system "
+                                              "messages only in such places).")
+                placed.provider = SYSTEM_FIRST if i == 0 else None
+                issues.append(placed)
+
+
 # --- repair --------------------------------------------------------------------------------------
 
 
@@ -491,6 +587,10 @@ class Anthropic(Dialect):
                           says="The model returned the following errors: " if version is not None else "")
         if version is not None:
             invoke_model_note(issues, version)
+
+    def model_rules(self, msgs: list[Msg], issues: list[Issue], target: str, model: str | None) -> None:
+        """Mid-conversation system messages: accepted by some Claude models only (``system_messages``)."""
+        system_messages(msgs, issues, model)
 
     @staticmethod
     def block_count(raw: Any) -> int:

@@ -123,6 +123,9 @@ class Dialect(ABC):
     # (the Anthropic Messages API), each with the roles it combines: pairing and order run on the
     # turns (``inspector.turns``).
     merges: ClassVar[Mapping[str, frozenset[str]]] = {}
+    # Targets a gateway (LiteLLM, OpenRouter) reaches with this format, translating it into the
+    # destination's own (``through_gateway``); not the format's own targets.
+    gateway_targets: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self) -> None:
         self.editor: Editor | None = self.editor_class(self) if self.editor_class is not None else None
@@ -153,6 +156,22 @@ class Dialect(ABC):
         """What the request body around the list says that changes a finding (Anthropic's
         ``thinking`` setting): the dialect reads ``request`` (the object holding the list) and adds
         to or refines ``issues``, after ``rules``. Default: nothing."""
+
+    def through_gateway(self, items: list, target: str) -> tuple[Dialect, list, list[list[int]]] | None:
+        """For a ``gateway_targets`` target: the destination's dialect, the list as the gateway
+        sends it, and for each of its messages the file's own index of each block. Default: None."""
+        return None
+
+    def gateway_for(self, model: Any) -> str | None:
+        """The destination a gateway's model name (``anthropic/claude-…``) sends this format to,
+        among ``gateway_targets``; None when the model names no gateway. Default: None."""
+        return None
+
+    def model_rules(self, msgs: list[Msg], issues: list[Issue], target: str, model: str | None) -> None:
+        """What the request's ``model`` changes (``model_families``: a behaviour that differs
+        between the target's models, such as Anthropic's mid-conversation system messages): the
+        dialect refines ``issues`` after ``request_rules``; ``model`` None: the input names none.
+        Default: nothing."""
 
     @abstractmethod
     def text(self, raw: Any) -> str:
@@ -423,10 +442,11 @@ _BAD_PAIRS = frozenset((a, b) for a in MISTRAL_NEXT for b in MISTRAL_NEXT if b n
 
 def role_order(msgs: list[Msg], note) -> None:
     """TC019 for each role transition Mistral refuses."""
-    roles = ["tool" if m.role == "function" else m.role for m in msgs]
-    for k, pair in enumerate(itertools.pairwise(roles), 1):
+    seen = [m for m in msgs if m.role != "activity"]  # AG-UI's activity messages reach no model
+    for a, b in itertools.pairwise(seen):
+        pair = ("tool" if a.role == "function" else a.role, "tool" if b.role == "function" else b.role)
         if pair in _BAD_PAIRS:
-            note(Issue("TC019", k, None, k - 1, role=pair[1], prev=pair[0]))
+            note(Issue("TC019", b.index, None, a.index, role=pair[1], prev=pair[0]))
 
 
 def run_rules(msgs: list[Msg], pairing: Pairing, target: str, text: Callable[[Any], str]) -> list[Issue]:

@@ -12,6 +12,7 @@ state, Mistral's roles), the text of a message and the repair editor.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from ..containers import path_text
@@ -32,6 +33,7 @@ from .base import (
 from .base import bad_id as _bad_id
 from .base import type_name as _type
 from .editing import Editor
+from .gateway import DESTINATION_DIALECT, GATEWAY_TARGETS, gateway_target, translate
 
 ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
 _loads = loads
@@ -373,16 +375,40 @@ class OpenAIChat(Dialect):
         note = issues.append
         user_as_result(msgs, pairing, note, text)
         reasoning(msgs, target, note)
-        if target == "mistral":
-            # Mistral's roles are system, user, assistant and tool: OpenAI's "developer" is unknown there.
+        if target in ("mistral", "deepseek"):
+            # Mistral's roles are system, user, assistant and tool; DeepSeek's add latest_reminder
+            # (decolua/9router#773, 2026-05): OpenAI's "developer" is unknown to both.
             for m in msgs:
                 if m.role == "system" and m.raw.get("role") == "developer":
-                    note(Issue("TC024", m.index, None, role="developer"))
+                    note(Issue("TC024", m.index, None, role="developer", kind="developer_role"))
+        if target == "mistral":
             # The rest of mistral_common's role order (a system message after a tool or assistant
             # message, a tool message after a system one): "Unexpected role 'system' after role
             # 'tool'". The reader notes user -> tool and tool -> user itself, for every target.
             role_order(msgs, lambda iss: None if (iss.data["prev"], iss.data["role"]) in _READ_ORDER else note(iss))
         return issues
+
+    gateway_targets = GATEWAY_TARGETS
+
+    def through_gateway(self, items: list, target: str) -> tuple[Dialect, list, list[list[int]]] | None:
+        """LiteLLM's translation of the history for Claude, Bedrock or Gemini (``gateway``)."""
+        if target not in GATEWAY_TARGETS:
+            return None
+        from . import get
+
+        translated, origin = translate(items, target)
+        return get(DESTINATION_DIALECT[target]), translated, origin
+
+    def gateway_for(self, model: Any) -> str | None:
+        return gateway_target(model)
+
+    def request_rules(self, msgs: list[Msg], request: Mapping[str, Any], issues: list[Issue]) -> None:
+        """DeepSeek V4 accepts a tool-call turn without ``reasoning_content`` when the body turns
+        thinking off (``"thinking": {"type": "disabled"}``: deepseek-ai/DeepSeek-V3#1376,
+        2026-08-03, 5 of 5 runs): no TC021 ``missing_reasoning`` then."""
+        setting = request.get("thinking")
+        if type(setting) is dict and setting.get("type") == "disabled":
+            issues[:] = [x for x in issues if not (x.code == "TC021" and x.data.get("kind") == "missing_reasoning")]
 
     def result_failed(self, raw: Any, result_id: Any) -> bool:
         """A tool message with an ``error`` field (Inspect's) or a failed ``status``."""

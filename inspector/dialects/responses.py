@@ -85,9 +85,12 @@ def _call_id(m: dict, t: str):
         return m.get("id")
     if t == "mcp_approval_response":
         return m.get("approval_request_id")
-    if t == "local_shell_call_output":
-        return m.get("id") if m.get("call_id") is None else m.get("call_id")
-    return m.get("call_id")
+    return m.get("call_id")  # a local_shell_call_output too: one keyed by ``id`` only is TC008 (rules.md 2026-11-27)
+
+
+# The Responses API's answer to a local_shell_call_output that carries the call's id in ``id``
+# rather than ``call_id`` (openai/openai-agents-python#1855).
+LOCAL_SHELL_UNANSWERED = "No tool output found for local shell call {id}."
 
 
 def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
@@ -146,7 +149,15 @@ def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
         elif t in OUTPUTS:
             cid = _call_id(m, t)
             if _bad_id(cid):
-                note(Issue("TC008", i, None, side="result", value=cid))
+                iss = Issue("TC008", i, None, side="result", value=cid)
+                keyed = m.get("id")
+                if t == "local_shell_call_output" and not _bad_id(keyed):
+                    iss.call_id = keyed
+                    iss.data["kind"] = "local_shell"
+                    iss.say = (f"is a local_shell_call_output that names its call ({keyed}) in 'id', not "
+                               "'call_id'; the API pairs outputs by 'call_id' only.")
+                    iss.provider = LOCAL_SHELL_UNANSWERED
+                note(iss)
                 cid = None
             add(Msg(i, "tool", (), [Result(cid, m.get("name"), 0, i)], m, False))
         elif t == "reasoning":
@@ -252,8 +263,6 @@ def _id_key(item: dict) -> str:
         return "id"
     if t == "mcp_approval_response":
         return "approval_request_id"
-    if t == "local_shell_call_output" and "call_id" not in item:
-        return "id"
     return "call_id"
 
 
@@ -267,8 +276,6 @@ class ResponsesEditor(Editor):
         kind = OUTPUT_OF.get(getattr(call, "tag", "function_call"), "function_call_output")
         if kind == "mcp_approval_response":
             return {"type": kind, "approval_request_id": call_id, "approve": False, "reason": text}
-        if kind == "local_shell_call_output":
-            return {"type": kind, "id": call_id, "output": text}
         return {"type": kind, "call_id": call_id, "output": text}
 
     def set_call_id(self, raw: dict, call: Call, new_id: str) -> dict:

@@ -59,7 +59,7 @@ class EntryPlan:
         inner = Transcript(items=msgs, path=t.path, container=t.container, dialect=self.ed.message_dialect)
         reader = get(self.ed.message_dialect)
         kind = JoinPlan if reader.block is Block.NEXT else Plan
-        plan = kind(analyse(inner, self.target, reader), self.target, self.opt, self.ed)
+        plan = kind(analyse(inner, self.target, reader, self.a.judged), self.target, self.opt, self.ed)
         out = plan.run()
         self.ed.origins = getattr(plan, "origins", None)
         self.unfixed = list(plan.unfixed)

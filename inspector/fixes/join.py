@@ -83,8 +83,9 @@ class JoinPlan:
         issues.extend(pairing.issues)
         issues.extend(sequence_issues(msgs, pairing, self.target))
         user_as_result(msgs, pairing, issues.append, d.text)
+        d.model_rules(msgs, issues, self.target, self.a.judged.model)  # what the request's model accepts
         ex = Transcript(items=items, path=t.path, container=t.container, dialect=d.name, extra=t.extra)
-        return Analysis(ex, d, msgs, pairing, issues)
+        return Analysis(ex, d, msgs, pairing, issues, judged=self.a.judged)
 
     def run(self) -> list:
         items = self.a.transcript.items

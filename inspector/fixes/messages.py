@@ -67,6 +67,8 @@ class MessageFixes:
 
     def unknown_roles(self) -> None:
         for iss in self.by_code.get("TC024", ()):
+            if severity("TC024", self.target, iss.data.get("kind")) not in ("error", "warning"):
+                continue  # a note (a harness record in a log): repair acts only on what check reports
             role = iss.data.get("role")
             if self.opt.unknown_role == "keep":
                 self.unfixed.append(f"message #{iss.index} has role {role!r}, kept as asked (unknown_role=keep)")

@@ -208,7 +208,7 @@ def _check(out: Inspection, ep: Endpoint, url: str, body: bytes) -> None:
     out.model = model if type(model) is str else None
     out.streaming = is_streaming(ep, url, root)
     target = guard_target(url, ep)
-    out.report, _ = check_plain(doc, target, ep.dialect)
+    out.report, _ = check_plain(doc, target, ep.dialect, as_request=True)  # about to be sent (rules.md 2026-11-27)
     out.culprits = sorted({f["message_index"] for f in out.errors})
 
 

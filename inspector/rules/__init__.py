@@ -8,10 +8,10 @@ reasoning state, results sent as user text).
 
 from __future__ import annotations
 
-from .catalogue import RULE, RULES, Rule, Said, hint, provider_error, rule_name, sentence, severity
+from .catalogue import RULE, RULES, Rule, Said, evidence, hint, provider_error, rule_name, sentence, severity
 from .sentences import Neighbours
 from .sequence import sequence_issues
 from .tools import undeclared_tools
 
-__all__ = ["RULE", "RULES", "Neighbours", "Rule", "Said", "hint", "provider_error", "rule_name", "sentence",
+__all__ = ["RULE", "RULES", "Neighbours", "Rule", "Said", "evidence", "hint", "provider_error", "rule_name", "sentence",
            "sequence_issues", "severity", "undeclared_tools"]

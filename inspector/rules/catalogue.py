@@ -45,11 +45,13 @@ TEMPLATE_FIELDS: Mapping[str, str] = {
 @dataclass(frozen=True)
 class Said:
     """A provider's own words for a rule (a template over ``TEMPLATE_FIELDS``) and where they were
-    seen. ``only_without``: the words are for the case where these fields are empty."""
+    seen. ``only_without``: the words are for the case where these fields are empty; ``date``: when
+    they were last seen (None: the research's own date, ``RESEARCH_DATE``)."""
 
     text: str
     evidence: str
     only_without: tuple[str, ...] = ()
+    date: str | None = None
 
     @property
     def fields(self) -> frozenset[str]:
@@ -108,6 +110,8 @@ DEEPSEEK = "protocol-research.md §5.2"
 BEDROCK = "protocol-research.md §5.4"
 ONE_ROLE = 'docs/provider-evidence.md, "Consecutive messages of one role"'
 MOVED = 'docs/provider-evidence.md, "Rules that moved"'
+DRIFT = 'docs/provider-evidence.md, "Provider drift of 2026"'
+PROBE = 'docs/provider-evidence.md, "Provider drift of 2026" (live probe of La Plateforme, 2026-10-04)'
 RECORDED = ('docs/provider-evidence.md, "Recorded rejections held as tests" (corpus: '
             "broken/pydantic-ai_openai_responses_reasoning_without_following_item)")
 
@@ -175,7 +179,9 @@ _RULES = (
     Rule("TC008", "missing_tool_call_id", targets(E, E, E, E, E, I, E), s.sentence_tc008, said={
         "mistral": Said("Tool call id has to be defined.", MISTRAL),
     }),
-    Rule("TC009", "tool_call_id_format", targets(W, I, E, E, E, None, E), s.sentence_tc009, said={
+    # mistral: a warning (rules.md note 1): La Plateforme took `call_abc123` in a live probe of 2026-10-04;
+    # mistral-common and vLLM's Mistral tokenizer (self-hosted) still require nine characters.
+    Rule("TC009", "tool_call_id_format", targets(W, I, W, E, E, None, E), s.sentence_tc009, said={
         "openai": Said("Invalid 'messages[{i}].tool_calls[{j}].id': string too long. Expected a string with maximum "
                        "length 40, but got a string with length {n} instead.", OPENAI),
         "mistral": Said("Tool call id was {id} but must be a-z, A-Z, 0-9, with a length of 9.", MISTRAL),
@@ -234,6 +240,8 @@ _RULES = (
         # adapter says "Bedrock re-merges consecutive same-role turns" (docs/provider-evidence.md): a
         # warning, the current answer unknown.
         "responses_in_a_row": {"bedrock": W},
+        # A mid-conversation system message out of its place, on a model that takes one (2026-05-28).
+        "system_misplaced": {"anthropic": E},
     }),
     Rule("TC020", "tool_result_as_user_text", everywhere(W), s.sentence_tc020),
     Rule("TC021", "reasoning_state", targets(I, W, I, W, I, W, W), s.sentence_tc021, s.hint_tc021, said={
@@ -270,7 +278,13 @@ _RULES = (
                               RECORDED),
         },
     }),
-    Rule("TC022", "pending_trailing_call", everywhere(W), s.sentence_tc022, s.hint_tc022, by_kind={
+    Rule("TC022", "pending_trailing_call", everywhere(W), s.sentence_tc022, s.hint_tc022, said_by_kind={
+        "request_end": {"mistral": Said("Expected last role User or Tool (or Assistant with prefix True) for serving "
+                                        "but got assistant", PROBE)},
+    }, by_kind={
+        # A request about to be sent that ends on unanswered calls: Mistral refuses it (live probe
+        # 2026-10-04); the others' answer is not recorded (rules/requests.py).
+        "request_end": {"mistral": E},
         # A call left open at the end of a part of a log that is never sent again (a Claude Code branch
         # abandoned by a rewind, the conversation before a compaction): a note, not a pending call.
         "never_sent": dict.fromkeys(TARGETS, I),
@@ -280,9 +294,21 @@ _RULES = (
         "bedrock": Said(_UNIQUE_TOOL_USE, ANTHROPIC),
         "responses": Said(_RESPONSES_DUPLICATE, RESPONSES),
     }),
-    Rule("TC024", "unknown_role", everywhere(E), s.sentence_tc024),
+    Rule("TC024", "unknown_role", everywhere(E), s.sentence_tc024, s.hint_tc024, said_by_kind={
+        "developer_role": {"deepseek": Said("messages[{i}].role: unknown variant `developer`, expected one of `system`, "
+                                            "`user`, `assistant`, `tool`, `latest_reminder`", DRIFT)},
+    }, by_kind={
+        # Anthropic's mid-conversation system message with no model named (or one not placed): some
+        # models take it, others refuse it (model_families, 2026-05-28).
+        "system_model_unknown": {"anthropic": W},
+        # A record an agent harness wrote after its run (mini-swe-agent's exit), in a log: a note.
+        "harness_record": dict.fromkeys(TARGETS, I),
+    }),
+    # anthropic: text or other blocks after tool_use are a warning (accepted by five Claude models in a
+    # live test of 2026-09-20); server-tool blocks after a client tool_use stay an error (2026-03).
     Rule("TC025", "blocks_after_tool_use", targets(None, None, None, E, W, None, None), s.sentence_tc025,
-         s.hint_tc025, said={"anthropic": Said(_MISSING_RESULTS_ANTHROPIC, ANTHROPIC)}),
+         s.hint_tc025, said={"anthropic": Said(_MISSING_RESULTS_ANTHROPIC, ANTHROPIC)},
+         by_kind={"text_after": {"anthropic": W}}),
     Rule("TC026", "undeclared_tool", everywhere(W), s.sentence_tc026, s.hint_tc026),
 )
 
@@ -342,6 +368,58 @@ def provider_error(issue: Issue, target: str, fields: Mapping[str, Any]) -> str 
     if "{id}" in tmpl and not fields.get("id"):
         return None  # the target names the id in its text; without one, its exact words are not known
     return tmpl.format_map(_Fields(fields))
+
+
+# When the research behind the older provider texts was last checked (protocol-research.md).
+RESEARCH_DATE = "2026-11-23"
+
+# The evidence of a case one target rates apart, or whose words a dialect gives (``by_kind``, an
+# issue's own ``provider``): (code, kind) -> (source, date). docs/provider-evidence.md has each.
+KIND_EVIDENCE: Mapping[tuple[str, str], tuple[str, str]] = {
+    ("TC019", "system_misplaced"): (("Anthropic, mid-conversation system messages, placement rules "
+                                     "(docs/provider-evidence.md, \"Provider drift of 2026\")"), "2026-05-28"),
+    ("TC024", "system_refused"): (("Anthropic, mid-conversation system messages (Opus 4.8+); DeepSeek's endpoint: "
+                                   "deepseek-ai/awesome-deepseek-integration#639"), "2026-05-29"),
+    ("TC024", "system_model_unknown"): ("Anthropic, mid-conversation system messages; model_families.py", "2026-05-28"),
+    ("TC024", "developer_role"): ("decolua/9router#773; num-scope/pix#34", "2026-08-17"),
+    ("TC024", "harness_record"): ("rules.md, Changes of 2026-11-27 (a finished run's log)", "2026-11-27"),
+    ("TC022", "request_end"): ("live probe of La Plateforme (rules.md); 0xPlaygrounds/rig#708", "2026-10-04"),
+    ("TC022", "run_ended"): ("rules.md, Changes of 2026-11-27 (a finished run's log)", "2026-11-27"),
+    ("TC025", "text_after"): ("gotgenes/pi-anthropic-auth#66 (five Claude models accepted)", "2026-09-20"),
+    ("TC008", "local_shell"): ("openai/openai-agents-python#1855", "2025-10-04"),
+    ("TC021", "thinking_signature"): ("WordPress/ai-provider-for-anthropic#27", "2026-07-21"),
+    ("TC021", "thinking_order"): ("anthropics/claude-code#20705", "2026-01-25"),
+    ("TC021", "thinking_required"): ("langchain-ai/langchain-aws#844; Kilo-Org/kilocode#5219", "2026-01-22"),
+    ("TC021", "thought_signature"): ("Gemini 3 thought signatures (docs/provider-evidence.md, Rules that moved)",
+                                     "2026-09"),
+    ("TC021", "missing_reasoning"): ("DeepSeek V4 thinking mode (baby-llm/baby-agent#17)", "2026-05-22"),
+    ("TC021", "reasoning_item"): (RECORDED, "2026-11-23"),
+}
+# Rules whose verdict rests on a dated change of a provider, whatever the case (code, target) -> evidence.
+TARGET_EVIDENCE: Mapping[tuple[str, str], tuple[str, str]] = {
+    ("TC009", "mistral"): ("live probe of La Plateforme (rules.md note 1); mistral-common's validator", "2026-10-04"),
+}
+
+
+def evidence(issue: Issue, target: str, sev: Severity | None) -> dict[str, str | None] | None:
+    """``{source, date}``: where the provider behaviour a finding rests on was seen, and when; None
+    for a finding that rests on no provider behaviour (a note, or a rule without words)."""
+    if sev is None or sev == "info" and issue.data.get("kind") != "harness_record":
+        return None
+    if "seen" in issue.data:  # worked out where the words were (a gateway's destination)
+        return {"source": issue.data["seen"][0], "date": issue.data["seen"][1]}
+    kind = issue.data.get("kind")
+    found = KIND_EVIDENCE.get((issue.code, kind or "")) or TARGET_EVIDENCE.get((issue.code, target))
+    if found is not None:
+        return {"source": found[0], "date": found[1]}
+    rule = RULE.get(issue.code)
+    if rule is None or issue.provider is not USUAL:
+        return None
+    by_kind = rule.said_by_kind.get(kind or "")
+    said = by_kind.get(target) if by_kind is not None else rule.said.get(target)
+    if said is None:
+        return None
+    return {"source": said.evidence, "date": said.date or RESEARCH_DATE}
 
 
 def table() -> str:

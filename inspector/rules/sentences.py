@@ -60,6 +60,7 @@ def sentence_tc009(s: Issue) -> str:
             "target's id format.")
 
 
+
 def sentence_tc010(s: Issue) -> str:
     return (f"Message #{s.index}: the arguments of tool {_tool(s.data.get('name'))} (call {_cid(s.call_id)}) are "
             f"{s.data.get('got')}, not a JSON string.")
@@ -319,6 +320,15 @@ def hint_tc022(issue: Issue, near: Neighbours) -> str | None:
 def hint_tc023(issue: Issue, near: Neighbours) -> str | None:
     return ("Some models restart ids every round; pairing here is per call block, so this is only a problem for "
             "strict targets.")
+
+
+def hint_tc024(issue: Issue, near: Neighbours) -> str | None:
+    kind = issue.data.get("kind")
+    if kind == "harness_record":
+        return "The run is finished; this is its log. Judged as a request (--as-request), the record is an error."
+    if kind == "system_model_unknown":
+        return "Name the model (the request's 'model', or --model) to get the verdict for it."
+    return None
 
 
 def hint_tc025(issue: Issue, near: Neighbours) -> str | None:

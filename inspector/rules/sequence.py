@@ -12,6 +12,9 @@ from ..pairing import Pairing
 # Id formats per target (rules.md TC009). A target absent here checks no format.
 MISTRAL_ID = re.compile(r"[a-zA-Z0-9]{9}")
 ANTHROPIC_ID = re.compile(r"[a-zA-Z0-9_-]{1,64}")
+# rules.md note 1: La Plateforme took other ids in a live probe of 2026-10-04, self-hosted servers do not.
+MISTRAL_SAYS = ("has tool call id {}, which is not nine letters and digits. La Plateforme accepted such ids in a live probe "
+                "of 2026-10-04; self-hosted mistral-common and vLLM's Mistral tokenizer still refuse them.")
 ID_LIMITS = {"openai": 40, "deepseek": 40, "responses": 64}
 
 
@@ -54,6 +57,9 @@ def sequence_issues(msgs: list[Msg], pairing: Pairing, target: str) -> list[Issu
                 note(Issue("TC023", c.msg, cid, first_msg_of[cid], name=c.name, pos=c.pos))
             last_msg_of[cid] = c.msg
             if (limit is not None and len(cid) > limit) or (pattern is not None and not pattern.fullmatch(cid)):
-                note(Issue("TC009", c.msg, cid, None, name=c.name, pos=c.pos, length=len(cid)))
+                iss = Issue("TC009", c.msg, cid, None, name=c.name, pos=c.pos, length=len(cid))
+                if target == "mistral":
+                    iss.say = MISTRAL_SAYS.format(cid)
+                note(iss)
     return issues
 

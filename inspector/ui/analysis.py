@@ -68,7 +68,15 @@ def detected_dialects(sha: str, _doc: Document) -> tuple[str, ...]:
 
 
 def targets_for(dialect: str) -> tuple[str, ...]:
-    return tuple(dialects.get(dialect).targets)
+    """The targets the Target box offers: the format's own, then those a gateway reaches with it."""
+    d = dialects.get(dialect)
+    return (*d.targets, *d.gateway_targets)
+
+
+def through_gateway(dialect: str, target: str) -> bool:
+    """True when ``target`` is reached with this format only through a gateway (LiteLLM, OpenRouter)."""
+    d = dialects.get(dialect)
+    return target not in d.targets and target in d.gateway_targets
 
 
 def target_default(dialect: str, doc: Document | None = None) -> tuple[str, str | None]:

@@ -98,7 +98,12 @@ def toolbar(doc, loaded: state.Loaded) -> tuple[str | None, str, int, DeltaGener
         st.session_state[state.TARGET] = start
     with c2:
         target = st.selectbox("Target", list(fits), key=state.TARGET,
-                              help="The provider whose rules apply: severities and error texts follow it.")
+                              format_func=lambda t: f"{t} (through a gateway)" if analysis.through_gateway(effective, t)
+                              else t,
+                              help="The provider whose rules apply: severities and error texts follow it. "
+                                   "\"Through a gateway\": an OpenAI-format history that LiteLLM or OpenRouter "
+                                   "translates for Claude, Gemini or Bedrock. Every rule, with its evidence: "
+                                   "`inspector rules`.")
     transcript = 0
     with c3:
         n = len(doc.transcripts)
@@ -124,6 +129,9 @@ def toolbar(doc, loaded: state.Loaded) -> tuple[str | None, str, int, DeltaGener
                      help="dialect (overridden)" if dialect else "detected dialect")
             # A HAR capture is JSON, but the user knows it as HAR (an inbox entry is one too).
             st.badge("HAR" if loaded.name.lower().endswith(".har") else f"{doc.format.upper()}", color="gray")
+            if analysis.through_gateway(effective, st.session_state.get(state.TARGET) or ""):
+                st.badge("through a gateway", icon=":material/alt_route:", color="orange",
+                         help="the destination's rules on the gateway's translation of this history")
             if why and st.session_state.get(state.TARGET) == start:
                 # Our words only in the badge; the model name (transcript text) goes out as text below.
                 st.badge("target from the request's model" if why.startswith("the request's model")

@@ -88,6 +88,8 @@ def finding_boxes(findings: list, target: str, where: str = "detail") -> None:
                 with st.container(key=f"says-{where}-{n}", gap=None):
                     st.text(f"{target} says:")
                     st.code(f.provider_error, language=None, wrap_lines=True)
+            if f.evidence is not None:  # where the provider behaviour was seen, and when (as text)
+                st.text(f"Evidence: {f.evidence.source}, {f.evidence.date or 'undated'} (inspector rules {f.code})")
             st.text(f"{f.code} · {f.severity} · {f.rule}")
             st.text(f.text)
             if f.hint:

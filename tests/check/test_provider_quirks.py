@@ -125,7 +125,7 @@ def test_responses_builtin_tools_declared_by_type_are_declared():
          "output": {"type": "computer_screenshot", "image_url": "data:image/png;base64,AA"}},
         {"type": "local_shell_call", "id": "lsh_1", "call_id": "call_l1",
          "action": {"type": "exec", "command": ["ls"], "env": {}}, "status": "completed"},
-        {"type": "local_shell_call_output", "id": "call_l1", "output": "a.py"},
+        {"type": "local_shell_call_output", "call_id": "call_l1", "output": "a.py"},
         {"type": "apply_patch_call", "call_id": "call_p1", "operation": {"type": "update_file", "path": "a.py", "diff": ""},
          "status": "completed"},
         {"type": "apply_patch_call_output", "call_id": "call_p1", "status": "completed"},

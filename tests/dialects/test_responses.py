@@ -152,13 +152,17 @@ def test_other_call_and_output_pairs():
         {"type": "local_shell_call", "call_id": "c3", "action": {"command": ["ls"]}},
         out("c1", kind="custom_tool_call_output"),
         out("c2", kind="computer_call_output"),
-        {"type": "local_shell_call_output", "id": "c3", "output": "a.py"},
+        {"type": "local_shell_call_output", "call_id": "c3", "output": "a.py"},
         say(),
     ]
     assert check(items).findings == []
     missing = items[:5] + items[6:]
     f = [x for x in check(missing).findings if x.code == "TC001"]
     assert [x.tool_call_id for x in f] == ["c2"]
+    # keyed by ``id`` only, the output answers nothing: the API pairs by call_id (openai-agents-python#1855)
+    by_id = items[:6] + [{"type": "local_shell_call_output", "id": "c3", "output": "a.py"}, say()]
+    (bad,) = [x for x in check(by_id).findings if x.code == "TC008"]
+    assert (bad.severity, bad.provider_error) == ("error", "No tool output found for local shell call c3.")
 
 
 def test_hosted_tools_and_reasoning_stay_inside_a_call_run():

@@ -174,7 +174,9 @@ def test_text_after_a_call_in_the_next_reply_moves_before_it_and_the_entries_sha
            text("e3", "e2", "msg_B", "Let me check.", 3),
            result("toolu_1", "cart.py", "e4", "e3", 4),
            text("e5", "e4", "msg_C", "There is cart.py.", 5)]
-    assert [f.code for f in inspector.check(jsonl(log)).findings if f.severity == "error"] == ["TC025"]
+    # a warning since the live test of 2026-09-20 (rules.md note 2); repair still moves the text
+    assert [(f.code, f.severity) for f in inspector.check(jsonl(log)).findings if f.severity != "info"] == [
+        ("TC025", "warning")]
     fixed, out = repaired(jsonl(log))
     assert [(e["uuid"], e["parentUuid"]) for e in out] == [
         ("e1", None), ("e3", "e1"), ("e2", "e3"), ("e4", "e2"), ("e5", "e4")]

@@ -204,11 +204,16 @@ def test_result_name_is_set_to_the_calls_name():
 
 
 def test_unknown_role_is_quarantined_or_kept():
-    msgs = base() + [{"role": "exit", "content": "submitted"}]
+    msgs = base() + [{"role": "observation", "content": "submitted"}]
     out, rep = fixed(msgs)
-    assert out == BASE and rep.quarantine[0].content["role"] == "exit"
+    assert out == BASE and rep.quarantine[0].content["role"] == "observation"
     out, rep = fixed(msgs, unknown_role="keep")
     assert out == msgs and not rep.ok
+    # a harness's exit record: a note in a log (left alone), an error in a request (quarantined)
+    harness = base() + [{"role": "exit", "content": "submitted"}]
+    assert inspector.repair(harness).data == harness
+    as_sent = inspector.repair(harness, as_request=True)
+    assert as_sent.data == BASE and as_sent.report.quarantine[0].content["role"] == "exit"
 
 
 def test_invalid_function_name_is_reported_not_renamed():

@@ -201,3 +201,30 @@ def test_mistral_common_refuses_what_repair_fixes():
     with pytest.raises(MistralCommonException):
         mistral_accepts(msgs)
     mistral_accepts(inspector.repair(msgs, target="mistral").data)
+
+
+# Changes that move a whole message or take one out (into the quarantine, or as a duplicate).
+MOVES = frozenset({"move_message", "move_result", "quarantine_message", "quarantine_orphan", "remove_duplicate"})
+
+
+@settings(**SETTINGS)
+@given(broken_transcripts(), st.sampled_from(TARGETS))
+def test_repair_never_moves_or_quarantines_a_message_the_check_does_not_report(msgs, target):
+    # Issue 31: repair acts only on what check reports (errors and warnings, for this target): a
+    # message repair moves or takes out is the subject or the other end of such a finding.
+    report = inspector.check(msgs, target=target)
+    reported = {i for f in report.findings if f.severity in ("error", "warning")
+                for i in (f.message_index, f.other_index) if i is not None}
+    result = inspector.repair(msgs, target=target)
+    moved = {c.index_before for c in result.report.changes if c.action in MOVES and c.index_before is not None}
+    taken = {q.index for q in result.report.quarantine}
+    assert moved | taken <= reported, (sorted(moved | taken), sorted(reported))
+
+
+def test_repair_leaves_a_note_it_does_not_act_on():
+    # a harness's exit record in a log is a note (TC024 info): repair leaves it, and the file, alone
+    msgs = [user("go"), {"role": "assistant", "content": "done"}, {"role": "exit", "content": "", "extra": {
+        "exit_status": "Submitted"}}]
+    assert [(f.code, f.severity) for f in inspector.check(msgs).findings] == [("TC024", "info")]
+    fixed = inspector.repair(msgs)
+    assert fixed.report.quarantine == [] and fixed.report.changes == [] and fixed.data == msgs

@@ -161,9 +161,9 @@ def test_tool_use_then_text_in_the_next_assistant_message_is_tc025_on_the_combin
             {"role": "assistant", "content": [{"type": "text", "text": "Let me check."}]},
             {"role": "user", "content": [tr("toolu_a")]}, {"role": "assistant", "content": "done"}]
     report = inspector.check(msgs, "anthropic")
-    assert errors(report) == [("TC025", 1)]
+    # Text after tool_use is a warning since a live test of 2026-09-20 (rules.md note 2; issue 31).
     f = next(f for f in report.findings if f.code == "TC025")
-    assert f.provider_error.startswith("messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_a.")
+    assert (f.message_index, f.severity) == (1, "warning") and errors(report) == []
     fixed = inspector.repair(msgs, "anthropic")
     assert inspector.check(fixed.output, "anthropic").ok, fixed.report.unfixed
     again = inspector.repair(fixed.output, "anthropic")
@@ -234,7 +234,10 @@ def test_text_after_calls_in_their_own_message_is_said_once():
             {"role": "assistant", "content": [tu("toolu_a"), {"type": "text", "text": "checking"}]},
             {"role": "assistant", "content": [{"type": "text", "text": "still checking"}]},
             {"role": "user", "content": [tr("toolu_a")]}]
-    assert errors(inspector.check(msgs, "anthropic")) == [("TC025", 1)]
+    report = inspector.check(msgs, "anthropic")
+    # a warning since the live test of 2026-09-20 (rules.md note 2)
+    assert [(f.code, f.message_index, f.severity) for f in report.findings if f.code == "TC025"] == [
+        ("TC025", 1, "warning")]
     fixed = inspector.repair(msgs, "anthropic")
     assert inspector.check(fixed.output, "anthropic").ok, fixed.report.unfixed
 

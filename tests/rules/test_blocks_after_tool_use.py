@@ -20,13 +20,13 @@ TAIL = [
 ]
 
 
-def test_anthropic_rejects_text_after_tool_use_in_its_own_words():
+def test_text_after_tool_use_is_a_warning_since_the_live_test_of_2026_09():
+    # rules.md note 2 (issue 31): five Claude models took [tool_use, tool_use, text] on 2026-09-20;
+    # server-tool blocks after a client tool_use stay an error (tests/rules/test_provider_drift.py).
     report = inspector.check(TAIL)
-    (f,) = [f for f in report.findings if f.severity == "error"]
-    assert (f.code, f.message_index) == ("TC025", 1)
-    assert f.provider_error.startswith(
-        "messages.1: `tool_use` ids were found without `tool_result` blocks immediately after: toolu_a, toolu_b.")
-    assert "would reject" in inspector.verdict(report)
+    (f,) = [f for f in report.findings if f.code == "TC025"]
+    assert (f.message_index, f.severity) == (1, "warning")
+    assert "would accept" in inspector.verdict(report)
 
 
 def test_repair_moves_the_blocks_before_the_first_call_losslessly():

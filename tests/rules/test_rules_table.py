@@ -29,8 +29,9 @@ ROW = re.compile(r"^\| (TC\d+|code) \|")
 
 
 def _rows(text: str) -> dict[str, list[str]]:
+    # rules.md marks a cell with a note (``warning¹``): the note explains it, the severity is the word
     return {cells[0]: cells[1:] for line in text.splitlines() if ROW.match(line)
-            for cells in [[c.strip() for c in line.strip().strip("|").split("|")]]}
+            for cells in [[c.strip().rstrip("¹²³⁴⁵") for c in line.strip().strip("|").split("|")]]}
 
 
 def test_the_printed_table_is_the_contracts_but_for_the_departures():
@@ -48,6 +49,17 @@ def test_the_printed_table_is_the_contracts_but_for_the_departures():
             if want != got:
                 differ[(code, target)] = (want, got)
     assert differ == {k: v[:2] for k, v in DEPARTURES.items()}
+
+
+def test_the_changes_of_2026_11_27_hold_by_kind():
+    # rules.md, "Changes of 2026-11-27": the cases of a rule one target rates apart
+    assert severity("TC025", "anthropic", "text_after") == "warning"  # note 2: text after tool_use
+    assert severity("TC025", "anthropic") == "error"  # server-tool blocks after a client tool_use
+    assert severity("TC022", "mistral", "request_end") == "error"  # a request that ends on calls
+    assert severity("TC022", "openai", "request_end") == "warning"
+    assert severity("TC024", "anthropic", "system_model_unknown") == "warning"  # no model named
+    assert severity("TC019", "anthropic", "system_misplaced") == "error"
+    assert {severity("TC024", t, "harness_record") for t in ("openai", "mistral", "anthropic")} == {"info"}
 
 
 def test_the_departures_keep_the_contracts_error_where_the_provider_refuses():

@@ -62,8 +62,11 @@ def test_bad_line_is_reported_with_its_line_and_the_rest_is_scanned(tmp_path):
 
 
 def test_target_changes_what_is_rejected(tmp_path):
-    # call_1 is not nine alphanumerics: Mistral refuses what OpenAI accepts.
-    ds = dataset(tmp_path / "d.jsonl", 5, {})
+    # A developer message: OpenAI takes it, Mistral refuses the role (TC024). (call_1, not nine
+    # alphanumerics, is only a warning for Mistral since the live probe of 2026-10-04: issue 31.)
+    line = {**GOOD, "messages": [{"role": "developer", "content": "be brief"}, *GOOD["messages"]]}
+    ds = tmp_path / "d.jsonl"
+    ds.write_text("".join(json.dumps(line) + "\n" for _ in range(5)))
     assert run("scan", ds, "--target", "openai").returncode == 0
     s = json.loads(run("scan", ds, "--target", "mistral", "--format", "json").stdout)
     assert s["rejected"] == 5 and s["targets"] == {"mistral": 5}

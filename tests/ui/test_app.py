@@ -67,7 +67,8 @@ def test_dialect_badge_override_options_and_target_default():
     target = at.selectbox(key="target")
     assert target.label == "Target"
     assert target.value == "openai"
-    assert target.options == list(dialects.get("openai-chat").targets)
+    chat = dialects.get("openai-chat")  # its own targets, then those a gateway reaches (issue 31)
+    assert target.options == [*chat.targets, *(f"{t} (through a gateway)" for t in chat.gateway_targets)]
 
 
 def _badges(at: AppTest) -> list[str]:

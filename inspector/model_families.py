@@ -1,0 +1,86 @@
+"""What a provider's models do differently: one record per capability that differs between the
+models of one target (rules.md, "Changes of 2026-11-27"), with the models that have it, the ones
+that do not, and the dated evidence. A rule whose severity depends on the model consults it through
+``accepts``; adding a model family is one record (or one pattern in one).
+
+``accepts(cap, model)`` is True or False for a model the record knows, and None when the input names
+no model or one the record cannot place: the rule then gives a warning naming both sides, never an
+error and never silence.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Capability:
+    """A behaviour some of a target's models have: ``judge(model)`` says True, False or None
+    (unknown); ``accepting`` and ``refusing`` name each side for a person; ``evidence`` and ``date``
+    say where and when it was seen."""
+
+    name: str
+    target: str
+    judge: Callable[[str], bool | None]
+    accepting: str
+    refusing: str
+    evidence: str
+    date: str
+
+
+# Claude model names: ``claude-opus-4-8``, ``claude-opus-4.8-20260528``, ``anthropic/claude-fable-5``,
+# ``us.anthropic.claude-opus-5-v1:0``; the older order ``claude-3-7-sonnet-20250219``.
+_CLAUDE_NEW = re.compile(r"claude-([a-z]+)-(\d{1,2})(?:[-.](\d{1,2}))?(?!\d)")
+_CLAUDE_OLD = re.compile(r"claude-(\d)(?:[-.](\d))?-[a-z]+")
+
+
+def claude_version(model: str) -> tuple[str, int, int] | None:
+    """``(family, major, minor)`` of a Claude model name, or None when it is not one."""
+    low = model.lower()
+    m = _CLAUDE_NEW.search(low)
+    if m:
+        return m.group(1), int(m.group(2)), int(m.group(3) or 0)
+    m = _CLAUDE_OLD.search(low)
+    if m:
+        return "", int(m.group(1)), int(m.group(2) or 0)
+    return None
+
+
+def _system_messages(model: str) -> bool | None:
+    """Mid-conversation ``role: "system"`` messages: Claude Opus 4.8 (2026-05-28), then Opus 5,
+    Fable 5 and later models. Anthropic-compatible endpoints of other vendors (DeepSeek's) refuse
+    the role. A Claude model before 4.8 refuses it; a 4.8+ model of another family than Opus is not
+    placed (None)."""
+    low = model.lower()
+    if "deepseek" in low:
+        return False
+    v = claude_version(low)
+    if v is None:
+        return None
+    family, major, minor = v
+    if (major, minor) < (4, 8):
+        return False
+    # Opus 4.8 and 5, Fable 5: accepted (docs, 2026-05-28; langchainjs#11472, 2026-08-25). Other
+    # families from 4.8 on are not placed: a gateway downgrades claude-sonnet-5 (LeenHawk/gproxy#209).
+    return True if family in ("opus", "fable") else None
+
+
+CAPABILITIES: Mapping[str, Capability] = {c.name: c for c in (
+    Capability(
+        "system_messages", "anthropic", _system_messages,
+        accepting="Claude Opus 4.8, Opus 5, Fable 5 and later models",
+        refusing="earlier Claude models (\"role 'system' is not supported on this model\") and DeepSeek's "
+                 "Anthropic-compatible endpoint",
+        evidence="Anthropic, \"Mid-conversation system messages\" (2026-05-28); model profiles in "
+                 "@langchain/anthropic 1.5.13 (2026-10-20)",
+        date="2026-05-28"),
+)}
+
+
+def accepts(capability: str, model: str | None) -> bool | None:
+    """Does ``model`` have ``capability``: True, False, or None (no model, or one not placed)."""
+    if not model:
+        return None
+    return CAPABILITIES[capability].judge(model)

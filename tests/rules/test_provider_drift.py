@@ -1,0 +1,294 @@
+"""The provider drift of 2026 (rules.md, "Changes of 2026-11-27"): each shape the inspector judged
+wrongly, with the provider's own words (docs/provider-evidence.md, "Provider drift of 2026").
+Each of these failed on the code before issue 31."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import inspector
+from inspector.model_families import accepts
+
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
+
+
+def _errors(report):
+    return [f for f in report.findings if f.severity == "error"]
+
+
+def _body(model, messages, **more):
+    return {"model": model, "max_tokens": 1024, "messages": messages, **more} if model else {"messages": messages,
+                                                                                             **more}
+
+
+# --- Anthropic mid-conversation system messages (2026-05-28) --------------------------------------
+
+PLACED = [
+    {"role": "user", "content": [{"type": "text", "text": "Refactor the parser."}]},
+    {"role": "assistant", "content": [{"type": "text", "text": "Done: the parser is split in two."}]},
+    {"role": "user", "content": [{"type": "text", "text": "Now the tests."}]},
+    {"role": "system", "content": "The user switched to plan mode: do not edit files."},
+    {"role": "assistant", "content": [{"type": "text", "text": "Here is the plan for the tests."}]},
+]
+
+
+def test_a_well_placed_system_message_is_accepted_on_a_model_that_takes_it():
+    report = inspector.check(_body("claude-opus-4-8", PLACED), "anthropic")
+    assert not [f for f in report.findings if f.code in ("TC024", "TC019")]
+    assert "would accept" in inspector.verdict(report)
+
+
+def test_repair_leaves_a_well_placed_system_message_where_it_is():
+    fixed = inspector.repair(_body("claude-opus-4-8", PLACED), "anthropic")
+    assert fixed.report.quarantine == [] and fixed.report.changes == []
+    assert fixed.data["messages"] == PLACED
+
+
+@pytest.mark.parametrize("messages, index, words", [
+    ([{"role": "system", "content": "Be brief."}, *PLACED[:3]], 0,
+     "messages.0: use the top-level 'system' parameter for the initial system prompt"),
+    ([*PLACED[:2], {"role": "system", "content": "Note."}, *PLACED[2:3]], 2, None),  # after the final answer
+    ([PLACED[0],
+      {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "ls", "input": {}}]},
+      {"role": "system", "content": "Note."},
+      {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "a.py"}]}], 2, None),
+])
+def test_a_misplaced_system_message_is_refused_for_its_place(messages, index, words):
+    report = inspector.check(_body("claude-opus-4-8", messages), "anthropic")
+    (f,) = [f for f in report.findings if f.code == "TC019" and f.message_index == index]
+    assert f.severity == "error"
+    assert f.provider_error == words
+    assert not [f for f in report.findings if f.code == "TC024"]
+
+
+def test_an_older_model_refuses_the_role_in_its_words():
+    report = inspector.check(_body("claude-sonnet-4-5-20250929", PLACED), "anthropic")
+    (f,) = _errors(report)
+    assert (f.code, f.message_index) == ("TC024", 3)
+    assert f.provider_error == "role 'system' is not supported on this model"
+
+
+def test_deepseeks_anthropic_endpoint_refuses_the_role_in_its_words():
+    report = inspector.check(_body("deepseek-chat", PLACED), "anthropic")
+    (f,) = _errors(report)
+    assert (f.code, f.message_index) == ("TC024", 3)
+    assert f.provider_error == "messages[3].role: unknown variant `system`, expected `user` or `assistant`"
+
+
+def test_with_no_model_it_is_a_warning_naming_both_sides():
+    report = inspector.check(PLACED, "anthropic")
+    (f,) = [f for f in report.findings if f.code == "TC024"]
+    assert f.severity == "warning"
+    assert "Claude Opus 4.8" in f.text and "refuse" in f.text
+    assert _errors(report) == []
+
+
+@pytest.mark.parametrize("model, want", [
+    ("claude-opus-4-8", True), ("anthropic/claude-opus-4-8-20260601", True), ("claude-opus-5", True),
+    ("claude-fable-5", True), ("us.anthropic.claude-opus-5-v1:0", True), ("claude-sonnet-4-5-20250929", False),
+    ("claude-3-7-sonnet-20250219", False), ("claude-opus-4-1", False), ("deepseek-chat", False),
+    ("claude-sonnet-4-8", None), (None, None), ("my-model", None),
+])
+def test_the_model_table_places_the_models(model, want):
+    assert accepts("system_messages", model) is want
+
+
+# --- DeepSeek and OpenAI's developer role ---------------------------------------------------------
+
+def test_deepseek_refuses_a_developer_message_in_its_words():
+    body = {"model": "deepseek-chat", "messages": [
+        {"role": "system", "content": "You are a coder."},
+        {"role": "developer", "content": "Answer in English."},
+        {"role": "user", "content": "hi"}]}
+    (f,) = _errors(inspector.check(body))
+    assert (f.code, f.message_index) == ("TC024", 1)
+    assert f.provider_error == ("messages[1].role: unknown variant `developer`, expected one of `system`, `user`, "
+                                "`assistant`, `tool`, `latest_reminder`")
+
+
+# --- a request that ends on unanswered calls ------------------------------------------------------
+
+ENDS_ON_CALL = [
+    {"role": "user", "content": "weather in Paris?"},
+    {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "abcDEF123", "type": "function", "function": {"name": "get_weather", "arguments": "{}"}}]},
+]
+
+
+def test_mistral_refuses_a_request_that_ends_on_a_call_in_its_words():
+    report = inspector.check({"model": "mistral-large-latest", "messages": ENDS_ON_CALL})
+    assert report.judged_as == "request"
+    (f,) = _errors(report)
+    assert f.code == "TC022"
+    assert f.provider_error == ("Expected last role User or Tool (or Assistant with prefix True) for serving but "
+                                "got assistant")
+
+
+def test_the_same_list_as_a_log_is_a_pending_call():
+    report = inspector.check(ENDS_ON_CALL, "mistral")
+    assert report.judged_as == "log"
+    (f,) = report.findings
+    assert (f.code, f.severity) == ("TC022", "warning")
+    assert inspector.check(ENDS_ON_CALL, "mistral", as_request=True).findings[0].severity == "error"
+
+
+# --- Mistral call ids ---------------------------------------------------------------------------
+
+def test_a_mistral_call_id_of_another_shape_is_a_warning_naming_both_sides():
+    msgs = [{"role": "user", "content": "hi"},
+            {"role": "assistant", "content": None, "tool_calls": [
+                {"id": "call_abc123", "type": "function", "function": {"name": "ls", "arguments": "{}"}}]},
+            {"role": "tool", "tool_call_id": "call_abc123", "content": "a.py"},
+            {"role": "assistant", "content": "one file"}]
+    (f,) = [f for f in inspector.check(msgs, "mistral").findings if f.code == "TC009"]
+    assert f.severity == "warning"
+    assert "La Plateforme" in f.text and "mistral-common" in f.text
+
+
+# --- content after tool_use (Anthropic) -----------------------------------------------------------
+
+def _after(block):
+    return [{"role": "user", "content": "search and list"},
+            {"role": "assistant", "content": [
+                {"type": "tool_use", "id": "toolu_a", "name": "ls", "input": {}}, block]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_a", "content": "a.py"}]},
+            {"role": "assistant", "content": "done"}]
+
+
+def test_text_after_tool_use_is_a_warning_now():
+    (f,) = inspector.check(_after({"type": "text", "text": "Checking."})).findings
+    assert (f.code, f.severity) == ("TC025", "warning")
+
+
+def test_server_tool_blocks_after_a_client_tool_use_stay_refused():
+    report = inspector.check(_after({"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search",
+                                     "input": {"query": "x"}}))
+    (f,) = [f for f in _errors(report) if f.code == "TC025"]
+    assert f.provider_error.startswith("messages.1: `tool_use` ids were found without `tool_result` blocks")
+
+
+# --- a finished run is a log ----------------------------------------------------------------------
+
+TRAJECTORY = CORPUS / "trajectories" / "mini-swe-agent_deepseek_chat_dev_pydicom__pydicom-1256.traj.json"
+
+
+@pytest.mark.skipif(not TRAJECTORY.exists(), reason="the shared corpus is not there")
+def test_a_finished_mini_swe_agent_run_is_judged_as_a_log():
+    report = inspector.check(TRAJECTORY)
+    assert report.judged_as == "log"
+    assert _errors(report) == []
+    exit_record = [f for f in report.findings if f.code == "TC024"]
+    assert [f.severity for f in exit_record] == ["info"]
+    (ended,) = [f for f in report.findings if f.code == "TC022"]
+    assert "Submitted" in ended.text
+    assert "would reject" not in inspector.verdict(report)
+
+
+@pytest.mark.skipif(not TRAJECTORY.exists(), reason="the shared corpus is not there")
+def test_the_same_run_judged_as_a_request_keeps_its_errors():
+    report = inspector.check(TRAJECTORY, as_request=True)
+    assert report.judged_as == "request"
+    assert {f.code for f in _errors(report)} == {"TC001", "TC024"}
+    assert json.loads(TRAJECTORY.read_text())["messages"][-1]["role"] == "exit"
+
+
+# --- DeepSeek V4 thinking mode --------------------------------------------------------------------
+
+THINKING_TURNS = [
+    {"role": "user", "content": "list files"},
+    {"role": "assistant", "content": "", "reasoning_content": "I should call ls.", "tool_calls": [
+        {"id": "call_1", "type": "function", "function": {"name": "ls", "arguments": "{}"}}]},
+    {"role": "tool", "tool_call_id": "call_1", "content": "a.py"},
+    {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "call_2", "type": "function", "function": {"name": "cat", "arguments": "{}"}}]},
+    {"role": "tool", "tool_call_id": "call_2", "content": "print(1)"},
+]
+
+
+def test_deepseek_thinking_mode_refuses_a_tool_turn_without_reasoning_in_v4_words():
+    (f,) = _errors(inspector.check({"model": "deepseek-chat", "messages": THINKING_TURNS}))
+    assert (f.code, f.message_index) == ("TC021", 3)
+    assert f.provider_error == "The `reasoning_content` in the thinking mode must be passed back to the API."
+
+
+def test_deepseek_accepts_it_with_thinking_disabled():
+    body = {"model": "deepseek-chat", "thinking": {"type": "disabled"}, "messages": THINKING_TURNS}
+    assert _errors(inspector.check(body)) == []
+
+
+def test_the_engine_says_why_a_target_is_not_offered():
+    from inspector.checking import why_not_offered
+
+    assert why_not_offered("openai-chat", "openai") is None
+    assert why_not_offered("openai-chat", "anthropic") is None  # offered, through a gateway
+    why = why_not_offered("openai-chat", "responses")
+    assert "Responses API" in why and "openai-chat" in why and "--from" in why
+    assert why_not_offered("anthropic", "openai") is not None
+
+
+# --- through a gateway (LiteLLM's translation, the destination's rules and words) -------------------
+
+GATEWAY_HISTORY = [
+    {"role": "system", "content": "Be brief."},
+    {"role": "user", "content": "list the files"},
+    {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "call_1", "type": "function", "function": {"name": "ls", "arguments": "{}"}},
+        {"id": "call_2", "type": "function", "function": {"name": "pwd", "arguments": "{}"}}]},
+    {"role": "tool", "tool_call_id": "call_1", "content": "a.py"},
+    {"role": "assistant", "content": "There is a.py."},
+]
+
+
+def test_an_openai_history_for_claude_through_litellm_gets_anthropics_relayed_refusal():
+    # BerriAI/litellm#16525: "litellm.BadRequestError: AnthropicException - ... messages.4: tool_use ids
+    # were found without tool_result blocks immediately after: toolu_01...". The system message leaves
+    # the list, so the assistant turn is the destination's messages.1.
+    report = inspector.check({"model": "anthropic/claude-sonnet-4-5", "messages": GATEWAY_HISTORY})
+    assert (report.dialect, report.target) == ("openai-chat", "anthropic")
+    assert "through a gateway" in report.target_reason
+    (f,) = _errors(report)
+    assert (f.code, f.message_index, f.tool_call_id) == ("TC001", 2, "call_2")  # the file's own index
+    assert f.provider_error == ("messages.1: `tool_use` ids were found without `tool_result` blocks immediately "
+                                "after: call_2. Each `tool_use` block must have a corresponding `tool_result` block "
+                                "in the next message.")
+    assert inspector.verdict(report).startswith("Anthropic (through a gateway) would reject")
+    assert f.evidence.source == "protocol-research.md §3.3"  # the destination's words, with their evidence
+
+
+def test_a_system_message_between_call_and_result_is_no_break_through_the_gateway():
+    # LiteLLM lifts every system message into the top-level system prompt: OpenAI refuses this
+    # history (TC003), Claude through the gateway takes it.
+    msgs = [GATEWAY_HISTORY[1], {**GATEWAY_HISTORY[2], "tool_calls": GATEWAY_HISTORY[2]["tool_calls"][:1]},
+            {"role": "system", "content": "Tool running."}, GATEWAY_HISTORY[3], GATEWAY_HISTORY[4]]
+    assert [f.code for f in _errors(inspector.check(msgs))] == ["TC003"]
+    assert _errors(inspector.check({"model": "anthropic/claude-sonnet-4-5", "messages": msgs})) == []
+
+
+@pytest.mark.parametrize("model, target", [("bedrock/us.anthropic.claude-sonnet-4-5-v1:0", "bedrock"),
+                                           ("openrouter/anthropic/claude-sonnet-4-5", "anthropic"),
+                                           ("anthropic/claude-opus-4-8", "anthropic")])
+def test_the_gateway_prefix_picks_the_destination(model, target):
+    report = inspector.check({"model": model, "messages": GATEWAY_HISTORY})
+    assert report.target == target and report.findings[0].message_index == 2
+    assert [f.code for f in _errors(report)] == ["TC001"]
+
+
+def test_a_model_without_a_gateway_prefix_keeps_the_formats_own_target():
+    assert inspector.check({"model": "claude-sonnet-4-5", "messages": GATEWAY_HISTORY}).target == "openai"
+    # Gemini through a gateway is not modelled yet: the format's own target, as before
+    assert inspector.check({"model": "openrouter/google/gemini-3-pro", "messages": GATEWAY_HISTORY}).target == "openai"
+    assert inspector.check(GATEWAY_HISTORY, "anthropic").target == "anthropic"  # asked for: through a gateway
+
+
+def test_a_captured_http_request_is_judged_as_a_request():
+    body = {"messages": ENDS_ON_CALL}  # no model: the capture alone says it was sent
+    har = {"log": {"version": "1.2", "entries": [{
+        "request": {"method": "POST", "url": "https://api.mistral.ai/v1/chat/completions",
+                    "postData": {"mimeType": "application/json", "text": json.dumps(body)}},
+        "response": {"status": 200, "content": {"text": "{}"}}}]}}
+    report = inspector.check(har)
+    assert (report.target, report.judged_as, report.judged_reason) == ("mistral", "request", "a captured HTTP request")
+    assert [(f.code, f.severity) for f in report.findings] == [("TC022", "error")]
