@@ -15,6 +15,7 @@ from ..pairing import DUPLICATE, OK, Link
 from ..rules import severity
 from .base import tool_label
 from .ids import fits, make_id
+from .state import PlanState
 
 ACTION = {
     "TC007": "drop_empty_tool_calls",
@@ -23,8 +24,8 @@ ACTION = {
 }
 
 
-class MessageFixes:
-    """Mixin of ``Plan``: what changes inside messages."""
+class MessageFixes(PlanState):
+    """A family of ``Plan``'s fixes, over ``PlanState``: what changes inside messages."""
 
     def unknown_roles(self) -> None:
         for iss in self.by_code.get("TC024", ()):

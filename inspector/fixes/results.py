@@ -14,12 +14,13 @@ from typing import Any
 from ..model import Call
 from ..pairing import DISPLACED, EARLY, OK, Link
 from .base import Slot, same_json, tool_label
+from .state import PlanState
 
 PLACEHOLDER_WORDS = ("aborted", "cancelled", "canceled", "interrupted", "skipped", "no result was recorded")
 
 
-class ResultFixes:
-    """Mixin of ``Plan``: where every result goes."""
+class ResultFixes(PlanState):
+    """A family of ``Plan``'s fixes, over ``PlanState``: where every result goes."""
 
     def user_as_result(self) -> dict[int, Call]:
         """TC020 on request: the user message becomes the result of the unanswered call."""
