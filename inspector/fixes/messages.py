@@ -169,10 +169,10 @@ class MessageFixes(PlanState):
         if self.renamed or names or self.by_code.get("TC008"):
             self._edit_results(names)
         for k, c in converted.items():
-            new = self.final_id.get(id(c), c.id)
-            self.cur[k] = self.ed.user_to_result(self.items[k], c, new)
-            self.log("user_to_result", "TC020", new, k, self.slot(k),
-                     f"Made user message #{k} the result of call {new} ({tool_label(c.name)}) from message #{c.msg}.")
+            final = self.final_id.get(id(c), c.id)
+            self.cur[k] = self.ed.user_to_result(self.items[k], c, final)
+            self.log("user_to_result", "TC020", final, k, self.slot(k),
+                     f"Made user message #{k} the result of call {final} ({tool_label(c.name)}) from message #{c.msg}.")
 
     def calls_last(self) -> None:
         """TC025: text and other blocks after the calls of an assistant message move before them
