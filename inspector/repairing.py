@@ -32,7 +32,7 @@ from .checking import check_plain, counts, dialects_for
 from .containers import Document, Transcript, find_transcripts
 from .dialects import all_dialects
 from .dialects.base import Block
-from .dialects.editing import EntryEditor
+from .dialects.editing import LogEditor
 from .errors import InputError
 from .fixes.entries import EntryPlan
 from .fixes.join import JoinPlan
@@ -526,7 +526,7 @@ class _Run:
             self.unfixed = [(f"{a.transcript.extra.get('label', 'this transcript')} is left as it is: repair rewrites a "
                             f"log's main conversation, not a view of some of its entries ({', '.join(bad)})")] if bad else []
             return False
-        if isinstance(ed, EntryEditor):  # log entries that make messages: plan on the messages, write entries
+        if isinstance(ed, LogEditor):  # log entries that make messages: plan on the messages, write entries
             plan = EntryPlan(a, target, options, ed)
         else:  # results that are blocks of the next message: plan on an exploded copy, join back
             plan = (JoinPlan if a.dialect.block is Block.NEXT else Plan)(a, target, options, ed)
