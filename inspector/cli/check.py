@@ -51,7 +51,7 @@ def _add_check_args(p: argparse.ArgumentParser) -> None:
     add_loop_options(p)
 
 
-def _loop_lines(report: dict, source: str, paint) -> list[str]:
+def _loop_lines(report: Report, source: str, paint: Paint) -> list[str]:
     """One line per loop, then its calls' messages: after the rule findings, never an error."""
     lines = []
     many = report["transcripts"] > 1
@@ -63,7 +63,7 @@ def _loop_lines(report: dict, source: str, paint) -> list[str]:
     return lines
 
 
-def _loop_summary(report: dict) -> str:
+def _loop_summary(report: Report) -> str:
     from ..loops import loop_totals
 
     t = loop_totals(report.get("loops", []))

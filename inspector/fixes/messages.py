@@ -9,6 +9,7 @@ result follows its call's id; a result's name follows its call's (TC013).
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 from ..model import Call
 from ..pairing import DUPLICATE, OK, Link
@@ -20,7 +21,7 @@ from .state import PlanState
 _PROBE = "\x00inspector: the id slot\x00"
 
 
-def _path_to(value, target) -> list | None:
+def _path_to(value: Any, target: Any) -> list[Any] | None:
     """The keys and indexes that lead to ``target`` (a string, compared by identity) in ``value``."""
     if value is target:
         return []
@@ -32,7 +33,7 @@ def _path_to(value, target) -> list | None:
     return None
 
 
-def replaced_id(edit, raw) -> str:
+def replaced_id(edit: Any, raw: Any) -> str:
     """What an id edit overwrites in ``raw``, said for the change log: " in place of the id {"id":
     "x"} it had, which is no usable id" (issue 33: a wrong-typed id, or the string "null", must not
     vanish without a trace); "" when the slot was absent or null. Editors never edit in place, so
