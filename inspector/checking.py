@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Collection, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from .containers import Document, Transcript, get_path, path_text
 from .dialects import Dialect, detect_scored, dialect_of, fallback, get, named_by_request
@@ -40,6 +40,24 @@ from .turns import Turns
 
 if TYPE_CHECKING:
     from .report import Report
+    from .rules.catalogue import Severity
+
+
+class FindingDict(TypedDict):
+    """One finding of the plain report (``check_plain``), as ``--format json`` writes it; the
+    pydantic ``report.Finding`` is its twin for API callers (tests/test_api.py holds them alike)."""
+
+    code: str
+    rule: str
+    severity: Severity
+    message_index: int
+    tool_call_id: str | None
+    other_index: int | None
+    text: str
+    provider_index: str | None
+    provider_error: str | None
+    hint: str | None
+    transcript: int
 
 
 class Analysis:
@@ -183,9 +201,9 @@ def named_target(doc: Document, dialect: Dialect, fits: Collection[str], k: int 
     return (hint, why) if hint in fits else (None, "")
 
 
-def findings_for(a: Analysis, target: str, transcript_no: int = 0) -> list[dict[str, Any]]:
+def findings_for(a: Analysis, target: str, transcript_no: int = 0) -> list[FindingDict]:
     """Give each issue of ``a`` its severity, sentence, provider text and hint for ``target``."""
-    out: list[dict[str, Any]] = []
+    out: list[FindingDict] = []
     msgs = a.msgs
     # TC001's provider text lists every unanswered id of the message, as the provider does.
     missing_ids: dict[int, list[str]] = {}
@@ -199,7 +217,7 @@ def findings_for(a: Analysis, target: str, transcript_no: int = 0) -> list[dict[
         if sev is None:
             continue
         where = provider_index(iss, turns) if turns is not None and turns.exact else None
-        f = {
+        f: FindingDict = {
             "code": iss.code,
             "rule": RULES[iss.code],
             "severity": sev,
@@ -432,7 +450,7 @@ def check_plain(doc: Document, target: str | None = None, dialect: str | None = 
                 analyses.append(analyse(t, c, d, j))
                 if k % PROGRESS_EVERY == 0 or k == total:
                     progress(k, total)
-    findings: list[dict[str, Any]] = []
+    findings: list[FindingDict] = []
     for n, (a, (c, _)) in enumerate(zip(analyses, chosen)):
         findings.extend(findings_for(a, c, n))
     report = {

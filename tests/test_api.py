@@ -56,3 +56,12 @@ def test_jsonl_error_names_the_line():
 def test_unknown_target_and_mismatched_target_are_input_errors():
     with pytest.raises(inspector.InputError, match="unknown target 'gpt'"):
         inspector.check([], target="gpt")
+
+
+def test_the_plain_findings_dict_and_the_public_finding_have_the_same_fields():
+    from inspector.checking import FindingDict
+    from inspector.report import Finding
+
+    assert list(FindingDict.__annotations__) == list(Finding.model_fields)
+    report = inspector.check([{"role": "tool", "tool_call_id": "x", "content": "hi"}])
+    assert list(report.findings[0].model_dump()) == list(FindingDict.__annotations__)

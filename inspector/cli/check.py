@@ -9,13 +9,22 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
 from .options import add_input_options, add_loop_options, add_token_options, loop_options_of
 from .parser import EXIT_FINDINGS, EXIT_INPUT, EXIT_OK, command, keep_until_exit
 
+if TYPE_CHECKING:
+    from ..checking import Analysis
+    from ..ci_output import Locator
 
-def _colour(enabled: bool):
+Report = dict[str, Any]  # the plain report of ``checking.check_plain``, the JSON contract
+Paint = Callable[[str, str], str]
+
+
+def _colour(enabled: bool) -> Paint:
     codes = {"error": "31", "warning": "33", "info": "36", "bold": "1"}
 
     def paint(text: str, what: str) -> str:
@@ -45,7 +54,7 @@ def _add_check_args(p: argparse.ArgumentParser) -> None:
     add_loop_options(p)
 
 
-def _loop_lines(report: dict, source: str, paint) -> list[str]:
+def _loop_lines(report: Report, source: str, paint: Paint) -> list[str]:
     """One line per loop, then its calls' messages: after the rule findings, never an error."""
     lines = []
     many = report["transcripts"] > 1
@@ -57,7 +66,7 @@ def _loop_lines(report: dict, source: str, paint) -> list[str]:
     return lines
 
 
-def _loop_summary(report: dict) -> str:
+def _loop_summary(report: Report) -> str:
     from ..loops import loop_totals
 
     t = loop_totals(report.get("loops", []))
@@ -67,13 +76,14 @@ def _loop_summary(report: dict) -> str:
     return f" Loops: {t['loops']} loop{s}, {t['calls']:,} calls, {t['tokens']:,} tokens spent in them."
 
 
-def _add_tokens(report: dict, analyses: list, tokenizer: str | None) -> dict:
+def _add_tokens(report: Report, analyses: list[Analysis], tokenizer: str | None) -> dict[str, Any]:
     """Put the ``tokens`` object (total, per-message counts, the counter's name) into ``report``."""
     from ..tokens import counter_for, token_summary
 
     counter = counter_for(report["target"], tokenizer)
-    report["tokens"] = token_summary([[m.raw for m in a.msgs] for a in analyses], counter)
-    return report["tokens"]
+    tokens: dict[str, Any] = token_summary([[m.raw for m in a.msgs] for a in analyses], counter)
+    report["tokens"] = tokens
+    return tokens
 
 
 def expand_paths(paths: list[str], globs: list[str] | None) -> list[tuple[str, str | None]]:
@@ -93,12 +103,12 @@ def expand_paths(paths: list[str], globs: list[str] | None) -> list[tuple[str, s
     return out
 
 
-def _fails(report: dict, fail_on: str) -> bool:
+def _fails(report: Report, fail_on: str) -> bool:
     floor = SEVERITY_RANK[fail_on]
     return any(SEVERITY_RANK[f["severity"]] >= floor for f in report["findings"])
 
 
-def _why(report: dict) -> str:
+def _why(report: Report) -> str:
     """`` (…)`` saying why the target was chosen, when the file chose it (a model or provider it
     names, a request URL) rather than the format's default."""
     if len(set(report.get("transcript_targets") or ())) > 1:
@@ -107,7 +117,7 @@ def _why(report: dict) -> str:
     return f" ({reason})" if reason and not reason.startswith("the default for") else ""
 
 
-def _summary_line(report: dict) -> str:
+def _summary_line(report: Report) -> str:
     from ..checking import counts, dialects_text, targets_text, verdict
 
     c = counts(report["findings"])
@@ -121,7 +131,7 @@ def _judged(report: dict) -> str:
     return f"; judged as a {report.get('judged_as', 'log')} ({report.get('judged_reason') or 'its own shape'})"
 
 
-def _text_lines(report: dict, source: str, loc, paint) -> list[str]:
+def _text_lines(report: Report, source: str, loc: Locator, paint: Paint) -> list[str]:
     from ..checking import value_line
 
     many = report["transcripts"] > 1
@@ -156,7 +166,7 @@ def run_check(args: argparse.Namespace) -> int:
     single = len(args.paths) == 1 and (args.paths[0] == "-" or not os.path.isdir(args.paths[0]))
     files = expand_paths(args.paths, args.glob)
     paint = _colour(args.format == "text" and sys.stdout.isatty() and not os.environ.get("NO_COLOR"))
-    checked: list[tuple[str, dict, Locator]] = []
+    checked: list[tuple[str, Report, Locator]] = []
     unreadable: list[tuple[str, str]] = []
     worst = EXIT_OK
     out = sys.stdout
@@ -219,7 +229,8 @@ def run_check(args: argparse.Namespace) -> int:
     return worst
 
 
-def _summary(checked: list, unreadable: list, fail_on: str) -> dict:
+def _summary(checked: list[tuple[str, Report, Locator]], unreadable: list[tuple[str, str]],
+             fail_on: str) -> dict[str, Any]:
     from ..checking import counts
 
     total = {"error": 0, "warning": 0, "info": 0}
@@ -236,5 +247,4 @@ def _summary(checked: list, unreadable: list, fail_on: str) -> dict:
     }
 
 
-run_check.arguments = _add_check_args
-command("check", "check transcripts and report every rule break")(run_check)
+command("check", "check transcripts and report every rule break", _add_check_args)(run_check)

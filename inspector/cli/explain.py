@@ -12,10 +12,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from ..errors import InputError
 from .options import add_input_options
 from .parser import EXIT_FINDINGS, EXIT_OK, command
+
+if TYPE_CHECKING:
+    from ..containers import Document
+    from ..provider_errors import PastedError
 
 
 def _arguments(p: argparse.ArgumentParser) -> None:
@@ -26,10 +31,11 @@ def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
 
 
-def _target_for(args, err, doc) -> str | None:
+def _target_for(args: argparse.Namespace, err: PastedError, doc: Document) -> str | None:
     """The user's target, else the provider whose wording the error has, when it fits the dialect."""
     if args.target or not err.provider:
-        return args.target
+        named: str | None = args.target
+        return named
     from ..checking import dialects_for
 
     read_as = dialects_for(doc, args.dialect)
@@ -97,5 +103,4 @@ def run_explain(args: argparse.Namespace) -> int:
     return EXIT_OK if hits else EXIT_FINDINGS
 
 
-run_explain.arguments = _arguments
-command("explain", "trace a provider's error text to the messages and rules behind it")(run_explain)
+command("explain", "trace a provider's error text to the messages and rules behind it", _arguments)(run_explain)

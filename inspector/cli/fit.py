@@ -92,5 +92,5 @@ def run_fit(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-run_fit.arguments = _arguments
-command("fit", "cut a transcript to a token budget by whole units, never breaking a tool call from its result")(run_fit)
+command("fit", "cut a transcript to a token budget by whole units, never breaking a tool call from its result",
+        _arguments)(run_fit)

@@ -18,6 +18,7 @@ import argparse
 import re
 import sys
 import time
+from typing import Any
 
 from .parser import EXIT_INPUT, EXIT_OK, command
 
@@ -40,7 +41,7 @@ def parse_since(text: str) -> float:
     return total
 
 
-def public_record(r: dict, base_url: str) -> dict:
+def public_record(r: dict[str, Any], base_url: str) -> dict[str, Any]:
     """A stored record as ``inbox --format json`` prints it (and the app lists it)."""
     from ..sharing.store import inbox_link
 
@@ -116,5 +117,5 @@ def run_inbox(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-run_inbox.arguments = _add_inbox_args
-command("inbox", "list the requests the guard recorded (refused, would be refused, repaired)")(run_inbox)
+command("inbox", "list the requests the guard recorded (refused, would be refused, repaired)",
+        _add_inbox_args)(run_inbox)

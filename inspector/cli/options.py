@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 
 def add_input_options(p: argparse.ArgumentParser) -> None:
@@ -37,7 +38,7 @@ def add_loop_options(p: argparse.ArgumentParser) -> None:
                         "(default 2: one other call may come between; 1: in a row)")
 
 
-def loop_options_of(args: argparse.Namespace):
+def loop_options_of(args: argparse.Namespace) -> Any:
     """The ``LoopOptions`` the loop flags ask for (``InputError`` on a bad value)."""
     from ..loops import loop_options
 

@@ -21,17 +21,26 @@ EXIT_OK, EXIT_FINDINGS, EXIT_INPUT = 0, 1, 2
 
 # What a command read stays referenced until ``entry`` ends the process with ``os._exit``:
 # freeing a 35 MB parsed document object by object costs more than checking it.
-keep_until_exit: list = []
+keep_until_exit: list[object] = []
 
-# Subcommands: name -> (add arguments, run). Modules add theirs with ``command``.
-_COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]] = {}
+Arguments = Callable[[argparse.ArgumentParser], None]
+Run = Callable[[argparse.Namespace], int]
+
+# Subcommands: name -> (help, add arguments, run). Modules add theirs with ``command``.
+_COMMANDS: dict[str, tuple[str, Arguments, Run]] = {}
 
 
-def command(name: str, help: str):
-    """Register a subcommand: decorate ``run(args) -> exit code``; ``run.arguments(parser)`` adds options."""
+def _no_arguments(p: argparse.ArgumentParser) -> None:
+    return None
 
-    def wrap(run):
-        _COMMANDS[name] = (help, getattr(run, "arguments", lambda p: None), run)
+
+def command(name: str, help: str, arguments: Arguments | None = None) -> Callable[[Run], Run]:
+    """Register a subcommand: decorate ``run(args) -> exit code``; ``arguments(parser)`` adds its
+    options (or ``run.arguments``, as commands written before this parameter set it)."""
+
+    def wrap(run: Run) -> Run:
+        add: Arguments = arguments if arguments is not None else getattr(run, "arguments", _no_arguments)
+        _COMMANDS[name] = (help, add, run)
         return run
 
     return wrap
@@ -106,8 +115,9 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     parser = build_parser(argv)
     args = parser.parse_args(argv)
+    run: Run = args.run
     try:
-        return args.run(args)
+        return run(args)
     except InputError as exc:
         sys.stderr.write(f"inspector: {exc}\n")
         return EXIT_INPUT

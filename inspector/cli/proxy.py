@@ -63,5 +63,4 @@ def run_proxy(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-run_proxy.arguments = _add_proxy_args
-command("proxy", "run the guard as an OpenAI/Anthropic/Gemini-compatible HTTP proxy")(run_proxy)
+command("proxy", "run the guard as an OpenAI/Anthropic/Gemini-compatible HTTP proxy", _add_proxy_args)(run_proxy)

@@ -10,9 +10,13 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, BinaryIO
 
 from ..errors import InputError
 from .parser import EXIT_FINDINGS, EXIT_OK, command
+
+if TYPE_CHECKING:
+    from ..repairing import RepairOptions, RepairResult
 
 
 def _arguments(p: argparse.ArgumentParser) -> None:
@@ -37,11 +41,17 @@ def _arguments(p: argparse.ArgumentParser) -> None:
                    help="JSON Lines datasets: worker processes (default: the core count)")
 
 
-def write_output(target: str, data) -> None:
+def write_output(target: str, data: bytes | RepairResult) -> None:
     """Write bytes, or a ``RepairResult``'s output streamed, to a path or - (stdout)."""
-    if hasattr(data, "write") and target != "-" and data.reads_back(target):
+    if not isinstance(data, bytes) and target != "-" and data.reads_back(target):
         data = data.output  # the output is the input file read again: read it before truncating it
-    write = data.write if hasattr(data, "write") else (lambda f: f.write(data))
+    if isinstance(data, bytes):
+        raw = data
+
+        def write(f: BinaryIO) -> None:
+            f.write(raw)
+    else:
+        write = data.write
     if target == "-":
         write(sys.stdout.buffer)
         sys.stdout.buffer.flush()
@@ -98,7 +108,7 @@ def _is_dataset(path: str) -> bool:
         return False
 
 
-def _repair_dataset(args: argparse.Namespace, options) -> int:
+def _repair_dataset(args: argparse.Namespace, options: RepairOptions) -> int:
     from ..scan.local import default_jobs
     from ..scan.progress import Progress
     from ..scan.repair_stream import repair_dataset
@@ -128,5 +138,5 @@ def _repair_dataset(args: argparse.Namespace, options) -> int:
     return EXIT_OK if not t["unfixed"] else EXIT_FINDINGS
 
 
-run_repair.arguments = _arguments
-command("repair", "repair a transcript for a target, losing nothing, with a report of every change")(run_repair)
+command("repair", "repair a transcript for a target, losing nothing, with a report of every change",
+        _arguments)(run_repair)

@@ -11,10 +11,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
 from .options import add_loop_options, loop_options_of
 from .parser import EXIT_FINDINGS, EXIT_INPUT, EXIT_OK, command
+
+if TYPE_CHECKING:
+    from ..scan.sources import Part
+    from ..scan.summary import Summary
 
 
 def _arguments(p: argparse.ArgumentParser) -> None:
@@ -62,7 +67,7 @@ def run_scan(args: argparse.Namespace) -> int:
     out = sys.stdout.buffer
     jsonl = args.format == "jsonl"
 
-    def emit(rows: list[dict]) -> None:
+    def emit(rows: list[dict[str, Any]]) -> None:
         if jsonl and rows:
             out.write(b"".join(orjson.dumps(r, default=str) + b"\n" for r in rows))
 
@@ -73,7 +78,7 @@ def run_scan(args: argparse.Namespace) -> int:
             if args.output and not args.output.endswith((".parquet", ".jsonl")):
                 raise InputError("the output must end in .parquet or .jsonl", args.output)
 
-            def done(part, s, rows):
+            def done(part: Part, s: Summary, rows: list[dict[str, Any]] | None) -> None:
                 summary.merge(s)
                 emit(rows or [])
                 progress.advance(part.weight, s.scanned)
@@ -85,7 +90,7 @@ def run_scan(args: argparse.Namespace) -> int:
 
             writer = RowWriter(args.output) if args.output else None
 
-            def got(part, rows):
+            def got(part: Part, rows: list[dict[str, Any]]) -> None:
                 for r in rows:
                     summary.add(r)
                 if writer:
@@ -113,7 +118,7 @@ def run_scan(args: argparse.Namespace) -> int:
     return EXIT_FINDINGS if summary.fails(args.fail_on) else EXIT_OK
 
 
-run_scan.arguments = _arguments
-command("scan", "check every transcript of datasets, eval logs and trajectory folders, in parallel")(run_scan)
+command("scan", "check every transcript of datasets, eval logs and trajectory folders, in parallel",
+        _arguments)(run_scan)
 
 __all__ = ["EXIT_INPUT", "run_scan"]

@@ -16,10 +16,14 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from typing import TYPE_CHECKING
 
 from ..errors import InputError
 from ..sharing.config import ConfigError, Settings, check_ttl_days
 from .parser import EXIT_FINDINGS, EXIT_INPUT, EXIT_OK, command
+
+if TYPE_CHECKING:
+    from ..sharing.store import Store
 
 EXIT_STORE = 3
 
@@ -29,7 +33,7 @@ def _fail(message: str, code: int = EXIT_INPUT) -> int:
     return code
 
 
-def _open_store(settings: Settings):
+def _open_store(settings: Settings) -> Store:
     from ..sharing.store import Store
 
     return Store.from_env(settings)
@@ -151,7 +155,5 @@ def store_failed(exc: BaseException, where: str) -> int:
     return _fail(f"cannot use the share store: {said}", EXIT_STORE)
 
 
-run_share.arguments = _add_share_args
-run_unshare.arguments = _add_unshare_args
-command("share", "store a transcript in the share store and print its link")(run_share)
-command("unshare", "delete a shared transcript by its link")(run_unshare)
+command("share", "store a transcript in the share store and print its link", _add_share_args)(run_share)
+command("unshare", "delete a shared transcript by its link", _add_unshare_args)(run_unshare)

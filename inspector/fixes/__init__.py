@@ -1,5 +1,6 @@
 """The repair machinery behind ``inspector.repair``, one module per family of fixes.
 
+- ``state.PlanState``: one transcript's repair in progress, set and typed in one place;
 - ``plan.Plan``: runs the families in rules.md §4's order for one transcript;
 - ``results``: one result per call, in its block (duplicates, moves, orphans, placeholders);
 - ``messages``: edits inside messages (shapes, ids, result names, unknown roles);

@@ -23,7 +23,8 @@ class Rec:
 
     __slots__ = ("action", "before", "call_id", "code", "new_id", "slot", "text")
 
-    def __init__(self, action, code, call_id, before, slot, text, new_id=None):
+    def __init__(self, action: str, code: str, call_id: Any, before: int | None, slot: Slot | None, text: str,
+                 new_id: Any = None):
         self.action, self.code, self.call_id, self.before = action, code, call_id, before
         self.slot, self.text, self.new_id = slot, text, new_id
 
@@ -33,7 +34,7 @@ def same_json(a: Any, b: Any) -> bool:
     try:
         return orjson.dumps(a) == orjson.dumps(b)
     except TypeError:
-        return a == b
+        return bool(a == b)
 
 
 def tool_label(name: Any) -> str:

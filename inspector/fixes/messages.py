@@ -9,17 +9,19 @@ result follows its call's id; a result's name follows its call's (TC013).
 from __future__ import annotations
 
 import itertools
+from typing import Any
 
 from ..model import Call
 from ..pairing import DUPLICATE, OK, Link
 from ..rules import severity
 from .base import tool_label
 from .ids import fits, make_id
+from .state import PlanState
 
 _PROBE = "\x00inspector: the id slot\x00"
 
 
-def _path_to(value, target) -> list | None:
+def _path_to(value: Any, target: Any) -> list[Any] | None:
     """The keys and indexes that lead to ``target`` (a string, compared by identity) in ``value``."""
     if value is target:
         return []
@@ -31,7 +33,7 @@ def _path_to(value, target) -> list | None:
     return None
 
 
-def replaced_id(edit, raw) -> str:
+def replaced_id(edit: Any, raw: Any) -> str:
     """What an id edit overwrites in ``raw``, said for the change log: " in place of the id {"id":
     "x"} it had, which is no usable id" (issue 33: a wrong-typed id, or the string "null", must not
     vanish without a trace); "" when the slot was absent or null. Editors never edit in place, so
@@ -62,8 +64,8 @@ ACTION = {
 }
 
 
-class MessageFixes:
-    """Mixin of ``Plan``: what changes inside messages."""
+class MessageFixes(PlanState):
+    """A family of ``Plan``'s fixes, over ``PlanState``: what changes inside messages."""
 
     def unknown_roles(self) -> None:
         for iss in self.by_code.get("TC024", ()):
@@ -211,10 +213,10 @@ class MessageFixes:
         if self.renamed or names or self.by_code.get("TC008"):
             self._edit_results(names)
         for k, c in converted.items():
-            new = self.final_id.get(id(c), c.id)
-            self.cur[k] = self.ed.user_to_result(self.items[k], c, new)
-            self.log("user_to_result", "TC020", new, k, self.slot(k),
-                     f"Made user message #{k} the result of call {new} ({tool_label(c.name)}) from message #{c.msg}.")
+            final = self.final_id.get(id(c), c.id)
+            self.cur[k] = self.ed.user_to_result(self.items[k], c, final)
+            self.log("user_to_result", "TC020", final, k, self.slot(k),
+                     f"Made user message #{k} the result of call {final} ({tool_label(c.name)}) from message #{c.msg}.")
 
     def calls_last(self) -> None:
         """TC025: text and other blocks after the calls of an assistant message move before them

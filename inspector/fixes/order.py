@@ -7,24 +7,28 @@ what cannot be made valid without inventing a turn (the last message, a lone mes
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..dialects.base import MISTRAL_NEXT as ROLE_NEXT
 from .base import Slot
+from .state import PlanState
 
 
-class OrderFixes:
-    """Mixin of ``Plan``: the output list and its role order."""
+class OrderFixes(PlanState):
+    """A family of ``Plan``'s fixes, over ``PlanState``: the output list and its role order."""
 
-    def _put(self, s: Slot, raws: list, origins: list) -> None:
+    def _put(self, s: Slot, raws: list[Any], origins: list[Any]) -> None:
         if s.raw is None:
+            assert s.origin is not None  # only a slot of an input item is filled late
             s.raw = self.cur.get(s.origin, self.items[s.origin])
         s.pos = len(raws)
         raws.append(s.raw)
         origins.append(s.origin)
 
-    def emit(self) -> tuple[list, list]:
+    def emit(self) -> tuple[list[Any], list[Any]]:
         """The output list in one pass, and the input index of each item (None for new ones)."""
-        raws: list = []
-        origins: list = []
+        raws: list[Any] = []
+        origins: list[Any] = []
         add, orig = raws.append, origins.append
         skip, after, notes, instead = self.skip, self.after, self.notes_after, self.instead
         slots, cur, items, put = self.slots, self.cur, self.items, self._put
@@ -48,7 +52,7 @@ class OrderFixes:
                     put(s, raws, origins)
         return raws, origins
 
-    def bridges(self, raws: list, origins: list) -> tuple[list, list]:
+    def bridges(self, raws: list[Any], origins: list[Any]) -> tuple[list[Any], list[Any]]:
         """Role order for a target that refuses some transitions (Mistral, rules.md §4.11).
 
         A system message after an assistant or tool message moves up to just after the last user
@@ -100,7 +104,7 @@ class OrderFixes:
                 self.log("insert_bridge", "TC019", None, None, b,
                          "Inserted an assistant message marked as synthesized between a tool result and a user "
                          "message: the target refuses that order.")
-            elif prev in ROLE_NEXT and r in ROLE_NEXT and r not in ROLE_NEXT[prev]:
+            elif prev is not None and prev in ROLE_NEXT and r in ROLE_NEXT and r not in ROLE_NEXT[prev]:
                 where = f"input #{s.origin}" if s.origin is not None else "a new message"
                 self.unfixed.append(f"a {r} message ({where}) directly follows a {prev} message, an order the "
                                     "target refuses and no repair can make valid without inventing a turn")
@@ -108,7 +112,7 @@ class OrderFixes:
             prev = r
         return res
 
-    def last_message_rules(self, raws: list) -> None:
+    def last_message_rules(self, raws: list[Any]) -> None:
         if self.target != "mistral":
             return
         if not raws:

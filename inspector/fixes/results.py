@@ -12,14 +12,15 @@ from __future__ import annotations
 from typing import Any
 
 from ..model import Call
-from ..pairing import DISPLACED, EARLY, OK, Link
+from ..pairing import DISPLACED, EARLY, OK, Block, Link
 from .base import Slot, same_json, tool_label
+from .state import PlanState
 
 PLACEHOLDER_WORDS = ("aborted", "cancelled", "canceled", "interrupted", "skipped", "no result was recorded")
 
 
-class ResultFixes:
-    """Mixin of ``Plan``: where every result goes."""
+class ResultFixes(PlanState):
+    """A family of ``Plan``'s fixes, over ``PlanState``: where every result goes."""
 
     def user_as_result(self) -> dict[int, Call]:
         """TC020 on request: the user message becomes the result of the unanswered call."""
@@ -28,6 +29,8 @@ class ResultFixes:
             return converted
         answered = {id(l.call) for l in self.a.pairing.links}
         for iss in self.by_code.get("TC020", ()):
+            if iss.other is None:
+                continue  # TC020 always names the call's message
             block = self.msgs[iss.other]
             call = next((c for c in block.calls if id(c) not in answered and c.id == iss.call_id), None)
             if call is not None and iss.index not in self.skip:
@@ -51,7 +54,7 @@ class ResultFixes:
         owner = {i: b for b in self.a.pairing.blocks for i in b.result_msgs}
         missing = {id(c) for c in self.a.pairing.missing}
         taken = {id(c) for c in converted.values()}
-        by_block: dict[int, list] = {}
+        by_block: dict[int, list[Any]] = {}
         for r in orphans:
             b = owner.get(r.msg)
             if b is not None:
@@ -101,7 +104,7 @@ class ResultFixes:
             got = by_call.get(key)
             if got is None:
                 by_call[key] = link
-            elif type(got) is list:
+            elif isinstance(got, list):
                 got.append(link)
             else:
                 by_call[key] = [got, link]
@@ -111,7 +114,7 @@ class ResultFixes:
             run = None
             for c in b.calls:
                 links = by_call.get(id(c))
-                if links is not None and type(links) is not list:
+                if isinstance(links, Link):
                     if links.status == OK and id(c) not in conv_of:
                         continue  # the common case: one result, inside the block
                     links = [links]
@@ -138,7 +141,7 @@ class ResultFixes:
                     continue
                 self._choose(b, c, links, run)
 
-    def _choose(self, b, c: Call, links: list[Link], run: set[int]) -> None:
+    def _choose(self, b: Block, c: Call, links: list[Link], run: set[int]) -> None:
         keep = self._keeper(links)
         # Among copies identical to the keeper, prefer the one already in the block.
         kraw = self.items[keep.result.msg]

@@ -63,7 +63,10 @@ class Rule:
     """A rule: ``severity`` keyed by target (None: the rule does not apply there), ``by_kind`` the
     cases of it one target rates apart, ``said`` each provider's words, ``said_by_kind`` the words
     for one case of it (a case listed there has only those), ``sentence`` and ``hint`` what a person
-    reads."""
+    reads. ``found_in``: every module (under ``inspector/``) that finds it, that is that makes an
+    ``Issue`` of its code or turns another issue into one (tests/rules/test_rule_records.py holds
+    the list to the code, both ways); the dataset scan's fast path says how it holds the rule in
+    ``scan.fast.HOLDS``."""
 
     code: str
     name: str
@@ -73,6 +76,7 @@ class Rule:
     said: Mapping[str, Said] = field(default_factory=dict)
     by_kind: Mapping[str, Mapping[str, Severity]] = field(default_factory=dict)
     said_by_kind: Mapping[str, Mapping[str, Said]] = field(default_factory=dict)
+    found_in: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if tuple(self.severity) != TARGETS:
@@ -152,11 +156,15 @@ _RULES = (
         "gemini": Said(_GEMINI_COUNT, GEMINI),
         "bedrock": Said("Expected toolResult blocks at messages.{next}.content for the following Ids: {ids}", BEDROCK),
         "mistral": Said("Not the same number of function calls and responses", MISTRAL),
-    }),
-    Rule("TC002", "orphan_tool_result", everywhere(E), s.sentence_tc002, s.hint_tc002, said=_ORPHAN_SAID),
+    },
+         found_in=("dialects/vercel_ai.py", "dialects/vercel_ui.py", "pairing.py")),
+    Rule("TC002", "orphan_tool_result", everywhere(E), s.sentence_tc002, s.hint_tc002, said=_ORPHAN_SAID,
+         found_in=("dialects/anthropic.py", "pairing.py")),
     Rule("TC003", "result_not_adjacent", targets(E, E, E, E, E, E, W), s.sentence_tc003, s.hint_tc003,
-         said=_ORPHAN_SAID),
-    Rule("TC004", "result_before_call", everywhere(E), s.sentence_tc004, s.hint_tc004, said=_ORPHAN_SAID),
+         said=_ORPHAN_SAID,
+         found_in=("pairing.py",)),
+    Rule("TC004", "result_before_call", everywhere(E), s.sentence_tc004, s.hint_tc004, said=_ORPHAN_SAID,
+         found_in=("pairing.py",)),
     Rule("TC005", "duplicate_tool_result", targets(E, E, E, E, E, W, E), s.sentence_tc005, s.hint_tc005, said={
         "openai": Said("Invalid parameter: Duplicate value for 'tool_call_id' of '{id}', in messages[{first}] and "
                        "messages[{i}].", OPENAI),
@@ -164,21 +172,26 @@ _RULES = (
                           ANTHROPIC),
         "mistral": Said("Duplicate tool call id {id} in tool results", MISTRAL),
         "responses": Said(_RESPONSES_DUPLICATE, RESPONSES),
-    }),
+    },
+         found_in=("pairing.py",)),
     Rule("TC006", "duplicate_tool_call_id", targets(E, E, E, E, E, W, E), s.sentence_tc006, said={
         "anthropic": Said(_UNIQUE_TOOL_USE, ANTHROPIC),
         "bedrock": Said(_UNIQUE_TOOL_USE, ANTHROPIC),
         "mistral": Said("Duplicate tool call id {id} in assistant message", MISTRAL),
         "responses": Said(_RESPONSES_DUPLICATE, RESPONSES),
-    }),
+    },
+         found_in=("rules/sequence.py",)),
     Rule("TC007", "empty_tool_calls_array", targets(E, E, W, None, None, None, None), s.sentence_tc007,
          s.hint_tc007, said={
              "openai": Said("Invalid 'messages[{i}].tool_calls': empty array. Expected an array with minimum length 1, "
                             "but got an empty array instead.", OPENAI),
-         }),
+         },
+         found_in=("dialects/agui.py", "dialects/openai_chat.py")),
     Rule("TC008", "missing_tool_call_id", targets(E, E, E, E, E, I, E), s.sentence_tc008, said={
         "mistral": Said("Tool call id has to be defined.", MISTRAL),
-    }),
+    },
+         found_in=("dialects/base.py", "dialects/gemini.py", "dialects/langchain.py", "dialects/openai_chat.py",
+                   "dialects/responses.py")),
     # mistral: a warning (rules.md note 1): La Plateforme took `call_abc123` in a live probe of 2026-10-04;
     # mistral-common and vLLM's Mistral tokenizer (self-hosted) still require nine characters.
     Rule("TC009", "tool_call_id_format", targets(W, I, W, E, E, None, E), s.sentence_tc009, said={
@@ -191,33 +204,45 @@ _RULES = (
                         "'^[a-zA-Z0-9_-]+$'", BEDROCK),
         "responses": Said("Invalid 'input[{i}].call_id': string too long. Expected a string with maximum length 64, "
                           "but got a string with length {n} instead.", RESPONSES),
-    }),
+    },
+         found_in=("rules/sequence.py",)),
     Rule("TC010", "arguments_not_string", targets(E, E, E, None, None, None, E), s.sentence_tc010, s.hint_tc010,
          said={
              "openai": Said("Invalid type for 'messages[{i}].tool_calls[{j}].function.arguments': expected a string, "
                             "but got {got} instead.", OPENAI),
-         }),
-    Rule("TC011", "arguments_invalid_json", targets(W, W, W, None, None, None, W), s.sentence_tc011, s.hint_tc011),
+         },
+         found_in=("dialects/agui.py", "dialects/openai_chat.py", "dialects/responses.py")),
+    Rule("TC011", "arguments_invalid_json", targets(W, W, W, None, None, None, W), s.sentence_tc011, s.hint_tc011,
+         found_in=("dialects/base.py", "dialects/langchain.py", "dialects/openai_chat.py", "dialects/responses.py")),
     Rule("TC012", "invalid_function_name", everywhere(E), s.sentence_tc012, said={
         # OpenAI's known words are for an empty name only
         "openai": Said("Invalid 'messages[{i}].tool_calls[{j}].function.name': empty string. Expected a string with "
                        "minimum length 1, but got an empty string instead.", OPENAI, only_without=("name",)),
         "mistral": Said("Function name was {name} but must be a-z, A-Z, 0-9, or contain underscores and dashes, with a "
                         "maximum length of 64.", MISTRAL),
-    }),
-    Rule("TC013", "result_name_mismatch", targets(W, W, W, None, None, W, None), s.sentence_tc013),
-    Rule("TC014", "results_out_of_call_order", targets(I, I, I, I, I, W, I), s.sentence_tc014),
+    },
+         found_in=("dialects/base.py", "dialects/gemini.py", "dialects/langchain.py", "dialects/openai_chat.py",
+                   "dialects/responses.py")),
+    Rule("TC013", "result_name_mismatch", targets(W, W, W, None, None, W, None), s.sentence_tc013,
+         found_in=("pairing.py",)),
+    Rule("TC014", "results_out_of_call_order", targets(I, I, I, I, I, W, I), s.sentence_tc014,
+         found_in=("pairing.py",)),
     Rule("TC015", "results_split_across_messages", targets(None, None, None, E, E, E, None), s.sentence_tc015,
-         said={"gemini": Said(_GEMINI_COUNT, GEMINI)}),
-    Rule("TC016", "tool_result_not_first", targets(None, None, None, E, E, None, None), s.sentence_tc016),
+         said={"gemini": Said(_GEMINI_COUNT, GEMINI)},
+         found_in=("pairing.py",)),
+    Rule("TC016", "tool_result_not_first", targets(None, None, None, E, E, None, None), s.sentence_tc016,
+         found_in=("dialects/anthropic.py", "dialects/bedrock.py", "dialects/pydantic_ai.py")),
     Rule("TC017", "legacy_function_pairing", targets(W, E, E, None, None, None, None), s.sentence_tc017, said={
         "openai": Said(_LEGACY_NAME, OPENAI),
         "deepseek": Said(_LEGACY_NAME, OPENAI),
-    }),
+    },
+         found_in=("pairing.py",)),
     Rule("TC018", "null_or_empty_content", targets(E, E, E, E, E, W, None), s.sentence_tc018, said={
         "openai": Said(_NULL_CONTENT, OPENAI),
         "deepseek": Said(_NULL_CONTENT, OPENAI),
-    }),
+    },
+         found_in=("dialects/agui.py", "dialects/anthropic.py", "dialects/bedrock.py", "dialects/gemini.py",
+                   "dialects/langchain.py", "dialects/openai_chat.py", "dialects/vercel_ai.py")),
     # anthropic: info, not rules.md's error: the Messages API combines consecutive messages of one
     # role into one turn (docs/provider-evidence.md); Bedrock's Converse API refuses them.
     Rule("TC019", "role_sequence_violation", targets(I, I, E, I, E, E, I), s.sentence_tc019, said={
@@ -242,8 +267,11 @@ _RULES = (
         "responses_in_a_row": {"bedrock": W},
         # A mid-conversation system message out of its place, on a model that takes one (2026-05-28).
         "system_misplaced": {"anthropic": E},
-    }),
-    Rule("TC020", "tool_result_as_user_text", everywhere(W), s.sentence_tc020),
+    },
+         found_in=("dialects/anthropic.py", "dialects/base.py", "dialects/gemini.py", "dialects/openai_chat.py",
+                   "dialects/pydantic_ai.py")),
+    Rule("TC020", "tool_result_as_user_text", everywhere(W), s.sentence_tc020,
+         found_in=("dialects/base.py",)),
     Rule("TC021", "reasoning_state", targets(I, W, I, W, I, W, W), s.sentence_tc021, s.hint_tc021, said={
         "deepseek": Said("The reasoning_content is an intermediate result for display purposes only and will not be "
                          "included in the context for inference. Please remove the reasoning_content from your message "
@@ -277,7 +305,9 @@ _RULES = (
             "responses": Said("Item '{item}' of type 'reasoning' was provided without its required following item.",
                               RECORDED),
         },
-    }),
+    },
+         found_in=("dialects/anthropic.py", "dialects/gemini.py", "dialects/openai_chat.py",
+                   "dialects/responses.py")),
     Rule("TC022", "pending_trailing_call", everywhere(W), s.sentence_tc022, s.hint_tc022, said_by_kind={
         "request_end": {"mistral": Said("Expected last role User or Tool (or Assistant with prefix True) for serving "
                                         "but got assistant", PROBE)},
@@ -288,12 +318,14 @@ _RULES = (
         # A call left open at the end of a part of a log that is never sent again (a Claude Code branch
         # abandoned by a rewind, the conversation before a compaction): a note, not a pending call.
         "never_sent": dict.fromkeys(TARGETS, I),
-    }),
+    },
+         found_in=("dialects/vercel_ai.py", "pairing.py")),
     Rule("TC023", "tool_call_id_reused", targets(I, I, W, E, E, I, E), s.sentence_tc023, s.hint_tc023, said={
         "anthropic": Said(_UNIQUE_TOOL_USE, ANTHROPIC),
         "bedrock": Said(_UNIQUE_TOOL_USE, ANTHROPIC),
         "responses": Said(_RESPONSES_DUPLICATE, RESPONSES),
-    }),
+    },
+         found_in=("rules/sequence.py",)),
     Rule("TC024", "unknown_role", everywhere(E), s.sentence_tc024, s.hint_tc024, said_by_kind={
         "developer_role": {"deepseek": Said("messages[{i}].role: unknown variant `developer`, expected one of `system`, "
                                             "`user`, `assistant`, `tool`, `latest_reminder`", DRIFT)},
@@ -303,13 +335,16 @@ _RULES = (
         "system_model_unknown": {"anthropic": W},
         # A record an agent harness wrote after its run (mini-swe-agent's exit), in a log: a note.
         "harness_record": dict.fromkeys(TARGETS, I),
-    }),
+    },
+         found_in=("dialects/base.py", "dialects/openai_chat.py")),
     # anthropic: text or other blocks after tool_use are a warning (accepted by five Claude models in a
     # live test of 2026-09-20); server-tool blocks after a client tool_use stay an error (2026-03).
     Rule("TC025", "blocks_after_tool_use", targets(None, None, None, E, W, None, None), s.sentence_tc025,
          s.hint_tc025, said={"anthropic": Said(_MISSING_RESULTS_ANTHROPIC, ANTHROPIC)},
-         by_kind={"text_after": {"anthropic": W}}),
-    Rule("TC026", "undeclared_tool", everywhere(W), s.sentence_tc026, s.hint_tc026),
+         by_kind={"text_after": {"anthropic": W}},
+         found_in=("dialects/anthropic.py", "dialects/base.py")),
+    Rule("TC026", "undeclared_tool", everywhere(W), s.sentence_tc026, s.hint_tc026,
+         found_in=("rules/tools.py",)),
 )
 
 RULE: Mapping[str, Rule] = {r.code: r for r in _RULES}

@@ -33,6 +33,9 @@ rows differ (a dialect package installed beside ours that reads this shape diffe
 part goes the general way. A part whose lines keep failing to decode (a dataset in another
 format) stops trying after ``GIVE_UP`` lines in a row. tests/scan/test_fast.py holds the two
 paths equal over generated examples, each mutated in the ways the list above names.
+
+``HOLDS`` says, for every rule of the catalogue, how this path holds it: a rule added to the
+catalogue without an entry there fails tests/scan/test_fast.py, so "clean" here cannot go stale.
 """
 
 from __future__ import annotations
@@ -50,6 +53,43 @@ from ..rules.sequence import id_rule
 
 ID_LIMIT, ID_PATTERN = id_rule("openai")  # TC009: the target's format of a call id
 GIVE_UP = 32  # lines in a row that do not decode before a part stops trying
+
+
+# How this path holds each rule of the catalogue (``rules.catalogue``), one entry per code:
+# tests/scan/test_fast.py fails when a rule has none, when a "checked" or "shape" rule has no
+# change of an example that the general path finds it in, and when a "not for openai" rule applies
+# to openai after all. "checked": ``proved_clean`` tests it (the predicate it shares with the general
+# path is named); "shape": a line that could break it does not decode as a ``Record``; "not for
+# openai": the rule has no severity for openai, the only target this path serves (``scan.work``).
+Held = Literal["checked", "shape", "not for openai"]
+HOLDS: dict[str, tuple[Held, str]] = {
+    "TC001": ("checked", "every call is answered in the run of tool messages right after its message"),
+    "TC002": ("checked", "a tool message outside such a run, or naming another id, is refused"),
+    "TC003": ("checked", "a result must come in the run right after its call's message"),
+    "TC004": ("checked", "a result before its call is outside every run"),
+    "TC005": ("checked", "each call is answered once: a second result finds no open id"),
+    "TC006": ("checked", "a call id seen before in the example is refused (``seen``)"),
+    "TC007": ("checked", "an assistant message whose tool_calls list is empty is refused"),
+    "TC008": ("checked", "an empty id or \"null\" is refused; a non-string id does not decode"),
+    "TC009": ("checked", "the id is held to openai's limit and pattern (``rules.sequence.id_rule``)"),
+    "TC010": ("shape", "arguments decode only as a string"),
+    "TC011": ("checked", "non-empty arguments must parse as JSON (orjson, as the dialect reads them)"),
+    "TC012": ("checked", "the name must match ``dialects.base.NAME_RE``, the dialects' own test"),
+    "TC013": ("shape", "a tool message has no name field to disagree with its call's"),
+    "TC014": ("checked", "results must come in their calls' order"),
+    "TC015": ("not for openai", "results split across messages concern combined turns"),
+    "TC016": ("not for openai", "a tool result not first in a message concerns content blocks"),
+    "TC017": ("shape", "no function role and no function_call field decode"),
+    "TC018": ("checked", "an assistant message without calls needs content; other contents decode only as strings"),
+    "TC019": ("checked", "no user message right after a tool message; no tool message outside a run"),
+    "TC020": ("checked", "every call is answered, so no user message stands in for a missing result"),
+    "TC021": ("shape", "no reasoning_content field decodes (openai-chat finds TC021 only beside one)"),
+    "TC022": ("checked", "the last call block must be answered"),
+    "TC023": ("checked", "a call id seen before in the example is refused (``seen``)"),
+    "TC024": ("shape", "only the roles system, user, assistant and tool decode"),
+    "TC025": ("not for openai", "blocks after a tool call concern content blocks"),
+    "TC026": ("checked", "a name the tools list does not declare is refused"),
+}
 
 
 class Function(msgspec.Struct, forbid_unknown_fields=True, gc=False):

@@ -5,6 +5,7 @@ word, in the evidence it cites, and a provider's words are only given where the 
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -42,7 +43,7 @@ def _all_said():
 
 
 def test_one_record_per_code_with_the_stable_name():
-    assert list(RULE) == [f"TC{k:03d}" for k in range(1, 27)]
+    assert list(RULE) == [f"TC{k:03d}" for k in range(1, len(RULE) + 1)]  # numbered in order, none skipped
     assert {code: r.name for code, r in RULE.items()} == dict(RULES)
     assert all(tuple(r.severity) == TARGETS for r in RULE.values())
 
@@ -83,3 +84,30 @@ def test_the_report_carries_the_records_words():
         assert f.provider_error is not None
         literal = max(re.split(r"\{[a-z]+\}", RULE["TC002"].said[target].text), key=len)
         assert literal in f.provider_error
+
+
+def _found_in_code() -> dict[str, set[str]]:
+    """code -> the modules of the package that find it: that make ``Issue("TC…", ...)`` or turn
+    another issue into one (``issue.code = "TC…"``)."""
+    pkg = ROOT / "inspector"
+    found: dict[str, set[str]] = {}
+    for path in sorted(pkg.rglob("*.py")):
+        for n in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            value = None
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "Issue" and n.args:
+                value = n.args[0]
+            elif (isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Attribute)
+                  and n.targets[0].attr == "code"):
+                value = n.value
+            if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                found.setdefault(value.value, set()).add(path.relative_to(pkg).as_posix())
+    return found
+
+
+def test_each_record_names_every_module_that_finds_its_rule():
+    found = _found_in_code()
+    assert set(found) <= set(RULE), "an issue code without a record"
+    for code, rule in RULE.items():
+        assert rule.found_in, f"{code}: the record does not say where the rule is found"
+        assert set(rule.found_in) == found.get(code, set()), (
+            f"{code}: the record's found_in differs from the modules that make the issue")

@@ -28,7 +28,8 @@ from inspector import dialects
 from inspector.checking import check_plain
 from inspector.containers import Document, find_transcripts
 from inspector.dialects.openai_chat import OpenAIChat
-from inspector.scan.fast import GIVE_UP
+from inspector.rules import RULE
+from inspector.scan.fast import GIVE_UP, HOLDS
 from inspector.scan.sources import Part
 from inspector.scan.work import FINDING_FIELDS, ScanOptions, check_value, fast_path, scan_part
 
@@ -125,6 +126,33 @@ def _trailing_call(rec, rng):
         {"id": "call_last", "type": "function", "function": {"name": "search", "arguments": "{}"}}]}
 
 
+def _result_before_call(rec, rng):
+    msgs = rec["messages"]
+    i = _where(rec, rng, "tool")
+    calls = [k for k in range(i) if msgs[k].get("tool_calls")]
+    if calls:
+        msgs.insert(calls[-1], msgs.pop(i))
+
+
+def _one_id_twice_in_a_message(rec, rng):
+    for m in rec["messages"]:
+        if m.get("tool_calls"):
+            m["tool_calls"].append(dict(m["tool_calls"][0]))
+            return
+
+
+def _result_as_user_text(rec, rng):
+    """The results of a call block sent back as one user message (TC020)."""
+    msgs = rec["messages"]
+    i = next((k for k, m in enumerate(msgs) if m.get("tool_calls")), None)
+    if i is None:
+        return
+    results = []
+    while i + 1 < len(msgs) and msgs[i + 1].get("role") == "tool":
+        results.append(msgs.pop(i + 1)["content"])
+    msgs.insert(i + 1, {"role": "user", "content": "\n".join(results)})
+
+
 def _user_after_tool(rec, rng):
     msgs = rec["messages"]
     msgs.insert(_where(rec, rng, "tool") + 1, {"role": "user", "content": "thanks"})
@@ -150,6 +178,9 @@ MUTATIONS = {
     "displaced result": _displace,
     "results out of order": _swap_results,
     "same id twice": _same_id_twice,
+    "result before its call": _result_before_call,
+    "one id twice in a message": _one_id_twice_in_a_message,
+    "results as user text": _result_as_user_text,
     "trailing call": _trailing_call,
     "user after tool": _user_after_tool,
     "empty id": lambda r, g: _call_at(r, g, id=""),
@@ -264,6 +295,40 @@ def test_fast_row_is_the_general_row(seed, changes):
     if row is not None:
         assert [row] == _general(text)
         assert row["findings"] == [] and row["dialect"] == "openai-chat" and row["target"] == "openai"
+
+
+def test_the_fast_path_says_how_it_holds_every_rule():
+    """A rule added to the catalogue fails here until ``scan.fast.HOLDS`` says how the fast path
+    holds it; a rule said not to apply to openai really has no openai severity."""
+    assert set(HOLDS) == set(RULE), "inspector/scan/fast.py HOLDS: a rule the fast path does not account for"
+    for code, (how, why) in HOLDS.items():
+        assert how in ("checked", "shape", "not for openai") and why, code
+        if how == "not for openai":
+            rule = RULE[code]
+            assert rule.severity["openai"] is None, code
+            assert all("openai" not in by for by in rule.by_kind.values()), code
+
+
+def test_each_rule_it_checks_or_refuses_the_shape_of_is_tried_by_a_change():
+    """For every rule the fast path checks, or whose breaking shape does not decode, some change of
+    an example makes the general path find it, and the fast path does not pass that line: each
+    claim in ``HOLDS`` is tried by ``MUTATIONS`` (add one with a new rule)."""
+    tried: set[str] = set()
+    for name, change in sorted(MUTATIONS.items()):
+        for seed in range(4):
+            for tools in (True, False):
+                rng = random.Random(seed)
+                rec = example(rng)
+                if not tools:
+                    del rec["tools"]
+                change(rec, rng)
+                text = orjson.dumps(rec)
+                codes = {f["code"] for row in _general(text) for f in row.get("findings") or ()}
+                if codes:
+                    assert _fast(text) is None, (name, seed, codes)
+                tried |= codes
+    untried = sorted(code for code, (how, _) in HOLDS.items() if how != "not for openai" and code not in tried)
+    assert untried == []
 
 
 def test_clean_examples_take_the_fast_path():
