@@ -34,6 +34,7 @@ from .dialects import all_dialects
 from .dialects.base import Block
 from .dialects.editing import EntryEditor
 from .errors import InputError
+from .fixes.base import same_json
 from .fixes.entries import EntryPlan
 from .fixes.join import JoinPlan
 from .fixes.plan import Plan
@@ -425,7 +426,10 @@ def _repair_document(doc: Document, target: str | None, options: RepairOptions, 
         del again
     else:
         if any(changed):
-            report.unfixed.append("repair did not settle after several passes; the report lists every change made")
+            codes = sorted({c for run, ch in zip(runs, changed) if ch for c in run.stuck})
+            report.unfixed.append(
+                f"repair did not settle after {MAX_PASSES + 1} passes: {', '.join(codes)} still needed changes on the "
+                "last one, so the rule(s) keep failing; the report lists only the changes the output shows")
             for run, ch in zip(runs, changed):
                 if ch:
                     root = put_back(root, run.t, run.items, run.origin)
@@ -514,6 +518,7 @@ class _Run:
         self.unfixed: list[str] = []
         self.origin: list[int | None] | None = None  # input index of each current item (None: new)
         self.reported: set[str] = set()  # codes check reported on the input (errors and warnings)
+        self.stuck: list[str] = []  # the codes of the latest pass's changes
 
     def transcript(self) -> Transcript:
         t = self.t
@@ -536,6 +541,12 @@ class _Run:
         self.unfixed = [next((e for e in self.unfixed if e.startswith(u)), u) for u in plan.unfixed]
         if not plan.recs:
             return False
+        if later and len(items) == len(self.items) and same_json(items, self.items):
+            # A pass whose output is its input made no change, whatever its plan said: the log
+            # lists only what the output shows (a Gemini join that joined nothing, issue 34).
+            self.stuck = sorted({r.code for r in plan.recs})
+            return False
+        self.stuck = sorted({r.code for r in plan.recs})
         prev = self.origin
         back = (lambda k: k) if prev is None else (lambda k: prev[k] if k is not None and k < len(prev) else None)
         new_origin = getattr(plan, "origins", None)

@@ -60,6 +60,7 @@ class MessageFixes:
 
     def assign_ids(self) -> None:
         self.renamed: list[tuple[int, Call, str]] = []  # (message index, call, new id)
+        self.rename_code: dict[int, str] = {}  # id(call) -> the rule its new id answers
         idless_ok = self._idless_blocks()
         if not (self.by_code.get("TC006") or self.by_code.get("TC008")
                 or (self.by_code.get("TC009") and self.acts("TC009"))):
@@ -92,6 +93,7 @@ class MessageFixes:
                         self.unfixed.append(f"message #{m.index} has two calls with id {cid}, kept as asked (rename_ids=false)")
                     else:
                         new = make_id(f"{cid}#{m.index}#{c.pos}", self.target, taken)
+                        self.rename_code[id(c)] = "TC006"
                         self.log("rename_id", "TC006", cid, m.index, self.slot(m.index),
                                  f"Renamed the second call with id {cid} in message #{m.index} ({tool_label(c.name)}) "
                                  f"to {new}, and its result with it.", new)
@@ -104,6 +106,7 @@ class MessageFixes:
                             fitted[cid] = make_id(cid, self.target, taken)
                         new = fitted[cid]
                         self.id_map[cid] = new
+                        self.rename_code[id(c)] = "TC009"
                         self.log("rename_id", "TC009", cid, m.index, self.slot(m.index),
                                  f"Renamed call id {cid} in message #{m.index} to {new} to fit the target's id format, "
                                  "and its result with it.", new)
@@ -207,6 +210,10 @@ class MessageFixes:
                 if r.id is None:
                     self.log("assign_id", "TC008", new, i, self.slot(i),
                              f"Gave the result in message #{i} the id {new} of the call it answers (message #{c.msg}).", new)
+                else:
+                    self.log("follow_call_id", self.rename_code.get(id(c), "TC008"), r.id, i, self.slot(i),
+                             f"Message #{i}: the result for call {r.id} now carries its call's new id {new} "
+                             f"(message #{c.msg}).", new)
             if id(c) in self.idless_bad:
                 continue  # an ambiguous pairing: its names are not ours to change either
             if (names and r.name is not None and c.name is not None and r.name != c.name

@@ -70,3 +70,16 @@ def test_split_results_and_text_first_are_joined_back(chat, dialect, data):
         assert sum(a == b for a, b in itertools.pairwise(roles)) <= pairs_in, roles
     else:
         assert all(a != b for a, b in itertools.pairwise(roles)), roles  # joined back: roles alternate
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(broken_chats(), st.sampled_from(sorted(WRITERS)))
+def test_the_change_log_replays_to_the_output_in_every_dialect(chat, dialect):
+    """Issue 34: the report's changes, replayed on the input, give the output (support/repair_log.py)."""
+    from support.repair_log import check_result
+
+    from inspector.reading import load
+
+    text = as_text(WRITERS[dialect](chat), dialect)
+    fixed = inspector.repair(text)
+    assert check_result(load(text), fixed) == []

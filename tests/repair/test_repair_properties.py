@@ -201,3 +201,13 @@ def test_mistral_common_refuses_what_repair_fixes():
     with pytest.raises(MistralCommonException):
         mistral_accepts(msgs)
     mistral_accepts(inspector.repair(msgs, target="mistral").data)
+
+
+@settings(**SETTINGS)
+@given(broken_transcripts(), st.sampled_from(TARGETS), CHOICES)
+def test_the_change_log_replays_to_the_output(msgs, target, choices):
+    """Issue 34: the report's changes, replayed on the input, give the output (support/repair_log.py)."""
+    from support.repair_log import replay
+
+    result = inspector.repair(msgs, target=target, options=choices)
+    assert replay(msgs, orjson.loads(result.output), result.report.changes) == []
