@@ -59,8 +59,9 @@ def _repair_logs_replay():
     """Every repair the test suite makes in this process: its change log replayed on its input
     gives its output (tests/support/repair_log.py, issue 34). A log that does not match fails the
     test that made the repair."""
-    import inspector.repairing as repairing
     from support.repair_log import check_result
+
+    from inspector import repairing
 
     real = repairing._repair_document
 

@@ -20,7 +20,6 @@ from ..dialects.editing import EntryEditor
 from .base import same_json
 from .join import JoinPlan
 
-
 # Changes that take something out: they show in the entry only when that entry was rewritten.
 TAKE_OUT = {"quarantine_orphan", "quarantine_message", "quarantine_duplicate", "remove_duplicate", "remove_call"}
 

@@ -11,7 +11,7 @@ import copy
 from support.repair_log import check_result, replay
 
 import inspector
-import inspector.repairing as repairing
+from inspector import repairing
 from inspector.reading import load
 
 LEADING_CALL = {"contents": [

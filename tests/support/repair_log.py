@@ -25,7 +25,6 @@ from typing import Any
 
 import orjson
 
-
 # Changes that move an item: the item itself may be unchanged.
 MOVES = {"move_result", "move_message"}
 
