@@ -35,6 +35,7 @@ from .dialects.base import Block
 from .dialects.editing import EntryEditor
 from .errors import InputError
 from .fixes.base import same_json
+from .fixes.documented import DEFAULT_LEADING, DocumentedPlan
 from .fixes.entries import EntryPlan
 from .fixes.join import JoinPlan
 from .fixes.plan import Plan
@@ -95,8 +96,15 @@ class RepairOptions(BaseModel):
                          "instead of being taken out while a placeholder answers the call")
     duplicate: Literal["real", "first", "last"] = Field(
         "real", description="TC005: keep the real-looking result (else the last), the first, or the last")
-    pending: Literal["leave", "close"] = Field(
-        "leave", description="TC022: leave a pending trailing call, or close it like a missing result")
+    pending: Literal["leave", "close", "placeholder", "quarantine"] = Field(
+        "leave", description="TC022: leave a pending trailing call (where the target refuses a request ending on it, "
+        "take it out into the quarantine), close it with a placeholder result (close or placeholder), or take it "
+        "out (quarantine)")
+    leading: Literal["bridge", "drop_leading"] = Field(
+        "bridge", description="TC019: a history that starts with a function call gets a user turn marked as "
+        "synthesized before it, or loses the call and its response to the quarantine (drop_leading)")
+    leading_text: str = Field(DEFAULT_LEADING, max_length=MAX_TEXT_CHARS,
+                              description="text of the synthesized user turn before a leading function call")
     rename_ids: bool = Field(True, description="TC006/TC009: rename duplicate ids and ids the target's format refuses")
     user_as_result: bool = Field(False, description="TC020: make tool output sent as a user message the call's result")
     unknown_role: Literal["quarantine", "keep"] = Field("quarantine", description="TC024: take the message out, or keep it")
@@ -165,6 +173,7 @@ def usable_options(options: Any) -> dict:
 # ``--set RULE=ACTION``: a rule code or an option name, and the action.
 SET_KEYS = {
     "TC001": "missing", "TC002": "orphan", "TC017": "orphan", "TC005": "duplicate", "TC022": "pending",
+    "TC019": "leading",
     "TC006": "rename_ids", "TC009": "rename_ids", "TC020": "user_as_result", "TC024": "unknown_role",
 }
 _BOOL_WORDS = {"true": True, "yes": True, "on": True, "1": True, "rename": True, "convert": True,
@@ -468,7 +477,7 @@ def _repair_document(doc: Document, target: str | None, options: RepairOptions, 
     return RepairResult(None, new_doc, report, after, pieces, reads, unchanged=after is before and original is not None)
 
 
-MAX_PASSES = 3
+MAX_PASSES = 4  # the documented fixes take a pass of their own
 
 
 def _reads_back(root: Any, fmt: str, runs: list[_Run], target: str | None, dialect: str | None) -> list[str]:
@@ -531,14 +540,21 @@ class _Run:
             self.unfixed = [(f"{a.transcript.extra.get('label', 'this transcript')} is left as it is: repair rewrites a "
                             f"log's main conversation, not a view of some of its entries ({', '.join(bad)})")] if bad else []
             return False
+        documented = None
         if isinstance(ed, EntryEditor):  # log entries that make messages: plan on the messages, write entries
             plan = EntryPlan(a, target, options, ed)
-        else:  # results that are blocks of the next message: plan on an exploded copy, join back
-            plan = (JoinPlan if a.dialect.block is Block.NEXT else Plan)(a, target, options, ed)
-        items = plan.run()
+        else:
+            # The fixes a provider documents first, in a pass of their own (fixes/documented.py).
+            documented = plan = DocumentedPlan(a, target, options, ed)
+            items = plan.run()
+            if not plan.recs:  # results that are blocks of the next message: plan on an exploded copy, join back
+                plan = (JoinPlan if a.dialect.block is Block.NEXT else Plan)(a, target, options, ed)
+        if plan is not documented:
+            items = plan.run()
+        unfixed = plan.unfixed if documented is None or plan is documented else [*documented.unfixed, *plan.unfixed]
         # The latest pass knows best what is left; an earlier pass may have said more about the
         # same item (why a result was not re-linked, before a placeholder answered its call).
-        self.unfixed = [next((e for e in self.unfixed if e.startswith(u)), u) for u in plan.unfixed]
+        self.unfixed = [next((e for e in self.unfixed if e.startswith(u)), u) for u in unfixed]
         if not plan.recs:
             return False
         if later and len(items) == len(self.items) and same_json(items, self.items):
