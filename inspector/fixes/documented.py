@@ -38,6 +38,7 @@ from .base import Rec, Slot, tool_label
 # ("Thought signatures", Gemini API docs: "skip_thought_signature_validator").
 GEMINI_STAND_IN = "skip_thought_signature_validator"
 VALID_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
+FRAGMENT = "a stream fragment: a call with no id, no name and arguments that are not JSON, beside a real call"
 DEFAULT_LEADING = "[no user turn was recorded before this function call]"
 
 # What the user can do about reasoning state nobody documents a stand-in for.
@@ -214,8 +215,7 @@ class DocumentedPlan:
                 continue
             self.cur[m.index], _ = self.ed.drop_calls(before, frags)
             for c, item in zip(frags, items):
-                self.quarantine.append((m.index, "TC012", "a stream fragment: a call with no id, no name and "
-                                        "arguments that are not JSON, beside a real call", item))
+                self.quarantine.append((m.index, "TC012", FRAGMENT, item))
             self.log("quarantine_fragment", "TC012", None, m.index, self.slot(m.index),
                      f"Message #{m.index}: took {len(frags)} stream fragment(s) out into the quarantine: a call with "
                      "no id, no name and arguments that are not JSON, beside a real call of the same message, is "
