@@ -52,7 +52,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import orjson
 from gen import build_transcript, drop_results
 
-from inspector.redact import Redactor
+from inspector.sharing.redact import Redactor
 
 MB = 1_000_000
 SCAN_SIZES = (48_000, 96_000, 192_000, 385_000, 1 * MB, 2 * MB, 4 * MB)
@@ -102,7 +102,7 @@ def bench_scan() -> None:
 SCAN_MEMORY_SIZES = (5 * MB, 20 * MB)
 SCAN_CHILD = r"""
 import sys, time
-from inspector.redact import Redactor
+from inspector.sharing.redact import Redactor
 
 def status(key):
     with open("/proc/self/status") as f:
@@ -157,7 +157,7 @@ def bench_scan_memory() -> None:
 
 def bench_bounds() -> None:
     import inspector
-    from inspector.redact import PatternError
+    from inspector.sharing.redact import PatternError
 
     print("bounds (issue 22): what a hostile option or pattern gets, and how long until it is told")
     msgs = [{"role": "user", "content": "go"}]

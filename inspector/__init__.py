@@ -47,7 +47,7 @@ __version__ = "0.1.0"
 # costs next to nothing, and a run loads only what it uses (the CLI's check never needs pydantic).
 _LAZY = {
     "Document": "containers", "Transcript": "containers", "InputError": "errors", "load": "reading",
-    "RULES": "rules", "TARGETS": "targets", "verdict": "check", "Finding": "report", "Report": "report",
+    "RULES": "rules", "TARGETS": "targets", "verdict": "checking", "Finding": "report", "Report": "report",
     "FitError": "fitting", "FitOptions": "fitting", "FitResult": "fitting",
     "RepairOptions": "repairing", "RepairReport": "repairing", "RepairResult": "repairing",
 }
@@ -67,31 +67,13 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))
 
 
-def _keep_the_functions() -> None:
-    """``inspector.check`` stays the function when the submodule of that name loads later: the
-    import system sets a loaded submodule as its package's attribute, which would replace it."""
-    import sys
-    from types import ModuleType
-
-    class Package(ModuleType):
-        def __setattr__(self, name: str, value: _Any) -> None:
-            if name == "check" and isinstance(value, ModuleType):
-                return
-            super().__setattr__(name, value)
-
-    sys.modules[__name__].__class__ = Package
-
-
-_keep_the_functions()
-
-
 def check(source: _Any, target: str | None = None, *, dialect: str | None = None) -> Report:
     """Check a transcript (messages, a request body, JSON text, bytes, a path or ``-``).
 
     ``target`` is the provider whose rules apply (default: the dialect's own); ``dialect``
     overrides detection. Raises ``InputError`` when the input cannot be read.
     """
-    from .check import check_document
+    from .checking import check_document
     from .reading import load
 
     report, _ = check_document(load(source), target, dialect)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .check import Analysis
+from .checking import Analysis
 from .containers import Document, path_text
 
 GITHUB_LEVEL = {"error": "error", "warning": "warning", "info": "notice"}

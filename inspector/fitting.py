@@ -31,7 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .check import Analysis, check_plain
+from .checking import Analysis, check_plain
 from .containers import Document, Transcript
 from .errors import InputError
 from .gc_pause import gc_paused

@@ -10,9 +10,9 @@ from typing import Any
 
 from . import dialects  # noqa: F401  (the formats' container recognisers: they load before a file is searched)
 from .containers import Document, find_transcripts, looks_like_message
-from .errors import InputError
+from .errors import InputError, PythonReprInput
 from .gc_pause import gc_paused
-from .jsonio import PIECES_FROM, loads_stream, parse_document
+from .jsonio import PIECES_FROM, loads_stream, parse_document, repr_to_json
 
 MAX_BYTES = 1 << 31  # 2 GiB: beyond this, reading into memory is not a sensible plan
 CHUNK = 1 << 20
@@ -182,3 +182,21 @@ def load_bytes(data: bytes, label: str) -> Document:
         dups = [{**d, "path": (0, *d["path"])} for d in dups]
     return Document(root=root, format=fmt, transcripts=find_transcripts(root, fmt), source=label, lines=lines,
                     duplicate_keys=dups)
+
+
+def read_document(path: str | os.PathLike, python_repr: bool = False) -> Document:
+    """``load`` a path or ``-``, as every command reads its input; with ``python_repr``, a Python
+    repr (what ``print(messages)`` shows) is read as a literal."""
+    data, label = read_source(path) if path == "-" else (None, str(path))
+    try:
+        # a file is given to the loader by name: a big JSON array is then parsed while it is read
+        return load_bytes(data, label) if data is not None else load_path(path)
+    except PythonReprInput as exc:
+        if not python_repr:
+            raise PythonReprInput(exc.readable, label) from None
+        if data is None:
+            data, label = read_source(path)
+        converted = repr_to_json(data) if exc.readable else None
+        if converted is None:
+            raise InputError(str(exc), label) from None
+        return load_bytes(converted, label)

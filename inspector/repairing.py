@@ -28,7 +28,7 @@ from typing import Any, BinaryIO, Literal
 
 from pydantic import BaseModel, Field, PrivateAttr, field_validator
 
-from .check import check_plain, counts, dialects_for
+from .checking import check_plain, counts, dialects_for
 from .containers import Document, Transcript, find_transcripts
 from .dialects import all_dialects
 from .dialects.base import Block

@@ -15,7 +15,7 @@ from typing import Any
 def assert_accepted(messages: Any, target: str | None = None, *, dialect: str | None = None) -> None:
     """Assert that ``target`` would accept ``messages`` (any source ``inspector.check`` reads)."""
     from . import check
-    from .check import verdict
+    from .checking import verdict
 
     report = check(messages, target, dialect=dialect)
     errors = [f for f in report.findings if f.severity == "error"]

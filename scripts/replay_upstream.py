@@ -30,7 +30,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from inspector.cassettes import read_cassette
+from inspector.guard.cassettes import read_cassette
 
 APIS = ("/chat/completions", "/responses", "/messages")
 

@@ -21,7 +21,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 import pgcluster
 
-from inspector.config import OIDC_VARIABLES
+from inspector.sharing.config import OIDC_VARIABLES
 
 
 class _External:

@@ -40,13 +40,13 @@ TARGET_MODULES = {
     "guard/inspect.py": "the API a request URL is for and the target whose API it is",
     "guard/proxy.py": "the upstream of each provider's API",
     "guard/refusal.py": "a refusal in each provider's error shape",
-    "proxy_cli.py": "the upstream of each provider's API",
+    "cli/proxy.py": "the upstream of each provider's API",
 }
 
 # (module, literal): why that literal there is not a reference to the dialect of that name.
 NOT_A_DIALECT = {
     ("guard/recorder.py", "langchain"): "a guard record's source: the LangChain middleware recorded it",
-    ("inbox_cli.py", "langchain"): "the --source choices of guard records",
+    ("cli/inbox.py", "langchain"): "the --source choices of guard records",
     ("ui/inbox.py", "langchain"): "the inbox's Source filter",
     ("guard/langchain.py", "langchain"): "the middleware's recorder source",
     ("guard/inspect.py", "langchain"): "the LangChain middleware's endpoint: an adapter to one framework "

@@ -37,7 +37,7 @@ from support.dialect_writers import WRITERS, as_text, broken_chats
 from support.transcripts import valid_transcripts
 
 import inspector
-from inspector.check import check_plain
+from inspector.checking import check_plain
 from inspector.errors import InputError
 from inspector.scan import sources
 from inspector.scan.work import FINDING_FIELDS, ScanOptions, scan_part
@@ -86,7 +86,7 @@ def _fixture_files(tmp: Path) -> list[Path]:
     the shapes the one-verdict and fresh-shape tests were written for (a batch file listing tools
     before messages, a HAR of two APIs, a compacted Claude Code log, a LangChain history naming
     Claude, an Anthropic tool loop with thinking on)."""
-    from inspector.cassettes import read_cassette
+    from inspector.guard.cassettes import read_cassette
 
     test_one_verdict = _test_module("test_one_verdict.py")
     test_fresh_shapes = _test_module("check/test_provider_quirks.py")
@@ -185,7 +185,7 @@ def _same_as_scan(path: Path, report: dict, analyses) -> None:
 
 
 def _same_as_app(path: Path) -> None:
-    from inspector.check import check_document
+    from inspector.checking import check_document
     from inspector.ui.analysis import Checked, target_default
     from inspector.ui.findings import findings_frame
 

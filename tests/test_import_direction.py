@@ -1,5 +1,7 @@
-"""The package's imports point one way: the wire formats (``dialects/``) never reach up into the
-rules, the check or repair, the value types import nothing above them, and no import cycle exists
+"""The package's imports point one way: the doors (``cli/``, ``ui/``, ``guard/``, ``hosting/``) and
+what sharing keeps (``sharing/``) stand on the engine, which never imports them; the wire formats
+(``dialects/``) never reach up into the rules, the check or repair, the value types import nothing
+above them, and no import cycle exists
 (top-level and function-level imports alike; imports for annotations only do not count), so any module can be read and tested on its own."""
 
 from __future__ import annotations
@@ -87,7 +89,7 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
 
 def test_dialects_never_import_rules_check_or_repair():
     graph = import_graph()
-    above = ("inspector.rules", "inspector.check", "inspector.fixes", "inspector.repairing", "inspector.ui",
+    above = ("inspector.rules", "inspector.checking", "inspector.fixes", "inspector.repairing", "inspector.ui",
              "inspector.render", "inspector.export")
     bad = {(m, t) for m, ts in graph.items() if m.startswith("inspector.dialects") for t in ts
            if t == "inspector" or t.startswith(above)}
@@ -102,3 +104,33 @@ def test_value_types_import_nothing_of_the_package():
 
 def test_the_package_has_no_import_cycle():
     assert _cycle(import_graph()) is None
+
+
+# The rooms above the engine: the doors a user comes in by (``python -m inspector`` is the command
+# line's), and sharing, which only they use.
+DOORS = ("inspector.cli", "inspector.__main__", "inspector.ui", "inspector.guard", "inspector.hosting")
+SHARING = "inspector.sharing"
+
+
+def _in(module: str, rooms: tuple[str, ...] | str) -> bool:
+    return any(module == r or module.startswith(r + ".") for r in ((rooms,) if isinstance(rooms, str) else rooms))
+
+
+def test_the_engine_never_imports_a_door_nor_sharing():
+    graph = import_graph()
+    engine = [m for m in graph if not _in(m, DOORS + (SHARING,))]
+    assert "inspector.checking" in engine and "inspector.reading" in engine and "inspector.dialects.base" in engine
+    bad = sorted((m, t) for m in engine for t in graph[m] if _in(t, DOORS + (SHARING,)))
+    assert bad == []
+
+
+def test_sharing_never_imports_a_door():
+    graph = import_graph()
+    bad = sorted((m, t) for m, ts in graph.items() if _in(m, SHARING) for t in ts if _in(t, DOORS))
+    assert bad == []
+
+
+def test_the_app_never_imports_the_command_line():
+    graph = import_graph()
+    bad = sorted((m, t) for m, ts in graph.items() if _in(m, "inspector.ui") for t in ts if _in(t, "inspector.cli"))
+    assert bad == []

@@ -13,18 +13,20 @@ from pathlib import Path
 
 import pytest
 
+from inspector.cli.parser import _COMMANDS, COMMAND_MODULES, load_commands
+
 ROOT = Path(__file__).resolve().parents[1]
 SMALL = ROOT / "sample_logs" / "orphan_tool_reply.json"
 
 # Libraries a plain check never needs (top-level package names).
 NOT_FOR_A_CHECK = ("pydantic", "pydantic_core", "streamlit", "pandas", "dask", "distributed", "pyarrow", "toktok",
                    "re2", "sqlalchemy", "psycopg", "difflib", "tiktoken")
-# The package's own modules a plain check never needs: other commands and their engines.
-OWN_NOT_FOR_A_CHECK = ("inspector.repair_cli", "inspector.fit_cli", "inspector.share_cli", "inspector.explain_cli",
-                       "inspector.scan_cli", "inspector.scan", "inspector.repairing", "inspector.fixes",
-                       "inspector.fitting", "inspector.report", "inspector.redact", "inspector.store",
-                       "inspector.export", "inspector.render", "inspector.ui", "inspector.provider_errors",
-                       "inspector.config", "inspector.pyrepr")
+# The package's own modules a plain check never needs: the other commands (every module the
+# command registry names but check's own) and the engines and rooms only they use.
+OWN_NOT_FOR_A_CHECK = tuple(sorted(set(COMMAND_MODULES.values()) - {COMMAND_MODULES["check"]})) + (
+    "inspector.scan", "inspector.repairing", "inspector.fixes", "inspector.fitting", "inspector.report",
+    "inspector.sharing", "inspector.export", "inspector.render", "inspector.ui", "inspector.guard",
+    "inspector.provider_errors", "inspector.pyrepr")
 
 
 def _modules_after(code: str) -> tuple[set[str], set[str]]:
@@ -47,7 +49,7 @@ def test_a_plain_check_of_a_small_file_loads_only_what_it_uses():
     code = ("import contextlib, io\nfrom inspector.cli import main\nwith contextlib.redirect_stdout(io.StringIO()):\n"
             f"    assert main(['check', {str(SMALL)!r}]) == 1\n")
     _, after = _modules_after(code)
-    assert "inspector.check" in after and "inspector.rules" in after  # it did check
+    assert "inspector.checking" in after and "inspector.rules" in after  # it did check
     libraries = sorted(m for m in after if m.split(".")[0] in NOT_FOR_A_CHECK)
     assert libraries == []
     own = sorted(m for m in after if m.startswith(OWN_NOT_FOR_A_CHECK))
@@ -55,27 +57,24 @@ def test_a_plain_check_of_a_small_file_loads_only_what_it_uses():
 
 
 def test_the_api_names_load_on_first_use():
-    code = ("import inspector\nassert 'inspector.check' not in sys.modules\n"
+    code = ("import inspector\nassert 'inspector.checking' not in sys.modules\n"
             "r = inspector.check([{'role': 'tool', 'tool_call_id': 'x', 'content': 'hi'}])\n"
             "assert [f.code for f in r.findings] == ['TC002'] and isinstance(r, inspector.Report)\n"
             "assert inspector.verdict(r).startswith('OpenAI would reject')\n"
             "assert 'TC001' in inspector.RULES and 'openai' in inspector.TARGETS\n"
             "assert set(inspector.__all__) <= set(dir(inspector))\n"
             "for name in inspector.__all__:\n    getattr(inspector, name)\n"
-            # the submodule of the same name loading after the package does not replace the function
-            "import inspector.check as again\nfrom inspector.check import check_plain\n"
-            "assert inspector.check is again and inspector.check.__module__ == 'inspector'\n")
+            # the engine's module is ``checking``: no submodule shadows the function ``check``
+            "import inspector.checking\nassert inspector.check.__module__ == 'inspector'\n")
     _modules_after(code)
 
 
 def test_a_help_run_and_each_command_still_find_their_commands():
     p = subprocess.run([sys.executable, "-m", "inspector", "--help"], capture_output=True, text=True, timeout=60)
-    for name in ("check", "repair", "fit", "share", "unshare", "explain", "scan"):
+    for name in COMMAND_MODULES:
         assert name in p.stdout
-    from inspector.cli import _COMMANDS, COMMAND_MODULES, _load_extra_commands
-
-    _load_extra_commands()
-    assert set(COMMAND_MODULES) == set(_COMMANDS) - {"check"}  # the table names every command's module
+    load_commands()
+    assert set(COMMAND_MODULES) == set(_COMMANDS)  # the table names every command's module
 
 
 # The guard's libraries (issue 26): the proxy's server, its HTTP client, the framework hooks'
@@ -119,10 +118,10 @@ def test_the_api_and_the_guards_pure_part_load_none_of_them():
 def test_the_pytest_plugin_loads_none_of_them_unless_asked(tmp_path):
     (tmp_path / "test_probe.py").write_text(
         "import sys\n\ndef test_probe():\n"
-        "    assert 'inspector.pytest_plugin' in sys.modules\n"
+        "    assert 'inspector.guard.pytest_plugin' in sys.modules\n"
         f"    loaded = sorted(m for m in sys.modules if m.split('.')[0] in {GUARD_LIBRARIES!r})\n"
         "    assert loaded == [], loaded\n")
     env = {**os.environ, "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}  # only ours, not every installed plugin
-    p = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "inspector.pytest_plugin", "-p", "no:cacheprovider",
+    p = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "inspector.guard.pytest_plugin", "-p", "no:cacheprovider",
                         str(tmp_path)], capture_output=True, text=True, timeout=120, cwd=tmp_path, env=env)
     assert p.returncode == 0, p.stdout[-2000:]

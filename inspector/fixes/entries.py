@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..check import Analysis, analyse
+from ..checking import Analysis, analyse
 from ..containers import Transcript
 from ..dialects import get
 from ..dialects.editing import EntryEditor

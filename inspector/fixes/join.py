@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..check import Analysis
+from ..checking import Analysis
 from ..containers import Transcript
 from ..dialects.base import Block, user_as_result
 from ..dialects.editing import BlockEditor

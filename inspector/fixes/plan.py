@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..check import Analysis
+from ..checking import Analysis
 from ..model import Issue
 from ..rules import severity
 from .base import Rec, Slot

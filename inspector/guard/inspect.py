@@ -132,7 +132,7 @@ class Inspection:
         """One line: the verdict and the first reason, as ``inspector check`` prints it."""
         if self.report is None:
             return f"the guard cannot read this request: {self.unreadable}"
-        from ..check import verdict
+        from ..checking import verdict
 
         return verdict(self.report)
 
@@ -189,7 +189,7 @@ def _warnings(report: dict) -> bool:
 
 
 def _check(out: Inspection, ep: Endpoint, url: str, body: bytes) -> None:
-    from ..check import check_plain
+    from ..checking import check_plain
     from ..reading import load_bytes
 
     doc = load_bytes(body, public_url(url))

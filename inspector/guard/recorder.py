@@ -4,8 +4,8 @@ transports, the proxy, the LiteLLM and LangChain hooks, the pytest plugin).
 A record is kept only where the operator turned recording on (``INSPECTOR_RECORD=1``, or the
 proxy's ``--record``): the team inbox is visible to whoever can open the app. What is kept is the
 request body as a one-entry HAR (URL without its query, no headers: never an API key or an
-Authorization header), with every secret the share scan finds masked (``inspector.redact``), in
-the share store (``inspector.store``, SQLite or PostgreSQL) under the shares' retention
+Authorization header), with every secret the share scan finds masked (``inspector.sharing.redact``), in
+the share store (``inspector.sharing.store``, SQLite or PostgreSQL) under the shares' retention
 (``INSPECTOR_SHARE_TTL_DAYS``). A body bigger than a share may be (``INSPECTOR_SHARE_MAX_BYTES``)
 is recorded without its body.
 
@@ -82,16 +82,16 @@ class Recorder:
     def _open(self):
         with self._lock:
             if self._store is None:
-                from ..config import Settings
-                from ..redact import Redactor
-                from ..store import Store
+                from ..sharing.config import Settings
+                from ..sharing.redact import Redactor
+                from ..sharing.store import Store
 
                 self._settings = self._settings or Settings.from_env()
                 self._store = Store.from_env(self._settings)
                 self._redactor = Redactor.build(self._settings.redact_patterns)
             elif self._redactor is None:
-                from ..config import Settings
-                from ..redact import Redactor
+                from ..sharing.config import Settings
+                from ..sharing.redact import Redactor
 
                 self._settings = self._settings or Settings.from_env()
                 self._redactor = Redactor.build(self._settings.redact_patterns)
@@ -113,7 +113,7 @@ class Recorder:
 
     def _redacted(self, har: dict, max_bytes: int) -> bytes:
         from ..jsonio import dumps
-        from ..redact import check_masked
+        from ..sharing.redact import check_masked
 
         data = dumps(har, indent=False)
         if len(data) > max_bytes:

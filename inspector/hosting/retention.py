@@ -13,8 +13,8 @@ from __future__ import annotations
 import logging
 import threading
 
-from ..config import Hosting, Settings
-from ..store import Store
+from ..sharing.config import Hosting, Settings
+from ..sharing.store import Store
 from . import events
 
 _lock = threading.Lock()

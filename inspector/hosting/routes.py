@@ -21,7 +21,7 @@ from http.cookies import SimpleCookie
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
-from ..config import Hosting, oidc_secrets
+from ..sharing.config import Hosting, oidc_secrets
 from . import events, retention
 
 NO_CACHE = {"Cache-Control": "no-cache, no-store"}

@@ -14,7 +14,7 @@ from typing import Any
 
 import orjson
 
-from ..check import check_plain, counts
+from ..checking import check_plain, counts
 from ..containers import Document, Transcript, find_transcripts, get_path
 from ..dialects import of_target
 from ..errors import InputError

@@ -3,7 +3,8 @@
 Modules: ``state`` (what the session remembers), ``analysis`` (cached parse and check, keyed by
 the file's sha256), ``loading`` (upload, paste, samples, shared links), ``summary``,
 ``timeline`` (the components-v2 timeline and the detail pane, in one fragment), ``findings``,
-``pasted_error``, ``repair_panel``, and ``app_main`` which lays them out.
+``pasted_error``, ``repair_panel``, ``workers`` (the heavy work in memory-capped child processes),
+and ``app_main`` which lays them out.
 """
 
 from __future__ import annotations

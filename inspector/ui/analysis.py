@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .. import dialects
-from ..check import Analysis, check_document, default_target, dialects_for, target_for_transcript
+from ..checking import Analysis, check_document, default_target, dialects_for, target_for_transcript
 from ..containers import Document
 from ..hosting import events
 from ..reading import load_bytes
@@ -44,7 +44,7 @@ PARSED_PER_BYTE, CHECKED_PER_BYTE = 3, 3
 def parsed(sha: str, _data: bytes, name: str) -> Document:
     """The parsed file (raises ``InputError`` with a line and column when it is not JSON, and
     ``WorkLimit`` when reading and checking it needs more than a worker may have)."""
-    from ..workers import admit
+    from .workers import admit
 
     admit("check", sha, _data, name)
     return load_bytes(_data, name)

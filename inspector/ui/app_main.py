@@ -141,7 +141,7 @@ def toolbar(doc, loaded: state.Loaded) -> tuple[str | None, str, int, DeltaGener
             st.warning("This file repeats object keys. A JSON reader (the provider's too) keeps only the last "
                        "value of each; the earlier values are listed here and in the report, and repair writes the last.",
                        icon=":material/content_copy:")
-            from ..check import input_findings, value_line
+            from ..checking import input_findings, value_line
 
             for f in input_findings(doc)[:20]:  # transcript text: only ever as text
                 st.text(f"{f['path']}: " + " | ".join(value_line(v, 120) for v in f["values"]))

@@ -50,7 +50,7 @@ def fitted(sha: str, _data: bytes, dialect: str | None, target: str, max_tokens:
            repair_json: str = "") -> Any:
     """The ``FitResult``, or the one-line reason the budget cannot be met (a str). ``repair_json``:
     the repair options when the file is repaired first (repair, then fit: one step)."""
-    from ..workers import WorkLimit, run_remembered
+    from .workers import WorkLimit, run_remembered
 
     try:  # in a worker process; here only when the operator turned workers off
         return run_remembered("fit", sha, _data, max_tokens, target, json.loads(options_json), dialect,

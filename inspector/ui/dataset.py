@@ -14,7 +14,7 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from ..check import counts
+from ..checking import counts
 from ..rules import RULES
 from ..targets import PROVIDER_NAME
 from . import state

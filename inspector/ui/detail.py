@@ -56,7 +56,7 @@ def _shorten(x: Any, limit: int, depth: int = 0) -> Any:
     if isinstance(x, str):
         return x if len(x) <= limit else x[:limit] + f"… ({len(x) - limit:,} more characters)"
     if depth >= TREE_DEPTH and isinstance(x, (dict, list)) and x:
-        from ..check import value_line
+        from ..checking import value_line
 
         return f"(nested too deep to show as a tree; as JSON: {value_line(x, limit)})"
     if isinstance(x, dict):

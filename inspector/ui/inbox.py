@@ -77,7 +77,7 @@ def open_button() -> None:
 
 
 def _link(base: str, r: dict) -> str:
-    from ..inbox_cli import inbox_link
+    from ..sharing.store import inbox_link
 
     return inbox_link(base, r["id"], r["culprit"])
 

@@ -99,7 +99,7 @@ def _max_chars(info: Any) -> int | None:
 
 @byte_cached(lambda sha, _data, *a, **k: REPAIRED_PER_BYTE * len(_data))
 def repaired(sha: str, _data: bytes, dialect: str | None, target: str, options_json: str):
-    from ..workers import run_remembered
+    from .workers import run_remembered
 
     with st.spinner("Repairing…"):  # in a worker process; here only when the operator turned workers off
         return run_remembered("repair", sha, _data, target, json.loads(options_json), dialect,

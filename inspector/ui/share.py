@@ -26,16 +26,16 @@ from typing import Any
 
 import streamlit as st
 
-from .. import store as _store
-from ..config import ConfigError, Settings
 from ..errors import InputError
 from ..hosting import events, retention
-from ..redact import MaskingError, PatternError, Redactor, Secret, check_masked, context
 from ..render import asset
-from ..store import NotOwner, ShareTooLarge, Store, error_line, hash_token, looks_like_token, share_link
-from ..workers import limits
+from ..sharing import store as _store
+from ..sharing.config import ConfigError, Settings
+from ..sharing.redact import MaskingError, PatternError, Redactor, Secret, check_masked, context
+from ..sharing.store import NotOwner, ShareTooLarge, Store, error_line, hash_token, looks_like_token, share_link
 from .bytecache import byte_cached
 from .signin import USER
+from .workers import limits
 
 NOT_FOUND = (
     "This shared link was not found or has expired (shares expire, and whoever holds a link can delete it). "
@@ -167,7 +167,7 @@ def scanned(digest: str, _data: bytes, patterns: tuple[str, ...], budget: float,
     per file and settings for every session of this process: a share link opened by ten
     colleagues is scanned once, and a pattern that ran out of time is not run again on each click
     (issue 22)."""
-    from ..workers import run_remembered
+    from .workers import run_remembered
 
     try:
         found: list[Secret] = run_remembered("secrets", digest, _data, patterns, budget, key=(patterns, budget))

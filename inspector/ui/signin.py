@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from ..config import PROXY_SECRET_HEADER, ConfigError, Hosting
 from ..hosting import events
-from ..store import ANONYMOUS
+from ..sharing.config import PROXY_SECRET_HEADER, ConfigError, Hosting
+from ..sharing.store import ANONYMOUS
 
 USER = "_inspector_user"  # session_state: the User of this run, for the share panel and lists
 

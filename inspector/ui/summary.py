@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from ..check import verdict
+from ..checking import verdict
 from .analysis import Checked
 
 

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 import inspector
-from inspector.check import analyse, dialects_for, findings_for
+from inspector.checking import analyse, dialects_for, findings_for
 
 
 class _Counting(list):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import inspector
-from inspector.check import check_document
+from inspector.checking import check_document
 from inspector.provider_errors import locate, parse_error
 
 OPENAI_ORPHAN = (

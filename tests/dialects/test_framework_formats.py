@@ -320,7 +320,7 @@ def test_app_opens_a_har_capture_on_the_refused_request_with_its_error_read():
 
 
 def test_har_entries_to_different_apis_keep_their_own_dialect():
-    from inspector.check import dialects_for
+    from inspector.checking import dialects_for
     from inspector.errors import InputError
 
     har = json.loads((SAMPLES / "har_capture_openai_400.har").read_text())

@@ -41,14 +41,14 @@ def test_check_reads_each_line_in_its_own_dialect():
     assert [(f.transcript, f.code, f.message_index) for f in report.findings if f.severity == "error"] == [
         (3, "TC001", 1)]
     doc = inspector.load(data)
-    from inspector.check import dialects_for
+    from inspector.checking import dialects_for
 
     assert [d.name for d in dialects_for(doc)] == ["langchain", "openai-chat", "langchain", "openai-chat"]
 
 
 def test_a_line_without_evidence_still_takes_its_siblings_dialect():
     doc = inspector.load(jsonl(LC_OK, LC_OK))
-    from inspector.check import dialects_for
+    from inspector.checking import dialects_for
 
     assert [d.name for d in dialects_for(doc)] == ["langchain", "langchain"]
     anthropic_line = {"model": "claude-sonnet-4-5", "max_tokens": 10, "messages": [

@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 import appserver
 import loaddriver
 
-from inspector.store import Store
+from inspector.sharing.store import Store
 
 pytestmark = [pytest.mark.e2e, pytest.mark.postgres]
 SESSIONS = 20

@@ -14,7 +14,7 @@ import pytest
 from support import guard_fixtures
 from support.guard_fixtures import ANTHROPIC_200, DEEPSEEK_400, OPENAI_SSE, forget, guardserver, recorded, seen
 
-from inspector.store import Store
+from inspector.sharing.store import Store
 
 KEY = "sk-test-proxy-key-0123456789abcdefghij"
 
@@ -239,7 +239,7 @@ def test_repair_mode_sends_the_repaired_body_says_so_and_records_it(upstream, tm
     checks clean), the client learns it from the header, and the inbox keeps the request as sent
     by the client with the repair report."""
     import inspector
-    from inspector.check import check_plain
+    from inspector.checking import check_plain
 
     store = tmp_path / "inbox.sqlite3"
     p = guardserver.start_proxy(upstream.url, mode="repair", record=True, env={"INSPECTOR_STORE_PATH": str(store)})

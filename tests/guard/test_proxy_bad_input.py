@@ -17,7 +17,7 @@ import pytest
 from support import guard_fixtures
 from support.guard_fixtures import OPENAI_SSE, forget, guardserver, recorded, seen
 
-from inspector.store import Store
+from inspector.sharing.store import Store
 
 upstream = guard_fixtures.upstream  # the stand-in provider process (a fixture)
 

@@ -11,7 +11,7 @@ import pytest
 
 from inspector.guard import inspect_request
 from inspector.guard.recorder import Recorder, error_text
-from inspector.store import Store
+from inspector.sharing.store import Store
 
 SECRET = "sk-proj-ABCDEFGHIJKLMNOPQRSTUV0123456789abcdefgh"
 ORPHAN = {"model": "gpt-4o", "messages": [
@@ -88,7 +88,7 @@ def test_the_scheduled_purge_removes_expired_records_too(store_url):
     expired guard record from the store, so a redacted request is not kept past its day."""
     import sqlalchemy as sa
 
-    from inspector.store import guard_records
+    from inspector.sharing.store import guard_records
 
     now = [1_000_000.0]
     store = Store(store_url, ttl_days=1, clock=lambda: now[0])

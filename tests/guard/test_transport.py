@@ -18,7 +18,7 @@ from support.guard_fixtures import ANTHROPIC_200, DEEPSEEK_400, OPENAI_SSE, forg
 import inspector.guard
 from inspector.guard import RejectedRequest
 from inspector.guard.recorder import Recorder
-from inspector.store import Store
+from inspector.sharing.store import Store
 
 upstream = guard_fixtures.upstream  # the stand-in provider process (a fixture)
 guard_store = guard_fixtures.guard_store

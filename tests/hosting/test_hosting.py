@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from inspector.config import ConfigError, Hosting, oidc_secrets
-from inspector.store import Store, hash_token
+from inspector.sharing.config import ConfigError, Hosting, oidc_secrets
+from inspector.sharing.store import Store, hash_token
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 import inspector
-from inspector.config import ConfigError, Settings
-from inspector.redact import PatternError, Redactor, context, find_secrets, redact
+from inspector.sharing.config import ConfigError, Settings
+from inspector.sharing.redact import PatternError, Redactor, context, find_secrets, redact
 
 CORPUS = Path("/work/shared/corpus")
 

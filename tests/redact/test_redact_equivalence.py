@@ -12,7 +12,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from inspector.redact import ACCEPT, BUILTIN, Redactor, _unnest
+from inspector.sharing.redact import ACCEPT, BUILTIN, Redactor, _unnest
 
 R = Redactor.build()
 DEFINITION = [(kind, re.compile(p.encode())) for kind, p in BUILTIN]  # the built-ins, run the plain way

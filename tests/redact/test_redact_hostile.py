@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from inspector.redact import PatternError, Redactor
+from inspector.sharing.redact import PatternError, Redactor
 
 R = Redactor.build()
 AWS = "AKIAIOSFODNN7EXAMPLE"

@@ -12,7 +12,7 @@ import sys
 import pytest
 
 import inspector
-from inspector.redact import Redactor
+from inspector.sharing.redact import Redactor
 
 R = Redactor.build()
 KEY = "sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z"
@@ -152,7 +152,7 @@ def test_har_authorization_basic_and_response_set_cookie_headers_are_masked_what
 # --- your own patterns are bounded (issue 22) ------------------------------------------------------
 
 def test_too_many_too_long_or_empty_patterns_are_refused_with_the_reason():
-    from inspector.redact import MAX_PATTERN_CHARS, MAX_PATTERNS, PatternError
+    from inspector.sharing.redact import MAX_PATTERN_CHARS, MAX_PATTERNS, PatternError
 
     with pytest.raises(PatternError, match=f"more than the {MAX_PATTERNS}"):
         Redactor.build([f"secret{i}=\\w+" for i in range(MAX_PATTERNS + 1)])
@@ -164,7 +164,7 @@ def test_too_many_too_long_or_empty_patterns_are_refused_with_the_reason():
 
 
 def test_patterns_that_take_longer_than_the_budget_stop_the_scan_with_a_sentence():
-    from inspector.redact import ScanTooLong
+    from inspector.sharing.redact import ScanTooLong
 
     cjk = "漢字かな交じり文" * 40
     data = json.dumps([{"role": "user", "content": cjk} for _ in range(1500)], ensure_ascii=False).encode()

@@ -13,7 +13,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from inspector.redact import Redactor, _unnest
+from inspector.sharing.redact import Redactor, _unnest
 
 R = Redactor.build()
 AWS = "AKIA%016d"

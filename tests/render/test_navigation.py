@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 import inspector
-from inspector.check import check_document
+from inspector.checking import check_document
 from inspector.render import TimelineModel
 from inspector.render.layout import first_string_arg
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 import inspector
-from inspector.check import check_document
+from inspector.checking import check_document
 from inspector.render import asset
 from inspector.render.layout import SHAPES, Bucket, CallChip, Mark, ResultChip, TimelineModel
 

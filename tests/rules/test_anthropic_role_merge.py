@@ -18,7 +18,7 @@ import subprocess
 import sys
 
 import inspector
-from inspector.check import check_document
+from inspector.checking import check_document
 from inspector.provider_errors import locate, parse_error
 from inspector.reading import load
 

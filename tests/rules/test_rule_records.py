@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import inspector
-from inspector.check import template_fields
+from inspector.checking import template_fields
 from inspector.model import Issue
 from inspector.rules import RULE, RULES
 from inspector.rules.catalogue import TEMPLATE_FIELDS

@@ -25,7 +25,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from inspector import dialects
-from inspector.check import check_plain
+from inspector.checking import check_plain
 from inspector.containers import Document, find_transcripts
 from inspector.dialects.openai_chat import OpenAIChat
 from inspector.scan.fast import GIVE_UP

@@ -12,7 +12,7 @@ from support.cli_process import run
 from support.datasets import GOOD, MISSING, ORPHAN, dataset
 
 import inspector
-from inspector.check import counts
+from inspector.checking import counts
 from inspector.scan import local, sources
 from inspector.scan.work import ScanOptions
 

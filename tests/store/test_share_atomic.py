@@ -11,11 +11,11 @@ import textwrap
 
 import sqlalchemy as sa
 
-from inspector.store import Store, audit, shares
+from inspector.sharing.store import Store, audit, shares
 
 SHARER = textwrap.dedent("""
     import os, sys, time, zlib
-    from inspector import store as S
+    from inspector.sharing import store as S
 
     real = zlib.decompress
 

@@ -10,7 +10,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from inspector.cli import main
-from inspector.store import Store
+from inspector.sharing.store import Store
 
 KEY = "sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z"
 BROKEN = [

@@ -10,7 +10,7 @@ import threading
 import pytest
 import sqlalchemy as sa
 
-from inspector.store import DAY, Shared, ShareTooLarge, Store, share_link, token_from_link
+from inspector.sharing.store import DAY, Shared, ShareTooLarge, Store, share_link, token_from_link
 
 TRANSCRIPT = json.dumps(
     {"messages": [{"role": "user", "content": "hi"}, {"role": "tool", "tool_call_id": "x", "content": "ok"}]}
@@ -173,7 +173,7 @@ def test_links_carry_token_and_message():
 
 
 def test_settings_defaults_and_overrides(tmp_path):
-    from inspector.config import ConfigError, Settings
+    from inspector.sharing.config import ConfigError, Settings
 
     s = Settings.from_env({"XDG_DATA_HOME": str(tmp_path)})
     assert s.store_url == f"sqlite:///{tmp_path}/tool-call-inspector/shares.sqlite3"

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from inspector.cli import main
-from inspector.store import READ_ONLY, UNAVAILABLE, ReadOnlyStore, Store
+from inspector.sharing.store import READ_ONLY, UNAVAILABLE, ReadOnlyStore, Store
 
 MSGS = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]
 

@@ -9,8 +9,8 @@ import sqlite3
 import pytest
 
 from inspector.cli import main
-from inspector.config import ConfigError, Settings
-from inspector.store import MIGRATIONS, Store
+from inspector.sharing.config import ConfigError, Settings
+from inspector.sharing.store import MIGRATIONS, Store
 
 MSGS = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]
 
@@ -98,7 +98,7 @@ def test_ttl_setting_that_cannot_work_names_the_variable(ttl):
 
 
 def test_a_masked_file_that_no_longer_reads_the_same_is_refused():
-    from inspector.redact import MaskingError, check_masked
+    from inspector.sharing.redact import MaskingError, check_masked
 
     data = json.dumps(MSGS).encode()
     check_masked(data, data)

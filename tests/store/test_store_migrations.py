@@ -9,8 +9,8 @@ import time
 import pytest
 import sqlalchemy as sa
 
-from inspector import store as store_mod
-from inspector.store import MIGRATIONS, SchemaTooNew, Store, hash_token
+from inspector.sharing import store as store_mod
+from inspector.sharing.store import MIGRATIONS, SchemaTooNew, Store, hash_token
 
 
 def versions(s: Store) -> list[int]:

@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 import sqlalchemy as sa
 
-from inspector.config import ConfigError
-from inspector.store import DAY, NotOwner, Store, hash_token
+from inspector.sharing.config import ConfigError
+from inspector.sharing.store import DAY, NotOwner, Store, hash_token
 
 SECRET_TEXT = b'[{"role":"user","content":"the quarterly numbers are 4711"}]'
 

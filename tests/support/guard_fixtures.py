@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
 import guardserver
 
-from inspector.cassettes import read_cassette
+from inspector.guard.cassettes import read_cassette
 
 CASSETTES = ROOT / "tests" / "cassettes" / "pydantic-ai"
 DEEPSEEK_400 = CASSETTES / "test_deepseek_responses" / "test_deepseek_responses_rejects_interleaved_function_calls.yaml"

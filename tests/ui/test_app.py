@@ -283,7 +283,7 @@ def test_other_dialects_get_their_own_target_and_a_timeline(rel):
 
 def test_a_shared_link_restores_the_file_and_the_view(tmp_path, monkeypatch):
     """``?t=<token>&m=4`` loads the shared bytes, its target and transcript, and selects message 4."""
-    from inspector.store import Store
+    from inspector.sharing.store import Store
 
     monkeypatch.setenv("INSPECTOR_STORE_URL", f"sqlite:///{tmp_path / 'shares.sqlite3'}")
     data = json.dumps(BROKEN).encode()
@@ -395,7 +395,7 @@ def test_the_url_records_the_view_and_follows_back_and_forward():
 
 def open_shared(tmp_path, monkeypatch, view: dict, **params) -> tuple[AppTest, str]:
     """The app opened on a link to BROKEN shared with ``view``, the link's own ``params`` added."""
-    from inspector.store import Store
+    from inspector.sharing.store import Store
 
     monkeypatch.setenv("INSPECTOR_STORE_URL", f"sqlite:///{tmp_path / 'shares.sqlite3'}")
     token = Store.from_env().put(json.dumps(BROKEN).encode(), "shared.json", view)

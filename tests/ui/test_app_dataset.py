@@ -64,7 +64,7 @@ def test_open_a_transcript_and_come_back():
 
 
 def test_a_shared_link_reopens_the_dataset_view_or_the_transcript(tmp_path, monkeypatch):
-    from inspector.store import Store
+    from inspector.sharing.store import Store
 
     monkeypatch.setenv("INSPECTOR_STORE_URL", f"sqlite:///{tmp_path / 'shares.sqlite3'}")
     store = Store.from_env()
@@ -82,7 +82,7 @@ def test_a_shared_link_reopens_the_dataset_view_or_the_transcript(tmp_path, monk
 
 
 def test_a_big_file_reports_progress_and_the_same_report():
-    from inspector.check import check_document
+    from inspector.checking import check_document
 
     data = b"".join(json.dumps(RECORDS[k % len(RECORDS)]).encode() + b"\n" for k in range(1234))
     root, fmt = parse(data)

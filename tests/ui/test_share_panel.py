@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest
 
-from inspector.store import Store
+from inspector.sharing.store import Store
 
 KEY = "sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z"
 DATA = json.dumps({"messages": [{"role": "user", "content": f"call with {KEY}"},
@@ -184,7 +184,7 @@ def test_expiry_chosen_in_the_panel_is_stored(store_env, monkeypatch):
 
 
 def _counting_scans(monkeypatch) -> list:
-    from inspector.redact import Redactor
+    from inspector.sharing.redact import Redactor
     from inspector.ui import bytecache
 
     bytecache.clear()

@@ -11,8 +11,8 @@ import threading
 
 import pytest
 
-from inspector import workers
 from inspector.errors import InputError
+from inspector.ui import workers
 
 
 @pytest.fixture(autouse=True)
@@ -86,7 +86,7 @@ def test_workers_off_runs_in_process(monkeypatch):
 
 
 def test_the_secret_scan_comes_back_from_the_worker_and_masks_as_a_scan_here_does():
-    from inspector.redact import Redactor
+    from inspector.sharing.redact import Redactor
 
     key = "sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z"
     data = json.dumps([{"role": "user", "content": f"use {key}"}, {"role": "user", "content": f"and {key}"}]).encode()

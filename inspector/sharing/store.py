@@ -637,6 +637,12 @@ def share_link(base_url: str, token: str, message: int | None = None) -> str:
     return link if message is None else f"{link}&m={int(message)}"
 
 
+def inbox_link(base_url: str, rid: str, culprit: int | None) -> str:
+    """The link to a guard record in the app's team inbox, plus ``&m=<index>`` for the culprit."""
+    link = f"{base_url.rstrip('/')}/?inbox={rid}"
+    return link if culprit is None else f"{link}&m={int(culprit)}"
+
+
 def token_from_link(link: str) -> str:
     """The token in a share link (or the token itself), for deleting by link."""
     from urllib.parse import parse_qs, urlsplit

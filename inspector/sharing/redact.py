@@ -32,7 +32,7 @@ found is kept as columns (``_Columns``), and a ``Secret`` is a row of them, its 
 made when read. Such a file scans in well under a second per 10 MB (``benchmarks/bench_hostile.py``).
 
 Extra patterns come from ``INSPECTOR_REDACT_PATTERNS`` / ``INSPECTOR_REDACT_PATTERNS_FILE`` (see
-``inspector.config``) or from the caller. A pattern with a group named ``secret`` masks only that
+``inspector.sharing.config``) or from the caller. A pattern with a group named ``secret`` masks only that
 group (``password=(?P<secret>\\w+)`` keeps ``password=``); otherwise the whole match is masked.
 This module is pure: no I/O beyond reading the environment in ``from_env``.
 """
@@ -52,7 +52,7 @@ from operator import add, and_, eq, ge, getitem, gt, is_not, itemgetter, lt, ne,
 import orjson
 import re2
 
-from .gc_pause import gc_paused
+from ..gc_pause import gc_paused
 
 # (kind, pattern). A pattern that must not start inside a longer word consumes one character of
 # context (or the start of the value) and names the secret itself with the group ``secret``.
@@ -498,8 +498,8 @@ def _text_of(data: bytes) -> tuple[bytes, bytes]:
     secret is found whatever the encoding. A UTF-8 mark is kept in front of what ``mask`` writes;
     a UTF-16 or UTF-32 file is masked as UTF-8 (the reader accepts both). Bytes the reader
     refuses are scanned as they are."""
-    from .errors import InputError
-    from .jsonio import BOM, decode_text
+    from ..errors import InputError
+    from ..jsonio import BOM, decode_text
 
     data = bytes(data)
     try:
@@ -1159,8 +1159,8 @@ def check_masked(original: bytes, masked: bytes) -> None:
     match a role or a type ("user", "tool_use") and a share that no longer opens is worse than no
     share. Checked before a link is shown.
     """
-    from .errors import InputError
-    from .reading import load
+    from ..errors import InputError
+    from ..reading import load
 
     before = load(original)
     try:

@@ -13,15 +13,16 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .cli import EXIT_FINDINGS, EXIT_OK, _add_input_args, command, read_document
-from .errors import InputError
+from ..errors import InputError
+from .options import add_input_options
+from .parser import EXIT_FINDINGS, EXIT_OK, command
 
 
 def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("path", help="the transcript that was sent (JSON, JSON Lines, request body, log)")
     p.add_argument("--error", help="the provider's error text (default: read it from stdin)")
     p.add_argument("--transcript", type=int, default=0, help="which transcript of the file, 0-based (default 0)")
-    _add_input_args(p)
+    add_input_options(p)
     p.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
 
 
@@ -29,18 +30,19 @@ def _target_for(args, err, doc) -> str | None:
     """The user's target, else the provider whose wording the error has, when it fits the dialect."""
     if args.target or not err.provider:
         return args.target
-    from .check import dialects_for
+    from ..checking import dialects_for
 
     read_as = dialects_for(doc, args.dialect)
     return err.provider if read_as and err.provider in read_as[0].targets else None
 
 
 def run_explain(args: argparse.Namespace) -> int:
-    from .check import check_plain
-    from .ci_output import Locator
-    from .jsonio import dumps
-    from .provider_errors import locate, not_in_file, parse_error, reading
-    from .report import Finding
+    from ..checking import check_plain
+    from ..ci_output import Locator
+    from ..jsonio import dumps
+    from ..provider_errors import locate, not_in_file, parse_error, reading
+    from ..reading import read_document
+    from ..report import Finding
 
     text = args.error
     if text is None:

@@ -1,4 +1,4 @@
-"""``inspector check|...``: the engine for scripts and CI.
+"""``inspector check``: the engine for scripts and CI.
 
 Exit codes: 0 no error-severity finding, 1 at least one, 2 the input cannot be read (one line on
 stderr, never a traceback). Output is text like a linter, or one JSON object (``--format json``).
@@ -9,28 +9,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Callable
 
-from .errors import InputError
-
-EXIT_OK, EXIT_FINDINGS, EXIT_INPUT = 0, 1, 2
-
-# What a command read stays referenced until ``entry`` ends the process with ``os._exit``:
-# freeing a 35 MB parsed document object by object costs more than checking it.
-_keep_until_exit: list = []
-
-# Subcommands: name -> (add arguments, run). Modules add theirs with ``command``.
-_COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]] = {}
-
-
-def command(name: str, help: str):
-    """Register a subcommand: decorate ``run(args) -> exit code``; ``run.arguments(parser)`` adds options."""
-
-    def wrap(run):
-        _COMMANDS[name] = (help, getattr(run, "arguments", lambda p: None), run)
-        return run
-
-    return wrap
+from ..errors import InputError
+from .options import add_input_options, add_token_options
+from .parser import EXIT_FINDINGS, EXIT_INPUT, EXIT_OK, command, keep_until_exit
 
 
 def _colour(enabled: bool):
@@ -46,41 +28,22 @@ SEVERITY_RANK = {"info": 1, "warning": 2, "error": 3}
 DEFAULT_GLOBS = ("*.json", "*.jsonl")
 
 
-def _add_input_args(p: argparse.ArgumentParser) -> None:
-    """Options every command that reads a transcript shares."""
-    from .dialects import names
-    from .targets import TARGETS
-
-    p.add_argument("--target", choices=TARGETS, help="provider whose rules apply (default: the dialect's own)")
-    p.add_argument("--from", dest="dialect", choices=names(), help="read as this dialect instead of detecting it")
-    p.add_argument("--python-repr", action="store_true",
-                   help="read input that is a Python repr (print(messages)) as a Python literal (ast.literal_eval)")
-
-
 def _add_check_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("paths", nargs="+", metavar="PATH",
                    help="transcript files (JSON, JSON Lines, request body, log), directories, or - for stdin")
-    _add_input_args(p)
+    add_input_options(p)
     p.add_argument("--glob", action="append", metavar="PATTERN",
                    help="files to check inside directories, searched recursively (repeatable; default: *.json and *.jsonl)")
     p.add_argument("--fail-on", choices=("error", "warning", "info"), default="error",
                    help="lowest severity that makes the exit code 1 (default: error)")
     p.add_argument("--format", choices=("text", "json", "github", "sarif"), default="text",
                    help="output: text (default), json, github (Actions annotations) or sarif (SARIF 2.1.0)")
-    _add_token_args(p)
-
-
-def _add_token_args(p: argparse.ArgumentParser) -> None:
-    from .tokens import COUNTERS
-
-    p.add_argument("--tokens", action="store_true", help="add token counts: the total and each message's")
-    p.add_argument("--tokenizer", choices=COUNTERS,
-                   help="how --tokens counts (default: o200k_base for OpenAI targets, a labelled estimate for the others)")
+    add_token_options(p)
 
 
 def _add_tokens(report: dict, analyses: list, tokenizer: str | None) -> dict:
     """Put the ``tokens`` object (total, per-message counts, the counter's name) into ``report``."""
-    from .tokens import counter_for, token_summary
+    from ..tokens import counter_for, token_summary
 
     counter = counter_for(report["target"], tokenizer)
     report["tokens"] = token_summary([[m.raw for m in a.msgs] for a in analyses], counter)
@@ -104,28 +67,6 @@ def expand_paths(paths: list[str], globs: list[str] | None) -> list[tuple[str, s
     return out
 
 
-def read_document(path, python_repr: bool = False):
-    """``load`` a path or ``-``; with ``python_repr``, a Python repr is read as a literal."""
-    from .errors import PythonReprInput
-    from .reading import load_bytes, load_path, read_source
-
-    data, label = read_source(path) if path == "-" else (None, str(path))
-    try:
-        # a file is given to the loader by name: a big JSON array is then parsed while it is read
-        return load_bytes(data, label) if data is not None else load_path(path)
-    except PythonReprInput as exc:
-        if not python_repr:
-            raise PythonReprInput(exc.readable, label) from None
-        from .jsonio import repr_to_json
-
-        if data is None:
-            data, label = read_source(path)
-        converted = repr_to_json(data) if exc.readable else None
-        if converted is None:
-            raise InputError(str(exc), label) from None
-        return load_bytes(converted, label)
-
-
 def _fails(report: dict, fail_on: str) -> bool:
     floor = SEVERITY_RANK[fail_on]
     return any(SEVERITY_RANK[f["severity"]] >= floor for f in report["findings"])
@@ -141,7 +82,7 @@ def _why(report: dict) -> str:
 
 
 def _summary_line(report: dict) -> str:
-    from .check import counts, dialects_text, targets_text, verdict
+    from ..checking import counts, dialects_text, targets_text, verdict
 
     c = counts(report["findings"])
     return (f"{report['message_count']:,} messages in {report['transcripts']:,} transcript(s), "
@@ -150,7 +91,7 @@ def _summary_line(report: dict) -> str:
 
 
 def _text_lines(report: dict, source: str, loc, paint) -> list[str]:
-    from .check import value_line
+    from ..checking import value_line
 
     many = report["transcripts"] > 1
     lines = []
@@ -171,10 +112,11 @@ def _text_lines(report: dict, source: str, loc, paint) -> list[str]:
 
 def run_check(args: argparse.Namespace) -> int:
     """Check every file; print findings in the chosen format, one summary; exit with the worst code."""
-    from . import __version__
-    from .check import check_plain
-    from .ci_output import Locator, github_line, github_unreadable, sarif_log
-    from .jsonio import dumps
+    from .. import __version__
+    from ..checking import check_plain
+    from ..ci_output import Locator, github_line, github_unreadable, sarif_log
+    from ..jsonio import dumps
+    from ..reading import read_document
 
     # One file named: its report is the output (the JSON contract) and its errors are the command's.
     # Directories and several paths give one report per file and a summary, however many are found.
@@ -201,7 +143,7 @@ def run_check(args: argparse.Namespace) -> int:
                 out.write(github_unreadable(path, problem) + "\n")
             worst = EXIT_INPUT
             continue
-        _keep_until_exit.append((doc, analyses))
+        keep_until_exit.append((doc, analyses))
         tokens = _add_tokens(report, analyses, args.tokenizer) if args.tokens or args.tokenizer else None
         loc = Locator(doc, analyses)
         checked.append((doc.source, report, loc))
@@ -243,7 +185,7 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def _summary(checked: list, unreadable: list, fail_on: str) -> dict:
-    from .check import counts
+    from ..checking import counts
 
     total = {"error": 0, "warning": 0, "info": 0}
     for _, rep, _ in checked:
@@ -261,94 +203,3 @@ def _summary(checked: list, unreadable: list, fail_on: str) -> dict:
 
 run_check.arguments = _add_check_args
 command("check", "check transcripts and report every rule break")(run_check)
-
-
-# Commands that live beside their engine, by the module that registers them on import. A run
-# imports only its own command's module (``inspector check`` loads none of them); help and an
-# unknown command load all.
-COMMAND_MODULES = {
-    "repair": "inspector.repair_cli",
-    "fit": "inspector.fit_cli",
-    "share": "inspector.share_cli",
-    "unshare": "inspector.share_cli",
-    "explain": "inspector.explain_cli",
-    "scan": "inspector.scan_cli",
-    "proxy": "inspector.proxy_cli",
-    "inbox": "inspector.inbox_cli",
-}
-
-
-def _load_extra_commands(only: str | None = None) -> None:
-    import importlib
-
-    wanted = [COMMAND_MODULES[only]] if only in COMMAND_MODULES else [] if only in _COMMANDS else COMMAND_MODULES.values()
-    for mod in dict.fromkeys(wanted):
-        try:
-            importlib.import_module(mod)
-        except ModuleNotFoundError as exc:
-            if exc.name != mod:
-                raise
-
-
-def _command_named(argv: list[str]) -> str | None:
-    """The subcommand ``argv`` names (its first word, the top-level parser having no options but
-    --help), or None."""
-    return argv[0] if argv and not argv[0].startswith("-") else None
-
-
-def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
-    """The parser; given ``argv``, with only the subcommand it names when that one is known."""
-    only = _command_named(argv) if argv is not None else None
-    _load_extra_commands(only)
-    parser = argparse.ArgumentParser(
-        prog="inspector", description="Check and repair tool-call transcripts of LLM agents."
-    )
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name, (help, add, run) in _COMMANDS.items():
-        if only in _COMMANDS and name != only:
-            continue
-        p = sub.add_parser(name, help=help, description=help)
-        add(p)
-        p.set_defaults(run=run)
-    return parser
-
-
-def entry() -> None:
-    """Console entry point: run, flush, and leave without tearing down what was read."""
-    code = main()
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except BrokenPipeError:
-        pass
-    os._exit(code)
-
-
-def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    parser = build_parser(argv)
-    args = parser.parse_args(argv)
-    try:
-        return args.run(args)
-    except InputError as exc:
-        sys.stderr.write(f"inspector: {exc}\n")
-        return EXIT_INPUT
-    except RecursionError:
-        sys.stderr.write("inspector: the input is nested too deeply to be a transcript\n")
-        return EXIT_INPUT
-    except MemoryError:
-        sys.stderr.write("inspector: the input is too large to hold in memory\n")
-        return EXIT_INPUT
-    except BrokenPipeError:
-        return EXIT_OK
-    except KeyboardInterrupt:
-        return 130
-    except OSError as exc:  # writing the output: a full disk or a closed device is not a bug to report
-        where = getattr(exc, "filename", None) or "the output"
-        sys.stderr.write(f"inspector: cannot write {where} ({exc.strerror or exc})\n")
-        return EXIT_INPUT
-    except Exception as exc:  # the last line of defence: a user never sees a traceback
-        if os.environ.get("INSPECTOR_DEBUG"):
-            raise
-        sys.stderr.write(f"inspector: could not process this input ({type(exc).__name__}: {exc}); please report it\n")
-        return EXIT_INPUT

@@ -11,13 +11,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from .cli import EXIT_FINDINGS, EXIT_OK, command
-from .errors import InputError
+from ..errors import InputError
+from .parser import EXIT_FINDINGS, EXIT_OK, command
 
 
 def _arguments(p: argparse.ArgumentParser) -> None:
-    from .dialects import names
-    from .targets import TARGETS
+    from ..dialects import names
+    from ..targets import TARGETS
 
     p.add_argument("path", help="transcript file (JSON, JSON Lines, request body, log) or - for stdin")
     p.add_argument("-o", "--output", default="-", help="where to write the repaired file (- for stdout, the default)")
@@ -37,7 +37,7 @@ def _arguments(p: argparse.ArgumentParser) -> None:
                    help="JSON Lines datasets: worker processes (default: the core count)")
 
 
-def _write(target: str, data) -> None:
+def write_output(target: str, data) -> None:
     """Write bytes, or a ``RepairResult``'s output streamed, to a path or - (stdout)."""
     if hasattr(data, "write") and target != "-" and data.reads_back(target):
         data = data.output  # the output is the input file read again: read it before truncating it
@@ -54,8 +54,8 @@ def _write(target: str, data) -> None:
 
 
 def run_repair(args: argparse.Namespace) -> int:
-    from .export import to_markdown
-    from .repairing import options_from_settings, repair
+    from ..export import to_markdown
+    from ..repairing import options_from_settings, repair
 
     base = {k: v for k, v in (("placeholder", args.placeholder), ("bridge", args.bridge)) if v is not None}
     options = options_from_settings(args.settings, base)
@@ -68,11 +68,11 @@ def run_repair(args: argparse.Namespace) -> int:
         raise InputError("--unfixable applies to JSON Lines datasets (one transcript per line)", args.path)
     result = repair(args.path, args.target, options, dialect=args.dialect)
     rep = result.report
-    _write(args.output, result)
+    write_output(args.output, result)
     if args.report:
-        _write(args.report, rep.to_json())
+        write_output(args.report, rep.to_json())
     if args.markdown:
-        _write(args.markdown, to_markdown(result.document, rep).encode())
+        write_output(args.markdown, to_markdown(result.document, rep).encode())
     fb, fa = rep.findings_before, rep.findings_after
     lines = [(f"inspector: {len(rep.changes)} changes, {len(rep.quarantine)} taken out into the report's quarantine; "
              f"target {rep.target}: {fb['error']} errors before, {fa['error']} after.")]
@@ -88,7 +88,7 @@ def run_repair(args: argparse.Namespace) -> int:
 
 def _is_dataset(path: str) -> bool:
     """A JSON Lines file with one transcript per line: repaired streamed, record by record."""
-    from .scan.sources import kind_of
+    from ..scan.sources import kind_of
 
     if path == "-" or not Path(path).is_file():
         return False
@@ -99,9 +99,9 @@ def _is_dataset(path: str) -> bool:
 
 
 def _repair_dataset(args: argparse.Namespace, options) -> int:
-    from .scan.local import default_jobs
-    from .scan.progress import Progress
-    from .scan.repair_stream import repair_dataset
+    from ..scan.local import default_jobs
+    from ..scan.progress import Progress
+    from ..scan.repair_stream import repair_dataset
 
     if args.markdown:
         raise InputError("--markdown is for one transcript; a dataset's changes go to --report (JSON Lines)")

@@ -15,17 +15,17 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .cli import EXIT_FINDINGS, EXIT_OK, command
-from .errors import InputError
+from ..errors import InputError
+from .parser import EXIT_FINDINGS, EXIT_OK, command
 
 
 def _arguments(p: argparse.ArgumentParser) -> None:
-    from .cli import _add_input_args
-    from .tokens import COUNTERS
+    from ..tokens import COUNTERS
+    from .options import add_input_options
 
     p.add_argument("path", help="transcript file (JSON, JSON Lines, request body, log) or - for stdin")
     p.add_argument("--max-tokens", type=int, required=True, metavar="N", help="the budget, in tokens")
-    _add_input_args(p)
+    add_input_options(p)
     p.add_argument("--keep-system", action=argparse.BooleanOptionalAction, default=True,
                    help="never remove system (and developer) messages (default: kept)")
     p.add_argument("--keep-first-user", action=argparse.BooleanOptionalAction, default=True,
@@ -43,9 +43,9 @@ def _arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run_fit(args: argparse.Namespace) -> int:
-    from .fitting import FitError, fit, repair_and_fit
-    from .jsonio import dumps
-    from .repair_cli import _write
+    from ..fitting import FitError, fit, repair_and_fit
+    from ..jsonio import dumps
+    from .repair import write_output
 
     if args.output == "-" and args.report == "-":
         raise InputError("only one of --output and --report can be - (stdout)")
@@ -53,7 +53,7 @@ def run_fit(args: argparse.Namespace) -> int:
                "keep_last": args.keep_last, "strategy": args.strategy, "counter": args.counter}
     source = args.path
     if args.python_repr:
-        from .cli import read_document
+        from ..reading import read_document
 
         source = read_document(args.path, True)
     try:
@@ -68,7 +68,7 @@ def run_fit(args: argparse.Namespace) -> int:
     if rep["errors_after"]:
         # Never hand over a file the provider rejects: say why, write nothing but the report.
         if args.report:
-            _write(args.report, dumps(rep))
+            write_output(args.report, dumps(rep))
         if args.repair:
             why = "; ".join(rep["repair"]["unfixed"]) or "see the report"
             sys.stderr.write(f"inspector: cannot fit: the repaired, fitted file still has {rep['errors_after']} "
@@ -78,9 +78,9 @@ def run_fit(args: argparse.Namespace) -> int:
                              f"and a fit keeps them ({rep['errors_after']} in the fitted file); no file written. "
                              "Run with --repair to repair, then fit, in one step.\n")
         return EXIT_FINDINGS
-    _write(args.output, result.output)
+    write_output(args.output, result.output)
     if args.report:
-        _write(args.report, dumps(rep))
+        write_output(args.report, dumps(rep))
     counter = rep["counter"]
     lines = [(f"inspector: repaired first: {rep['repair']['errors_before']} error(s) before, "
              f"{len(rep['repair']['changes'])} change(s), {len(rep['repair']['quarantine'])} taken out (in the report).")

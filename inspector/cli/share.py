@@ -1,7 +1,7 @@
 """``inspector share PATH`` and ``inspector unshare LINK``: share links from the command line.
 
 ``share`` stores the transcript in the configured store (``INSPECTOR_STORE_URL`` or the SQLite
-file, see ``inspector.config``) and prints the link, built on ``INSPECTOR_BASE_URL`` or
+file, see ``inspector.sharing.config``) and prints the link, built on ``INSPECTOR_BASE_URL`` or
 ``--base-url``. Secrets found in the file stop the share unless ``--redact`` masks them or
 ``--keep-secrets`` says they are meant to be there: a link is easy to forward, a leaked key is
 hard to take back.
@@ -17,9 +17,9 @@ import argparse
 import sys
 import time
 
-from .cli import EXIT_FINDINGS, EXIT_INPUT, EXIT_OK, command
-from .config import ConfigError, Settings, check_ttl_days
-from .errors import InputError
+from ..errors import InputError
+from ..sharing.config import ConfigError, Settings, check_ttl_days
+from .parser import EXIT_FINDINGS, EXIT_INPUT, EXIT_OK, command
 
 EXIT_STORE = 3
 
@@ -30,14 +30,14 @@ def _fail(message: str, code: int = EXIT_INPUT) -> int:
 
 
 def _open_store(settings: Settings):
-    from .store import Store
+    from ..sharing.store import Store
 
     return Store.from_env(settings)
 
 
 def _add_share_args(p: argparse.ArgumentParser) -> None:
-    from .dialects import names
-    from .targets import TARGETS
+    from ..dialects import names
+    from ..targets import TARGETS
 
     p.add_argument("path", help="transcript file (JSON, JSON Lines, request body, log) or - for stdin")
     p.add_argument("--redact", action="store_true", help="mask secrets (API keys, tokens, private keys) before sharing")
@@ -51,10 +51,10 @@ def _add_share_args(p: argparse.ArgumentParser) -> None:
 
 
 def run_share(args: argparse.Namespace) -> int:
-    from . import load
-    from .reading import read_source
-    from .redact import MaskingError, PatternError, Redactor, check_masked
-    from .store import ShareTooLarge, share_link
+    from .. import load
+    from ..reading import read_source
+    from ..sharing.redact import MaskingError, PatternError, Redactor, check_masked
+    from ..sharing.store import ShareTooLarge, share_link
 
     data, label = read_source(args.path)
     doc = load(data, name=label)  # refuse what is not a transcript before storing it
@@ -102,7 +102,7 @@ def run_share(args: argparse.Namespace) -> int:
     except ShareTooLarge as exc:
         return _fail(f"{label}: {exc}")
     except Exception as exc:  # noqa: BLE001 - any driver error: say which store, not a traceback
-        return _store_failed(exc, "share")
+        return store_failed(exc, "share")
     ttl = settings.share_ttl_days if args.ttl_days is None else args.ttl_days
     expires = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(time.time() + ttl * 86400))
     sys.stdout.write(share_link(args.base_url or settings.base_url, token, args.message) + "\n")
@@ -115,7 +115,7 @@ def _add_unshare_args(p: argparse.ArgumentParser) -> None:
 
 
 def run_unshare(args: argparse.Namespace) -> int:
-    from .store import token_from_link
+    from ..sharing.store import token_from_link
 
     try:
         settings = Settings.from_env()
@@ -129,19 +129,19 @@ def run_unshare(args: argparse.Namespace) -> int:
         finally:
             store.close()
     except Exception as exc:  # noqa: BLE001
-        return _store_failed(exc, "unshare")
+        return store_failed(exc, "unshare")
     if not deleted:
         return _fail("no such share (it may have expired or been deleted already)", EXIT_FINDINGS)
     sys.stderr.write("deleted\n")
     return EXIT_OK
 
 
-def _store_failed(exc: BaseException, where: str) -> int:
+def store_failed(exc: BaseException, where: str) -> int:
     """Exit 3 with a generic line: the database's host, port and the driver's words are not shown
     (they go to the ``inspector.store`` log, and to stderr when ``INSPECTOR_LOG_FORMAT`` is set)."""
     import os
 
-    from .store import error_detail, error_line
+    from ..sharing.store import error_detail, error_line
 
     said = error_line(exc, where)
     if os.environ.get("INSPECTOR_LOG_FORMAT", "").strip():

@@ -12,13 +12,13 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .cli import EXIT_FINDINGS, EXIT_INPUT, EXIT_OK, command
-from .errors import InputError
+from ..errors import InputError
+from .parser import EXIT_FINDINGS, EXIT_INPUT, EXIT_OK, command
 
 
 def _arguments(p: argparse.ArgumentParser) -> None:
-    from .dialects import names
-    from .targets import TARGETS
+    from ..dialects import names
+    from ..targets import TARGETS
 
     p.add_argument("paths", nargs="+", metavar="PATH",
                    help="files or directories: JSON Lines datasets, JSON transcripts, Inspect logs, trajectories, Parquet")
@@ -42,11 +42,11 @@ def _arguments(p: argparse.ArgumentParser) -> None:
 def run_scan(args: argparse.Namespace) -> int:
     import orjson
 
-    from .scan import sources
-    from .scan.local import default_jobs
-    from .scan.progress import Progress
-    from .scan.summary import Summary
-    from .scan.work import ScanOptions
+    from ..scan import sources
+    from ..scan.local import default_jobs
+    from ..scan.progress import Progress
+    from ..scan.summary import Summary
+    from ..scan.work import ScanOptions
 
     jobs = args.jobs or default_jobs()
     if jobs < 1:
@@ -66,7 +66,7 @@ def run_scan(args: argparse.Namespace) -> int:
 
     try:
         if args.engine == "dask":
-            from .scan import dask_engine
+            from ..scan import dask_engine
 
             if args.output and not args.output.endswith((".parquet", ".jsonl")):
                 raise InputError("the output must end in .parquet or .jsonl", args.output)
@@ -78,8 +78,8 @@ def run_scan(args: argparse.Namespace) -> int:
 
             dask_engine.scan(parts, opts, jobs, args.scheduler, args.output, done, want_rows=jsonl)
         else:
-            from .scan.local import scan
-            from .scan.outputs import RowWriter
+            from ..scan.local import scan
+            from ..scan.outputs import RowWriter
 
             writer = RowWriter(args.output) if args.output else None
 

@@ -42,7 +42,7 @@ def pytest_collect_file(file_path: Path, parent):
 class CassetteFile(pytest.File):
     def collect(self):
         from .cassettes import read_cassette
-        from .guard.inspect import endpoint_of
+        from .inspect import endpoint_of
 
         for it in read_cassette(self.path):
             if it.method == "POST" and it.body is not None and endpoint_of(it.uri) is not None:
@@ -59,8 +59,8 @@ class RecordedRequest(pytest.Item):
         self.interaction = interaction
 
     def runtest(self) -> None:
-        from .guard.inspect import inspect_request
-        from .guard.recorder import Recorder, error_text, names_a_tool_call_problem
+        from .inspect import inspect_request
+        from .recorder import Recorder, error_text, names_a_tool_call_problem
 
         it = self.interaction
         ins = inspect_request(it.uri, it.body)
@@ -95,7 +95,7 @@ def _points_at(ins, said: str | None) -> str:
     """``yes`` / ``no`` / ``unknown``: does our first error sit on a message the provider names?"""
     if not said:
         return "unknown"
-    from .provider_errors import parse_error
+    from ..provider_errors import parse_error
 
     # our finding in the provider's own words is the one the provider sent: it names that message
     if any(f["provider_error"] and f["provider_error"].strip() in said for f in ins.errors):

@@ -19,7 +19,7 @@ import re
 import sys
 import time
 
-from .cli import EXIT_INPUT, EXIT_OK, command
+from .parser import EXIT_INPUT, EXIT_OK, command
 
 EXIT_STORE = 3
 _SINCE = re.compile(r"(\d+(?:\.\d+)?)\s*([smhdw])")
@@ -40,13 +40,10 @@ def parse_since(text: str) -> float:
     return total
 
 
-def inbox_link(base_url: str, rid: str, culprit: int | None) -> str:
-    link = f"{base_url.rstrip('/')}/?inbox={rid}"
-    return link if culprit is None else f"{link}&m={int(culprit)}"
-
-
 def public_record(r: dict, base_url: str) -> dict:
     """A stored record as ``inbox --format json`` prints it (and the app lists it)."""
+    from ..sharing.store import inbox_link
+
     return {
         "id": r["id"],
         "time": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(r["created_at"])),
@@ -65,7 +62,7 @@ def public_record(r: dict, base_url: str) -> dict:
 
 
 def _add_inbox_args(p: argparse.ArgumentParser) -> None:
-    from .targets import TARGETS
+    from ..targets import TARGETS
 
     p.add_argument("--since", metavar="DURATION", help="only records newer than this (30m, 1h, 2d, 1w)")
     p.add_argument("--format", choices=("text", "json"), default="text", help="output (default: text)")
@@ -77,10 +74,10 @@ def _add_inbox_args(p: argparse.ArgumentParser) -> None:
 
 
 def run_inbox(args: argparse.Namespace) -> int:
-    from .config import ConfigError, Settings
-    from .jsonio import dumps
-    from .share_cli import _store_failed
-    from .store import Store
+    from ..jsonio import dumps
+    from ..sharing.config import ConfigError, Settings
+    from ..sharing.store import Store
+    from .share import store_failed
 
     try:
         since = time.time() - parse_since(args.since) if args.since is not None else None
@@ -100,7 +97,7 @@ def run_inbox(args: argparse.Namespace) -> int:
         finally:
             store.close()
     except Exception as exc:  # noqa: BLE001 - any driver error: one generic line, as share and unshare say it
-        return _store_failed(exc, "inbox")
+        return store_failed(exc, "inbox")
     out = [public_record(r, args.base_url or settings.base_url) for r in rows]
     if args.format == "json":
         sys.stdout.flush()

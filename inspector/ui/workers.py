@@ -4,7 +4,7 @@ One hostile upload once took the whole server down: a file of many tiny strings 
 size to scan, a run of orphan results took minutes to check, and a segfault or ``MemoryError``
 in the one server process ended every user's session. Before the app parses, checks, repairs or
 scans a file in its own process, the same work runs here first, in a child process
-(``python -m inspector.workers``) whose address space is capped (``RLIMIT_AS``) and which is
+(``python -m inspector.ui.workers``) whose address space is capped (``RLIMIT_AS``) and which is
 killed when it runs past its time. A file that needs more ends as one readable sentence for the
 user who opened it ("this file needs more than 512 MB of memory to check", ``WorkLimit``), and
 the server never starts that work; every other session carries on. What passed is remembered by
@@ -34,7 +34,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
-from .errors import InputError
+from ..errors import InputError
 
 DEFAULT_MB = 2048
 DEFAULT_SECONDS = 120.0
@@ -63,8 +63,8 @@ def limits() -> tuple[int, float, int]:
 # --- the jobs (run in the child) --------------------------------------------------------------
 
 def _check(data: bytes, name: str) -> int:
-    from .check import check_document
-    from .reading import load_bytes
+    from ..checking import check_document
+    from ..reading import load_bytes
 
     report, _ = check_document(load_bytes(data, name))
     return len(report.findings)
@@ -73,7 +73,7 @@ def _check(data: bytes, name: str) -> int:
 def _repair(data: bytes, target: str, options: dict, dialect: str | None) -> Any:
     """The ``RepairResult``, brought back whole (its output built): the server shows it and never
     repairs the file itself."""
-    from .repairing import repair
+    from ..repairing import repair
 
     return repair(data, target=target, options=options, dialect=dialect)
 
@@ -81,7 +81,7 @@ def _repair(data: bytes, target: str, options: dict, dialect: str | None) -> Any
 def _secrets(data: bytes, patterns: tuple[str, ...], budget: float | None = None) -> list:
     """The secrets found (``redact.Secret``), brought back whole: the server masks with them and
     never scans the file itself."""
-    from .redact import Redactor, ScanTooLong
+    from ..sharing.redact import Redactor, ScanTooLong
 
     try:
         return Redactor.build(patterns, budget).scan(data)
@@ -93,7 +93,7 @@ def _fit(data: bytes, max_tokens: int, target: str | None, options: dict, dialec
          repair_options: dict | None = None) -> Any:
     """The ``FitResult`` (repaired first when ``repair_options`` are given), or the sentence saying
     why the budget cannot be met, brought back whole: the server never fits the file itself."""
-    from .fitting import FitError, fit, repair_and_fit
+    from ..fitting import FitError, fit, repair_and_fit
 
     try:
         if repair_options is not None:
@@ -171,7 +171,7 @@ def run(job: str, *args: Any) -> Any:
         return fn(*args)
     payload = pickle.dumps(args, protocol=pickle.HIGHEST_PROTOCOL)
     with _slots(workers):
-        proc = subprocess.Popen([sys.executable, "-m", "inspector.workers", job, str(mb * 1_000_000)],
+        proc = subprocess.Popen([sys.executable, "-m", "inspector.ui.workers", job, str(mb * 1_000_000)],
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         try:
             out, _ = proc.communicate(payload, timeout=seconds or None)

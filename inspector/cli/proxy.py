@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .cli import EXIT_INPUT, EXIT_OK, command
+from .parser import EXIT_INPUT, EXIT_OK, command
 
 
 def _add_proxy_args(p: argparse.ArgumentParser) -> None:
@@ -40,7 +40,7 @@ def run_proxy(args: argparse.Namespace) -> int:
         sys.stderr.write(f"inspector: --max-body-mb {args.max_body_mb:g} must be more than 0\n")
         return EXIT_INPUT
     try:
-        from .guard.proxy import serve
+        from ..guard.proxy import serve
     except ModuleNotFoundError as exc:
         sys.stderr.write(f"inspector: the proxy needs the guard extra ({exc.name} is missing): "
                          "pip install 'tool-call-inspector[guard]'\n")

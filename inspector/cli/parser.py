@@ -1,0 +1,128 @@
+"""``inspector COMMAND``: the registry of commands, the parser and the entry point.
+
+Each command is one module of this package that registers itself with ``command`` when it is
+imported; ``COMMAND_MODULES`` says which module holds which command, so a run imports only the
+module of the command it names (help and an unknown command import them all).
+
+Exit codes: 0 no error-severity finding, 1 at least one, 2 the input cannot be read (one line on
+stderr, never a traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable
+
+from ..errors import InputError
+
+EXIT_OK, EXIT_FINDINGS, EXIT_INPUT = 0, 1, 2
+
+# What a command read stays referenced until ``entry`` ends the process with ``os._exit``:
+# freeing a 35 MB parsed document object by object costs more than checking it.
+keep_until_exit: list = []
+
+# Subcommands: name -> (add arguments, run). Modules add theirs with ``command``.
+_COMMANDS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]] = {}
+
+
+def command(name: str, help: str):
+    """Register a subcommand: decorate ``run(args) -> exit code``; ``run.arguments(parser)`` adds options."""
+
+    def wrap(run):
+        _COMMANDS[name] = (help, getattr(run, "arguments", lambda p: None), run)
+        return run
+
+    return wrap
+
+
+# Every command, by the module that registers it on import, in the order help lists them.
+COMMAND_MODULES = {
+    "check": "inspector.cli.check",
+    "repair": "inspector.cli.repair",
+    "fit": "inspector.cli.fit",
+    "share": "inspector.cli.share",
+    "unshare": "inspector.cli.share",
+    "explain": "inspector.cli.explain",
+    "scan": "inspector.cli.scan",
+    "proxy": "inspector.cli.proxy",
+    "inbox": "inspector.cli.inbox",
+}
+
+
+def load_commands(only: str | None = None) -> None:
+    """Import the module of the command ``only`` names, or of every command."""
+    import importlib
+
+    wanted = [COMMAND_MODULES[only]] if only in COMMAND_MODULES else COMMAND_MODULES.values()
+    for mod in dict.fromkeys(wanted):
+        try:
+            importlib.import_module(mod)
+        except ModuleNotFoundError as exc:
+            if exc.name != mod:
+                raise
+
+
+def _command_named(argv: list[str]) -> str | None:
+    """The subcommand ``argv`` names (its first word, the top-level parser having no options but
+    --help), or None."""
+    return argv[0] if argv and not argv[0].startswith("-") else None
+
+
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The parser; given ``argv``, with only the subcommand it names when that one is known."""
+    only = _command_named(argv) if argv is not None else None
+    load_commands(only)
+    parser = argparse.ArgumentParser(
+        prog="inspector", description="Check and repair tool-call transcripts of LLM agents."
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name, (help, add, run) in _COMMANDS.items():
+        if only in _COMMANDS and name != only:
+            continue
+        p = sub.add_parser(name, help=help, description=help)
+        add(p)
+        p.set_defaults(run=run)
+    return parser
+
+
+def entry() -> None:
+    """Console entry point: run, flush, and leave without tearing down what was read."""
+    code = main()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BrokenPipeError:
+        pass
+    os._exit(code)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser(argv)
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args)
+    except InputError as exc:
+        sys.stderr.write(f"inspector: {exc}\n")
+        return EXIT_INPUT
+    except RecursionError:
+        sys.stderr.write("inspector: the input is nested too deeply to be a transcript\n")
+        return EXIT_INPUT
+    except MemoryError:
+        sys.stderr.write("inspector: the input is too large to hold in memory\n")
+        return EXIT_INPUT
+    except BrokenPipeError:
+        return EXIT_OK
+    except KeyboardInterrupt:
+        return 130
+    except OSError as exc:  # writing the output: a full disk or a closed device is not a bug to report
+        where = getattr(exc, "filename", None) or "the output"
+        sys.stderr.write(f"inspector: cannot write {where} ({exc.strerror or exc})\n")
+        return EXIT_INPUT
+    except Exception as exc:  # the last line of defence: a user never sees a traceback
+        if os.environ.get("INSPECTOR_DEBUG"):
+            raise
+        sys.stderr.write(f"inspector: could not process this input ({type(exc).__name__}: {exc}); please report it\n")
+        return EXIT_INPUT
