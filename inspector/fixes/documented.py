@@ -175,6 +175,8 @@ class DocumentedPlan:
             renamed = self.ed.rename_call(self.raw(i), c, bare) if c is not None else None
             if renamed is None:
                 continue
+            self.quarantine.append((i, "TC012", "the call as it was before repair took the namespace off its name",
+                                    self.ed.call_item(self.raw(i), c)))
             self.cur[i] = renamed
             why = "which the request's tools declare" if declared is not None else "a valid name (the request has no tool list)"
             self.log("strip_namespace", "TC012", c.id, i, self.slot(i),

@@ -84,13 +84,20 @@ def corrupt(msgs: list, kind: str, k: int, text: str) -> None:
         tc.append({**copy.deepcopy(tc[0]), "function": {"name": "search_web", "arguments": "{}"}})
     elif kind == "drop_call_message" and calls:
         del msgs[calls[k % len(calls)]]
+    elif kind == "namespace_name" and calls:  # a parser left its namespace on the name (issue 34)
+        fn = msgs[calls[k % len(calls)]]["tool_calls"][0]["function"]
+        fn["name"] = "functions." + fn["name"]
+    elif kind == "stream_fragment" and calls:  # a streaming accumulator's leftover (issue 34)
+        msgs[calls[k % len(calls)]]["tool_calls"].append(
+            {"id": "", "type": "function", "function": {"name": "", "arguments": '"}' + text}})
     elif kind == "rewrite_result_id" and results:
         msgs[results[k % len(results)]]["tool_call_id"] = f"rw{k}"  # a proxy rewrote it (relink)
 
 
 KINDS = ("drop_result", "duplicate_result", "differing_duplicate", "result_before_call", "user_between",
          "system_between", "strip_tool_calls", "empty_tool_calls", "object_arguments", "unknown_role",
-         "null_content", "long_ids", "orphan_result", "duplicate_call_id", "drop_call_message", "rewrite_result_id")
+         "null_content", "long_ids", "orphan_result", "duplicate_call_id", "drop_call_message", "rewrite_result_id",
+         "namespace_name", "stream_fragment")
 
 
 @st.composite
@@ -211,3 +218,13 @@ def test_the_change_log_replays_to_the_output(msgs, target, choices):
 
     result = inspector.repair(msgs, target=target, options=choices)
     assert replay(msgs, orjson.loads(result.output), result.report.changes) == []
+
+
+@settings(**SETTINGS)
+@given(broken_transcripts(end_with_user=True), CHOICES)
+def test_mistral_common_accepts_the_repair_of_a_request_ending_on_calls(msgs, choices):
+    """Issue 34: by default the trailing unanswered calls go to the quarantine, and Mistral takes the rest."""
+    msgs.append({"role": "assistant", "content": None, "tool_calls": [call("abcdefghi")]})
+    result = inspector.repair(msgs, target="mistral", options=choices)
+    assert result.report.ok, result.report.unfixed
+    mistral_accepts(result.data)
