@@ -17,6 +17,8 @@ each is one change in the log:
   of the same message) goes to the quarantine whole;
 - a history that starts with a function call (TC019, Gemini) gets a user turn before it, marked as
   synthesized, or (``--set TC019=drop_leading``) loses the call and its responses to the quarantine;
+- an Anthropic mid-conversation system message out of its place (TC019 ``system_misplaced``)
+  moves forward to the nearest place the model takes it, or is said not fixed;
 - a request that ends on unanswered calls where the target refuses it (TC022) loses that message
   to the quarantine (``pending=quarantine``, the default there), or they are answered by
   placeholders (``pending=placeholder``, done by the plan).
@@ -82,6 +84,7 @@ class DocumentedPlan:
         self.skip: set[int] = set()
         self.slots: dict[int, Slot] = {}
         self.first: list[Slot] = []
+        self.moved_after: dict[int, list[int]] = {}  # input index -> messages moved to follow it
         self.by_code: dict[str, list] = {}
         for iss in a.issues:
             self.by_code.setdefault(iss.code, []).append(iss)
@@ -116,6 +119,7 @@ class DocumentedPlan:
         self.empty_text()
         self.stream_fragments()
         self.leading_call()
+        self.system_placement()
         self.trailing_calls()
         if not self.recs:
             self.origins = list(range(len(self.items)))
@@ -127,13 +131,17 @@ class DocumentedPlan:
             out.append(s.raw)
             self.origins.append(None)
         for i, item in enumerate(self.items):
-            if i in self.skip:
-                continue
-            s = self.slots.get(i)
-            if s is not None:
+            if i not in self.skip:
+                s = self.slots.get(i)
+                if s is not None:
+                    s.pos = len(out)
+                out.append(self.cur.get(i, item))
+                self.origins.append(i)
+            for k in self.moved_after.get(i, ()):
+                s = self.slot(k)
                 s.pos = len(out)
-            out.append(self.cur.get(i, item))
-            self.origins.append(i)
+                out.append(self.cur.get(k, self.items[k]))
+                self.origins.append(k)
         return out
 
     def reasoning_state(self) -> None:
@@ -249,6 +257,41 @@ class DocumentedPlan:
                  f"Inserted a user turn marked as synthesized ({self.opt.leading_text!r}) before message #{i}: the "
                  "history starts with a function call, and a function call turn must follow a user turn "
                  "(or use --set TC019=drop_leading to take the call and its response out).")
+
+    def system_placement(self) -> None:
+        """A mid-conversation system message out of its place on an Anthropic model that takes one
+        (TC019 ``system_misplaced``, rules.md "Changes of 2026-11-27"): moved forward to the nearest
+        legal place (right after a user message that an assistant message follows, or that ends the
+        list), the other messages keeping their order. One that is the first message, holds more than
+        text, or has no legal place after it is not fixed: folding it into the top-level ``system``
+        is the user's call (the request's own field, outside the message list)."""
+        for iss in self.by_code.get("TC019", ()):
+            i = iss.index
+            if iss.data.get("kind") != "system_misplaced" or not self._error("TC019", "system_misplaced") or i in self.skip:
+                continue
+            raw = self.items[i]
+            content = raw.get("content") if type(raw) is dict else None
+            text_only = type(content) is str or (type(content) is list and all(
+                type(b) is dict and b.get("type") == "text" for b in content))
+            if i == 0 or not text_only:
+                why = "it is the first message" if i == 0 else "it holds more than text"
+                self.unfixed.append(f"message #{i}: a system message out of its place (TC019), not moved: {why}; put "
+                                    "its text in the request's top-level 'system' parameter")
+                continue
+            n = len(self.msgs)
+            k = next((k for k in range(i + 1, n) if self.msgs[k].role == "user" and k not in self.skip
+                      and not self.msgs[k].calls and (k + 1 == n or self.msgs[k + 1].role == "assistant")), None)
+            if k is None:
+                self.unfixed.append(f"message #{i}: a system message out of its place (TC019), and no place after it "
+                                    "takes one; put its text in the request's top-level 'system' parameter")
+                continue
+            self.skip.add(i)
+            self.moved_after.setdefault(k, []).append(i)
+            self.log("move_message", "TC019", None, i, self.slot(i),
+                     f"Moved system message #{i} to follow user message #{k}, the nearest place after it where the "
+                     "model takes a mid-conversation system message (right after a user message, followed by an "
+                     "assistant message or last); the other messages keep their order. Not folded into the "
+                     "top-level system: that would move it to the start.")
 
     def trailing_calls(self) -> None:
         pending = self.by_code.get("TC022", ())
