@@ -235,6 +235,12 @@ class JoinPlan:
             slot = next((s for s in self.resolved if s.pos == k), None)
             if slot is None or id(slot) in named or same_json(raw, items[src]):
                 continue
+            split = next((r for r in self.recs if r.before == src), None)
+            if split is not None:  # another part of a message a change already split
+                self.recs.append(_Rec(split.action, split.code, split.call_id, src, slot,
+                                      f"Message #{src}: another part of it, as a message of its own (see the change "
+                                      f"'{split.action}' of message #{src})."))
+                continue
             self.recs.append(_Rec("results_first", "TC016", None, src, slot,
                                   f"Message #{src}: written back with its function or tool results before its other "
                                   "parts, as the results of a call are joined back."))
