@@ -110,7 +110,7 @@ def test_the_documented_fixes_in_block_dialects(chat, dialect, how, data):
     calls = _call_blocks(msgs, dialect)
     if how == "reuse_id" and dialect != "gemini" and len({k for k, _, _ in calls}) > 1:
         first = calls[0][2]
-        k, j, later = next(c for c in calls if c[0] != calls[0][0])
+        k, _, later = next(c for c in calls if c[0] != calls[0][0])
         old = later.get("id") or later.get("toolUseId")
         field = "toolUseId" if "toolUseId" in later else "id"
         new_id = first[field]
