@@ -228,11 +228,12 @@ class JoinPlan:
         """A message joined back in another shape than the input's, which no change names (its
         blocks put back results first): one change says so, so that the log is the whole truth."""
         named = {id(r.slot) for r in self.recs if r.slot is not None}
+        at = {s.pos: s for s in self.resolved}
         for k, raw in enumerate(new):
             src = self.origins[k]
             if src is None or raw is items[src]:
                 continue
-            slot = next((s for s in self.resolved if s.pos == k), None)
+            slot = at.get(k)
             if slot is None or id(slot) in named or same_json(raw, items[src]):
                 continue
             split = next((r for r in self.recs if r.before == src), None)
