@@ -57,6 +57,12 @@ class Locator:
         if not 0 <= message < len(msgs):
             return None
         k = by_raw.get(id(msgs[message].raw))
+        if k is None:  # a message read from inside a log entry (a Codex rollout line's payload): its entry
+            groups = self.analyses[transcript].dialect.item_groups(t.items, t.path)
+            k = groups[message][0] if groups and message < len(groups) and groups[message] else None
+        view = t.extra.get("view")
+        if k is not None and view is not None:  # a view's items are some entries of the file's list
+            k = view[k] if k < len(view) else None
         return lines[k] if k is not None and k < len(lines) else None
 
     def where(self, f: dict, source: str, many: bool) -> str:

@@ -311,22 +311,40 @@ for _fn in (_list_of_records, _bare_list, _request_body, _toolbench, _inspect_lo
     register(_fn)
 
 
-def _search(root: Any, max_depth: int = 6) -> list[tuple[Path, str]]:
-    """Breadth-first search for the first message list anywhere in the document."""
-    queue: list[tuple[Path, Any]] = [((), root)]
-    seen = 0
-    while queue and seen < 20000:
-        path, v = queue.pop(0)
-        seen += 1
-        if _are_messages(v) and path:
-            return [(path, "message list found at " + path_text(path))]
-        if len(path) >= max_depth:
-            continue
-        if type(v) is dict:
-            queue.extend(((*path, k), x) for k, x in v.items() if type(x) in (dict, list))
-        elif type(v) is list:
-            queue.extend(((*path, i), x) for i, x in enumerate(v[:200]) if type(x) in (dict, list))
-    return []
+# No search of the whole document for "a list that looks like messages": a recogniser descends
+# only into the keys its format names. A file of records no reader claims is refused, saying what
+# its records are (``describe_records``), never read at some nested list it happens to hold (a
+# Codex rollout's ``compacted.replacement_history`` read as the whole session, 2026-11-27).
+
+_TYPE_KEYS = ("type", "kind", "event", "source")  # the field that names what a record is, when it has one
+
+
+def describe_records(root: list[Any], fmt: str) -> str:
+    """One sentence saying what a list of records no reader claims holds: the keys most records
+    have and the values of the field that names their kind (``type``, ...)."""
+    head = [x for x in root[:500] if type(x) is dict]
+    count: dict[str, int] = {}
+    for rec in head:
+        for k in rec:
+            count[k] = count.get(k, 0) + 1
+    keys = [k for k, n in count.items() if 2 * n >= len(head)][:6]
+    kind_key = next((k for k in _TYPE_KEYS if k in keys), None)
+    kinds: list[str] = []
+    more = False
+    if kind_key is not None:
+        for rec in root:
+            v = rec.get(kind_key) if type(rec) is dict else None
+            if type(v) is str and v not in kinds:
+                if len(kinds) == 5:
+                    more = True
+                    break
+                kinds.append(v)
+    what = "JSON Lines" if fmt == "jsonl" else "a JSON array"
+    shape = "{" + ", ".join(str(k) for k in keys) + (", ..." if len(count) > len(keys) else "") + "}"
+    out = f"{what} of `{shape}` records"
+    if kinds:
+        out += f", {kind_key}s " + ", ".join(kinds) + (", ..." if more else "")
+    return out + ": not a format the inspector reads (no reader claims these records)"
 
 
 def _transcript(root: Any, p: Path, what: Any) -> Transcript:
@@ -359,16 +377,21 @@ def find_transcripts(root: Any, fmt: str = "json") -> list[Transcript]:
         if found:
             break
     else:
-        found = _search(root)
+        found = []
     if not found and type(root) is list and root and all(type(x) is dict for x in root[:5]):
-        # A list of objects no dialect reads: taken as the message array it was meant to be, so
-        # that the reader says what it saw instead ("not recognised as openai-chat: ...").
+        if not any(_is_message(x) for x in root[:50]):  # records of a shape no reader claims
+            raise InputError(describe_records(root, fmt))
+        # A list of objects some of which a dialect reads: taken as the message array it was meant
+        # to be, so that the reader says what it saw instead ("not recognised as openai-chat: ...").
         found = [((), "message array")]
     if not found:
         if type(root) is list and not root:
             return [Transcript(items=root, path=(), container="empty message array")]
         kinds: dict[type, str] = {dict: "an object", list: "an array"}
         kind = kinds.get(type(root), f"a {type(root).__name__}")
+        if type(root) is dict and root:
+            keys = list(root)
+            kind += " with the keys " + ", ".join(map(str, keys[:8])) + (", ..." if len(keys) > 8 else "")
         raise InputError(
             f"no conversation found: the input is {kind}, and no message list was found in it "
             "(looked for an array of messages, a request body with 'messages', 'input' or 'contents', "

@@ -183,12 +183,31 @@ def removal_order(plan: Plan, strategy: str) -> list[int]:
     return free
 
 
+def shared_items(a: Analysis, plan: Plan) -> None:
+    """Protect the units whose messages share a log entry with messages of another unit (a Codex
+    rollout's ``compacted`` line holds every message of its replacement history): removing the
+    entry would remove those too, and removing the messages alone cannot be written back."""
+    groups = a.dialect.item_groups(a.transcript.items, a.transcript.path)
+    if not groups:
+        return
+    owners: dict[int, set[int]] = {}
+    for i, ks in enumerate(groups):
+        for k in ks:
+            owners.setdefault(k, set()).add(plan.unit_of[i] if i < len(plan.unit_of) else -1)
+    for units_of_entry in owners.values():
+        if len(units_of_entry) > 1:
+            for n in units_of_entry:
+                if 0 <= n < len(plan.units):
+                    plan.units[n].protected = True
+
+
 def make_plan(a: Analysis, counter: Counter, options: FitOptions) -> Plan:
     """Count, group, protect and choose the units to remove for one transcript (no seam check yet)."""
     tokens = count_messages([m.raw for m in a.msgs], counter)
     us, unit_of = units(a.msgs, a.pairing, tokens)
     plan = Plan(us, unit_of, tokens)
     protect(a.msgs, plan, options)
+    shared_items(a, plan)
     kept = plan.total
     if kept <= options.max_tokens or "view" in a.transcript.extra:
         # A view (a Claude Code sub-agent or abandoned branch) is entries of a list fitted as its

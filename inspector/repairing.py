@@ -32,7 +32,7 @@ from .checking import check_plain, counts, dialects_for
 from .containers import Document, Transcript, find_transcripts
 from .dialects import all_dialects
 from .dialects.base import Block
-from .dialects.editing import EntryEditor
+from .dialects.editing import LogEditor
 from .errors import InputError
 from .fixes.base import same_json
 from .fixes.documented import DEFAULT_LEADING, DocumentedPlan
@@ -541,7 +541,7 @@ class _Run:
                             f"log's main conversation, not a view of some of its entries ({', '.join(bad)})")] if bad else []
             return False
         documented = None
-        if isinstance(ed, EntryEditor):  # log entries that make messages: plan on the messages, write entries
+        if isinstance(ed, LogEditor):  # log entries that make messages: plan on the messages, write entries
             plan = EntryPlan(a, target, options, ed)
         else:
             # The fixes a provider documents first, in a pass of their own (fixes/documented.py).

@@ -48,6 +48,8 @@ COMMAND_MODULES = {
     "scan": "inspector.cli.scan",
     "proxy": "inspector.cli.proxy",
     "inbox": "inspector.cli.inbox",
+    "sessions": "inspector.cli.sessions",
+    "watch": "inspector.cli.watch",
 }
 
 

@@ -149,6 +149,10 @@ def _repair_dataset(args: argparse.Namespace, options) -> int:
                            args.dialect, jobs, sys.stdout.buffer, progress)
     finally:
         progress.close()
+    if t["records"] and t["unreadable"] == t["records"]:  # no line is a transcript: refused, as check and scan do
+        for name in {args.output, args.unfixable, args.report} - {None, "-"}:
+            Path(name).unlink(missing_ok=True)
+        raise InputError(f"no transcript could be read in {args.path}; first: {t['first_problem']}")
     where = f" (written to {args.unfixable})" if args.unfixable else " (kept in the output, repaired as far as safe)"
     lines = [(f"inspector: {t['records']} records: {t['repaired']} repaired, {t['clean']} already clean, "
              f"{t['unfixed']} not fixed safely{where if t['unfixed'] else ''}.")]

@@ -35,6 +35,8 @@ Writing a dialect (see ``openai_chat.py`` for a run dialect, ``anthropic.py`` fo
   its items do not (a Responses body's ``input``); ``continues_stored(request)``: the body
   continues a conversation the provider stores. Nothing outside this package names a dialect
   (``tests/test_dialect_names.py``): the engine, the app and the guard ask these;
+- ``session_files``: for an agent's session log format, where the agent keeps them
+  (``SessionFiles``; ``inspector sessions`` looks there);
 - ``samples``: a ``Samples`` for the conformance suite (``tests/dialects/test_conformance.py``,
   and ``tests/ui/test_message_text.py`` for the app), which runs over every registered dialect.
   ``clean`` is a document (a message list, or the file value it sits in, as a user would drop
@@ -87,6 +89,21 @@ class Samples:
     jsonl: bool = False  # a list of log entries, written one per line as the format's files are
 
 
+@dataclass(frozen=True)
+class SessionFiles:
+    """Where a coding agent keeps its sessions in this format, under a home directory
+    (``inspector sessions``): ``agent`` is the name ``--agent`` takes, ``folder`` the folder
+    under the home (``env``, when set in the environment, names the folder above ``sessions``
+    instead, as ``CODEX_HOME`` does), ``patterns`` the globs of the session files under it, and
+    ``project_folder`` says the first folder under it is the project's."""
+
+    agent: str
+    folder: str
+    patterns: tuple[str, ...]
+    env: str | None = None
+    project_folder: bool = True
+
+
 class Dialect(ABC):
     """One wire format. Subclasses set the class attributes and implement ``detect``, ``read`` and
     ``text`` (abstract: a dialect without one of them cannot be instantiated)."""
@@ -101,6 +118,7 @@ class Dialect(ABC):
     tool_fields: ClassVar[frozenset[str] | None] = None
     editor_class: ClassVar[type | None] = None
     samples: ClassVar[Samples | None] = None
+    session_files: ClassVar[SessionFiles | None] = None  # an agent's session log format: where they live
     # Targets that combine consecutive messages of one role into one turn before checking them
     # (the Anthropic Messages API), each with the roles it combines: pairing and order run on the
     # turns (``inspector.turns``).

@@ -23,9 +23,9 @@ from ..errors import InputError
 from ..jsonio import dumps
 from ..model import Issue, Msg
 from . import anthropic
-from .base import Samples
+from .base import Samples, SessionFiles
 from .base import type_name as _type
-from .editing import EntryEditor
+from .editing import EntryEditor, Written
 
 ENTRY_KEYS = ("sessionId", "uuid", "parentUuid", "timestamp")
 
@@ -324,17 +324,6 @@ class _Piece:
         self.entry, self.origin, self.message, self.changed = entry, origin, message, changed
 
 
-class Written:
-    """What ``write_back`` made: the new entries, for each the input entry it came from (None:
-    new), the output entries of each repaired message, the input entries that are gone, and the
-    message ids repair changed to join two assistant replies (input entry, old id)."""
-
-    __slots__ = ("changed", "gone", "ids", "items", "origins", "spans")
-
-    def __init__(self, items, origins, spans, changed, gone, ids):
-        self.items, self.origins, self.spans, self.changed, self.gone, self.ids = items, origins, spans, changed, gone, ids
-
-
 class ClaudeCodeEditor(EntryEditor, anthropic.AnthropicEditor):
     """Repair of a session log: the plan runs on the Anthropic messages its main conversation
     makes, and ``write_back`` writes the repaired messages as entries again.
@@ -596,6 +585,7 @@ class ClaudeCode(anthropic.Anthropic):
     tool_fields = frozenset({"tool_use_id", "toolUseId", "tool_name", "toolName"})
     editor_class = ClaudeCodeEditor
     recognisers = (claude_code_log,)
+    session_files = SessionFiles("claude-code", ".claude/projects", ("*/*.jsonl",))
     samples = Samples(
         clean=[_entry("u1", None, "user", "List the files."),
                _entry("a1", "u1", "assistant", [{"type": "tool_use", "id": "toolu_1", "name": "Bash",

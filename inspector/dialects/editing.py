@@ -380,7 +380,51 @@ class PartsEditor(Editor):
         return str(item.get("role")) if type(item) is dict else "unknown"
 
 
-class EntryEditor(BlockEditor):
+class Written:
+    """What a ``LogEditor.write_back`` made (``fixes.entries`` reads it): the new entries, for each
+    the input entry it came from (None: new), the output entries of each repaired message, the
+    output entries changed or new, the input entries that are gone, and the message ids repair
+    changed to join two replies (input entry, old id)."""
+
+    __slots__ = ("changed", "gone", "ids", "items", "origins", "spans")
+
+    def __init__(self, items: list[Any], origins: list[int | None], spans: list[list[int]], changed: set[int],
+                 gone: list[int] | None = None, ids: list[tuple[int, Any]] | None = None):
+        self.items, self.origins, self.spans, self.changed = items, origins, spans, changed
+        self.gone, self.ids = gone or [], ids or []
+
+
+class LogEditor(ABC):
+    """For logs whose items are entries that make the messages (a Claude Code session log, a
+    Codex CLI rollout): repair (``fixes.entries``) asks ``messages`` for the messages the entries
+    make, runs the message dialect's plan on them with an editor of this class for the run
+    (``for_run``), and hands the repaired messages to ``write_back``, which writes them as entries
+    again. ``origins`` is set before ``write_back``: for each repaired message, the index of the
+    message it came from (None: made by repair)."""
+
+    message_dialect = ""  # the name of the dialect the messages are read as
+    origins: list[int | None] | None = None
+
+    def for_run(self) -> Any:
+        """A fresh editor for one repair run (the dialect's own editor is shared by threads)."""
+        return type(self)(self.dialect)  # type: ignore[call-arg, attr-defined]  # an Editor's constructor
+
+    def owner_of(self, item: Any) -> int | None:
+        """The entry a block the plan handles came from, when blocks are finer than messages."""
+        return None
+
+    @abstractmethod
+    def messages(self, items: list[Any], where: tuple[Any, ...]) -> tuple[list[Any], list[list[int]]]:
+        """The messages the entries make and, for each, the indices of its entries."""
+        raise NotImplementedError
+
+    @abstractmethod
+    def write_back(self, items: list[Any], msgs: list[Any], groups: list[list[int]], out: list[Any]) -> Written:
+        """The entries of the repaired messages ``out``."""
+        raise NotImplementedError
+
+
+class EntryEditor(LogEditor, BlockEditor):
     """For logs whose items are entries, several of which make one message (Claude Code: one entry
     per content block of a streamed reply, one per tool result).
 
@@ -395,7 +439,6 @@ class EntryEditor(BlockEditor):
     ``messages`` and ``write_back``.
     """
 
-    message_dialect = ""  # the name of the dialect the messages are read as
     owner: dict[int, tuple[Any, int]]  # id(block) -> (block, entry index), set by for_run
     text_owner: dict[int, int]  # id(text message) -> entry index
 
@@ -413,16 +456,6 @@ class EntryEditor(BlockEditor):
     def owner_of(self, block: Any) -> int | None:
         got = self.owner.get(id(block))
         return got[1] if got is not None and got[0] is block else None
-
-    @abstractmethod
-    def messages(self, items: list[Any], where: tuple[Any, ...]) -> tuple[list[Any], list[list[int]]]:
-        """The messages the entries make and, for each, the indices of its entries (``own``
-        called for every block)."""
-        raise NotImplementedError
-
-    @abstractmethod
-    def write_back(self, items: list[Any], msgs: list[Any], groups: list[list[int]], out: list[Any]) -> Any:
-        raise NotImplementedError
 
     # --- provenance of the blocks the plan builds ------------------------------------------------
 

@@ -54,7 +54,11 @@ HOSTED = frozenset({"web_search_call", "file_search_call", "code_interpreter_cal
 MESSAGE_ROLES = {"user": "user", "assistant": "assistant", "system": "system", "developer": "system"}
 # Agents SDK run items that only mark a state (the call itself is in another item).
 MARKERS = frozenset({"tool_approval_item"})
-OWN_TYPES = OUTPUTS | HOSTED | frozenset(OUTPUT_OF) | {"reasoning", "item_reference"}
+# A ``compaction`` item (``{type, id, encrypted_content}``, made by ``/v1/responses/compact`` or the
+# server's own compaction) stands for the conversation it replaced, calls among them: like an
+# ``item_reference``, the outputs right after it may answer calls it holds, and are no orphans.
+REFERENCES = frozenset({"item_reference", "compaction"})
+OWN_TYPES = OUTPUTS | HOSTED | frozenset(OUTPUT_OF) | {"reasoning"} | REFERENCES
 OWN_PARTS = frozenset({"input_text", "output_text", "input_image", "input_file", "refusal"})
 
 
@@ -156,7 +160,7 @@ def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
                 add(unknown_role(i, m.get("role"), m, note))
             else:
                 add(Msg(i, role, (), (), m))
-        elif t == "item_reference":
+        elif t in REFERENCES:
             add(Msg(i, "reference", (), (), m))
         else:
             add(unknown_role(i, t, m, note, say=f"is an item of type {t!r}, which the Responses API does not have."))

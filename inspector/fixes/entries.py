@@ -1,7 +1,9 @@
-"""Repair for logs whose entries make the messages (``EntryEditor``: Claude Code session logs).
+"""Repair for logs whose entries make the messages (``LogEditor``: Claude Code session logs, Codex
+CLI rollouts).
 
-The plan runs on the messages the main conversation's entries make, exactly as it runs on an
-Anthropic request (``JoinPlan``), and the editor writes the repaired messages back as entries.
+The plan runs on the messages the main conversation's entries make, exactly as it runs on a
+request of the message dialect (``JoinPlan`` for Anthropic's, ``Plan`` for Responses items), and
+the editor writes the repaired messages back as entries.
 The report speaks in the log's terms: a change's ``index_before`` / ``index_after`` and a
 quarantined item's ``index`` are entry indices (the lines of a JSON Lines log), while its text
 keeps the message numbers the findings use (``messages.N`` in the API's error). What repair takes
@@ -16,9 +18,11 @@ from typing import Any
 from ..checking import Analysis, analyse
 from ..containers import Transcript
 from ..dialects import get
-from ..dialects.editing import EntryEditor
+from ..dialects.base import Block
+from ..dialects.editing import LogEditor
 from .base import same_json
 from .join import JoinPlan
+from .plan import Plan
 
 # Changes that take something out: they show in the entry only when that entry was rewritten.
 TAKE_OUT = {"quarantine_orphan", "quarantine_message", "quarantine_duplicate", "remove_duplicate", "remove_call"}
@@ -42,7 +46,7 @@ class _Rec:
 class EntryPlan:
     """``recs``/``quarantine``/``id_map``/``unfixed``/``origins`` as ``Plan``'s, over entries."""
 
-    def __init__(self, a: Analysis, target: str, options: Any, ed: EntryEditor):
+    def __init__(self, a: Analysis, target: str, options: Any, ed: LogEditor):
         self.a, self.target, self.opt = a, target, options
         self.ed = ed.for_run()
         self.recs: list = []
@@ -57,8 +61,11 @@ class EntryPlan:
         items = t.items
         msgs, grp = self.ed.messages(items, t.path)
         inner = Transcript(items=msgs, path=t.path, container=t.container, dialect=self.ed.message_dialect)
-        plan = JoinPlan(analyse(inner, self.target, get(self.ed.message_dialect)), self.target, self.opt, self.ed)
+        reader = get(self.ed.message_dialect)
+        kind = JoinPlan if reader.block is Block.NEXT else Plan
+        plan = kind(analyse(inner, self.target, reader), self.target, self.opt, self.ed)
         out = plan.run()
+        self.ed.origins = getattr(plan, "origins", None)
         self.unfixed = list(plan.unfixed)
         if not plan.recs:
             return items
@@ -97,7 +104,8 @@ class EntryPlan:
             if o is not None and o < len(items) and same_json(entry, items[o]):
                 continue
             code = self.recs[0].code if self.recs else "TC019"
-            what = (f"Log entry #{o} now points at the entry before it in the repaired log (parentUuid)" if o is not None
+            what = (f"Log entry #{o} was written again to follow the repaired entries around it (a link such as "
+                    "parentUuid, or its place)" if o is not None
                     else f"A new log entry (#{k} of the output) holds blocks split off the entry before it")
             r = _Rec.__new__(_Rec)
             r.action, r.code, r.call_id, r.new_id = "rewrite_entry", code, None, None

@@ -71,7 +71,8 @@ def repair_dataset(path: str, output: str, unfixable: str | None, report: str | 
     from .sources import plan
 
     parts = plan([path])
-    tally = {"records": 0, "clean": 0, "repaired": 0, "unfixed": 0, "held_out": 0, "first_problem": None}
+    tally = {"records": 0, "clean": 0, "repaired": 0, "unfixed": 0, "held_out": 0, "unreadable": 0,
+             "first_problem": None}
     files = [_open(output, stdout)]
     held = _open(unfixable, stdout) if unfixable else None
     rep = _open(report, stdout) if report else None
@@ -86,6 +87,8 @@ def repair_dataset(path: str, output: str, unfixable: str | None, report: str | 
                 tally["records"] += 1
                 if o.original is not None:
                     tally["unfixed"] += 1
+                    if o.report is not None and o.report.startswith(b'{"unreadable"'):
+                        tally["unreadable"] += 1
                     if tally["first_problem"] is None:
                         tally["first_problem"] = f"line {line}: {o.problems[0] if o.problems else 'not fixed'}"
                     if held is not None:

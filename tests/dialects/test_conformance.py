@@ -21,7 +21,7 @@ from support.dialect_asserts import strings
 
 import inspector
 from inspector.dialects import all_dialects, get
-from inspector.dialects.editing import BlockEditor, Editor, EntryEditor
+from inspector.dialects.editing import BlockEditor, Editor, LogEditor
 from inspector.errors import InputError
 from inspector.export import to_markdown
 from inspector.render import preview_text
@@ -93,7 +93,7 @@ def test_repair_of_a_clean_file_gives_back_the_same_bytes(dialect):
 # Each operation's output is read back by the dialect (``Dialect.read``) and checked on the neutral
 # view, so an editor that is missing a method, raises, or edits the wrong field fails here, not in a
 # user's ``inspector repair``. A Claude Code log is edited as the messages its entries make
-# (``EntryEditor.messages``), read by the message dialect.
+# (``LogEditor.messages``), read by the message dialect; so is a Codex rollout.
 
 NOTE = "Result: the tool answered 21 C"
 
@@ -104,7 +104,7 @@ class View:
     def __init__(self, dialect, doc):
         t = inspector.load(as_text(dialect, doc)).transcripts[0]
         self.ed, self.reader, self.items = dialect.editor, dialect, t.items
-        if isinstance(self.ed, EntryEditor):
+        if isinstance(self.ed, LogEditor):
             self.ed = self.ed.for_run()
             self.items, _ = self.ed.messages(t.items, t.path)
             self.reader = get(self.ed.message_dialect)

@@ -1,0 +1,76 @@
+"""``inspector watch``'s cost per appended line (issue 32), against re-checking the whole file.
+
+A Codex rollout of ``--lines`` lines (calls, exec events, outputs, replies) is written up to its
+last ``--tail`` lines; then those lines are appended one at a time, and after each append the
+follower reads the new line and reports new findings (``Follower.poll``), as ``inspector watch``
+does between two looks at the file. Beside it: ``inspector.check`` of the whole file after each
+append (what a loop around ``check`` would cost). The issue's goal is at most 2 ms per line for a
+10,000-line session.
+
+    python benchmarks/bench_watch.py [--lines 10000] [--tail 100]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import inspector
+from inspector.watching import Follower
+
+
+def rollout(n: int) -> list[bytes]:
+    rows = [{"timestamp": "2026-01-01T00:00:00Z", "type": "session_meta",
+             "payload": {"id": "bench", "cwd": "/p", "cli_version": "0.46.0", "source": "cli"}}]
+    k = 0
+    while len(rows) < n:
+        k += 1
+        cid = f"call_{k}"
+        rows += [
+            {"timestamp": "t", "type": "response_item", "payload": {"type": "function_call", "name": "shell",
+                                                                   "arguments": '{"command":["ls"]}', "call_id": cid}},
+            {"timestamp": "t", "type": "event_msg", "payload": {"type": "exec_command_end", "call_id": cid}},
+            {"timestamp": "t", "type": "response_item", "payload": {"type": "function_call_output", "call_id": cid,
+                                                                   "output": "a.py"}},
+            {"timestamp": "t", "type": "response_item", "payload": {"type": "message", "role": "assistant",
+                                                                   "content": [{"type": "output_text", "text": "ok"}]}},
+        ]
+    return [json.dumps(r).encode() + b"\n" for r in rows[:n]]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--lines", type=int, default=10_000)
+    ap.add_argument("--tail", type=int, default=100, help="how many of the last lines are appended one by one")
+    args = ap.parse_args()
+    lines = rollout(args.lines)
+    head, tail = lines[: -args.tail], lines[-args.tail:]
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "rollout.jsonl"
+        path.write_bytes(b"".join(head))
+        follower = Follower(str(path))
+        follower.poll()
+        per_poll, per_check = [], []
+        for ln in tail:
+            with open(path, "ab") as f:
+                f.write(ln)
+            t = time.perf_counter()
+            follower.poll()
+            per_poll.append(time.perf_counter() - t)
+            t = time.perf_counter()
+            inspector.check(str(path))
+            per_check.append(time.perf_counter() - t)
+    ms = lambda xs: statistics.median(xs) * 1000
+    print(f"{args.lines:,}-line rollout, last {args.tail} lines appended one by one:")
+    print(f"  watch (Follower.poll) per appended line: median {ms(per_poll):.1f} ms, max {max(per_poll) * 1000:.1f} ms")
+    print(f"  check of the whole file per appended line: median {ms(per_check):.1f} ms")
+    print("  goal: <= 2 ms per line" + (" (met)" if ms(per_poll) <= 2 else " (NOT met: the follower re-checks the "
+                                                                       "whole session after each poll)"))
+
+
+if __name__ == "__main__":
+    main()
