@@ -72,6 +72,8 @@ def corrupt(msgs: list, kind: str, k: int, text: str) -> None:
         i = calls[k % len(calls)]
         for c in msgs[i]["tool_calls"]:
             old = c["id"]
+            if not old:
+                continue  # a stream fragment's empty id stays empty
             c["id"] = "call_" + old * 5 + "_x"
             for m in msgs:
                 if m.get("tool_call_id") == old:
