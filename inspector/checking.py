@@ -17,6 +17,8 @@ from .containers import Document, Transcript, get_path, path_text
 from .dialects import Dialect, detect_scored, dialect_of, fallback, get, named_by_request
 from .errors import InputError
 from .gc_pause import gc_paused
+from .loops import DEFAULT as DEFAULT_LOOPS
+from .loops import LoopOptions, loops_for
 from .model import Issue, Msg
 from .pairing import Pairing, pair, pair_turns
 from .recognition import refuse_unaccounted
@@ -311,10 +313,12 @@ PROGRESS_EVERY = 500  # transcripts between two calls of a ``progress`` callback
 
 
 def check_plain(doc: Document, target: str | None = None, dialect: str | None = None, *,
-                progress: Callable[[int, int], None] | None = None) -> tuple[dict[str, Any], list[Analysis]]:
+                progress: Callable[[int, int], None] | None = None,
+                loops: LoopOptions | None = None) -> tuple[dict[str, Any], list[Analysis]]:
     """The report as a plain dict (the JSON contract) and the analyses behind it.
 
-    ``progress(done, total)`` is called every few hundred transcripts (a dataset in the app)."""
+    ``progress(done, total)`` is called every few hundred transcripts (a dataset in the app);
+    ``loops``: how repeated calls are found (``inspector.loops``; default: its defaults)."""
     if target is not None:
         check_target(target)
     read_as = dialects_for(doc, dialect, target)
@@ -346,6 +350,8 @@ def check_plain(doc: Document, target: str | None = None, dialect: str | None = 
         "transcript_dialects": [d.name for d in read_as],
         "target_reason": reason,
         "input_findings": input_findings(doc),
+        # A family apart from the provider rules: a loop never makes a request rejected.
+        "loops": loops_for(analyses, [c for c, _ in chosen], loops or DEFAULT_LOOPS),
     }
     return report, analyses
 
@@ -374,9 +380,10 @@ def input_findings(doc: Document) -> list[dict[str, Any]]:
 
 
 def check_document(doc: Document, target: str | None = None, dialect: str | None = None, *,
-                   progress: Callable[[int, int], None] | None = None) -> tuple[Report, list[Analysis]]:
+                   progress: Callable[[int, int], None] | None = None,
+                   loops: LoopOptions | None = None) -> tuple[Report, list[Analysis]]:
     """``(Report, [Analysis])``: the pydantic report for API callers, and the analyses."""
     from .report import Report
 
-    plain, analyses = check_plain(doc, target, dialect, progress=progress)
+    plain, analyses = check_plain(doc, target, dialect, progress=progress, loops=loops)
     return Report.model_validate(plain), analyses

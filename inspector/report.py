@@ -41,6 +41,37 @@ class InputFinding(BaseModel):
     text: str = Field(description="a plain sentence")
 
 
+class LoopCall(BaseModel):
+    """One call of a loop, and what became of it."""
+
+    message_index: int = Field(description="the message holding the call")
+    tool_call_id: str | None = None
+    result_index: int | None = Field(default=None, description="the message holding its result, or the user "
+                                     "message its result was sent as (TC020); None when it has none")
+    result: Literal["ok", "error", "missing", "user_text", "pending"]
+
+
+class LoopFinding(BaseModel):
+    """A repeated call (LP001) or a stuck loop (LP002): never a reason the provider rejects a request."""
+
+    code: Literal["LP001", "LP002"]
+    rule: Literal["repeated_call", "stuck_loop"]
+    severity: Literal["warning", "info"]
+    message_index: int = Field(description="the message of the first call of the loop")
+    last_index: int = Field(description="the message of its last call")
+    tool: str
+    arguments: str = Field(description="the arguments every call had, as canonical JSON (sorted keys)")
+    count: int = Field(description="how many calls")
+    in_a_row: bool = Field(description="no other call between them (else each within the window of the one before)")
+    result: str = Field(description="what the results were: same result, an error every time, no result, ...")
+    causes: list[str] = Field(description="likely causes seen in the transcript: TC020, TC001, error, same_result")
+    calls: list[LoopCall]
+    tokens: int = Field(description="tokens of the messages holding the calls and their results, each once")
+    counter: str = Field(description="the token counter (as fit counts)")
+    text: str
+    transcript: int = 0
+
+
 class Report(BaseModel):
     """The result of ``check``: what was read and every finding, in message order."""
 
@@ -61,6 +92,8 @@ class Report(BaseModel):
                                                         "transcript (None: the target named explicitly)")
     input_findings: list[InputFinding] = Field(default_factory=list, description="about the file itself, "
                                                "not its messages: object keys it repeats")
+    loops: list[LoopFinding] = Field(default_factory=list, description="repeated calls and stuck loops "
+                                     "(inspector.loops): a family apart from the rules, never a reason to reject")
 
     @property
     def ok(self) -> bool:

@@ -9,9 +9,11 @@ come before its ``messages``; a request body as the lines of an OpenAI Batch fil
 transcript per line against a whole array; JSON against JSON Lines), these hold:
 
 1. ``check`` ≡ ``scan``: the same transcripts, read in the same dialects, checked for the same
-   targets, with the same findings at the same indexes (or both refuse the file);
+   targets, with the same findings at the same indexes and the same loops (``inspector.loops``)
+   (or both refuse the file);
 2. ``check`` ≡ the app: the findings table (``ui.findings.findings_frame`` over ``ui.analysis.Checked``,
-   as the page builds it) holds check's findings, and the Target box starts where check chose;
+   as the page builds it) holds check's findings, the loops table (``ui.loops.loops_frame``) its
+   loops, and the Target box starts where check chose;
 3. ``repair``: every change it makes cites a finding ``check`` reported for that transcript at a
    severity repair acts on (error or warning); its output reads back as the same transcripts in
    the same dialects and checks clean for the same targets, or it says why not (exit 1);
@@ -40,7 +42,7 @@ import inspector
 from inspector.checking import check_plain
 from inspector.errors import InputError
 from inspector.scan import sources
-from inspector.scan.work import FINDING_FIELDS, ScanOptions, scan_part
+from inspector.scan.work import FINDING_FIELDS, LOOP_FIELDS, ScanOptions, scan_part
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpus"
@@ -91,6 +93,7 @@ def _fixture_files(tmp: Path) -> list[Path]:
     test_one_verdict = _test_module("test_one_verdict.py")
     test_fresh_shapes = _test_module("check/test_provider_quirks.py")
     test_thinking_required = _test_module("rules/test_thinking_required.py")
+    from support import loop_shapes
 
     out = []
     for cassette in sorted((ROOT / "tests" / "cassettes").rglob("*.yaml")):
@@ -105,6 +108,15 @@ def _fixture_files(tmp: Path) -> list[Path]:
         "fresh-langchain-claude.json": json.dumps(test_fresh_shapes.LANGCHAIN_CLAUDE),
         "thinking-required.json": json.dumps(test_thinking_required.body(test_thinking_required.LOOP,
                                                                          {"type": "enabled", "budget_tokens": 1024})),
+        # loops (issue 38): found alike by every door, and the repeats that are none left alike
+        "loop-rig.json": json.dumps(loop_shapes.rig_loop()),
+        "loop-rig-anthropic.json": json.dumps(loop_shapes.anthropic_rig_loop()),
+        "loop-same-result.json": json.dumps(loop_shapes.same_result_loop()),
+        "loop-errors.json": json.dumps(loop_shapes.error_loop()),
+        "loop-poll.json": json.dumps(loop_shapes.job_poll()),
+        "loop-pages.json": json.dumps(loop_shapes.paginated_search()),
+        "loop-dataset.jsonl": _lines([{"messages": m} for m in (loop_shapes.same_result_loop(), loop_shapes.job_poll(),
+                                                                 loop_shapes.rig_loop())]),
     }
     for name, text in named.items():
         (tmp / name).write_text(text)
@@ -182,12 +194,15 @@ def _same_as_scan(path: Path, report: dict, analyses) -> None:
             report["transcript_dialects"][k], report["transcript_targets"][k], len(analyses[k].transcript.items)), \
             f"{path}: transcript {k}"
         assert row["findings"] == mine, f"{path}: transcript {k}"
+        loops = [{name: f[name] for name in LOOP_FIELDS} for f in report["loops"] if f["transcript"] == k]
+        assert row["loop_findings"] == loops, f"{path}: transcript {k}: scan's loops differ from check's"
 
 
 def _same_as_app(path: Path) -> None:
     from inspector.checking import check_document
     from inspector.ui.analysis import Checked, target_default
     from inspector.ui.findings import findings_frame
+    from inspector.ui.loops import loops_frame
 
     doc = inspector.load(path.read_bytes(), name=path.name)
     report, analyses = check_document(doc)
@@ -199,6 +214,10 @@ def _same_as_app(path: Path) -> None:
         want = [f for f in report.findings if f.transcript == k]
         assert [(r["message"], r["code"], r["severity"], r["sentence"], r["provider_error"]) for r in table] == [
             (f.message_index, f.code, f.severity, f.text, f.provider_error or "") for f in want], f"{path}: transcript {k}"
+        shown = loops_frame(checked.loops(k)).to_dict("records")
+        assert [(r["message"], r["code"], r["tool"], r["calls"], r["tokens"], r["sentence"]) for r in shown] == [
+            (f["message_index"], f["code"], f["tool"], f["count"], f["tokens"], f["text"])
+            for f in report.model_dump()["loops"] if f["transcript"] == k], f"{path}: transcript {k}: the app's loops"
 
 
 def _same_as_fit(path: Path, report: dict) -> None:

@@ -11,7 +11,7 @@ import os
 import sys
 
 from ..errors import InputError
-from .options import add_input_options, add_token_options
+from .options import add_input_options, add_loop_options, add_token_options, loop_options_of
 from .parser import EXIT_FINDINGS, EXIT_INPUT, EXIT_OK, command, keep_until_exit
 
 
@@ -39,6 +39,29 @@ def _add_check_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", choices=("text", "json", "github", "sarif"), default="text",
                    help="output: text (default), json, github (Actions annotations) or sarif (SARIF 2.1.0)")
     add_token_options(p)
+    add_loop_options(p)
+
+
+def _loop_lines(report: dict, source: str, paint) -> list[str]:
+    """One line per loop, then its calls' messages: after the rule findings, never an error."""
+    lines = []
+    many = report["transcripts"] > 1
+    for f in report.get("loops", ()):
+        at = f"{source}:{'t' + str(f['transcript'] + 1) + ':' if many else ''}#{f['message_index']}"
+        lines.append(f"{at}: {f['code']} {paint(f['severity'], f['severity'])} {f['rule']}: {f['text']}")
+        lines.append(f"    {f['count']} calls at messages {', '.join('#' + str(c['message_index']) for c in f['calls'])};"
+                     f" {f['tokens']:,} tokens ({f['counter']})")
+    return lines
+
+
+def _loop_summary(report: dict) -> str:
+    from ..loops import loop_totals
+
+    t = loop_totals(report.get("loops", []))
+    if not t["loops"]:
+        return ""
+    s = "s" if t["loops"] != 1 else ""
+    return f" Loops: {t['loops']} loop{s}, {t['calls']:,} calls, {t['tokens']:,} tokens spent in them."
 
 
 def _add_tokens(report: dict, analyses: list, tokenizer: str | None) -> dict:
@@ -87,7 +110,7 @@ def _summary_line(report: dict) -> str:
     c = counts(report["findings"])
     return (f"{report['message_count']:,} messages in {report['transcripts']:,} transcript(s), "
             f"{dialects_text(report)}, {targets_text(report)}{_why(report)}: {c['error']:,} errors, "
-            f"{c['warning']:,} warnings, {c['info']:,} notes. {verdict(report)}")
+            f"{c['warning']:,} warnings, {c['info']:,} notes. {verdict(report)}{_loop_summary(report)}")
 
 
 def _text_lines(report: dict, source: str, loc, paint) -> list[str]:
@@ -127,11 +150,12 @@ def run_check(args: argparse.Namespace) -> int:
     unreadable: list[tuple[str, str]] = []
     worst = EXIT_OK
     out = sys.stdout
+    loops = loop_options_of(args)
     for path, problem in files:
         if problem is None:
             try:
                 doc = read_document(path, args.python_repr)
-                report, analyses = check_plain(doc, args.target, args.dialect)
+                report, analyses = check_plain(doc, args.target, args.dialect, loops=loops)
             except InputError as exc:
                 if single:
                     raise
@@ -150,7 +174,7 @@ def run_check(args: argparse.Namespace) -> int:
         if _fails(report, args.fail_on):
             worst = max(worst, EXIT_FINDINGS)
         if args.format == "text":
-            lines = _text_lines(report, doc.source, loc, paint)
+            lines = _text_lines(report, doc.source, loc, paint) + _loop_lines(report, doc.source, paint)
             if tokens is not None:
                 lines.append(f"{doc.source}: {tokens['total']:,} tokens ({tokens['label']})")
             if single:

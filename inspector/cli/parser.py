@@ -50,6 +50,7 @@ COMMAND_MODULES = {
     "inbox": "inspector.cli.inbox",
     "sessions": "inspector.cli.sessions",
     "watch": "inspector.cli.watch",
+    "diff": "inspector.cli.diff",
 }
 
 

@@ -23,6 +23,14 @@ def _add_proxy_args(p: argparse.ArgumentParser) -> None:
                    "https://generativelanguage.googleapis.com)")
     p.add_argument("--max-body-mb", type=float, default=100.0, metavar="MB",
                    help="refuse a request body above this many MB with a 413 in the provider's error shape (default: 100)")
+    p.add_argument("--upstream-timeout", type=float, default=300.0, metavar="S",
+                   help="answer 504 when the upstream sends nothing for this many seconds (a stream's every chunk "
+                        "restarts it; default: 300)")
+    p.add_argument("--header-timeout", type=float, default=10.0, metavar="S",
+                   help="close a connection whose request headers have not all arrived after this many seconds (default: 10)")
+    p.add_argument("--body-timeout", type=float, default=30.0, metavar="S",
+                   help="answer 408 when a request body pauses longer than this many seconds (default: 30; "
+                        "300 s for the whole body)")
     p.add_argument("--record", action="store_true", help="keep every refused, would-be-refused or repaired request "
                    "(redacted) for the team inbox (also INSPECTOR_RECORD=1)")
 
@@ -36,9 +44,10 @@ def run_proxy(args: argparse.Namespace) -> int:
     if not 0 < args.port < 65536:
         sys.stderr.write(f"inspector: --port {args.port} is not a port number\n")
         return EXIT_INPUT
-    if not args.max_body_mb > 0:
-        sys.stderr.write(f"inspector: --max-body-mb {args.max_body_mb:g} must be more than 0\n")
-        return EXIT_INPUT
+    for flag in ("max_body_mb", "upstream_timeout", "header_timeout", "body_timeout"):
+        if not getattr(args, flag) > 0:
+            sys.stderr.write(f"inspector: --{flag.replace('_', '-')} {getattr(args, flag):g} must be more than 0\n")
+            return EXIT_INPUT
     try:
         from ..guard.proxy import serve
     except ModuleNotFoundError as exc:
@@ -46,7 +55,9 @@ def run_proxy(args: argparse.Namespace) -> int:
                          "pip install 'tool-call-inspector[guard]'\n")
         return EXIT_INPUT
     serve(host=args.host, port=args.port, mode=args.mode, record=True if args.record else None,
-          max_body_bytes=int(args.max_body_mb * 1_000_000),
+          max_body_bytes=int(args.max_body_mb * 1_000_000), upstream_seconds=args.upstream_timeout,
+          header_seconds=args.header_timeout, body_idle_seconds=args.body_timeout,
+          body_seconds=max(300.0, args.body_timeout),
           upstreams={"openai": args.upstream_openai, "anthropic": args.upstream_anthropic,
                      "gemini": args.upstream_gemini})
     return EXIT_OK

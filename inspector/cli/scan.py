@@ -13,6 +13,7 @@ import argparse
 import sys
 
 from ..errors import InputError
+from .options import add_loop_options, loop_options_of
 from .parser import EXIT_FINDINGS, EXIT_INPUT, EXIT_OK, command
 
 
@@ -37,6 +38,7 @@ def _arguments(p: argparse.ArgumentParser) -> None:
                    help="lowest severity that makes the exit code 1 (default: error)")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bar on stderr (default: when stderr is a terminal)")
+    add_loop_options(p)
 
 
 def run_scan(args: argparse.Namespace) -> int:
@@ -54,7 +56,7 @@ def run_scan(args: argparse.Namespace) -> int:
     if args.scheduler and args.engine != "dask":
         raise InputError("--scheduler needs --engine dask")
     parts = sources.plan(sources.expand(args.paths, args.glob))
-    opts = ScanOptions(args.target, args.dialect)
+    opts = ScanOptions(args.target, args.dialect, loop_options_of(args))
     summary = Summary()
     progress = Progress(sum(p.weight for p in parts), args.progress)
     out = sys.stdout.buffer

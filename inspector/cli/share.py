@@ -76,6 +76,8 @@ def run_share(args: argparse.Namespace) -> int:
         return _fail(f"not shared: {label}: {exc}")
     for s in found:
         sys.stderr.write(f"{label}:{s.line}:{s.column}: {s.kind} {s.preview}\n")
+    if found or args.redact:  # a refusal for another reason stays one line
+        sys.stderr.write(f"checked {len(redactor.kinds)} kinds of secret: {len(found) or 'none'} found\n")
     if found and args.redact:
         masked = redactor.mask(data, found)
         try:

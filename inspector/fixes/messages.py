@@ -16,6 +16,45 @@ from ..rules import severity
 from .base import tool_label
 from .ids import fits, make_id
 
+_PROBE = "\x00inspector: the id slot\x00"
+
+
+def _path_to(value, target) -> list | None:
+    """The keys and indexes that lead to ``target`` (a string, compared by identity) in ``value``."""
+    if value is target:
+        return []
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for k, v in items:
+        sub = _path_to(v, target)
+        if sub is not None:
+            return [k, *sub]
+    return None
+
+
+def replaced_id(edit, raw) -> str:
+    """What an id edit overwrites in ``raw``, said for the change log: " in place of the id {"id":
+    "x"} it had, which is no usable id" (issue 33: a wrong-typed id, or the string "null", must not
+    vanish without a trace); "" when the slot was absent or null. Editors never edit in place, so
+    writing a probe where the new id goes and reading the same place in ``raw`` finds it for every
+    dialect."""
+    import orjson
+
+    path = _path_to(edit(raw, _PROBE), _PROBE)
+    cur = raw
+    for k in path or ():
+        try:
+            cur = cur[k]
+        except (KeyError, IndexError, TypeError):
+            return ""
+    if path is None or cur is None:
+        return ""
+    try:
+        shown = orjson.dumps(cur).decode()
+    except TypeError:
+        shown = repr(cur)
+    return f" in place of the id {shown} it had, which is no usable id"
+
+
 ACTION = {
     "TC007": "drop_empty_tool_calls",
     "TC010": "stringify_arguments",
@@ -84,8 +123,10 @@ class MessageFixes:
                         new = make_id(f"{m.index}:{c.pos}:{c.name}", self.target, taken)
                         self.final_id[id(c)] = new
                         self.renamed.append((m.index, c, new))
+                        was = replaced_id(lambda r, v, c=c: self.ed.set_call_id(r, c, v), raw)
                         self.log("assign_id", "TC008", None, m.index, self.slot(m.index),
-                                 f"Gave call {c.pos} of message #{m.index} ({tool_label(c.name)}) the id {new}.", new)
+                                 f"Gave call {c.pos} of message #{m.index} ({tool_label(c.name)}) the id {new}{was}.",
+                                 new)
                     else:
                         self.final_id[id(c)] = None
                     continue
@@ -220,10 +261,13 @@ class MessageFixes:
             c, r = link.call, link.result
             new = self.final_id.get(id(c), c.id)
             if new is not None and new != r.id and not (r.id is None and id(c) in self.idless_bad):
-                self.cur[i] = self.ed.set_result_id(self.raw(i), r, new)
+                before = self.raw(i)
+                self.cur[i] = self.ed.set_result_id(before, r, new)
                 if r.id is None:
+                    was = replaced_id(lambda raw, v, r=r: self.ed.set_result_id(raw, r, v), before)
                     self.log("assign_id", "TC008", new, i, self.slot(i),
-                             f"Gave the result in message #{i} the id {new} of the call it answers (message #{c.msg}).", new)
+                             f"Gave the result in message #{i} the id {new} of the call it answers "
+                             f"(message #{c.msg}){was}.", new)
                 else:
                     self.log("follow_call_id", self.rename_code.get(id(c), "TC008"), r.id, i, self.slot(i),
                              f"Message #{i}: the result for call {r.id} now carries its call's new id {new} "

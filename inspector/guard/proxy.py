@@ -27,7 +27,9 @@ cannot read with a clear 400; ``observe`` and ``repair`` forward what they canno
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import re
 from contextlib import asynccontextmanager
 
 import httpx
@@ -51,6 +53,11 @@ DEFAULT_UPSTREAMS = {
 }
 PROXY_MODES = ("observe", "block", "repair")
 MAX_BODY_BYTES = 100_000_000  # a request body above this is refused with 413 before it is read whole
+# Issue 33: a slow or lying client holds nothing for long, and neither does a hung upstream.
+HEADER_SECONDS = 10.0  # from connecting to the end of the request's headers
+BODY_IDLE_SECONDS = 30.0  # longest pause between two pieces of a request body
+BODY_SECONDS = 300.0  # the whole request body
+UPSTREAM_SECONDS = 300.0  # longest wait for the upstream's next bytes (a stream resets it with each chunk)
 # Hop-by-hop headers (RFC 9110 §7.6.1) and the ones httpx / uvicorn set themselves.
 _HOP = frozenset({"connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "te", "trailer",
                   "transfer-encoding", "upgrade", "host", "content-length"})
@@ -68,19 +75,41 @@ def upstream_url(path: str, query: bytes, headers, upstreams: dict[str, str]) ->
     return None
 
 
+_ENCODED = re.compile(rb"%(?:3f|23|00|2f|5c|2e|25)", re.IGNORECASE)
+
+
+def refused_path(raw_path: bytes, path: str) -> str | None:
+    """Why the request's path is refused, or None: a ``.`` or ``..`` segment (``/v1/../../x`` would
+    reach the upstream as ``/x`` with the client's key), an encoded ``?``, ``#``, NUL, ``/``, ``\\``,
+    ``.`` or ``%`` (each makes the proxy and the upstream read different paths: a chat request that
+    skips the check), a control character, or an empty segment."""
+    if _ENCODED.search(raw_path):
+        return "an encoded ?, #, NUL, /, \\, . or % in the path"
+    if any(seg in (".", "..") for seg in path.split("/")):
+        return "a . or .. segment in the path"
+    if any(ord(c) < 0x20 or c == "\x7f" for c in path):
+        return "a control character in the path"
+    if "//" in path:
+        return "an empty segment (//) in the path"
+    return None
+
+
 def _provider_of(path: str) -> str:
     ep = endpoint_of(path)
     return ep.provider if ep is not None else "openai"
 
 
-def _error(provider: str, status: int, text: str) -> JSONResponse:
-    """An error of the proxy's own (no upstream, body too large), in the provider's JSON shape."""
-    return JSONResponse(shaped(provider, status, f"inspector proxy: {text}", code="inspector_proxy"), status_code=status)
+def _error(provider: str, status: int, text: str, close: bool = False) -> JSONResponse:
+    """An error of the proxy's own (no upstream, body too large), in the provider's JSON shape;
+    ``close``: the connection ends with it (what is left of the body is not read)."""
+    return JSONResponse(shaped(provider, status, f"inspector proxy: {text}", code="inspector_proxy"), status_code=status,
+                        headers={"connection": "close"} if close else None)
 
 
 def build_app(*, mode: str = "observe", upstreams: dict[str, str] | None = None, record: bool | None = None,
               transport: httpx.AsyncBaseTransport | None = None, recorder: Recorder | None = None,
-              max_body_bytes: int = MAX_BODY_BYTES) -> Starlette:
+              max_body_bytes: int = MAX_BODY_BYTES, upstream_seconds: float = UPSTREAM_SECONDS,
+              body_idle_seconds: float = BODY_IDLE_SECONDS, body_seconds: float = BODY_SECONDS) -> Starlette:
     """The proxy as an ASGI app. ``transport`` is the one requests leave through (default: the
     network); ``record`` None reads ``INSPECTOR_RECORD``."""
     if mode not in PROXY_MODES:
@@ -92,7 +121,7 @@ def build_app(*, mode: str = "observe", upstreams: dict[str, str] | None = None,
 
     @asynccontextmanager
     async def lifespan(app):
-        holder["client"] = httpx.AsyncClient(transport=guard, timeout=httpx.Timeout(600.0, connect=10.0))
+        holder["client"] = httpx.AsyncClient(transport=guard, timeout=httpx.Timeout(upstream_seconds, connect=10.0))
         try:
             yield
         finally:  # graceful shutdown: uvicorn waits for requests in flight, then this runs
@@ -103,6 +132,9 @@ def build_app(*, mode: str = "observe", upstreams: dict[str, str] | None = None,
 
     async def forward(request: Request) -> Response:
         path = request.url.path
+        why = refused_path(request.scope.get("raw_path") or path.encode("utf-8", "surrogateescape"), path)
+        if why is not None:
+            return _error(_provider_of(path), 400, f"refused: {why}; send the API path as the provider documents it")
         target = upstream_url(path, request.scope.get("query_string", b""), request.headers, ups)
         if target is None:
             return _error("openai", 404, f"no route for {request.method} {path} (chat APIs live under /v1/ and "
@@ -110,10 +142,15 @@ def build_app(*, mode: str = "observe", upstreams: dict[str, str] | None = None,
         declared = request.headers.get("content-length")
         if declared and declared.isdigit() and int(declared) > max_body_bytes:
             return _error(_provider_of(path), 413, f"the request body is {int(declared):,} bytes; "
-                          f"this proxy accepts up to {max_body_bytes:,}")
-        body = await _read_body(request, max_body_bytes)
+                          f"this proxy accepts up to {max_body_bytes:,}", close=True)
+        try:
+            body = await _read_body(request, max_body_bytes, body_idle_seconds, body_seconds)
+        except TimeoutError:
+            return _error(_provider_of(path), 408, f"the request body did not arrive in time (a pause over "
+                          f"{body_idle_seconds:g} s, or over {body_seconds:g} s in all)", close=True)
         if body is None:
-            return _error(_provider_of(path), 413, f"the request body is larger than {max_body_bytes:,} bytes")
+            return _error(_provider_of(path), 413, f"the request body is larger than {max_body_bytes:,} bytes",
+                          close=True)
         headers = [(k, v) for k, v in request.headers.raw if k.decode("latin-1").lower() not in _HOP]
         client = holder["client"]
         out = client.build_request(request.method, target, headers=headers, content=body)
@@ -127,12 +164,16 @@ def build_app(*, mode: str = "observe", upstreams: dict[str, str] | None = None,
         except httpx.HTTPError as exc:
             return _error(_provider_of(path), 502, f"the upstream {public_url(target)} cannot be reached "
                           f"({type(exc).__name__})")
-        keep = [(k, v) for k, v in resp.headers.raw if k.decode("latin-1").lower() not in _HOP]
+        keep = [(k.lower(), v) for k, v in resp.headers.raw if k.decode("latin-1").lower() not in _HOP]
         if resp.is_closed:  # an error body the guard read: it went through the decoder once
-            keep = [(k, v) for k, v in keep if k.decode("latin-1").lower() != "content-encoding"]
-            return Response(resp.content, status_code=resp.status_code, headers=dict(_merge(keep)))
-        return StreamingResponse(_relay(resp, target), status_code=resp.status_code, headers=dict(_merge(keep)),
-                                 background=BackgroundTask(resp.aclose))
+            keep = [(k, v) for k, v in keep if k != b"content-encoding"]
+            answer: Response = Response(resp.content, status_code=resp.status_code)
+        else:
+            answer = StreamingResponse(_relay(resp, target), status_code=resp.status_code,
+                                       background=BackgroundTask(resp.aclose))
+        # Every header as the upstream sent it, repeated ones too (two Set-Cookie stay two).
+        answer.raw_headers = [(k, v) for k, v in answer.raw_headers if k == b"content-length"] + keep
+        return answer
 
     routes = [Route("/health", health, methods=["GET"]), Route("/healthz", health, methods=["GET"]),
               Route("/{path:path}", forward, methods=["GET", "POST", "PUT", "PATCH", "DELETE"])]
@@ -141,19 +182,46 @@ def build_app(*, mode: str = "observe", upstreams: dict[str, str] | None = None,
     return app
 
 
-def _merge(pairs: list[tuple[bytes, bytes]]) -> list[tuple[str, str]]:
-    return [(k.decode("latin-1"), v.decode("latin-1")) for k, v in pairs]
-
-
-async def _read_body(request: Request, limit: int) -> bytes | None:
+async def _read_body(request: Request, limit: int, idle: float = BODY_IDLE_SECONDS,
+                     total: float = BODY_SECONDS) -> bytes | None:
+    """The body, None as soon as it passes ``limit`` (not read to its end), ``TimeoutError`` when a
+    piece takes longer than ``idle`` or the whole longer than ``total``."""
     parts: list[bytes] = []
     size = 0
-    async for chunk in request.stream():
+    stream = request.stream().__aiter__()
+    deadline = asyncio.get_running_loop().time() + total
+    while True:
+        left = deadline - asyncio.get_running_loop().time()
+        try:
+            chunk = await asyncio.wait_for(stream.__anext__(), min(idle, max(left, 0.0)))
+        except StopAsyncIteration:
+            return b"".join(parts)
         size += len(chunk)
         if size > limit:
             return None
         parts.append(chunk)
-    return b"".join(parts)
+
+
+def header_timeout_protocol(seconds: float):
+    """uvicorn's h11 protocol, closing a connection whose first request's headers have not all
+    arrived ``seconds`` after it opened (uvicorn has no such limit: 200 slow clients held the proxy
+    for 90 s, issue 33)."""
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class HeaderTimeout(H11Protocol):
+        def connection_made(self, transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._headers_timer = self.loop.call_later(seconds, self._no_headers)
+
+        def _no_headers(self) -> None:
+            if self.cycle is None and not self.transport.is_closing():
+                self.transport.close()
+
+        def connection_lost(self, exc) -> None:
+            self._headers_timer.cancel()
+            super().connection_lost(exc)
+
+    return HeaderTimeout
 
 
 async def _relay(resp: httpx.Response, target: str):
@@ -169,13 +237,16 @@ async def _relay(resp: httpx.Response, target: str):
 
 
 def serve(*, host: str, port: int, mode: str, upstreams: dict[str, str], record: bool | None,
-          log_level: str = "info", max_body_bytes: int = MAX_BODY_BYTES) -> None:
+          log_level: str = "info", max_body_bytes: int = MAX_BODY_BYTES, upstream_seconds: float = UPSTREAM_SECONDS,
+          header_seconds: float = HEADER_SECONDS, body_idle_seconds: float = BODY_IDLE_SECONDS,
+          body_seconds: float = BODY_SECONDS) -> None:
     """Run the proxy with uvicorn until SIGINT/SIGTERM (requests in flight are finished first)."""
     import uvicorn
 
-    app = build_app(mode=mode, upstreams=upstreams, record=record, max_body_bytes=max_body_bytes)
+    app = build_app(mode=mode, upstreams=upstreams, record=record, max_body_bytes=max_body_bytes,
+                    upstream_seconds=upstream_seconds, body_idle_seconds=body_idle_seconds, body_seconds=body_seconds)
     config = uvicorn.Config(app, host=host, port=port, access_log=False, log_level=log_level,
-                            timeout_graceful_shutdown=30, lifespan="on")
+                            timeout_graceful_shutdown=30, lifespan="on", http=header_timeout_protocol(header_seconds))
     server = uvicorn.Server(config)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     for name in ("httpx", "httpx2", "httpcore"):  # they log each request's URL whole, ?key= included, at INFO

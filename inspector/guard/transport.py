@@ -30,6 +30,23 @@ log = logging.getLogger("inspector.guard")
 MODES = ("observe", "raise", "repair")
 _ALIASES = {"block": "raise"}
 HEADER = "x-inspector-guard"
+# Issue 33: one allowed 85 MB body froze every other client and stream for 4.6 s. A body above
+# this is checked, and every record is written (secret scan, database), off the event loop, in a
+# pool of this many threads (so that four big bodies at once do not all hold their parse at once).
+OFF_LOOP_BYTES = 1_000_000
+OFF_LOOP_THREADS = 2
+_POOL: list = []
+
+
+def _off_loop(fn, *args):
+    """``fn(*args)`` in the guard's thread pool, awaited from the event loop."""
+    import asyncio
+
+    if not _POOL:
+        from concurrent.futures import ThreadPoolExecutor
+
+        _POOL.append(ThreadPoolExecutor(OFF_LOOP_THREADS, thread_name_prefix="inspector-guard"))
+    return asyncio.get_running_loop().run_in_executor(_POOL[0], fn, *args)
 
 
 def check_mode(mode: str) -> str:
@@ -144,9 +161,10 @@ def _transports(hx) -> tuple[type, type]:
             self.inner.close()
 
     class AsyncGuardTransport(hx.AsyncBaseTransport):
-        """Wraps ``transport`` (default ``AsyncHTTPTransport()``) with the guard. The check runs in
-        the event loop's thread: a fraction of a millisecond for a usual request
-        (``benchmarks/bench_guard.py``)."""
+        """Wraps ``transport`` (default ``AsyncHTTPTransport()``) with the guard. The check of a
+        usual request runs in the event loop's thread: a fraction of a millisecond
+        (``benchmarks/bench_guard.py``); a body over ``OFF_LOOP_BYTES`` is checked, and a request
+        that is recorded is recorded, in the guard's thread pool, so no other client waits."""
 
         def __init__(self, transport=None, *, mode: str = "observe", recorder: Recorder | None = None,
                      source: str = "sdk"):
@@ -155,16 +173,26 @@ def _transports(hx) -> tuple[type, type]:
 
         async def handle_async_request(self, request):
             body = await request.aread() if request.method == "POST" else b""
-            ins, send = self.guard.before(request, body)
+            recording = self.guard.recorder is not None and self.guard.recorder.enabled
+            if len(body) > OFF_LOOP_BYTES or recording:
+                ins, send = await _off_loop(self.guard.before, request, body)
+            else:
+                ins, send = self.guard.before(request, body)
             if send is not request:
                 send = _with_body(hx, request, ins.repaired)
             try:
                 response = await self.inner.handle_async_request(send)
             except Exception:
-                self.guard.failed(ins)
+                if recording:
+                    await _off_loop(self.guard.failed, ins)
+                else:
+                    self.guard.failed(ins)
                 raise
             err = await response.aread() if ins is not None and _is_client_error(response) else None
-            self.guard.after(ins, response, err)
+            if recording:
+                await _off_loop(self.guard.after, ins, response, err)
+            else:
+                self.guard.after(ins, response, err)
             return response
 
         async def aclose(self) -> None:

@@ -124,6 +124,15 @@ class Bucket(NamedTuple):
     target: int  # the message a click goes to (the first with its worst finding)
 
 
+class Fold(NamedTuple):
+    """A run of messages the timeline shows as one row until it is opened (a loop's repeated
+    calls, ``inspector.loops``): its first and last message and what it says."""
+
+    first: int
+    last: int
+    label: str  # "list_tables_tool × 6, same arguments, same result"
+
+
 SHAPES: dict[str, tuple[str, ...]] = {"call": CallChip._fields, "result": ResultChip._fields,
                                       "mark": Mark._fields, "bucket": Bucket._fields}
 
@@ -159,8 +168,14 @@ class TimelineModel:
     """Whole-transcript facts the timeline needs, computed once per checked transcript."""
 
     def __init__(self, msgs: list[Msg], pairing: Pairing, findings: list[Finding], dialect: Dialect,
-                 page_size: int = PAGE_SIZE, items: list | None = None):
+                 page_size: int = PAGE_SIZE, items: list | None = None, folds: list[Fold] | tuple = ()):
         self.msgs = msgs
+        # Runs shown as one row (folded) until opened; they never overlap (a later one that
+        # would is dropped).
+        self.folds: list[Fold] = []
+        for f in sorted(folds):
+            if f.last > f.first and (not self.folds or f.first > self.folds[-1].last):
+                self.folds.append(f)
         # The dialect the transcript was read as answers for its raw messages: their text, a
         # failed tool, time and tokens.
         self.dialect = dialect
@@ -333,27 +348,49 @@ class TimelineModel:
             "sev": SEV_NAME[self.worst.get(i, 0)],
         }
 
-    def page(self, p: int, selected: int | None = None, focus: int = 0) -> dict:
+    def page(self, p: int, selected: int | None = None, focus: int = 0, opened: frozenset[int] = frozenset()) -> dict:
         """The data of page ``p`` (0-based): cards, ghosts, connectors with lanes, stubs, overview.
+        ``opened``: the first messages of the folds the user opened (a fold holding the
+        selected message is open too).
 
         The last few pages are kept: a click in the timeline reruns with the same arguments.
         """
         p = min(max(0, p), self.pages - 1)
-        key = (p, selected, focus)
+        key = (p, selected, focus, frozenset(opened))
         with self._lock:  # one model serves every session viewing the same file
             got = self._pages.get(key)
             if got is None:
                 if len(self._pages) >= 4:
                     self._pages.pop(next(iter(self._pages)))
-                got = self._pages[key] = self._page(p, selected, focus)
+                got = self._pages[key] = self._page(p, selected, focus, frozenset(opened))
         return got
 
-    def _page(self, p: int, selected: int | None, focus: int) -> dict:
+    def folded(self, start: int, end: int, selected: int | None, opened: frozenset[int]) -> dict[int, Fold]:
+        """The folds shown closed on the page ``[start, end)``, by first message: those wholly on
+        it, not opened, not holding the selected message."""
+        return {f.first: f for f in self.folds
+                if start <= f.first and f.last < end and f.first not in opened
+                and not (selected is not None and f.first <= selected <= f.last)}
+
+    def _page(self, p: int, selected: int | None, focus: int, opened: frozenset[int] = frozenset()) -> dict:
         start = p * self.page_size
         end = min(self.n, start + self.page_size)  # exclusive
         rows: dict[Any, int] = {}  # message index or ("g", ghost no) -> row
         items: list[dict] = []
+        closed = self.folded(start, end, selected, opened)
+        inside = -1  # the last message of the closed fold being passed, if any
         for i in range(start, end):
+            f = closed.get(i)
+            if f is not None:
+                inside = f.last
+                rows[i] = len(items)
+                items.append({"fold": f.first, "first": f.first, "last": f.last, "label": f.label,
+                              "sev": SEV_NAME[max((self.worst.get(k, 0) for k in range(f.first, f.last + 1)), default=0)]})
+            if i <= inside:
+                rows[i] = len(items) - 1
+                for g in self.ghosts_at.get(i, ()):
+                    rows[("g", g)] = len(items) - 1
+                continue
             rows[i] = len(items)
             items.append(self._card(i))
             for g in self.ghosts_at.get(i, ()):
@@ -379,6 +416,8 @@ class TimelineModel:
                  "st": status}
             a = rows.get(cm)
             b = rows.get(rm)
+            if a is not None and a == b and cm != rm:
+                continue  # both ends inside one closed fold
             self._stub(d, a, b, cm, rm)
             spans.append(_span(a, b, d, last_row))
             links.append(d)
@@ -388,6 +427,8 @@ class TimelineModel:
                  "ghost": g, "st": status}
             a = rows.get(cm)
             b = rows.get(("g", g))
+            if a is not None and a == b:
+                continue  # inside one closed fold
             self._stub(d, a, b, cm, anchor)
             spans.append(_span(a, b, d, last_row))
             links.append(d)

@@ -373,6 +373,26 @@ export default function (component) {
   const bottomBar = el("div", "tl-stubs bottom");
   body.appendChild(topBar);
   for (const it of data.items) {
+    if (it.fold !== undefined) {
+      // A folded run (a loop's repeated calls): one row until clicked; every message in it
+      // stands here for connectors and jumps.
+      const f = el("div", "card fold" + (it.sev ? " sev-" + it.sev : ""));
+      f.setAttribute("data-fold", num(it.first));
+      f.setAttribute("data-testid", "fold");
+      f.setAttribute("role", "button");
+      f.title = "Click to show every message of this run";
+      const head = el("div", "card-head");
+      head.appendChild(el("span", "idx", "#" + fmt(it.first) + "\u2013#" + fmt(it.last)));
+      head.appendChild(el("span", "role", "loop"));
+      f.appendChild(head);
+      f.appendChild(el("div", "card-text fold-label", it.label));
+      // Python opens the run when asked for its first message (a jump), and keeps it open.
+      f.onclick = (e) => { e.stopPropagation(); setTriggerValue("jump", it.first); };
+      for (let i = it.first; i <= it.last; i++) cards.set(i, f);
+      if (!keepSet || keepSet.has(it.first)) order.push(it.first);
+      body.appendChild(f);
+      continue;
+    }
     if (it.ghost !== undefined) {
       const g = buildGhost(it);
       g.onclick = () => select(it.call, false);
@@ -462,7 +482,7 @@ export default function (component) {
     const x0 = br.width - gutter;
     const ys = [];
     for (const [, l] of paths) {
-      const a = l.stub && l.stub.end === "from" ? stubEl.get(l.k) : callChip.get(l.from + ":" + l.fp);
+      const a = l.stub && l.stub.end === "from" ? stubEl.get(l.k) : callChip.get(l.from + ":" + l.fp) || cards.get(l.from);
       const b =
         l.stub && l.stub.end === "to" ? stubEl.get(l.k)
           : l.ghost !== undefined ? ghostCard.get(l.ghost)

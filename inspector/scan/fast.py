@@ -18,6 +18,7 @@ proves that the general path would note no issue at all:
 - every call answered in the run of tool messages right after its message, in the calls' order,
   once each (TC001-TC005, TC014, TC022); no tool message outside such a run; no user message right
   after a tool message (TC019, noted for every target); so no unanswered call (TC020);
+- no loop (``inspector.loops``): no run of repeated calls answered the same every time;
 - at least one call, so openai-chat's detection is sure (score 2) and no other dialect, each of
   which needs keys or content parts this shape does not have, scores at all; no ``model`` key, so
   the target is openai-chat's default, ``openai``.
@@ -43,6 +44,8 @@ import msgspec
 import orjson
 
 from ..dialects.base import NAME_RE
+from ..loops import DEFAULT as DEFAULT_LOOPS
+from ..loops import LoopOptions, canonical_args, repeat_candidates, runs_within
 from ..rules.sequence import id_rule
 
 ID_LIMIT, ID_PATTERN = id_rule("openai")  # TC009: the target's format of a call id
@@ -121,7 +124,7 @@ def _parameters_read(tools: list[ToolDef], known: set[bytes]) -> bool:
     return True
 
 
-def proved_clean(rec: Record, names_ok: set[str], schemas_ok: set[bytes]) -> bool:
+def proved_clean(rec: Record, names_ok: set[str], schemas_ok: set[bytes], loops: LoopOptions = DEFAULT_LOOPS) -> bool:
     """True when the general path would read ``rec`` and note no issue at all (see the module doc).
 
     ``names_ok``: tool names already matched against ``NAME_RE``; ``schemas_ok``: tool
@@ -134,11 +137,14 @@ def proved_clean(rec: Record, names_ok: set[str], schemas_ok: set[bytes]) -> boo
     answered = 0
     prev_tool = False
     any_call = False
+    seq: list[tuple[str, str]] = []  # every call in order: (tool, arguments)
+    answers: list[str] = []  # the content answering each, in the same order (answered in call order)
     for m in rec.messages:
         if type(m) is Tool:
             if open_ids is None or answered >= len(open_ids) or m.tool_call_id != open_ids[answered]:
                 return False
             answered += 1
+            answers.append(m.content)
             prev_tool = True
             continue
         if open_ids is not None and answered < len(open_ids):
@@ -171,12 +177,33 @@ def proved_clean(rec: Record, names_ok: set[str], schemas_ok: set[bytes]) -> boo
                             orjson.loads(fn.arguments)
                         except orjson.JSONDecodeError:
                             return False
+                    seq.append((name, fn.arguments))
                     ids.append(cid)
                 open_ids, answered, any_call = ids, 0, True
         elif type(m) is User and prev_tool:
             return False
         prev_tool = False
-    return any_call and (open_ids is None or answered == len(open_ids))
+    return any_call and (open_ids is None or answered == len(open_ids)) and not _loops(seq, answers, loops)
+
+
+def _loops(seq: list[tuple[str, str]], answers: list[str], options: LoopOptions) -> bool:
+    """True when loop detection (``inspector.loops``) would report a loop here, which only the
+    general path words. In this shape every call is answered, in call order, by a tool message
+    whose text is its content: a run of repeats is a loop exactly when every answer in it is the
+    same (a change is a poll), the same test ``loops`` makes."""
+    if len(seq) < options.lowest:
+        return False
+    groups: dict[tuple[str, str], list[int]] = {}
+    for k in repeat_candidates([a for _, a in seq], options.window):
+        groups.setdefault((seq[k][0], canonical_args(seq[k][1])), []).append(k)
+    for (name, _), positions in groups.items():
+        n = options.threshold_for(name)
+        if n is None or len(positions) < n:
+            continue
+        for run in runs_within(positions, options.window):
+            if len(run) >= n and len({answers[k] for k in run}) == 1:
+                return True
+    return False
 
 
 class FastPath:
@@ -187,7 +214,8 @@ class FastPath:
     path's rows for a line, asked once to confirm the first line this path passes."""
 
     def __init__(self, clean_row: Callable[[int, int], dict[str, Any]],
-                 general: Callable[[bytes, int], list[dict[str, Any]]]) -> None:
+                 general: Callable[[bytes, int], list[dict[str, Any]]], loops: LoopOptions = DEFAULT_LOOPS) -> None:
+        self._loops = loops
         self._clean_row = clean_row
         self._general = general
         self._names_ok: set[str] = set()
@@ -205,7 +233,7 @@ class FastPath:
                 self.on = False
             return None
         self._misses = 0
-        if not proved_clean(rec, self._names_ok, self._schemas_ok):
+        if not proved_clean(rec, self._names_ok, self._schemas_ok, self._loops):
             return None
         row = self._clean_row(line, len(rec.messages))
         if not self._confirmed:

@@ -90,6 +90,25 @@ def first_line(path: str | os.PathLike, start: int, newlines_before: int) -> int
     return newlines_before - (1 if nl else 0) + 2
 
 
+def has_second_line(path: str | os.PathLike, limit: int = 64 << 20) -> bool:
+    """Whether anything but white space follows the file's first non-empty line: a one-line file
+    (a byte-order mark or a trailing newline or not) is one document, not a dataset (issue 33)."""
+    seen = False
+    with open(path, "rb") as f:
+        for line in iter(lambda: f.readline(limit), b""):
+            if not seen and line.startswith(b"\xef\xbb\xbf"):
+                line = line[3:]
+            if line.strip():
+                if seen:
+                    return True
+                seen = True
+                while not line.endswith(b"\n"):  # the rest of a first line longer than ``limit``
+                    line = f.readline(limit)
+                    if not line:
+                        return False
+    return False
+
+
 def first_line_bytes(path: str | os.PathLike, limit: int = 64 << 20) -> bytes:
     """The file's first non-empty line (up to ``limit`` bytes), without a BOM: enough to sniff."""
     with open(path, "rb") as f:

@@ -15,7 +15,7 @@ import orjson
 from ..errors import InputError
 
 TRANSCRIPT_FIELDS = ("source", "line", "key", "dialect", "target", "messages", "errors", "warnings", "notes",
-                     "codes", "rejected", "problem")
+                     "codes", "rejected", "problem", "loops", "loop_calls", "loop_tokens")
 
 
 def findings_path(out: str) -> str:
@@ -40,7 +40,8 @@ def schemas():
     s, i, b = pa.string(), pa.int64(), pa.bool_()
     transcripts = pa.schema([("source", s), ("line", i), ("key", s), ("dialect", s), ("target", s),
                              ("messages", i), ("errors", i), ("warnings", i), ("notes", i),
-                             ("codes", pa.list_(s)), ("rejected", b), ("problem", s)])
+                             ("codes", pa.list_(s)), ("rejected", b), ("problem", s),
+                             ("loops", i), ("loop_calls", i), ("loop_tokens", i)])
     findings = pa.schema([("source", s), ("line", i), ("key", s), ("code", s), ("rule", s), ("severity", s),
                           ("message_index", i), ("tool_call_id", s), ("other_index", i), ("text", s),
                           ("provider_error", s), ("hint", s)])

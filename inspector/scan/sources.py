@@ -84,8 +84,8 @@ def kind_of(path: str) -> str:
         value = orjson.loads(first)
     except orjson.JSONDecodeError:
         return "whole"  # pretty-printed JSON (or text that the whole-file reader will explain)
-    if os.path.getsize(path) <= len(first) + 2:
-        return "whole"  # a one-line file is one document
+    if not lines.has_second_line(path):
+        return "whole"  # a one-line file is one document (with a byte-order mark too, issue 33)
     return "lines" if _is_record(value) else "whole"
 
 

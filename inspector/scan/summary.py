@@ -44,6 +44,10 @@ class Summary:
         self.rule_severity: dict[str, str] = {}  # code -> worst severity seen
         self.worst: list[tuple] = []  # min-heap of (errors, warnings, -seq, where, first error)
         self.problems: list[tuple[str, str]] = []
+        self.looping = 0  # transcripts with a loop (``inspector.loops``)
+        self.loops = 0
+        self.loop_calls = 0
+        self.loop_tokens = 0
         self._seq = 0
 
     def add(self, row: dict) -> None:
@@ -55,6 +59,11 @@ class Summary:
                 self.problems.append((where(row), row["problem"]))
             return
         self.messages += row["messages"]
+        if row.get("loops"):
+            self.looping += 1
+            self.loops += row["loops"]
+            self.loop_calls += row["loop_calls"]
+            self.loop_tokens += row["loop_tokens"]
         self.dialects[row["dialect"]] += 1
         self.targets[row["target"]] += 1
         if row["rejected"]:
@@ -80,7 +89,8 @@ class Summary:
 
     def merge(self, other: Summary) -> Summary:
         """Fold another worker's summary into this one (its examples rank after this one's on ties)."""
-        for name in ("scanned", "rejected", "warned", "noted", "unreadable", "messages"):
+        for name in ("scanned", "rejected", "warned", "noted", "unreadable", "messages", "looping", "loops",
+                     "loop_calls", "loop_tokens"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for name in ("targets", "dialects", "rule_transcripts", "rule_findings"):
             getattr(self, name).update(getattr(other, name))
@@ -124,6 +134,8 @@ class Summary:
             "rules": [{"code": c, "rule": RULES.get(c, c), "severity": self.rule_severity.get(c),
                        "transcripts": n, "findings": self.rule_findings[c]}
                       for c, n in sorted(self.rule_transcripts.items(), key=lambda kv: (-kv[1], kv[0]))],
+            "loops": {"transcripts": self.looping, "loops": self.loops, "calls": self.loop_calls,
+                      "tokens": self.loop_tokens},
             "worst": self.worst_examples(),
             "unreadable_examples": [{"where": at, "problem": p} for at, p in self.problems],
         }
@@ -137,6 +149,9 @@ class Summary:
         out = [(f"{d['transcripts']} transcripts scanned ({d['messages']} messages); "
                f"{who} would reject {d['rejected']}{share}; {d['warnings_only']} more have warnings; "
                f"{d['unreadable']} could not be read.")]
+        lp = d["loops"]
+        out.append(f"loops: {lp['transcripts']} transcripts with loops ({lp['loops']} loops, {lp['calls']} calls, "
+                   f"{lp['tokens']} tokens spent in them).")
         if d["dialects"]:
             out.append("dialects: " + ", ".join(f"{k} {v}" for k, v in d["dialects"].items()))
         if d["rules"]:

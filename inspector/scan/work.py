@@ -19,23 +19,28 @@ from ..containers import Document, Transcript, find_transcripts, get_path
 from ..dialects import of_target
 from ..errors import InputError
 from ..jsonio import loads
+from ..loops import DEFAULT as DEFAULT_LOOPS
+from ..loops import LoopOptions
 from .fast import FastPath
 from .sources import Part
 
 FINDING_FIELDS = ("code", "rule", "severity", "message_index", "tool_call_id", "other_index", "text",
                   "provider_error", "hint")
+# A loop (``inspector.loops``) as a row carries it: apart from the findings, never "rejected".
+LOOP_FIELDS = ("code", "rule", "severity", "message_index", "last_index", "tool", "count", "tokens", "text")
 
 
 @dataclass(frozen=True)
 class ScanOptions:
     target: str | None = None
     dialect: str | None = None
+    loops: LoopOptions = DEFAULT_LOOPS
 
 
 def _row(source: str, line: int | None, key: str | None) -> dict:
     return {"source": source, "line": line, "key": key, "dialect": None, "target": None, "messages": 0,
             "errors": 0, "warnings": 0, "notes": 0, "codes": [], "rejected": False, "problem": None,
-            "findings": []}
+            "loops": 0, "loop_calls": 0, "loop_tokens": 0, "findings": [], "loop_findings": []}
 
 
 def _key(root: Any, t: Transcript, many: bool) -> str | None:
@@ -62,7 +67,7 @@ def _rows(doc: Document, line: int | None, keys: list, opts: ScanOptions) -> lis
     target each transcript's own request names)."""
     source = doc.source
     try:
-        report, _ = check_plain(doc, opts.target, opts.dialect)
+        report, _ = check_plain(doc, opts.target, opts.dialect, loops=opts.loops)
     except InputError as exc:
         if len(doc.transcripts) > 1:  # say which transcript cannot be read, and scan the others
             return [check_one(doc.root, t, doc.format, source, line, k, opts) for t, k in zip(doc.transcripts, keys)]
@@ -73,6 +78,9 @@ def _rows(doc: Document, line: int | None, keys: list, opts: ScanOptions) -> lis
     by_transcript: list[list[dict]] = [[] for _ in doc.transcripts]
     for f in report["findings"]:
         by_transcript[f["transcript"]].append(f)
+    loops_of: list[list[dict]] = [[] for _ in doc.transcripts]
+    for f in report["loops"]:
+        loops_of[f["transcript"]].append(f)
     rows = []
     for k, (t, fs) in enumerate(zip(doc.transcripts, by_transcript)):
         row = _row(source, line, keys[k])
@@ -80,7 +88,10 @@ def _rows(doc: Document, line: int | None, keys: list, opts: ScanOptions) -> lis
         row.update(dialect=report["transcript_dialects"][k], target=report["transcript_targets"][k],
                    messages=len(t.items), errors=c["error"], warnings=c["warning"], notes=c["info"],
                    codes=sorted({f["code"] for f in fs}), rejected=c["error"] > 0,
-                   findings=[{name: f[name] for name in FINDING_FIELDS} for f in fs])
+                   findings=[{name: f[name] for name in FINDING_FIELDS} for f in fs],
+                   loops=len(loops_of[k]), loop_calls=sum(f["count"] for f in loops_of[k]),
+                   loop_tokens=sum(f["tokens"] for f in loops_of[k]),
+                   loop_findings=[{name: f[name] for name in LOOP_FIELDS} for f in loops_of[k]])
         rows.append(row)
     return rows
 
@@ -117,7 +128,7 @@ def fast_path(source: str, opts: ScanOptions, general: Callable[[bytes, int], li
         row["dialect"], row["target"], row["messages"] = chat, "openai", messages
         return row
 
-    return FastPath(clean_row, general)
+    return FastPath(clean_row, general, opts.loops)
 
 
 def parse_line(ln: bytes) -> Any:

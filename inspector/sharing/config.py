@@ -29,7 +29,9 @@ variable                              meaning                                   
 ``INSPECTOR_ADMINS``                  users (emails, comma-separated) who may delete      none
                                       any share
 ``INSPECTOR_ADMIN_GROUP``             a group (in the user's ``groups``) whose members    none
-                                      may delete any share
+                                      may delete any share; in ``proxy`` mode the groups
+                                      come only from ``X-Inspector-Proxy-Groups:
+                                      <secret> <group>,...``
 ``INSPECTOR_TEAM_SHARES``             ``1``: list everyone's shares to everyone           off
 ``INSPECTOR_PURGE_INTERVAL_SECONDS``  how often expired shares are deleted               600
 ``INSPECTOR_LOG_FORMAT``              ``json``: one JSON object a line on stderr          ``text``
@@ -166,6 +168,7 @@ class Settings:
 
 AUTH_MODES = ("off", "oidc", "proxy")
 PROXY_SECRET_HEADER = "X-Inspector-Proxy-Secret"
+PROXY_GROUPS_HEADER = "X-Inspector-Proxy-Groups"  # "<secret> <group>,<group>": groups only the proxy can claim
 DEFAULT_PURGE_INTERVAL = 600.0
 
 

@@ -85,6 +85,41 @@ BUILTIN: tuple[tuple[str, str], ...] = (
     ("basic auth", r"(?i:basic)[ \t]+(?P<secret>[A-Za-z0-9+/]{8,}={0,2})"),
     ("cookie", (r"(?i:(?:set-)?cookie)[\x01\"' \t]{0,3}:[\x01\"' \t]{0,3}"
                 r"(?P<secret>[!#-'*+.0-9A-Z^-z|~-]+=[^\x00-\x02\"\\\r\n]*[^\x00-\x02\"\\\r\n \t])")),
+    # Issue 33: provider key formats with a fixed prefix (gitleaks' rules of the same names, read
+    # 2026-11-27: twilio-api-key, gitlab-pat, npm-access-token, pypi-upload-token, sendgrid-api-token,
+    # digitalocean-*, shopify-*, databricks-api-token, mailgun-private-api-token, telegram-bot-api-token,
+    # slack-webhook-url, gcp-api-key's OAuth sibling (GOCSPX), hashicorp-tf/vault tokens, age-secret-key,
+    # grafana-*, new-relic-user-api-key, postman-api-token, linear-api-key, notion, doppler, sentry) and
+    # the AI providers' own (Groq gsk_, xAI xai-, Replicate r8_, Perplexity pplx-).
+    ("Twilio SID or key", r"(?:^|[^A-Za-z0-9])(?P<secret>(?:AC|SK)[0-9a-fA-F]{32,})"),
+    ("GitLab token", r"(?:^|[^A-Za-z0-9_])(?P<secret>gl(?:pat|dt|ptt|rt|oas|cbt|ft|imt|agent|soat)-[0-9A-Za-z_-]{20,})"),
+    ("npm token", r"(?:^|[^A-Za-z0-9_])(?P<secret>npm_[A-Za-z0-9]{36,})"),
+    ("PyPI token", r"(?:^|[^A-Za-z0-9_])(?P<secret>pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,})"),
+    ("SendGrid key", r"(?:^|[^A-Za-z0-9_])(?P<secret>SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43})"),
+    ("AI provider key", r"(?:^|[^A-Za-z0-9_])(?P<secret>(?:gsk_|r8_|pplx-)[A-Za-z0-9]{32,}|xai-[A-Za-z0-9]{70,})"),
+    ("DigitalOcean token", r"(?:^|[^A-Za-z0-9_])(?P<secret>do[opr]_v1_[a-f0-9]{64})"),
+    ("Shopify token", r"(?:^|[^A-Za-z0-9_])(?P<secret>shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32})"),
+    ("Databricks token", r"(?:^|[^A-Za-z0-9_])(?P<secret>dapi[a-f0-9]{32}(?:-[0-9])?)"),
+    ("Mailgun key", r"(?:^|[^A-Za-z0-9_-])(?P<secret>key-[0-9a-f]{32})"),
+    ("Telegram bot token", r"(?:^|[^0-9])(?P<secret>[0-9]{8,10}:AA[0-9A-Za-z_-]{33})"),
+    ("Slack webhook", r"(?P<secret>https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9+/_-]{20,})"),
+    ("Google OAuth secret", r"(?:^|[^A-Za-z0-9_])(?P<secret>GOCSPX-[A-Za-z0-9_-]{28})"),
+    ("HashiCorp token", r"(?:^|[^A-Za-z0-9_])(?P<secret>hv[sb]\.[A-Za-z0-9_-]{24,}|[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,})"),
+    ("age secret key", r"(?P<secret>AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58})"),
+    ("Grafana token", r"(?:^|[^A-Za-z0-9_])(?P<secret>glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,}={0,2})"),
+    ("SaaS API key", (r"(?:^|[^A-Za-z0-9_])(?P<secret>NRAK-[A-Z0-9]{27}|PMAK-[a-f0-9]{24}-[a-f0-9]{34}"
+                      r"|lin_api_[A-Za-z0-9]{40}|ntn_[0-9]{11}[A-Za-z0-9]{35}|dp\.pt\.[a-zA-Z0-9]{43}"
+                      r"|sntrys_[A-Za-z0-9+/=_-]{50,}|sq0(?:atp|csp)-[0-9A-Za-z_-]{22,})")),
+    ("Azure storage key", r"(?i:account_?key|shared_?access_?key)=(?P<secret>[A-Za-z0-9+/]{40,}={0,2})"),
+    # A value after a name that says it is a credential (issue 33): ``DB_PASSWORD=…``, ``password: …``,
+    # ``CLIENT_SECRET: …``, ``AZURE_OPENAI_API_KEY=<32 hex>``, ``"api_key": "…"`` inside a string, an
+    # ``X-Api-Key:`` header line. The name ends in _KEY / -KEY, APIKEY, _TOKEN, _SECRET, PASSWORD,
+    # PASSWD, AUTH or CREDENTIAL(S), in any case; the value is the run up to a space, quote, comma or
+    # semicolon or ampersand (``ACCEPT`` leaves out placeholders: null, true, ``${VAR}``, ``<...>``, ``***``).
+    # Object keys of the file itself are read by name too (``_named_patterns``).
+    ("credential assignment", (r"(?:^|[^A-Za-z0-9_-])(?i:[A-Za-z0-9_-]*(?:[_-]key|apikey|[_-]token|[_-]secret"
+                               r"|password|passwd|auth|credentials?))[\x01\"' \t]{0,3}[:=][\x01\"' \t]{0,3}"
+                               r"(?P<secret>[^\x00-\x20\x01\x02\"'\\,;&]{4,})")),
 )
 
 _DIGIT = re.compile(rb"[0-9]")
@@ -100,8 +135,22 @@ def _basic_credentials(s: bytes) -> bool:
     return b":" in plain and plain.isascii() and plain.decode().isprintable()
 
 
+# Values after a credential's name that are no secret: placeholders, references, booleans.
+_PLACEHOLDER = re.compile(rb"(?i)(?:null|none|nil|true|false|yes|no|undefined|required|optional|string|redacted"
+                          rb"|changeme|change-me|example|xxx+|\*+|\.+|-+|[${<%(\[].*|.*[>})\]]|\[redacted.*)")
+# An sk- key: a digit, a provider's prefix (OpenAI's project, service-account and admin keys,
+# Anthropic's, OpenRouter's; letters only is possible), or 40 characters after "sk-".
+_SK_PREFIX = (b"proj-", b"svcacct-", b"admin-", b"ant-", b"or-")
+
+
+def _sk_key(s: bytes) -> bool:
+    return _DIGIT.search(s, 3) is not None or s[3:].startswith(_SK_PREFIX) or len(s) >= 43
+
+
 ACCEPT: dict[str, Callable[[bytes], bool]] = {
-    "API key (sk-)": lambda s: _DIGIT.search(s, 3) is not None,  # "sk-learn-wrapper" is a word
+    "API key (sk-)": _sk_key,  # "sk-learn-wrapper" is a word
+    "Twilio SID or key": lambda s: len(s) == 34,  # exactly 32 hex digits after AC or SK
+    "credential assignment": lambda s: _PLACEHOLDER.fullmatch(s) is None,
     "AWS access key": lambda s: len(s) == 20,  # exactly 16 characters after the prefix
     "AWS secret access key": lambda s: len(s) == 40,
     "basic auth": _basic_credentials,
@@ -338,7 +387,8 @@ _UNANCHORED = re2._re2.RE2.Anchor.UNANCHORED
 # no later candidate in that run gets past the look-behind to read again. Tests check them against
 # the plain definition (``BUILTIN`` + ``ACCEPT``, tests/redact/test_redact_equivalence.py).
 _FAST: dict[str, re.Pattern] = {kind: re.compile(p, re.DOTALL) for kind, p in {
-    "API key (sk-)": rb"(sk-(?<![A-Za-z0-9_-]...)(?=[A-Za-z0-9_-]*[0-9])[A-Za-z0-9][A-Za-z0-9_-]{19,})",
+    "API key (sk-)": (rb"(sk-(?<![A-Za-z0-9_-]...)(?=[A-Za-z0-9_-]*[0-9]|(?:proj|svcacct|admin|ant|or)-|[A-Za-z0-9_-]{40})"
+                      rb"[A-Za-z0-9][A-Za-z0-9_-]{19,})"),
     "AWS access key": rb"(A(?:KIA|SIA)(?<![A-Z0-9]....)[A-Z0-9]{16}(?![A-Z0-9]))",
     "bearer token": rb"(?i:bearer)\s+([A-Za-z0-9._~+/-]{16,}=*)",
     "GitHub token": rb"(gh[pousr]_(?<![A-Za-z0-9_]....)[A-Za-z0-9]{36,}"
@@ -349,39 +399,78 @@ _FAST: dict[str, re.Pattern] = {kind: re.compile(p, re.DOTALL) for kind, p in {
 # "bearer" in any case has no literal prefix for ``re`` to search for (it would test every byte):
 # RE2 finds the first one, and ``re`` starts there.
 _GATE: dict[str, re2._Regexp] = {"bearer token": _compile("(?i)bearer")}
+# Kinds none of whose matches can be without one of these bytes: a file without any of them is
+# not searched for that kind (``bytes.find`` reads 10 MB in a few milliseconds, a pattern's pass
+# takes tens), so the provider formats of issue 33 cost next to nothing on a file without them.
+_LITERALS: dict[str, tuple[bytes, ...]] = {
+    "Twilio SID or key": (b"AC", b"SK"), "GitLab token": (b"gl",), "npm token": (b"npm_",), "PyPI token": (b"pypi-",),
+    "SendGrid key": (b"SG.",), "AI provider key": (b"gsk_", b"r8_", b"pplx-", b"xai-"), "DigitalOcean token": (b"_v1_",),
+    "Shopify token": (b"shp",), "Databricks token": (b"dapi",), "Mailgun key": (b"key-",), "Telegram bot token": (b":AA",),
+    "Slack webhook": (b"hooks.slack.com",), "Google OAuth secret": (b"GOCSPX-",), "HashiCorp token": (b"hvs.", b"hvb.", b"atlasv1"),
+    "age secret key": (b"AGE-SECRET-KEY-1",), "Grafana token": (b"glsa_", b"glc_"),
+    "SaaS API key": (b"NRAK-", b"PMAK-", b"lin_api_", b"ntn_", b"dp.pt.", b"sntrys_", b"sq0"),
+    "Azure storage key": (b"y=", b"Y="),
+}
 
 
 # HAR's name/value pairs: a cookie's value, or a header's that carries credentials, is a secret
-# by its name, which is in another string than the value.
+# by its name, which is in another string than the value. So is the value of an object key that
+# names a credential (``"api_key": "…"``, ``"DB_PASSWORD": "…"``) in the file itself (issue 33).
 _HAR_GATE = re.compile(rb'"(?:cookies|headers)"[ \t\r\n]*:[ \t\r\n]*\[')
+_CREDENTIAL_NAME = (r"[A-Za-z0-9_.-]*(?:[_-]key|apikey|[_-]token|[_-]secret|password|passwd|auth|credentials?"
+                    r"|secret_?access_?key|access_?key_?secret)")
+_NAME_GATE = re2.compile(rb'(?i)"' + _CREDENTIAL_NAME.encode() + rb'"[ \t\r\n]*:[ \t\r\n]*"')
+_IS_CREDENTIAL_NAME = re.compile(_CREDENTIAL_NAME, re.IGNORECASE)
 SECRET_HEADERS = frozenset({"cookie", "set-cookie", "authorization", "proxy-authorization", "x-api-key", "api-key",
                             "x-auth-token", "x-amz-security-token"})
 _NAMED_MIN = 8  # shorter values ("en", "1") are not masked wherever they occur
 _NAMED_MAX = 2000  # distinct values per scan
+NAMED_KINDS = ("cookie", "HTTP header", "credential assignment")  # kinds found by a name beside the value
+
+
+def _documents(data: bytes) -> list:
+    """``data`` parsed: one JSON document, or each line of JSON Lines; [] when neither."""
+    try:
+        return [orjson.loads(data)]
+    except orjson.JSONDecodeError:
+        pass
+    out = []
+    for line in data.splitlines():
+        if line.strip():
+            try:
+                out.append(orjson.loads(line))
+            except orjson.JSONDecodeError:
+                return []
+    return out
 
 
 def _named_patterns(data: bytes) -> list[_Pattern]:
-    """Patterns for the values of HAR cookies and credential headers in ``data``: each value,
-    wherever it occurs in a string (a Cookie header repeats the cookies' values)."""
-    if _HAR_GATE.search(data) is None:
+    """Patterns for the values of HAR cookies and credential headers in ``data``, and of object
+    keys named like a credential: each value, wherever it occurs in a string (a Cookie header
+    repeats the cookies' values)."""
+    har = _HAR_GATE.search(data) is not None
+    if not har and _NAME_GATE.search(data) is None:
         return []
-    try:
-        doc = orjson.loads(data)
-    except orjson.JSONDecodeError:
-        return []
-    found: dict[str, set[str]] = {"cookie": set(), "HTTP header": set()}
-    stack = [doc]
+    found: dict[str, set[str]] = {kind: set() for kind in NAMED_KINDS}
+    credential = found["credential assignment"]
+    stack = _documents(data)
     while stack:
         v = stack.pop()
         if isinstance(v, dict):
             for k, x in v.items():
-                if k in ("cookies", "headers") and isinstance(x, list):
+                if isinstance(x, str):
+                    if (len(x) >= _NAMED_MIN and isinstance(k, str) and _IS_CREDENTIAL_NAME.fullmatch(k)
+                            and _PLACEHOLDER.fullmatch(x.encode("utf-8", "surrogatepass")) is None):
+                        credential.add(x)
+                    continue
+                if har and k in ("cookies", "headers") and isinstance(x, list):
                     for item in x:
                         if isinstance(item, dict) and isinstance(item.get("value"), str) and len(item["value"]) >= _NAMED_MIN:
                             name = item.get("name")
                             if k == "cookies":
                                 found["cookie"].add(item["value"])
-                            elif isinstance(name, str) and name.lower() in SECRET_HEADERS:
+                            elif isinstance(name, str) and (name.lower() in SECRET_HEADERS
+                                                            or _IS_CREDENTIAL_NAME.fullmatch(name)):
                                 found["HTTP header"].add(item["value"])
                 if isinstance(x, (dict, list)):
                     stack.append(x)
@@ -413,6 +502,14 @@ class Redactor:
             rx = _compile_custom(p)
             compiled.append(_Pattern("custom pattern", rx, rx.groupindex.get(b"secret"), False))
         return cls(tuple(compiled), budget)
+
+    @property
+    def kinds(self) -> list[str]:
+        """What a scan checks for: each built-in kind, the kinds known by a name beside the value,
+        and each custom pattern ("checked 40 kinds: 3 found")."""
+        builtin = [p.kind for p in self.patterns if p.builtin]
+        named = [k for k in NAMED_KINDS if k not in builtin]
+        return builtin + named + [p.kind for p in self.patterns if not p.builtin]
 
     @classmethod
     def from_env(cls, extra: Iterable[str] = ()) -> Redactor:
@@ -490,6 +587,12 @@ class Redactor:
 
 
 _KEY = re.compile(rb"[ \t\r\n]*:")
+_MASK_MARK = re.compile(rb"\[REDACTED [^\]\x00-\x1f\"\\]{1,80}\]")
+
+
+def masked_in(data: bytes) -> int:
+    """How many masks ``mask`` wrote into ``data`` (a shared file carries no other record of them)."""
+    return len(_MASK_MARK.findall(_text_of(data)[1]))
 
 
 def _text_of(data: bytes) -> tuple[bytes, bytes]:
@@ -519,6 +622,9 @@ _ESCAPES = re.compile(rb'(\\.(?:[^"\\]*+\\.)*+[^"\\]*+)("(?:[ \t\r\n]*+:)?)', re
 def _builtin_spans(pattern: _Pattern, buf: bytes, raw: bool) -> tuple[list[int], list[int]]:
     """Starts and ends of the secrets a built-in pattern finds in ``buf`` (the file's bytes when
     ``raw``, else string values joined by NUL bytes), ``ACCEPT`` applied, in order."""
+    literals = _LITERALS.get(pattern.kind)
+    if literals is not None and not any(lit in buf for lit in literals):
+        return [], []
     rx = _FAST.get(pattern.kind)
     if rx is not None:
         gate = _GATE.get(pattern.kind)

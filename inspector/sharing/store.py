@@ -210,6 +210,7 @@ def _guard_records_table(meta: sa.MetaData) -> sa.Table:
 
 
 guard_records = _guard_records_table(metadata)
+sa.Index("ix_guard_records_expires_at", guard_records.c.expires_at)  # made by migration 5
 
 
 def _v4_create_guard_records(conn: Connection) -> None:
@@ -217,8 +218,14 @@ def _v4_create_guard_records(conn: Connection) -> None:
     _guard_records_table(sa.MetaData()).create(conn)
 
 
+def _v5_index_record_expiry(conn: Connection) -> None:
+    # Issue 33: the purge of expired guard records read the whole table on every record.
+    conn.execute(sa.text("CREATE INDEX ix_guard_records_expires_at ON guard_records (expires_at)"))
+
+
 MIGRATIONS: list[Callable[[Connection], None]] = [_v1_create_shares, _v2_index_expiry, _v3_owner_and_audit,
-                                                  _v4_create_guard_records]
+                                                  _v4_create_guard_records, _v5_index_record_expiry]
+RECORD_PURGE_SECONDS = 60  # expired guard records are deleted by add_record at most this often
 
 
 def _read_only_sqlite(url: str) -> str | None:
@@ -549,7 +556,8 @@ class Store:
 
     def add_record(self, fields: dict[str, Any], data: bytes) -> str:
         """Keep one guard record (``fields``: the ``guard_records`` columns but id, times and
-        data) with ``data`` (the redacted request); returns its id. Expired records go first."""
+        data) with ``data`` (the redacted request); returns its id. Expired records are deleted
+        first, at most every ``RECORD_PURGE_SECONDS`` (an index on their expiry finds them)."""
         now = int(self.clock())
         packed = zlib.compress(data, 6)
         encoding = "zlib" if len(packed) < len(data) else "identity"
@@ -560,7 +568,10 @@ class Store:
             if isinstance(row.get(key), str):
                 row[key] = row[key][:limit]
         with self.engine.begin() as conn:
-            conn.execute(guard_records.delete().where(guard_records.c.expires_at <= now))
+            # On a schedule, not per record (issue 33); the app's retention purge runs too.
+            if now - getattr(self, "_records_purged_at", -RECORD_PURGE_SECONDS) >= RECORD_PURGE_SECONDS:
+                conn.execute(guard_records.delete().where(guard_records.c.expires_at <= now))
+                self._records_purged_at = now
             conn.execute(guard_records.insert().values(**row))
         return rid
 

@@ -17,9 +17,11 @@ from .. import dialects
 from ..checking import Analysis, check_document, default_target, dialects_for, target_for_transcript
 from ..containers import Document
 from ..hosting import events
+from ..loops import LoopOptions
 from ..reading import load_bytes
 from ..render import TimelineModel
-from ..report import Finding, Report
+from ..render.layout import Fold
+from ..report import Finding, LoopFinding, Report
 from .bytecache import byte_cached
 
 
@@ -33,6 +35,10 @@ class Checked:
 
     def findings(self, transcript: int) -> list[Finding]:
         return [f for f in self.report.findings if f.transcript == transcript]
+
+    def loops(self, transcript: int) -> list[LoopFinding]:
+        """The repeated calls and stuck loops of one transcript (``inspector.loops``)."""
+        return [f for f in self.report.loops if f.transcript == transcript]
 
 
 # Memory a cached result holds, as a multiple of the file's bytes (measured: the parsed document
@@ -113,14 +119,15 @@ def settle_heap() -> None:
 
 @byte_cached(lambda sha, _data, *a, **k: CHECKED_PER_BYTE * len(_data))
 def checked(sha: str, _data: bytes, name: str, dialect: str | None, target: str,
-            _progress: Callable[[int, int], None] | None = None) -> Checked:
-    """Check the file for ``target``, reading it as ``dialect`` (None: detect).
+            _progress: Callable[[int, int], None] | None = None, loops: LoopOptions | None = None) -> Checked:
+    """Check the file for ``target``, reading it as ``dialect`` (None: detect), finding loops as
+    ``loops`` says (None: the defaults).
 
     A file of many transcripts (a dataset) calls ``_progress(done, total)`` every few hundred,
     so that a big upload shows how far the check is.
     """
     doc = parsed(sha, _data, name)  # check leaves the document as it was: the cached parse is shared
-    report, analyses = check_document(doc, target, dialect, progress=_progress)
+    report, analyses = check_document(doc, target, dialect, progress=_progress, loops=loops)
     out = Checked(doc, report, analyses)
     events.record("checks", dialect=report.dialect, target=target, transcripts=len(analyses),
                   findings=len(report.findings))
@@ -129,6 +136,9 @@ def checked(sha: str, _data: bytes, name: str, dialect: str | None, target: str,
 
 
 @byte_cached(lambda *a, **k: 0)  # holds parts of a ``checked`` result: dropped when idle like it
-def timeline_model(sha: str, dialect: str | None, target: str, transcript: int, _checked: Checked) -> TimelineModel:
+def timeline_model(sha: str, dialect: str | None, target: str, transcript: int, _checked: Checked,
+                   folds: tuple[Fold, ...] = ()) -> TimelineModel:
+    """The timeline's model of one transcript; ``folds``: runs shown as one row (loops)."""
     a = _checked.analyses[transcript]
-    return TimelineModel(a.msgs, a.pairing, _checked.findings(transcript), a.dialect, items=a.transcript.items)
+    return TimelineModel(a.msgs, a.pairing, _checked.findings(transcript), a.dialect, items=a.transcript.items,
+                         folds=folds)

@@ -19,16 +19,20 @@ from ..errors import InputError, PythonReprInput
 from ..hosting import events
 from . import analysis, inbox, loading, signin, state, style, url
 from .changes import change_note
+from .compare import compare_panel
 from .context import context_view, fit_section, timeline_overlay
 from .dataset import back_button, dataset_view, record_name
 from .findings import findings_table
+from .loops import loops_table
+from .loops import options as loop_options
+from .loops import settings as loop_settings
 from .pasted_error import pasted_error_panel, recorded_error
 from .refusal import app_words, show_input_error
 from .repair_panel import OPTIONS_KEY, repair_panel
 from .summary import summary
 from .timeline import timeline_panel
 
-TABS = ["Findings", "Repair"]
+TABS = ["Findings", "Repair", "Compare"]
 DIALECT_BACK = "_dialect_back"  # the dialect to show again after a chosen one could not read the file
 DIALECT_REFUSED = "_dialect_refused"  # (the dialect shown again, the refused one, the reader's message)
 DIALECT_GOOD = "_dialect_good"  # the last dialect choice that read the file
@@ -153,6 +157,9 @@ def share_button(slot: DeltaGenerator, loaded: state.Loaded, dialect: str | None
     mod = loading.share_module()
     if mod is None:
         return
+    if loaded.origin == "share":
+        with slot:
+            mod.shared_status(loaded.data)
     # Opening it reruns the page, so the panel says what holds now (a link deleted elsewhere is gone).
     with slot, st.popover("Share", icon=":material/share:", key="share_popover", on_change="rerun"), \
             st.container(key="share_panel"):
@@ -194,6 +201,7 @@ def main() -> None:
         return
     with st.sidebar:
         loading.loading_panel()
+        loop_settings()
         inbox.open_button()
         lists = st.container()
     page()
@@ -245,7 +253,7 @@ def page() -> None:
     # then takes the one its own request names, as on the command line.
     asked = None if target == st.session_state.get(state.TARGET_START) else target
     try:
-        checked = analysis.checked(loaded.sha, loaded.data, loaded.name, dialect, asked, checking)
+        checked = analysis.checked(loaded.sha, loaded.data, loaded.name, dialect, asked, checking, loop_options())
     except Exception as exc:  # noqa: BLE001
         good = st.session_state.get(DIALECT_GOOD, state.AUTO)
         if isinstance(exc, InputError) and dialect is not None and dialect == st.session_state.get(state.LINK_DIALECT):
@@ -280,6 +288,7 @@ def page() -> None:
     change_note(checked, loaded.sha, dialect, target, transcript)
     # Pasting the provider's error is the headline job: its box sits beside the verdict.
     summary(checked, transcript, beside=lambda: pasted_error_panel(checked, transcript))
+    loops_table(checked.loops(transcript))
     timeline_box = st.container()
     below = st.container()
     with below:
@@ -291,6 +300,9 @@ def page() -> None:
                 repair_panel(checked, loaded, dialect, target, transcript)
                 st.divider()
                 fit_section(checked, loaded, dialect, target, transcript)
+        with tabs[2]:
+            if tabs[2].open:
+                compare_panel(checked.doc, loaded.name, transcript)
     with timeline_box:
         context_view(checked, loaded, dialect, target, transcript)
         timeline_panel(checked, (loaded.sha, dialect, target), transcript, loaded,

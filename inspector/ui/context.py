@@ -50,12 +50,14 @@ def fitted(sha: str, _data: bytes, dialect: str | None, target: str, max_tokens:
            repair_json: str = "") -> Any:
     """The ``FitResult``, or the one-line reason the budget cannot be met (a str). ``repair_json``:
     the repair options when the file is repaired first (repair, then fit: one step)."""
-    from .workers import WorkLimit, run_remembered
+    from .workers import WorkCrash, WorkLimit, run_remembered
 
     try:  # in a worker process; here only when the operator turned workers off
         return run_remembered("fit", sha, _data, max_tokens, target, json.loads(options_json), dialect,
                               json.loads(repair_json) if repair_json else None,
                               key=(dialect, target, max_tokens, options_json, repair_json))
+    except WorkCrash:
+        raise  # not cached: the next run tries again (``current_fit`` says it)
     except WorkLimit as exc:
         return str(exc)
 
@@ -83,7 +85,12 @@ def current_fit(loaded, dialect: str | None, target: str, checked: Checked | Non
         from .repair_panel import OPTIONS_KEY
 
         repair_json = json.dumps(st.session_state.get(OPTIONS_KEY) or {}, sort_keys=True)
-    return fitted(loaded.sha, loaded.data, dialect, target, b, json.dumps(fit_options(), sort_keys=True), repair_json)
+    from .workers import WorkCrash
+
+    try:
+        return fitted(loaded.sha, loaded.data, dialect, target, b, json.dumps(fit_options(), sort_keys=True), repair_json)
+    except WorkCrash as exc:
+        return str(exc)
 
 
 def removed_units(result: Any, transcript: int) -> list[dict]:

@@ -185,6 +185,11 @@ def repair_panel(checked: Checked, loaded: state.Loaded, dialect: str | None, ta
                            file_name=PurePath(loaded.name or "transcript").stem + ".md",
                            mime="text/markdown", on_click="ignore", key="dl_markdown")
     _before_after(checked, result, transcript)
+    if st.toggle("Show changes call by call (the repaired file against its original)", key="repair_compare"):
+        from .compare import compare_view
+
+        compare_view(checked.doc, result.document, transcript, "repair_compare",
+                     (loaded.name or "original", repaired_name(loaded.name)))
     held = [{**q.model_dump(exclude={"content"}), "content": q.content}
             for q in rep.quarantine if q.transcript == transcript]
     if held:

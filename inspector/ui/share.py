@@ -31,11 +31,11 @@ from ..hosting import events, retention
 from ..render import asset
 from ..sharing import store as _store
 from ..sharing.config import ConfigError, Settings
-from ..sharing.redact import MaskingError, PatternError, Redactor, Secret, check_masked, context
+from ..sharing.redact import MaskingError, PatternError, Redactor, Secret, check_masked, context, masked_in
 from ..sharing.store import NotOwner, ShareTooLarge, Store, error_line, hash_token, looks_like_token, share_link
 from .bytecache import byte_cached
 from .signin import USER
-from .workers import limits
+from .workers import WorkCrash, limits
 
 NOT_FOUND = (
     "This shared link was not found or has expired (shares expire, and whoever holds a link can delete it). "
@@ -147,10 +147,37 @@ def load_shared(token: str) -> tuple[bytes, str, dict] | None:
         "url": share_link(_base_url(settings), token, shared.view.get("selected")),
         "view": dict(shared.view),
         "expires_at": shared.expires_at,
-        "masked": None,
+        "masked": masked_in(shared.data),
         "owner": shared.owner,
     }
     return result
+
+
+def checked_line(redactor: Redactor, found: list[Secret]) -> str:
+    """What the scan looked for and what it found: "Checked 34 kinds of secret: 3 found (2 API
+    key (sk-), 1 credential assignment)." The kinds are listed in docs/sharing-secrets.md."""
+    kinds = redactor.kinds
+    if not found:
+        return f"Checked {len(kinds)} kinds of secret: none found."
+    counts: dict[str, int] = {}
+    for f in found:
+        counts[f.kind] = counts.get(f.kind, 0) + 1
+    what = ", ".join(f"{n} {kind}" for kind, n in counts.items())
+    return f"Checked {len(kinds)} kinds of secret: {len(found)} found ({what})."
+
+
+def shared_line(link: dict[str, Any]) -> str:
+    """"shared · 3 masked · expires 2026-12-27 16:00 UTC", for the maker and for whoever opens the link."""
+    expires = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(link["expires_at"]))
+    return f"shared · {link.get('masked') or 0} masked · expires {expires}"
+
+
+def shared_status(data: bytes) -> None:
+    """Under the file's name, for a transcript opened from a link: "shared · N masked · expires …"."""
+    link = _held().get(_digest(data))
+    if link is not None:
+        with st.container(key="shared_status"):
+            st.caption(shared_line(link))
 
 
 # A scan's result keeps the file's bytes (to mask them) and a row per secret: about the file's size.
@@ -172,6 +199,8 @@ def scanned(digest: str, _data: bytes, patterns: tuple[str, ...], budget: float,
     try:
         found: list[Secret] = run_remembered("secrets", digest, _data, patterns, budget, key=(patterns, budget))
         return found
+    except WorkCrash:
+        raise  # not cached: the next run tries again (``share_panel`` says it)
     except (PatternError, InputError) as exc:
         return str(exc)
 
@@ -215,17 +244,21 @@ def share_panel(data: bytes, name: str, view: dict) -> None:
         st.error("A pattern is not a valid regular expression, or needs look-around or back-references, which linear-time matching rules out:")
         st.code(str(exc), language=None)
         return
-    found = scanned(digest, data, (*settings.redact_patterns, *extra), redactor.budget, limits())
+    try:
+        found = scanned(digest, data, (*settings.redact_patterns, *extra), redactor.budget, limits())
+    except WorkCrash as exc:
+        found = str(exc)
     if isinstance(found, str):  # past the patterns' time budget, or a worker's limit: not scanned, not shared
         st.error(f"Not shared: {found}")
         return
+    with st.container(key="share_checked"):
+        st.text(checked_line(redactor, found))
     if found:
         st.warning(f"{len(found)} possible secret(s) found in this transcript.")
         mask = st.checkbox(f"Mask the {len(found)} secret(s) before sharing", value=True, key="share_redact")
         _preview_table(data, found)
     else:
         mask = False
-        st.text("No secrets found (API keys, tokens, private keys, configured patterns).")
 
     ttl = st.number_input(
         "Link expires after (days)",
@@ -288,9 +321,7 @@ def share_panel(data: bytes, name: str, view: dict) -> None:
                 st.success("The share was deleted; its link no longer opens.")
         return
     with st.container(key="share_url"):
-        expires = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(link["expires_at"]))
-        masked = f", {link['masked']} secret(s) masked" if link["masked"] else ""
-        st.text(f"Link (expires {expires}{masked}):")
+        st.text(f"Link ({shared_line(link)}):")
         st.code(link["url"], language=None, wrap_lines=True)  # the whole link, wrapped
         _copy_button(link["url"])
         if _user() is not None and _user().signed_in:

@@ -6,6 +6,12 @@ page is what it always was. With ``oidc`` a signed-out visitor gets only the sig
 (``server.trustedUserHeaders`` fills ``st.user``), believed only on a connection that also carries
 the proxy's ``X-Inspector-Proxy-Secret``: a request that reaches the app without the proxy cannot
 name a user. Anything else sees a "not signed in" page and nothing of the app.
+
+**Groups in proxy mode** (issue 33) are a claim that carries the secret itself:
+``X-Inspector-Proxy-Groups: <secret> <group>,<group>``, which only the proxy can write. A groups
+header mapped into ``st.user`` is never read in proxy mode: a proxy that forwards the client's own
+``X-Auth-Request-Groups`` (nginx passes on every header it does not set) would otherwise let any
+signed-in user name himself admin. With OIDC the provider's ``groups`` claim is read as before.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from ..hosting import events
-from ..sharing.config import PROXY_SECRET_HEADER, ConfigError, Hosting
+from ..sharing.config import PROXY_GROUPS_HEADER, PROXY_SECRET_HEADER, ConfigError, Hosting
 from ..sharing.store import ANONYMOUS
 
 USER = "_inspector_user"  # session_state: the User of this run, for the share panel and lists
@@ -46,20 +52,34 @@ def _groups(raw) -> set[str]:
     return set()
 
 
-def _user(h: Hosting, info) -> User | None:
+def _user(h: Hosting, info, groups: set[str] | None = None) -> User | None:
+    """The user ``info`` names; ``groups`` when given (proxy mode) replaces ``info``'s own claim."""
     name = info.get("email") or info.get("preferred_username") or info.get("sub")
     if not name:
         return None
     name = str(name).strip().lower()
-    admin = name in h.admins or bool(h.admin_group and h.admin_group in _groups(info.get("groups")))
+    if groups is None:
+        groups = _groups(info.get("groups"))
+    admin = name in h.admins or bool(h.admin_group and h.admin_group in groups)
     return User(name, True, admin)
 
 
+def _same(sent: str, secret: str) -> bool:
+    return hmac.compare_digest(sent.encode(), secret.encode())
+
+
+def proxy_groups(h: Hosting, headers) -> set[str]:
+    """The groups the proxy vouches for: ``X-Inspector-Proxy-Groups`` whose first word is the
+    proxy's secret. Anything else (no header, a wrong or missing secret) is no group at all."""
+    secret, _, groups = (headers.get(PROXY_GROUPS_HEADER) or "").strip().partition(" ")
+    return _groups(groups) if _same(secret, h.proxy_secret) else set()
+
+
 def _from_proxy(h: Hosting) -> User | None:
-    sent = st.context.headers.get(PROXY_SECRET_HEADER) or ""
-    if not hmac.compare_digest(sent.encode(), h.proxy_secret.encode()):
+    headers = st.context.headers
+    if not _same(headers.get(PROXY_SECRET_HEADER) or "", h.proxy_secret):
         return None
-    return _user(h, st.user)
+    return _user(h, st.user, proxy_groups(h, headers))
 
 
 def _from_oidc(h: Hosting) -> User | None:

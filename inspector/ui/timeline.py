@@ -24,12 +24,14 @@ from ..render.layout import MAX_MATCHES, TimelineModel, first_string_arg, previe
 from . import state, url
 from .analysis import Checked, timeline_model
 from .detail import detail_pane
+from .loops import folds as loop_folds
 
 KEY = "timeline"
 QUERY, ONLY_FINDINGS, ONLY_TOOL = "tl_query", "flt_findings", "flt_tool"
 ONLY_MATCHES = "tl_only_matches"  # "show only matches": the search hides every other card
+OPENED = "tl_opened_folds"  # messages jumped to: a folded run whose first message is one stays open
 LISTED = 200  # matches listed by name under the search box: a window around the current one
-state.file_widgets({ONLY_FINDINGS: False, ONLY_TOOL: None}, keys=(QUERY, ONLY_MATCHES, "_search_new", "_kept_for"))
+state.file_widgets({ONLY_FINDINGS: False, ONLY_TOOL: None}, keys=(QUERY, ONLY_MATCHES, "_search_new", "_kept_for", OPENED))
 _component = st.components.v2.component(
     "inspector_timeline",
     html="",
@@ -63,6 +65,8 @@ def _on_select() -> None:
 def _on_jump() -> None:
     i = _as_index(_event("jump"))
     if i is not None:
+        # A folded run (a loop) asks for its first message when clicked: it opens and stays open.
+        st.session_state[OPENED] = (*(st.session_state.get(OPENED) or ())[-63:], i)
         state.jump(i)
 
 
@@ -169,7 +173,7 @@ def timeline_panel(checked: Checked, key: tuple, transcript: int, loaded: state.
     ``fit``: the units a fit would remove, hatched on the cards and the overview (``context.py``).
 
     Every run (a click reruns only this fragment) ends by recording the view in the URL."""
-    model = timeline_model(*key, transcript, checked)
+    model = timeline_model(*key, transcript, checked, loop_folds(checked.loops(transcript)))
     left, right = st.columns([3, 2], gap="medium")
     with left:
         kept = _filters(model)
@@ -179,7 +183,7 @@ def timeline_panel(checked: Checked, key: tuple, transcript: int, loaded: state.
         if sel is not None and not 0 <= sel < model.n:
             sel = None
         p = min(state.page(), model.pages - 1)
-        data = dict(model.page(p, state.mark(), state.focus()))
+        data = dict(model.page(p, state.mark(), state.focus(), frozenset(st.session_state.get(OPENED) or ())))
         data["fi"] = model.finding_indexes
         data["search"] = search
         data["keep"] = _keep_data(model, p, kept)

@@ -19,8 +19,13 @@ At most ``INSPECTOR_WORKERS`` children run at a time (default 2; more wait their
 ``INSPECTOR_WORKERS=0`` turns the workers off (the work then runs only in the server).
 
 The child reads its job and arguments as a pickle on stdin and writes ``("ok", result)`` or
-``("error", kind, message)`` on stdout; a child that dies without writing (the kernel's or
-Python's out-of-memory, a crash in a C extension under memory pressure) was over the memory limit.
+``("error", kind, message)`` on stdout. **Only a measured limit is a verdict** (issue 33): the
+child's own ``MemoryError`` under its ``RLIMIT_AS`` (``("memory",)``, or exit status 3 when even
+the answer could not be written), a fault in C code once its peak resident set (``wait4``) was
+near the limit (``NEAR_LIMIT``), and the time limit. A child that dies without an answer for any
+other reason (``kill -9``, the kernel's OOM killer picking it because the *machine* ran short, a
+crash in a C extension) says nothing about the file: the job is run once more, and if that child
+dies too the user reads that the worker crashed (``WorkCrash``), which is never remembered.
 """
 
 from __future__ import annotations
@@ -44,6 +49,11 @@ _REMEMBERED = 512  # verdicts kept (file digest and arguments -> None or the sen
 
 class WorkLimit(InputError):
     """The work on this file needs more memory or time than one job may have."""
+
+
+class WorkCrash(WorkLimit):
+    """The worker died twice without an answer (killed, crashed): no verdict on the file, so it is
+    never remembered or cached; said to the user like a limit, in one sentence."""
 
 
 def limits() -> tuple[int, float, int]:
@@ -112,12 +122,26 @@ def _hog(data: bytes, mb: int, seconds: float) -> int:
     return len(held) + len(data)
 
 
+def _die(data: bytes, marker: str = "") -> int:
+    """For tests: killed by SIGKILL (as by ``kill -9`` or the OOM killer); with ``marker``, only the
+    first time (the marker file is created then), and the retry answers."""
+    import signal
+
+    if marker and os.path.exists(marker):
+        return len(data)
+    if marker:
+        open(marker, "w").close()
+    os.kill(os.getpid(), signal.SIGKILL)
+    return 0
+
+
 JOBS: dict[str, tuple[Callable[..., Any], str]] = {
     "check": (_check, "read and check"),
     "repair": (_repair, "repair"),
     "secrets": (_secrets, "scan for secrets"),
     "fit": (_fit, "fit"),
     "hog": (_hog, "run"),
+    "die": (_die, "run"),
 }
 
 
@@ -126,9 +150,9 @@ def _child(job: str, limit_bytes: int) -> None:
 
     if limit_bytes > 0:
         resource.setrlimit(resource.RLIMIT_AS, (limit_bytes, limit_bytes))
-    args = pickle.load(sys.stdin.buffer)
     out = sys.stdout.buffer
     try:
+        args = pickle.load(sys.stdin.buffer)
         result: tuple = ("ok", JOBS[job][0](*args))
     except MemoryError:
         result = ("memory",)
@@ -170,20 +194,13 @@ def run(job: str, *args: Any) -> Any:
     if workers <= 0:
         return fn(*args)
     payload = pickle.dumps(args, protocol=pickle.HIGHEST_PROTOCOL)
-    with _slots(workers):
-        proc = subprocess.Popen([sys.executable, "-m", "inspector.ui.workers", job, str(mb * 1_000_000)],
-                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        try:
-            out, _ = proc.communicate(payload, timeout=seconds or None)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.communicate()
-            raise WorkLimit(f"this file needs more than {seconds:g} s to {what} (the limit for one job; "
-                            "INSPECTOR_WORKER_SECONDS)") from None
-    try:
-        result = pickle.loads(out) if out else ("memory",)
-    except Exception:  # noqa: BLE001 - a cut answer: the child died while writing it
-        result = ("memory",)
+    result = _attempt(job, payload, mb, seconds, workers, what)
+    if result[0] == "crash":  # not the file's doing, as far as anyone knows: once more
+        result = _attempt(job, payload, mb, seconds, workers, what)
+    if result[0] == "crash":
+        raise WorkCrash(f"the worker process that was to {what} this file stopped twice without an answer "
+                        f"({result[1]}); that says nothing about the file (a memory limit would have been "
+                        "measured and said so): try again, and if it goes on, ask the operator") from None
     if result[0] == "ok":
         return result[1]
     if result[0] == "memory":
@@ -193,6 +210,71 @@ def run(job: str, *args: Any) -> Any:
         raise WorkLimit(result[1])
     _, kind, message = result
     raise InputError(message if kind == "input" else f"{kind}: {message}")
+
+
+# A child that faults (SIGSEGV, SIGABRT, SIGBUS) after its peak resident set reached this share of
+# its address-space limit hit the limit in C code that does not raise MemoryError (msgspec at
+# 160 MB of a 200 MB limit, measured): that is a measured limit. SIGKILL never is: RLIMIT_AS
+# makes allocations fail, it kills nothing; a SIGKILL came from outside (kill -9, the OOM killer).
+NEAR_LIMIT = 0.5
+_FAULTS = ("SIGSEGV", "SIGABRT", "SIGBUS")
+
+
+def _attempt(job: str, payload: bytes, mb: int, seconds: float, workers: int, what: str) -> tuple:
+    """One child for the job: its answer, ``("memory",)`` when it measured its memory limit, or
+    ``("crash", how)`` when it died without an answer for another reason. The child is reaped
+    with ``wait4`` for its peak resident set."""
+    with _slots(workers):
+        proc = subprocess.Popen([sys.executable, "-m", "inspector.ui.workers", job, str(mb * 1_000_000)],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        expired = threading.Event()
+
+        def expire() -> None:
+            expired.set()
+            proc.kill()
+
+        timer = threading.Timer(seconds, expire) if seconds else None
+        if timer is not None:
+            timer.daemon = True
+            timer.start()
+        try:
+            try:  # the child reads all of its job before it writes a byte: no deadlock
+                assert proc.stdin is not None and proc.stdout is not None
+                proc.stdin.write(payload)
+                proc.stdin.close()
+            except BrokenPipeError:  # died before reading all of its job
+                pass
+            out = proc.stdout.read()
+        finally:
+            if timer is not None:
+                timer.cancel()
+            proc.stdout.close()
+            _, status, usage = os.wait4(proc.pid, 0)
+            proc.returncode = os.waitstatus_to_exitcode(status)
+    if expired.is_set():
+        raise WorkLimit(f"this file needs more than {seconds:g} s to {what} (the limit for one job; "
+                        "INSPECTOR_WORKER_SECONDS)")
+    try:
+        return pickle.loads(out) if out else _death(proc.returncode, usage.ru_maxrss * 1024, mb)
+    except Exception:  # noqa: BLE001 - a cut answer: the child died while writing it
+        return _death(proc.returncode, usage.ru_maxrss * 1024, mb)
+
+
+def _death(code: int, peak: int, mb: int) -> tuple:
+    """Why a child ended without an answer: ``("memory",)`` when measured, else ``("crash", how)``."""
+    import signal
+
+    if code == 3:  # the child's MemoryError while writing its answer: measured
+        return ("memory",)
+    if code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        if name in _FAULTS and peak >= NEAR_LIMIT * mb * 1_000_000:
+            return ("memory",)
+        return ("crash", f"killed by {name}")
+    return ("crash", f"exit status {code}")
 
 
 def run_remembered(job: str, digest: str, *args: Any, key: tuple = ()) -> Any:
@@ -207,6 +289,8 @@ def run_remembered(job: str, digest: str, *args: Any, key: tuple = ()) -> Any:
         raise WorkLimit(verdict)
     try:
         return run(job, *args)
+    except WorkCrash:
+        raise  # no verdict: the next request runs it again
     except WorkLimit as exc:
         _remember(remembered, str(exc))
         raise
@@ -244,6 +328,10 @@ def admit(job: str, digest: str, *args: Any, key: tuple = ()) -> None:
                 try:
                     run(job, *args)
                     verdict = None
+                except WorkCrash:
+                    with _VERDICTS_LOCK:
+                        _INFLIGHT.pop(remembered, None)
+                    raise  # no verdict: the next request runs it again
                 except WorkLimit as exc:
                     verdict = str(exc)
                 except InputError:  # unreadable, within the limits: the server says so in its own words

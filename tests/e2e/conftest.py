@@ -76,14 +76,44 @@ def wait_idle(page) -> None:
     page.wait_for_function(IDLE)
 
 
+# Counts the app's runs that END after it is installed: a MutationObserver on stApp's
+# data-test-script-state, counting records whose old value is "running" (a run that starts and
+# ends between two callbacks is still two records, so none is missed).
+WATCH_RUNS = """() => {
+  const app = document.querySelector('[data-testid=stApp]');
+  if (window.__inspectorRuns) window.__inspectorRuns.disconnect();
+  window.__inspectorRunEnds = 0;
+  window.__inspectorRuns = new MutationObserver(records => {
+    for (const r of records) if (r.oldValue === 'running') window.__inspectorRunEnds++;
+  });
+  window.__inspectorRuns.observe(app, {attributes: true, attributeOldValue: true,
+                                       attributeFilter: ['data-test-script-state']});
+}"""
+# The upload's own run has ended and drawn the file: its name above the timeline, the reader's
+# message when it cannot be read, or the dataset view.
+UPLOAD_DRAWN = """(name) => {
+  const app = document.querySelector('[data-testid=stApp]');
+  if (!(window.__inspectorRunEnds > 0) || app?.dataset.testScriptState !== 'notRunning') return false;
+  const shown = document.querySelector('.st-key-filename');
+  return (shown && shown.textContent.trim() === name)
+    || !!document.querySelector('.st-key-input_error, [class*="st-key-ds_"]');
+}"""
+UPLOAD_MS = 120_000  # a bound, not a wait: the machine may be busy
+
+
 def upload(page, path: Path | None = None, *, name: str | None = None, data: bytes | None = None) -> None:
-    """Upload a file through the sidebar's uploader and wait for the app to finish with it."""
+    """Upload a file through the sidebar's uploader and wait until the app's run for it has ended
+    and drawn it (issue 33: a fixed 160 ms sleep returned before the upload had drawn anything,
+    leaving a test's 20 s ``expect`` to cover upload, worker trial, parse and render)."""
+    page.wait_for_function(IDLE, timeout=UPLOAD_MS)
+    page.evaluate(WATCH_RUNS)
     inp = page.get_by_test_id("stFileUploaderDropzoneInput")
     if path is not None:
         inp.set_input_files(str(path))
+        name = Path(path).name
     else:
         inp.set_input_files(files=[{"name": name, "mimeType": "application/json", "buffer": data}])
-    wait_idle(page)
+    page.wait_for_function(UPLOAD_DRAWN, arg=name, timeout=UPLOAD_MS)
 
 
 def open_sample(page, stem: str) -> None:

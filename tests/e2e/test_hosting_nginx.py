@@ -25,7 +25,13 @@ from .share_pages import SLOW, open_share, share, upload
 pytestmark = [pytest.mark.e2e, pytest.mark.postgres]
 loaddriver = pytest.importorskip("loaddriver")
 
-USERS = {u: secrets.token_urlsafe(12) for u in ("ana@example.com", "bob@example.com", "ops@example.com")}
+USERS = {u: secrets.token_urlsafe(12) for u in ("ana@example.com", "bob@example.com", "ops@example.com",
+                                                  "lead@example.com")}
+# An operator who also maps the groups header into st.user, as the recipe once suggested: the app
+# must still not believe a groups header the client wrote (issue 33).
+GROUPS_MAPPED = {"STREAMLIT_SERVER_TRUSTED_USER_HEADERS":
+                 '{"X-Auth-Request-Email": "email", "X-Auth-Request-Groups": "groups"}'}
+FORGED_GROUPS = {"X-Auth-Request-Groups": "inspector-admins", "X-Inspector-Proxy-Groups": "inspector-admins"}
 
 
 @pytest.fixture(scope="module")
@@ -33,11 +39,16 @@ def deployment(pg_cluster, tmp_path_factory):
     if hosting_recipe.nginx_binary() is None:
         pytest.skip("nginx is not installed (scripts/system-deps.sh installs it)")
     d = hosting_recipe.Deployment("proxy", pg_cluster.create_database("hosting_" + uuid.uuid4().hex[:8]),
-                                  tmp_path_factory.mktemp("nginx-proxy"), users=USERS)
+                                  tmp_path_factory.mktemp("nginx-proxy"), users=USERS,
+                                  extra_env=GROUPS_MAPPED)
     try:
         yield d.start()
     finally:
         d.stop()
+
+
+SIGNED_IN_OR_NOT = ("() => document.querySelector('[data-testid=stApp]')?.dataset.testScriptState === 'notRunning'"
+                    " && !!document.querySelector('.st-key-signed_in_as, .st-key-sign_in')")
 
 
 def browser_as(browser, url: str, user: str | None = None, headers: dict | None = None):
@@ -49,7 +60,9 @@ def browser_as(browser, url: str, user: str | None = None, headers: dict | None 
     page = browser.new_context(**options).new_page()
     page.set_default_timeout(SLOW)
     page.goto(url)
-    page.wait_for_function(loaddriver.IDLE)
+    # Drawn, not just idle (issue 33): right after goto the app may be idle before its first run;
+    # every page here shows who is signed in or the sign-in page.
+    page.wait_for_function(SIGNED_IN_OR_NOT, timeout=SLOW)
     return page
 
 
@@ -84,12 +97,12 @@ def test_an_admin_named_by_the_operator_deletes_anyones_share(browser, deploymen
     upload(ana, loaddriver.make_transcript(8)[0])
     link = share(ana)
     ops = browser_as(browser, link, "ops@example.com")
-    expect(ops.get_by_text("Signed in as ops@example.com (admin)", exact=True)).to_be_visible()
-    expect(ops.locator(loaddriver.TIMELINE + " [data-msg-index]").first).to_be_visible()
+    expect(ops.get_by_text("Signed in as ops@example.com (admin)", exact=True)).to_be_visible(timeout=SLOW)
+    expect(ops.locator(loaddriver.TIMELINE + " [data-msg-index]").first).to_be_visible(timeout=SLOW)
     open_share(ops)
     ops.get_by_role("button", name="Delete this share").click()
     ops.get_by_role("button", name="Yes, delete it").click()
-    expect(ops.get_by_text("The share was deleted")).to_be_visible()
+    expect(ops.get_by_text("The share was deleted")).to_be_visible(timeout=SLOW)
 
 
 def test_my_shares_lists_what_i_shared_with_its_expiry(browser, deployment):
@@ -112,6 +125,40 @@ def test_a_header_sent_through_nginx_is_replaced_by_the_signed_in_user(browser, 
     bob = browser_as(browser, deployment.url, "bob@example.com", headers={"X-Auth-Request-Email": "ana@example.com"})
     expect(bob.get_by_text("Signed in as bob@example.com", exact=True)).to_be_visible()
     expect(bob.get_by_text("ana@example.com")).to_have_count(0)
+
+
+def test_a_groups_header_sent_through_nginx_makes_nobody_admin(browser, deployment):
+    """Issue 33: bob adds the admin group to his own request and tries to delete ana's share."""
+    assert deployment.environment()["INSPECTOR_ADMIN_GROUP"] == "inspector-admins"  # the recipe's setting
+    ana = browser_as(browser, deployment.url, "ana@example.com")
+    upload(ana, loaddriver.make_transcript(4)[0])
+    link = share(ana)
+    bob = browser_as(browser, link, "bob@example.com", headers=FORGED_GROUPS)
+    expect(bob.get_by_text("Signed in as bob@example.com", exact=True)).to_be_visible(timeout=SLOW)
+    expect(bob.locator(loaddriver.TIMELINE + " [data-msg-index]").first).to_be_visible(timeout=SLOW)
+    # The teammate's view says it is a share, how much was masked and when it expires.
+    expect(bob.locator(".st-key-shared_status")).to_contain_text("shared · 0 masked · expires ", timeout=SLOW)
+    open_share(bob)
+    bob.get_by_role("button", name="Delete this share").click()
+    bob.get_by_role("button", name="Yes, delete it").click()
+    expect(bob.locator(".st-key-share_delete_refused")).to_contain_text("only ana@example.com", timeout=SLOW)
+    # The control: the group nginx gives (its map, the SSO stand-in's group list) does reach the app.
+    lead = browser_as(browser, deployment.url, "lead@example.com")
+    expect(lead.get_by_text("Signed in as lead@example.com (admin)", exact=True)).to_be_visible()
+
+
+def test_going_around_nginx_cannot_claim_a_group(browser, deployment):
+    replica = deployment.replica_url(0)
+    secret = deployment.environment()["INSPECTOR_PROXY_SECRET"]
+    as_ana = {"X-Auth-Request-Email": "ana@example.com", "X-Inspector-Proxy-Secret": secret}
+    # The groups header Streamlit maps, beside the right secret, is not a group claim.
+    mapped = browser_as(browser, replica, headers={**as_ana, "X-Auth-Request-Groups": "inspector-admins"})
+    expect(mapped.get_by_text("Signed in as ana@example.com", exact=True)).to_be_visible()
+    guessed = browser_as(browser, replica, headers={
+        **as_ana, "X-Inspector-Proxy-Groups": f"{secrets.token_urlsafe(24)} inspector-admins"})
+    expect(guessed.get_by_text("Signed in as ana@example.com", exact=True)).to_be_visible()
+    vouched = browser_as(browser, replica, headers={**as_ana, "X-Inspector-Proxy-Groups": f"{secret} dev,inspector-admins"})
+    expect(vouched.get_by_text("Signed in as ana@example.com (admin)", exact=True)).to_be_visible()
 
 
 def test_going_around_nginx_cannot_impersonate_anyone(browser, deployment):

@@ -242,4 +242,20 @@ def test_admins_are_named_users_or_members_of_the_named_group():
     assert _user(h, {"email": "ana@example.com", "groups": ["inspector-admins"]}).admin  # an OIDC claim
     assert not _user(h, {"email": "bob@example.com", "groups": "dev"}).admin
     assert _user(h, {"sub": "u-123"}).name == "u-123"  # no email: the subject
+    # Proxy mode passes the groups the proxy vouched for; the header's own claim is then ignored.
+    assert not _user(h, {"email": "bob@example.com", "groups": "inspector-admins"}, set()).admin
+    assert _user(h, {"email": "bob@example.com"}, {"inspector-admins"}).admin
     assert _user(h, {"email": None}) is None  # no identity at all: not signed in
+
+
+def test_a_group_claim_counts_only_with_the_proxy_secret_in_it():
+    """Issue 33: ``X-Inspector-Proxy-Groups`` is "<secret> <groups>"; any other value is no group."""
+    from inspector.ui.signin import proxy_groups
+
+    secret = "s" * 32
+    h = Hosting(auth="proxy", proxy_secret=secret, admin_group="inspector-admins")
+    assert proxy_groups(h, {"X-Inspector-Proxy-Groups": f"{secret} dev, inspector-admins"}) == {"dev", "inspector-admins"}
+    assert proxy_groups(h, {"X-Inspector-Proxy-Groups": f"{secret} "}) == set()  # the proxy knows no group
+    for forged in ("inspector-admins", f"{'t' * 32} inspector-admins", f"{secret}inspector-admins", f" {secret[:-1]} x", ""):
+        assert proxy_groups(h, {"X-Inspector-Proxy-Groups": forged}) == set(), forged
+    assert proxy_groups(h, {"X-Auth-Request-Groups": "inspector-admins"}) == set()

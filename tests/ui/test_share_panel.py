@@ -223,3 +223,20 @@ def test_patterns_that_ran_out_of_time_are_not_run_again_on_each_click(store_env
     at.run()
     at.run()
     assert len(scans) == 1
+
+
+def test_the_panel_says_what_it_checked_and_the_teammate_sees_how_many_were_masked(store_env):
+    """Issue 33: "Checked N kinds of secret: ..." instead of "No secrets found"; the colleague who
+    opens the link reads "shared · 1 masked · expires ..."."""
+    from inspector.sharing.redact import Redactor
+
+    n = len(Redactor.build().kinds)
+    clean = started(data=json.dumps([{"role": "user", "content": "nothing here"}]).encode())
+    assert f"Checked {n} kinds of secret: none found." in [t.value for t in clean.text]
+    at = started()
+    assert f"Checked {n} kinds of secret: 1 found (1 API key (sk-))." in [t.value for t in at.text]
+    at.button(key="share_button").click().run()
+    assert any(t.value.startswith("Link (shared · 1 masked · expires ") for t in at.text)
+    token = parse_qs(urlsplit(link_of(at)).query)["t"][0]
+    teammate = started(t=token)
+    assert any(t.value.startswith("Link (shared · 1 masked · expires ") for t in teammate.text)

@@ -1,0 +1,139 @@
+"""Issue 33, a proxy that lives for weeks: paths that would reach another upstream path refused in
+the provider's error shape, a body over the limit answered 413 as soon as it passes it, a slow or
+lying client and a hung upstream held for a bounded time, repeated response headers kept. Real
+processes on 127.0.0.1 (``inspector proxy`` and the replaying stand-in provider), raw sockets
+where httpx would be too polite; every wait is bounded by a socket timeout, none is a sleep."""
+
+from __future__ import annotations
+
+import json
+import socket
+import time
+from urllib.parse import urlsplit
+
+import httpx
+import pytest
+from support import guard_fixtures
+from support.guard_fixtures import forget, guardserver, seen
+
+upstream = guard_fixtures.upstream  # the stand-in provider process (a fixture)
+
+BODY = json.dumps({"model": "gpt-4o", "messages": [{"role": "user", "content": "hi"}]}).encode()
+HOLD = []  # (what, seconds) measured here, printed for the report
+
+
+@pytest.fixture(scope="module")
+def proxy(upstream):
+    p = guardserver.start_proxy(upstream.url, mode="block",
+                                extra=("--header-timeout", "1", "--body-timeout", "1", "--max-body-mb", "1"))
+    yield p
+    p.stop()
+
+
+def _connect(url: str) -> socket.socket:
+    u = urlsplit(url)
+    return socket.create_connection((u.hostname, u.port), timeout=60)
+
+
+def _answer(sock: socket.socket) -> tuple[int, bytes, bytes]:
+    """(status, head, body) of the one answer on ``sock``, read to the connection's end."""
+    data = b""
+    while chunk := sock.recv(65536):
+        data += chunk
+    sock.close()
+    head, _, payload = data.partition(b"\r\n\r\n")
+    return (int(head.split()[1]) if head else 0), head, payload
+
+
+def _post(url: str, path: str, body: bytes = BODY) -> tuple[int, bytes, bytes]:
+    sock = _connect(url)
+    u = urlsplit(url)
+    sock.sendall(f"POST {path} HTTP/1.1\r\nHost: {u.netloc}\r\nContent-Type: application/json\r\n"
+                 f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode("latin-1") + body)
+    return _answer(sock)
+
+
+@pytest.mark.parametrize("path", ["/v1/../../x", "/v1/chat/../../secret", "/v1/./chat/completions",
+                                  "/v1/chat/completions%3Fx=1", "/v1/chat/completions%23frag", "/v1/chat%00/completions",
+                                  "/v1/chat%2Fcompletions", "/v1/%2e%2e/x", "/v1//chat/completions"])
+def test_a_path_that_would_change_on_the_way_is_refused_in_the_providers_shape(proxy, upstream, path):
+    forget(upstream)
+    status, head, body = _post(proxy.url, path)
+    assert status == 400, (path, head)
+    err = json.loads(body)["error"]
+    assert err["code"] == "inspector_proxy" and "refused" in err["message"]
+    assert seen(upstream) == []  # nothing reached the provider, with or without the client's key
+    _post(proxy.url, "/v1/chat/completions")  # the plain path still goes through (the control)
+    assert [r["path"] for r in seen(upstream)] == ["/v1/chat/completions"]
+
+
+def test_a_body_over_the_limit_is_answered_413_before_its_end(proxy):
+    """A chunked body that passes 1 MB and then stops (16 chunks of 64 KiB, not ended): the 413
+    comes without the rest. (Sending more than the proxy reads before its answer would make the
+    close a reset, which hides the answer from a raw socket.)"""
+    sock = _connect(proxy.url)
+    u = urlsplit(proxy.url)
+    sock.sendall(f"POST /v1/chat/completions HTTP/1.1\r\nHost: {u.netloc}\r\nContent-Type: application/json\r\n"
+                 "Transfer-Encoding: chunked\r\n\r\n".encode())
+    piece = b"x" * 65536
+    for _ in range(16):  # 1,048,576 bytes sent, the body not ended
+        sock.sendall(b"%x\r\n" % len(piece) + piece + b"\r\n")
+    status, _, body = _answer(sock)
+    assert status == 413 and json.loads(body)["error"]["code"] == "inspector_proxy"
+
+
+def test_a_client_that_never_finishes_its_headers_is_let_go(proxy):
+    sock = _connect(proxy.url)
+    sock.sendall(b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n")  # and nothing more
+    t0 = time.monotonic()
+    assert sock.recv(65536) == b""  # closed by the proxy (the socket's own bound: 60 s)
+    HOLD.append(("slow headers", time.monotonic() - t0))
+    sock.close()
+
+
+def test_a_body_shorter_than_its_content_length_ends_in_408(proxy):
+    sock = _connect(proxy.url)
+    u = urlsplit(proxy.url)
+    sock.sendall(f"POST /v1/chat/completions HTTP/1.1\r\nHost: {u.netloc}\r\nContent-Type: application/json\r\n"
+                 f"Content-Length: {len(BODY) + 1000}\r\n\r\n".encode() + BODY)  # lies: 1,000 bytes never come
+    t0 = time.monotonic()
+    status, _, body = _answer(sock)
+    HOLD.append(("lying Content-Length", time.monotonic() - t0))
+    assert status == 408 and json.loads(body)["error"]["code"] == "inspector_proxy"
+
+
+def test_a_hung_upstream_is_answered_504_after_the_upstream_timeout(upstream):
+    p = guardserver.start_proxy(upstream.url, mode="observe", prefix="/hang", extra=("--upstream-timeout", "2"))
+    try:
+        t0 = time.monotonic()
+        r = httpx.post(p.url + "/v1/chat/completions", content=BODY, headers={"content-type": "application/json"},
+                       timeout=60)
+        HOLD.append(("hung upstream", time.monotonic() - t0))
+        assert r.status_code == 504 and r.json()["error"]["code"] == "inspector_proxy"
+    finally:
+        p.stop()
+
+
+def test_figures():
+    print("\nissue 33 hold times:", ", ".join(f"{what} {s:.1f} s" for what, s in HOLD))
+
+
+def test_repeated_response_headers_are_all_passed_on():
+    """Two Set-Cookie headers from the upstream stay two (they were merged into one). In process:
+    the replaying stand-in sends no cookies, its cassettes have them scrubbed."""
+    from starlette.testclient import TestClient
+
+    from inspector.guard.proxy import build_app
+
+    def provider(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, headers=[("content-type", "application/json"), ("set-cookie", "a=1; Path=/"),
+                                            ("set-cookie", "b=2; Path=/"), ("x-request-id", "r1")],
+                              content=b'{"id": "x", "choices": []}')
+
+    app = build_app(mode="observe", transport=httpx.MockTransport(provider), record=False,
+                    upstreams={"openai": "http://upstream.invalid/v1"})
+    with TestClient(app) as client:
+        r = client.post("/v1/chat/completions", content=BODY, headers={"content-type": "application/json"})
+    assert r.status_code == 200
+    assert r.headers.get_list("set-cookie") == ["a=1; Path=/", "b=2; Path=/"]
+    assert r.headers["x-request-id"] == "r1"

@@ -1,0 +1,75 @@
+"""The loop findings at the command line: check's text and JSON, the loop flags, scan's column
+and summary line."""
+
+from __future__ import annotations
+
+import json
+
+from support import loop_shapes as shapes
+from support.cli_process import run
+
+
+def write(tmp_path, name, messages):
+    p = tmp_path / name
+    p.write_text(json.dumps(messages))
+    return p
+
+
+def test_check_prints_the_loop_and_its_cost_and_exit_code_stays_the_rules(tmp_path):
+    p = write(tmp_path, "rig.json", shapes.rig_loop())
+    out = run("check", p)
+    text = out.stdout.decode()
+    rules_only = run("check", p, "--loop-allow", "list_tables_tool")
+    assert out.returncode == rules_only.returncode  # loops never change the verdict
+    assert f"{p}:#1: LP002 warning stuck_loop: stuck loop: tool 'list_tables_tool' called 6 times" in text
+    assert "6 calls at messages #1, #3, #5, #7, #9, #11;" in text
+    assert "Loops: 1 loop, 6 calls," in text and "tokens spent in them." in text
+    assert "LP002" not in rules_only.stdout.decode()
+
+
+def test_check_json_has_the_loops_key(tmp_path):
+    p = write(tmp_path, "loop.json", shapes.same_result_loop())
+    out = json.loads(run("check", p, "--format", "json").stdout)
+    (loop,) = out["loops"]
+    assert {"code", "rule", "severity", "message_index", "last_index", "tool", "arguments", "count", "in_a_row",
+            "result", "causes", "calls", "tokens", "counter", "text", "transcript"} <= set(loop)
+    assert (loop["code"], loop["tool"], loop["count"]) == ("LP002", "read_file", 4)
+    assert out["findings"] == []
+
+
+def test_threshold_per_tool_and_window_flags(tmp_path):
+    p = write(tmp_path, "loop.json", shapes.same_result_loop(4))
+    assert json.loads(run("check", p, "--format", "json", "--loop-threshold", "read_file=5").stdout)["loops"] == []
+    assert len(json.loads(run("check", p, "--format", "json", "--loop-threshold", "5",
+                              "--loop-threshold", "read_file=4").stdout)["loops"]) == 1
+
+
+def test_a_bad_threshold_exits_2_with_one_line(tmp_path):
+    p = write(tmp_path, "loop.json", shapes.same_result_loop())
+    out = run("check", p, "--loop-threshold", "read_file=one")
+    assert out.returncode == 2
+    assert out.stderr.decode().count("\n") == 1 and "--loop-threshold" in out.stderr.decode()
+
+
+def test_poll_and_pages_are_left_alone(tmp_path):
+    for name, shape in (("poll.json", shapes.job_poll), ("pages.json", shapes.paginated_search)):
+        out = run("check", write(tmp_path, name, shape()), "--format", "json")
+        assert json.loads(out.stdout)["loops"] == []
+
+
+def test_scan_has_a_loop_column_and_a_summary_line(tmp_path):
+    data = tmp_path / "data.jsonl"
+    data.write_text("".join(json.dumps({"messages": m}) + "\n" for m in (
+        shapes.rig_loop(), shapes.job_poll(), shapes.paginated_search(), shapes.same_result_loop())))
+    rows = [json.loads(x) for x in run("scan", data, "--format", "jsonl", "-j", "1").stdout.splitlines()]
+    assert [r["loops"] for r in rows] == [1, 0, 0, 1]
+    assert [r["loop_calls"] for r in rows] == [6, 0, 0, 4]
+    assert rows[0]["loop_tokens"] > 0 and rows[1]["loop_tokens"] == 0
+    text = run("scan", data, "-j", "1").stdout.decode()
+    tokens = rows[0]["loop_tokens"] + rows[3]["loop_tokens"]
+    assert f"loops: 2 transcripts with loops (2 loops, 10 calls, {tokens} tokens spent in them)." in text
+    summary = json.loads(run("scan", data, "--format", "json", "-j", "1").stdout)
+    assert summary["loops"] == {"transcripts": 2, "loops": 2, "calls": 10, "tokens": tokens}
+    allowed = json.loads(run("scan", data, "--format", "json", "-j", "1", "--loop-allow", "list_tables_tool",
+                             "--loop-allow", "read_file").stdout)
+    assert allowed["loops"]["transcripts"] == 0
