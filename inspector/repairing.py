@@ -34,6 +34,8 @@ from .dialects import all_dialects
 from .dialects.base import Block
 from .dialects.editing import LogEditor
 from .errors import InputError
+from .fixes.base import same_json
+from .fixes.documented import DEFAULT_LEADING, DocumentedPlan
 from .fixes.entries import EntryPlan
 from .fixes.join import JoinPlan
 from .fixes.plan import Plan
@@ -94,8 +96,15 @@ class RepairOptions(BaseModel):
                          "instead of being taken out while a placeholder answers the call")
     duplicate: Literal["real", "first", "last"] = Field(
         "real", description="TC005: keep the real-looking result (else the last), the first, or the last")
-    pending: Literal["leave", "close"] = Field(
-        "leave", description="TC022: leave a pending trailing call, or close it like a missing result")
+    pending: Literal["leave", "close", "placeholder", "quarantine"] = Field(
+        "leave", description="TC022: leave a pending trailing call (where the target refuses a request ending on it, "
+        "take it out into the quarantine), close it with a placeholder result (close or placeholder), or take it "
+        "out (quarantine)")
+    leading: Literal["bridge", "drop_leading"] = Field(
+        "bridge", description="TC019: a history that starts with a function call gets a user turn marked as "
+        "synthesized before it, or loses the call and its response to the quarantine (drop_leading)")
+    leading_text: str = Field(DEFAULT_LEADING, max_length=MAX_TEXT_CHARS,
+                              description="text of the synthesized user turn before a leading function call")
     rename_ids: bool = Field(True, description="TC006/TC009: rename duplicate ids and ids the target's format refuses")
     user_as_result: bool = Field(False, description="TC020: make tool output sent as a user message the call's result")
     unknown_role: Literal["quarantine", "keep"] = Field("quarantine", description="TC024: take the message out, or keep it")
@@ -164,6 +173,7 @@ def usable_options(options: Any) -> dict:
 # ``--set RULE=ACTION``: a rule code or an option name, and the action.
 SET_KEYS = {
     "TC001": "missing", "TC002": "orphan", "TC017": "orphan", "TC005": "duplicate", "TC022": "pending",
+    "TC019": "leading",
     "TC006": "rename_ids", "TC009": "rename_ids", "TC020": "user_as_result", "TC024": "unknown_role",
 }
 _BOOL_WORDS = {"true": True, "yes": True, "on": True, "1": True, "rename": True, "convert": True,
@@ -426,7 +436,10 @@ def _repair_document(doc: Document, target: str | None, options: RepairOptions, 
         del again
     else:
         if any(changed):
-            report.unfixed.append("repair did not settle after several passes; the report lists every change made")
+            codes = sorted({c for run, ch in zip(runs, changed) if ch for c in run.stuck})
+            report.unfixed.append(
+                f"repair did not settle after {MAX_PASSES + 1} passes: {', '.join(codes)} still needed changes on the "
+                "last one, so the rule(s) keep failing; the report lists only the changes the output shows")
             for run, ch in zip(runs, changed):
                 if ch:
                     root = put_back(root, run.t, run.items, run.origin)
@@ -465,7 +478,7 @@ def _repair_document(doc: Document, target: str | None, options: RepairOptions, 
     return RepairResult(None, new_doc, report, after, pieces, reads, unchanged=after is before and original is not None)
 
 
-MAX_PASSES = 3
+MAX_PASSES = 4  # the documented fixes take a pass of their own
 
 
 def _reads_back(root: Any, fmt: str, runs: list[_Run], target: str | None, dialect: str | None) -> list[str]:
@@ -515,6 +528,7 @@ class _Run:
         self.unfixed: list[str] = []
         self.origin: list[int | None] | None = None  # input index of each current item (None: new)
         self.reported: set[str] = set()  # codes check reported on the input (errors and warnings)
+        self.stuck: list[str] = []  # the codes of the latest pass's changes
 
     def transcript(self) -> Transcript:
         t = self.t
@@ -527,16 +541,29 @@ class _Run:
             self.unfixed = [(f"{a.transcript.extra.get('label', 'this transcript')} is left as it is: repair rewrites a "
                             f"log's main conversation, not a view of some of its entries ({', '.join(bad)})")] if bad else []
             return False
+        documented = None
         if isinstance(ed, LogEditor):  # log entries that make messages: plan on the messages, write entries
             plan = EntryPlan(a, target, options, ed)
-        else:  # results that are blocks of the next message: plan on an exploded copy, join back
-            plan = (JoinPlan if a.dialect.block is Block.NEXT else Plan)(a, target, options, ed)
-        items = plan.run()
+        else:
+            # The fixes a provider documents first, in a pass of their own (fixes/documented.py).
+            documented = plan = DocumentedPlan(a, target, options, ed)
+            items = plan.run()
+            if not plan.recs:  # results that are blocks of the next message: plan on an exploded copy, join back
+                plan = (JoinPlan if a.dialect.block is Block.NEXT else Plan)(a, target, options, ed)
+        if plan is not documented:
+            items = plan.run()
+        unfixed = plan.unfixed if documented is None or plan is documented else [*documented.unfixed, *plan.unfixed]
         # The latest pass knows best what is left; an earlier pass may have said more about the
         # same item (why a result was not re-linked, before a placeholder answered its call).
-        self.unfixed = [next((e for e in self.unfixed if e.startswith(u)), u) for u in plan.unfixed]
+        self.unfixed = [next((e for e in self.unfixed if e.startswith(u)), u) for u in unfixed]
         if not plan.recs:
             return False
+        if later and len(items) == len(self.items) and same_json(items, self.items):
+            # A pass whose output is its input made no change, whatever its plan said: the log
+            # lists only what the output shows (a Gemini join that joined nothing, issue 34).
+            self.stuck = sorted({r.code for r in plan.recs})
+            return False
+        self.stuck = sorted({r.code for r in plan.recs})
         prev = self.origin
         back = (lambda k: k) if prev is None else (lambda k: prev[k] if k is not None and k < len(prev) else None)
         new_origin = getattr(plan, "origins", None)

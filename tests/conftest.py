@@ -54,6 +54,28 @@ def _private_share_store(tmp_path_factory):
         yield
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _repair_logs_replay():
+    """Every repair the test suite makes in this process: its change log replayed on its input
+    gives its output (tests/support/repair_log.py, issue 34). A log that does not match fails the
+    test that made the repair."""
+    from support.repair_log import check_result
+
+    from inspector import repairing
+
+    real = repairing._repair_document
+
+    def checked(doc, *args, **kwargs):
+        result = real(doc, *args, **kwargs)
+        problems = check_result(doc, result)
+        assert not problems, "the repair's change log does not replay to its output: " + "; ".join(problems[:5])
+        return result
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(repairing, "_repair_document", checked)
+        yield
+
+
 @pytest.fixture(scope="session")
 def pg_cluster():
     external = os.environ.get("INSPECTOR_TEST_PG_URL")

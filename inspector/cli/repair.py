@@ -30,8 +30,12 @@ def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--report", help="write the repair report (JSON) to this file")
     p.add_argument("--markdown", help="write a readable Markdown transcript of the repaired file here")
     p.add_argument("--set", dest="settings", action="append", default=[], metavar="RULE=ACTION",
-                   help="choose an action, e.g. TC001=remove_call, TC002=note, TC005=first, TC022=close, "
-                        "TC009=keep, TC020=convert, TC024=keep, relink=false (option names work too: orphan=note)")
+                   help="choose an action, e.g. TC001=remove_call, TC002=note, TC005=first, TC022=placeholder, "
+                        "TC019=drop_leading, TC009=keep, TC020=convert, TC024=keep, relink=false (option names work "
+                        "too: orphan=note); every default and choice: docs/repair.md")
+    p.add_argument("--dry-run", action="store_true",
+                   help="print the plan (every change, what would go to the quarantine, what cannot be fixed) "
+                        "and write nothing")
     p.add_argument("--placeholder", help="text of placeholder results ({id} and {name} are filled in)")
     p.add_argument("--bridge", help="text of a synthesized assistant message that bridges a role order")
     p.add_argument("--unfixable", metavar="OUT",
@@ -72,12 +76,20 @@ def run_repair(args: argparse.Namespace) -> int:
     outs = [x for x in (args.output, args.report, args.markdown) if x == "-"]
     if len(outs) > 1:
         raise InputError("only one of --output, --report and --markdown can be - (stdout)")
-    if _is_dataset(args.path):
+    dataset = _is_dataset(args.path)
+    if args.dry_run and dataset:
+        raise InputError("--dry-run is for one transcript; for a JSON Lines dataset, write the changes with --report",
+                         args.path)
+    if dataset:
         return _repair_dataset(args, options)
     if args.unfixable:
         raise InputError("--unfixable applies to JSON Lines datasets (one transcript per line)", args.path)
     result = repair(args.path, args.target, options, dialect=args.dialect)
     rep = result.report
+    if args.dry_run:
+        sys.stdout.write(plan_text(rep))
+        sys.stdout.flush()
+        return EXIT_OK if rep.ok else EXIT_FINDINGS
     write_output(args.output, result)
     if args.report:
         write_output(args.report, rep.to_json())
@@ -94,6 +106,28 @@ def run_repair(args: argparse.Namespace) -> int:
                      + ("" if args.report else " (write it with --report)"))
     sys.stderr.write("\n".join(lines) + "\n")
     return EXIT_OK if rep.ok else EXIT_FINDINGS
+
+
+def plan_text(rep) -> str:
+    """What repair would do, for ``--dry-run``: one line per change, per quarantined item, per
+    thing it cannot fix; nothing is written."""
+    def where(i):
+        return "new" if i is None else f"#{i}"
+
+    lines = [f"Repair plan for target {rep.target} ({rep.dialect}); nothing written (--dry-run)."]
+    fb, fa = rep.findings_before, rep.findings_after
+    lines.append(f"{len(rep.changes)} change(s); errors {fb['error']} before, {fa['error']} after.")
+    for n, c in enumerate(rep.changes, 1):
+        moved = f"{where(c.index_before)} -> {'out' if c.index_after is None else where(c.index_after)}"
+        t = f"transcript {c.transcript}, " if c.transcript else ""
+        lines.append(f"  {n}. {c.action} ({c.code}) {t}{moved}: {c.text}")
+    if rep.quarantine:
+        lines.append(f"{len(rep.quarantine)} item(s) would go to the report's quarantine:")
+        lines += [f"  - message #{q.index} ({q.code}): {q.reason}" for q in rep.quarantine]
+    if rep.id_map:
+        lines.append("ids renamed: " + ", ".join(f"{k} -> {v}" for k, v in rep.id_map.items()))
+    lines += [f"not fixed: {u}" for u in rep.unfixed]
+    return "\n".join(lines) + "\n"
 
 
 def _is_dataset(path: str) -> bool:

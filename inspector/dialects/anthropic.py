@@ -147,7 +147,8 @@ def read_blocks(content: list, i: int, role: str, where: tuple, note, after_call
             elif t[-12:] == "_tool_result":
                 server_result(b, t, i, j, server, note)
     if empty_text:
-        note(Issue("TC018", i, None, role=role, say="has an empty text block; the API rejects empty text blocks."))
+        note(Issue("TC018", i, None, role=role, kind="empty_text",
+                    say="has an empty text block; the API rejects empty text blocks."))
     # Calls that fill the message's last blocks (the usual assistant message) leave nothing after
     # them: blocks_after_calls, whose scan costs more than reading the blocks, is skipped then.
     if calls and role == "assistant" and len(content) - calls[0].pos != len(calls):

@@ -76,7 +76,8 @@ def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
             if "text" in b and not b["text"]:
                 empty_text = True
         if empty_text:
-            note(Issue("TC018", i, None, role=role, say="has an empty text block; Bedrock rejects empty text blocks."))
+            note(Issue("TC018", i, None, role=role, kind="empty_text",
+                       say="has an empty text block; Bedrock rejects empty text blocks."))
         if calls and len(content) - calls[0].pos != len(calls):  # calls not all last: see anthropic.read_blocks
             blocks_after_calls(i, content, is_tool_use, note, ignore=lambda b: type(b) is dict and "cachePoint" in b)
         add(Msg(i, role, calls, results, m, other))

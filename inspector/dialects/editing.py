@@ -110,6 +110,29 @@ class Editor(ABC):
     def text_of(self, raw: Any) -> str:
         return self.dialect.text(raw) if type(raw) is dict else ""
 
+    # --- fixes a provider documents (issue 34): None where the format has no such thing ----------
+
+    def sign_call(self, raw: Any, call: Call, signature: str) -> Any | None:
+        """The message with ``call`` carrying ``signature`` as its thought signature (Gemini)."""
+        return None
+
+    def add_reasoning(self, raw: Any, text: str) -> Any | None:
+        """The message with a ``reasoning_content`` of ``text`` (DeepSeek thinking mode)."""
+        return None
+
+    def rename_call(self, raw: Any, call: Call, name: str) -> Any | None:
+        """The message with ``call`` naming the tool ``name``."""
+        return None
+
+    def user_text(self, text: str) -> Any | None:
+        """A new user message holding ``text`` (a bridge before a history that starts with a call)."""
+        return None
+
+    def drop_empty_text(self, raw: Any) -> tuple[Any, list[Any]] | None:
+        """The message without its empty text blocks, and those blocks; None when none is there or
+        none would be left."""
+        return None
+
 
 
 class BlockEditor(Editor):
@@ -197,6 +220,38 @@ class BlockEditor(Editor):
 
     def is_call(self, block: Any) -> bool:
         return False
+
+    def user_text(self, text: str) -> Raw:
+        return {"role": self.USER, self.KEY: [self.text_block(text)]}
+
+    def rename_call(self, raw: Raw, call: Call, name: str) -> Raw | None:
+        blocks = self._blocks(raw)
+        b = blocks[call.pos] if call.pos < len(blocks) else None
+        if type(b) is not dict:
+            return None
+        if "name" in b:
+            blocks[call.pos] = {**b, "name": name}
+        else:
+            key = next((k for k in ("toolUse", "functionCall", "function_call") if type(b.get(k)) is dict), None)
+            if key is None or "name" not in b[key]:
+                return None
+            blocks[call.pos] = {**b, key: {**b[key], "name": name}}
+        return {**raw, self.KEY: blocks}
+
+    @staticmethod
+    def _empty_text(b: Any) -> bool:
+        return (type(b) is dict and (b.get("type") == "text" or ("type" not in b and "text" in b and len(b) == 1))
+                and not b.get("text"))
+
+    def drop_empty_text(self, raw: Raw) -> tuple[Raw, list[Any]] | None:
+        blocks = raw.get(self.KEY) if type(raw) is dict else None
+        if type(blocks) is not list:
+            return None
+        empty = [b for b in blocks if self._empty_text(b)]
+        kept = [b for b in blocks if not self._empty_text(b)]
+        if not empty or not kept:
+            return None
+        return {**raw, self.KEY: kept}, empty
 
     def calls_last(self, raw: Raw) -> Raw | None:
         """TC025: the blocks after the first call moved before it (their order kept), so that the

@@ -214,6 +214,14 @@ class GeminiEditor(BlockEditor):
     def text_block(self, text):
         return {"text": text}
 
+    def sign_call(self, raw, call, signature):
+        parts = self._blocks(raw)
+        p = parts[call.pos] if call.pos < len(parts) else None
+        if type(p) is not dict or _signed(p):
+            return None
+        parts[call.pos] = {**p, "thoughtSignature": signature}
+        return {**raw, "parts": parts}
+
     def result_block(self, call, call_id, text, error):
         fr: dict = {"name": call.name, "response": {"error" if error else "output": text}}
         if call_id:

@@ -331,6 +331,23 @@ class OpenAIChatEditor(Editor):
     def bridge(self, text: str) -> dict:
         return {"role": "assistant", "content": text}
 
+    def add_reasoning(self, raw: dict, text: str) -> dict | None:
+        if "reasoning_content" in raw:
+            return None
+        return {**raw, "reasoning_content": text}
+
+    def rename_call(self, raw: dict, call: Call, name: str) -> dict | None:
+        calls = list(_call_list(raw))
+        c = calls[call.pos] if call.pos < len(calls) else None
+        fn = c.get("function") if type(c) is dict else None
+        if type(fn) is not dict or _is_legacy(raw, call):
+            return None
+        calls[call.pos] = {**c, "function": {**fn, "name": name}}
+        return {**raw, "tool_calls": calls}
+
+    def user_text(self, text: str) -> dict:
+        return {"role": "user", "content": text}
+
     def role_of(self, item: Any) -> str:
         role = item.get("role") if type(item) is dict else None
         return "system" if role == "developer" else str(role)

@@ -20,8 +20,12 @@ from ..containers import Transcript
 from ..dialects import get
 from ..dialects.base import Block
 from ..dialects.editing import LogEditor
+from .base import same_json
 from .join import JoinPlan
 from .plan import Plan
+
+# Changes that take something out: they show in the entry only when that entry was rewritten.
+TAKE_OUT = {"quarantine_orphan", "quarantine_message", "quarantine_duplicate", "remove_duplicate", "remove_call"}
 
 
 class _Slot:
@@ -79,10 +83,35 @@ class EntryPlan:
             return _Slot(next((n for n in span if n in w.changed), span[0]))
 
         for r in plan.recs:
+            slot = after(r.slot)
+            if r.action in TAKE_OUT and slot is not None and slot.pos not in w.changed:
+                slot = None  # the entry that held it is gone whole; the message's other entries are as they were
             self.recs.append(_Rec(r, first[r.before] if r.before is not None and r.before < len(first) else None,
-                                  after(r.slot)))
+                                  slot))
         self._quarantine(items, msgs, grp, plan.quarantine, w)
+        self._unlogged(items, w)
         return w.items
+
+    def _unlogged(self, items: list, w: Any) -> None:
+        """An entry written back changed that no change names (its ``parentUuid`` follows an entry
+        that moved, or it was made from the blocks of another): one change says so, so that the
+        log is the whole truth (issue 34)."""
+        named = {r.slot.pos for r in self.recs if r.slot is not None}
+        for k, entry in enumerate(w.items):
+            o = w.origins[k] if k < len(w.origins) else None
+            if k in named or (o is not None and o < len(items) and entry is items[o]):
+                continue
+            if o is not None and o < len(items) and same_json(entry, items[o]):
+                continue
+            code = self.recs[0].code if self.recs else "TC019"
+            what = (f"Log entry #{o} was written again to follow the repaired entries around it (a link such as "
+                    "parentUuid, or its place)" if o is not None
+                    else f"A new log entry (#{k} of the output) holds blocks split off the entry before it")
+            r = _Rec.__new__(_Rec)
+            r.action, r.code, r.call_id, r.new_id = "rewrite_entry", code, None, None
+            r.text = f"{what}."
+            r.before, r.slot = o, _Slot(k)
+            self.recs.append(r)
 
     def _quarantine(self, items: list, msgs: list, grp: list[list[int]], held: list, w: Any) -> None:
         """The plan's quarantine in the log's terms: a block whose entry is gone becomes that

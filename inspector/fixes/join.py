@@ -34,6 +34,7 @@ from ..pairing import pair, pair_turns
 from ..rules import severity
 from ..rules.sequence import sequence_issues
 from ..turns import Turns
+from .base import same_json
 from .plan import Plan
 
 JOIN_CODES = ("TC015", "TC016", "TC019")
@@ -72,6 +73,7 @@ class JoinPlan:
         self.resolved: list = []
         self._split: list = []  # messages the Bedrock split added (bridges and the moved blocks)
         self.merging = target in a.dialect.merges  # the target combines consecutive messages of one role
+        self.origins: list[int | None] = []  # the input index of each output message (None: new)
 
     def _analyse(self, items: list) -> Analysis:
         t = self.a.transcript
@@ -101,6 +103,7 @@ class JoinPlan:
         moved = [iss for iss in self.a.issues if iss.data.get("kind") in split]
         if not inner.recs and not joins and not moved:
             self.resolved = [_Out(k, m, k) for k, m in enumerate(items)]
+            self.origins = list(range(len(items)))
             return list(items)
         # Group runs of one role; remember which output group each inner position went to.
         groups: list[list[int]] = []
@@ -142,14 +145,34 @@ class JoinPlan:
         self.resolved += [s for s in self._split if s not in self.resolved]
         self.resolved.sort(key=lambda s: s.pos)
         inner_pos = self._inner_positions(inner)
+        at_out = {id(raw): k for k, raw in enumerate(out)}
+        # The input index each output message came from (its first piece's; None for a new one).
+        self.origins = [None] * len(new)
+        inner_origin = getattr(inner, "origins", None) or []
+        for g in groups:
+            src = [origin[inner_origin[k]] if k < len(inner_origin) and inner_origin[k] is not None
+                   else by_piece.get(id(out[k])) for k in g]
+            first = next((x for x in src if x is not None), None)
+            slot = group_of[g[0]]
+            if first is not None and self.origins[slot.pos] is None:
+                self.origins[slot.pos] = first
 
         def ours(text: str) -> str:  # the plan's "message #k" are exploded indices
             return _MSG_NO.sub(lambda mo: f"#{origin[int(mo[1])]}" if int(mo[1]) < len(origin) else mo[0], text)
 
+        home: dict[int, _Out] = {}  # input index -> the first output message holding a piece of it
+        for k, raw in enumerate(out):
+            src = by_piece.get(id(raw))
+            if src is not None and k in group_of:
+                home.setdefault(src, group_of[k])
         for r in inner.recs:
             before = origin[r.before] if r.before is not None else None
             pos = inner_pos.get(id(r.slot)) if r.slot is not None else None
+            if pos is None and r.slot is not None and getattr(r.slot, "raw", None) is not None:
+                pos = at_out.get(id(r.slot.raw))  # an item the plan added, joined into a message
             slot = group_of.get(pos) if pos is not None else None
+            if slot is None and before is not None:
+                slot = home.get(before)  # a block taken out of a message that stays: the change shows there
             self.recs.append(_Rec(r.action, r.code, r.call_id, before, slot, ours(r.text), r.new_id))
         # A piece taken out is quarantined as its block; when every piece of an input message went,
         # the message went whole, and the quarantine holds it exactly as it was (its other fields too).
@@ -173,6 +196,8 @@ class JoinPlan:
             if iss.code == "TC016" and self.ed.RESULTS_ALONE:
                 continue  # said by the separate_results change
             slot = self._slot_of_input(iss.index, out, group_of, by_piece, items)
+            if slot is None or slot.raw is items[iss.index] or same_json(slot.raw, items[iss.index]):
+                continue  # nothing was joined there: the log lists only what the output shows
             if iss.data.get("merged"):
                 what = ("join_turn", "joined the messages of its turn (the API combines them into one) into one message, "
                         + ("tool results first" if iss.code == "TC016" else "so that its tool_use blocks can end it"))
@@ -183,6 +208,8 @@ class JoinPlan:
             self.recs.append(_Rec(what[0], iss.code, iss.call_id, iss.index, slot, f"Message #{iss.index}: {what[1]}."))
         for iss in moved:
             slot = self._slot_of_input(iss.index, out, group_of, by_piece, items)
+            if slot is None or slot.raw is items[iss.index] or same_json(slot.raw, items[iss.index]):
+                continue
             if iss.data.get("kind") == "mixed_call_response":
                 self.recs.append(_Rec("split_call_turn", iss.code, iss.call_id, iss.index, slot,
                                       f"Message #{iss.index}: split it into its own parts, a model turn with its "
@@ -193,9 +220,32 @@ class JoinPlan:
                                   f"Message #{iss.index}: moved its tool_result block(s) out of the assistant message "
                                   "into a user message right after the blocks before them (the blocks after them "
                                   "follow as an assistant message): tool results can only be in user messages."))
+        self._unlogged(new, items)
         self.id_map = inner.id_map
         self.unfixed = [ours(u) for u in inner.unfixed]
         return new
+
+    def _unlogged(self, new: list, items: list) -> None:
+        """A message joined back in another shape than the input's, which no change names (its
+        blocks put back results first): one change says so, so that the log is the whole truth."""
+        named = {id(r.slot) for r in self.recs if r.slot is not None}
+        at = {s.pos: s for s in self.resolved}
+        for k, raw in enumerate(new):
+            src = self.origins[k]
+            if src is None or raw is items[src]:
+                continue
+            slot = at.get(k)
+            if slot is None or id(slot) in named or same_json(raw, items[src]):
+                continue
+            split = next((r for r in self.recs if r.before == src), None)
+            if split is not None:  # another part of a message a change already split
+                self.recs.append(_Rec(split.action, split.code, split.call_id, src, slot,
+                                      f"Message #{src}: another part of it, as a message of its own (see the change "
+                                      f"'{split.action}' of message #{src})."))
+                continue
+            self.recs.append(_Rec("results_first", "TC016", None, src, slot,
+                                  f"Message #{src}: written back with its function or tool results before its other "
+                                  "parts, as the results of a call are joined back."))
 
     def _results_alone(self, slot: _Out, new: list, sources: set) -> None:
         """Bedrock Converse refuses tool results and other blocks in one message (TC016): the
@@ -220,6 +270,9 @@ class JoinPlan:
                               f"Inserted an assistant message marked as synthesized after the tool results of message "
                               f"#{k}: the blocks moved out of it follow as a user message, and the target refuses two "
                               "user messages in a row."))
+        self.recs.append(_Rec("keep_results_alone", "TC016", None, k, slot,
+                              f"Message #{k}: kept only its tool results; its other block(s) follow after an "
+                              "assistant message marked as synthesized (the next two changes)."))
         self.recs.append(_Rec("separate_results", "TC016", None, k, rest,
                               f"Message #{k}: moved {len(others)} block(s) that shared the message with tool results "
                               "into a user message of their own, after an assistant message marked as synthesized: "

@@ -103,12 +103,15 @@ class MessageFixes(PlanState):
 
     def assign_ids(self) -> None:
         self.renamed: list[tuple[int, Call, str]] = []  # (message index, call, new id)
+        self.rename_code: dict[int, str] = {}  # id(call) -> the rule its new id answers
         idless_ok = self._idless_blocks()
-        if not (self.by_code.get("TC006") or self.by_code.get("TC008")
+        reuse = bool(self.by_code.get("TC023")) and severity("TC023", self.target) == "error"
+        if not (self.by_code.get("TC006") or self.by_code.get("TC008") or reuse
                 or (self.by_code.get("TC009") and self.acts("TC009"))):
             return  # every id stays as it is
         taken = {c.id for m in self.msgs for c in m.calls if c.id is not None}
         fitted: dict[str, str] = {}
+        used_in: dict[str, int] = {}  # id -> how many messages have used it so far (TC023)
         for m in self.msgs:
             if not m.calls or m.index in self.skip:
                 continue
@@ -137,9 +140,20 @@ class MessageFixes(PlanState):
                         self.unfixed.append(f"message #{m.index} has two calls with id {cid}, kept as asked (rename_ids=false)")
                     else:
                         new = make_id(f"{cid}#{m.index}#{c.pos}", self.target, taken)
+                        self.rename_code[id(c)] = "TC006"
                         self.log("rename_id", "TC006", cid, m.index, self.slot(m.index),
                                  f"Renamed the second call with id {cid} in message #{m.index} ({tool_label(c.name)}) "
                                  f"to {new}, and its result with it.", new)
+                elif reuse and used_in.get(cid) and self.opt.rename_ids:
+                    # The same id in an earlier message, which the target refuses (TC023): the later
+                    # call gets a new id, and its results follow; id_map keys it "old@n", the n-th use.
+                    n = used_in[cid] + 1
+                    new = make_id(f"{cid}@{n}", self.target, taken)
+                    self.rename_code[id(c)] = "TC023"
+                    self.id_map[f"{cid}@{n}"] = new
+                    self.log("rename_id", "TC023", cid, m.index, self.slot(m.index),
+                             f"Renamed call id {cid} in message #{m.index} ({tool_label(c.name)}), already used by a "
+                             f"call of an earlier message, to {new}, and its result with it.", new)
                 seen.add(cid)
                 if new == cid and self.acts("TC009") and not fits(cid, self.target):
                     if not self.opt.rename_ids:
@@ -149,12 +163,15 @@ class MessageFixes(PlanState):
                             fitted[cid] = make_id(cid, self.target, taken)
                         new = fitted[cid]
                         self.id_map[cid] = new
+                        self.rename_code[id(c)] = "TC009"
                         self.log("rename_id", "TC009", cid, m.index, self.slot(m.index),
                                  f"Renamed call id {cid} in message #{m.index} to {new} to fit the target's id format, "
                                  "and its result with it.", new)
                 self.final_id[id(c)] = new
                 if new is not None and new != cid:
                     self.renamed.append((m.index, c, new))
+            for cid in seen:
+                used_in[cid] = used_in.get(cid, 0) + 1
 
     def _idless_blocks(self) -> dict[int, bool]:
         """For calls paired without ids: True when their block pairs unambiguously (rules.md §4.8).
@@ -255,6 +272,10 @@ class MessageFixes(PlanState):
                     self.log("assign_id", "TC008", new, i, self.slot(i),
                              f"Gave the result in message #{i} the id {new} of the call it answers "
                              f"(message #{c.msg}){was}.", new)
+                else:
+                    self.log("follow_call_id", self.rename_code.get(id(c), "TC008"), r.id, i, self.slot(i),
+                             f"Message #{i}: the result for call {r.id} now carries its call's new id {new} "
+                             f"(message #{c.msg}).", new)
             if id(c) in self.idless_bad:
                 continue  # an ambiguous pairing: its names are not ours to change either
             if (names and r.name is not None and c.name is not None and r.name != c.name

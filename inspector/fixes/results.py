@@ -252,11 +252,11 @@ class ResultFixes(PlanState):
         removal: dict[int, list[Call]] = {}
         for b, c in self.missing:
             code = "TC022" if id(c) in pending else "TC001"
-            if code == "TC022" and self.opt.pending == "leave":
+            if code == "TC022" and self.opt.pending in ("leave", "quarantine"):
                 if self.target == "mistral":
                     self.unfixed.append(
                         f"message #{c.msg}: call {c.id or '(legacy function_call)'} ({tool_label(c.name)}) is still pending; Mistral refuses a request "
-                        "that ends with an unanswered call (use pending=close to answer it with a placeholder)")
+                        "that ends with an unanswered call (use --set TC022=placeholder to answer it with a placeholder)")
                 continue
             cid = self.final_id.get(id(c), c.id)
             if cid is None and self.opt.missing == "placeholder":

@@ -66,12 +66,14 @@ LABELS = {
     "relink": "Re-link rewritten result ids",
     "duplicate": "Duplicate results",
     "pending": "Pending call",
+    "leading": "History starting with a call",
     "rename_ids": "Rename ids",
     "user_as_result": "User text as result",
     "unknown_role": "Unknown role",
     "placeholder": "Placeholder result text",
     "bridge": "Bridging assistant text",
     "note": "Orphan note text",
+    "leading_text": "User turn before a leading call",
 }
 
 

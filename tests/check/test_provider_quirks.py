@@ -267,7 +267,9 @@ def test_claude_code_compaction_follows_parent_uuid_a_kept_result_is_an_orphan_o
     assert [e["uuid"] for e in doc.transcripts[1].items] == ["u1", "a1", "u2", "a2"]
     # Repair takes the orphan out and keeps the chain linked; the result checks clean.
     fixed = inspector.repair(_jsonl(COMPACTED))
-    assert fixed.report.ok and [c.code for c in fixed.report.changes] == ["TC002"]
+    # The orphan taken out, and the entry after it re-pointed past it (issue 34: the log names both).
+    assert fixed.report.ok and [(c.code, c.action) for c in fixed.report.changes] == [
+        ("TC002", "quarantine_orphan"), ("TC002", "rewrite_entry")]
     again = inspector.check(fixed.output)
     assert not [f for f in again.findings if f.severity in ("error", "warning")]
 

@@ -116,7 +116,7 @@ def test_bedrock_converse_refuses_tool_results_and_text_in_one_turn():
     assert [list(b) for b in msgs[2]["content"]] == [["toolResult"]]
     assert msgs[4]["content"] == [{"text": "Who was Bethoveen ?"}]
     assert fixed.report.ok and inspector.check(fixed.output).ok
-    assert [c.action for c in fixed.report.changes] == ["insert_bridge", "separate_results"]
+    assert [c.action for c in fixed.report.changes] == ["insert_bridge", "keep_results_alone", "separate_results"]
     assert inspector.repair(fixed.output).report.changes == []
 
 
@@ -266,7 +266,9 @@ def test_anthropic_refuses_a_tool_result_inside_an_assistant_message():
     assert [b["type"] for b in msgs[2]["content"]] == ["tool_result"]
     assert msgs[3]["content"] == [{"type": "text", "text": "The folder holds README.md and src/."}]
     assert fixed.report.ok and inspector.check(fixed.output).ok
-    assert [c.action for c in fixed.report.changes] == ["results_to_user"]
+    # One change per message the assistant message became (the log names each, issue 34).
+    assert [(c.action, c.index_before, c.index_after) for c in fixed.report.changes] == [
+        ("results_to_user", 1, 1), ("results_to_user", 1, 2), ("results_to_user", 1, 3)]
     assert inspector.repair(fixed.output).report.changes == []
 
 
@@ -292,5 +294,5 @@ def test_gemini_refuses_a_content_mixing_function_calls_and_responses():
     assert inspector.check({"contents": fine}).ok
     fixed = inspector.repair({"contents": contents})
     assert fixed.data["contents"] == fine
-    assert [c.action for c in fixed.report.changes] == ["split_call_turn"] and fixed.report.quarantine == []
+    assert {c.action for c in fixed.report.changes} == {"split_call_turn"} and fixed.report.quarantine == []
     assert inspector.repair(fixed.output).report.changes == []

@@ -116,8 +116,10 @@ def test_an_interrupted_call_gets_a_placeholder_entry_after_it():
     assert written[:8] == lines[:8] and written[10:] == lines[9:]
     assert {**out[9], "parentUuid": "e7"} == INTERRUPTED[8]
     assert fixed.report.quarantine == []
-    [change] = fixed.report.changes
+    # The log lists both: the new entry, and the entry whose parentUuid now points at it (issue 34).
+    change, chain = fixed.report.changes
     assert change.action == "insert_placeholder" and change.index_after == 8
+    assert (chain.action, chain.index_before, chain.index_after) == ("rewrite_entry", 8, 9)
     chain_ok(out)
 
 
@@ -265,10 +267,10 @@ def test_the_app_s_repair_tab_repairs_a_session_log():
     data = jsonl(INTERRUPTED)
     at = open_repair(upload(app(), "session.jsonl", data))
     metrics = {m.label: m.value for m in at.metric}
-    assert (metrics["Errors before"], metrics["Errors after"], metrics["Changes"]) == ("1", "0", "1")
+    assert (metrics["Errors before"], metrics["Errors after"], metrics["Changes"]) == ("1", "0", "2")
     shown = texts(at)
-    assert "before #8" not in shown and "after #8" in shown  # the new entry, shown whole beside "(new message)"
-    assert "(new message)" in shown
+    assert "after #8" in shown and "(new message)" in shown  # the new entry, shown whole beside "(new message)"
+    assert "before #8" in shown and "after #9" in shown  # the entry after it, whose parentUuid now points at it
 
 
 def test_a_rewound_branch_stays_as_it_was_while_the_conversation_is_repaired():

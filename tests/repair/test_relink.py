@@ -303,7 +303,9 @@ def test_claude_code_log_relinks_through_the_shared_repair():
     data = "\n".join(json.dumps(e) for e in log)
     assert inspector.check(data).dialect == "claude-code"
     fixed = inspector.repair(data)
-    assert [(c.action, c.tool_call_id, c.new_id) for c in fixed.report.changes] == [
-        ("relink_result", "toolu_rw9", "toolu_t2")]
+    # The re-linked block gets an entry of its own, and the next entry's parentUuid follows it.
+    assert [(c.action, c.tool_call_id, c.new_id, c.index_before, c.index_after) for c in fixed.report.changes] == [
+        ("relink_result", "toolu_rw9", "toolu_t2", 2, 2), ("rewrite_entry", None, None, None, 3),
+        ("rewrite_entry", None, None, 3, 4)]
     assert fixed.report.quarantine == [] and fixed.report.ok
     assert inspector.repair(fixed.output).report.changes == []

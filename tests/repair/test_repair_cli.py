@@ -107,3 +107,24 @@ def test_from_names_the_dialect_and_a_wrong_one_is_one_line():
     # (anthropic is reached through a gateway since issue 31; the Responses API is not)
     p = run("-", "--target", "responses", stdin=json.dumps(BROKEN).encode())
     assert p.returncode == 2 and len(p.stderr.decode().strip().splitlines()) == 1
+
+
+def test_dry_run_prints_the_plan_and_writes_nothing(tmp_path):
+    """Issue 34: ``repair --dry-run`` says every change the repair would make and writes no file."""
+    src = tmp_path / "in.json"
+    src.write_bytes(orjson.dumps(BROKEN))
+    before = src.read_bytes()
+    out, rep, md = tmp_path / "out.json", tmp_path / "rep.json", tmp_path / "t.md"
+    p = run(src, "--dry-run", "-o", src, "--report", rep, "--markdown", md)
+    assert p.returncode == 0, p.stderr
+    assert src.read_bytes() == before and not rep.exists() and not md.exists() and not out.exists()
+    text = p.stdout.decode()
+    expected = inspector.repair(BROKEN).report.changes
+    assert "nothing written" in text
+    for c in expected:
+        assert f"{c.action} ({c.code})" in text and c.text in text
+    # Unfixable: the plan says why, and the exit code is repair's own.
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps([user("q"), asst(call("call_1", "functions.x.y.z!"))]))
+    p = run(bad, "--dry-run", "--target", "openai")
+    assert p.returncode == 1 and b"not fixed:" in p.stdout

@@ -72,6 +72,8 @@ def corrupt(msgs: list, kind: str, k: int, text: str) -> None:
         i = calls[k % len(calls)]
         for c in msgs[i]["tool_calls"]:
             old = c["id"]
+            if not old:
+                continue  # a stream fragment's empty id stays empty
             c["id"] = "call_" + old * 5 + "_x"
             for m in msgs:
                 if m.get("tool_call_id") == old:
@@ -84,13 +86,20 @@ def corrupt(msgs: list, kind: str, k: int, text: str) -> None:
         tc.append({**copy.deepcopy(tc[0]), "function": {"name": "search_web", "arguments": "{}"}})
     elif kind == "drop_call_message" and calls:
         del msgs[calls[k % len(calls)]]
+    elif kind == "namespace_name" and calls:  # a parser left its namespace on the name (issue 34)
+        fn = msgs[calls[k % len(calls)]]["tool_calls"][0]["function"]
+        fn["name"] = "functions." + fn["name"]
+    elif kind == "stream_fragment" and calls:  # a streaming accumulator's leftover (issue 34)
+        msgs[calls[k % len(calls)]]["tool_calls"].append(
+            {"id": "", "type": "function", "function": {"name": "", "arguments": '"}' + text}})
     elif kind == "rewrite_result_id" and results:
         msgs[results[k % len(results)]]["tool_call_id"] = f"rw{k}"  # a proxy rewrote it (relink)
 
 
 KINDS = ("drop_result", "duplicate_result", "differing_duplicate", "result_before_call", "user_between",
          "system_between", "strip_tool_calls", "empty_tool_calls", "object_arguments", "unknown_role",
-         "null_content", "long_ids", "orphan_result", "duplicate_call_id", "drop_call_message", "rewrite_result_id")
+         "null_content", "long_ids", "orphan_result", "duplicate_call_id", "drop_call_message", "rewrite_result_id",
+         "namespace_name", "stream_fragment")
 
 
 @st.composite
@@ -228,3 +237,23 @@ def test_repair_leaves_a_note_it_does_not_act_on():
     assert [(f.code, f.severity) for f in inspector.check(msgs).findings] == [("TC024", "info")]
     fixed = inspector.repair(msgs)
     assert fixed.report.quarantine == [] and fixed.report.changes == [] and fixed.data == msgs
+
+
+@settings(**SETTINGS)
+@given(broken_transcripts(), st.sampled_from(TARGETS), CHOICES)
+def test_the_change_log_replays_to_the_output(msgs, target, choices):
+    """Issue 34: the report's changes, replayed on the input, give the output (support/repair_log.py)."""
+    from support.repair_log import replay
+
+    result = inspector.repair(msgs, target=target, options=choices)
+    assert replay(msgs, orjson.loads(result.output), result.report.changes) == []
+
+
+@settings(**SETTINGS)
+@given(broken_transcripts(end_with_user=True), CHOICES)
+def test_mistral_common_accepts_the_repair_of_a_request_ending_on_calls(msgs, choices):
+    """Issue 34: by default the trailing unanswered calls go to the quarantine, and Mistral takes the rest."""
+    msgs.append({"role": "assistant", "content": None, "tool_calls": [call("abcdefghi")]})
+    result = inspector.repair(msgs, target="mistral", options=choices)
+    assert result.report.ok, result.report.unfixed
+    mistral_accepts(result.data)
