@@ -175,13 +175,14 @@ class GeminiCliEditor(LogEditor, gemini.GeminiEditor):
         where = {id(p): i for i, m in enumerate(msgs) for p in (m.get("parts") or ())}
         seen: list = []  # the input's parts, in the order the output has them
         added: dict[int, list] = {}  # line of a model record -> the result parts repair gives its calls
-        touched: list[set[int]] = []  # for each output content, the input contents it holds
+        touched: list[set[int]] = []  # for each output content, the lines of the input records it holds
         last_model: int | None = None
         for m in out:
             parts = m.get("parts") if type(m) is dict else None
             if type(parts) is not list:
                 raise InputError(CANNOT.format(what="write a content without parts"))
-            mine: set[int] = set()
+            mine: set[int] = set()  # input contents, then (below) the lines of their records
+            gave: set[int] = set()  # the model records this content gives a result to
             for p in parts:
                 i = where.get(id(p))
                 if i is not None:
@@ -191,9 +192,10 @@ class GeminiCliEditor(LogEditor, gemini.GeminiEditor):
                         last_model = grp[i][0]
                 elif m.get("role") == "user" and last_model is not None and type(p) is dict and "functionResponse" in p:
                     added.setdefault(last_model, []).append(p)
+                    gave.add(last_model)
                 else:
                     raise InputError(CANNOT.format(what="add or change a part other than a tool call's result"))
-            touched.append(mine)
+            touched.append({grp[i][0] for i in mine} | gave)
         every = [p for m in msgs for p in (m.get("parts") or ())]
         if len(seen) != len(every) or any(a is not b for a, b in zip(seen, every)):
             raise InputError(CANNOT.format(what="take out, move or rewrite a part of a message"))
@@ -218,10 +220,10 @@ class GeminiCliEditor(LogEditor, gemini.GeminiEditor):
             new_origin.append(None)
             changed.add(len(new) - 1)
             line_of[k] = len(new) - 1
-        spans = []
-        for m, mine in zip(out, touched):
-            lines = sorted({grp[i][0] for i in mine})
-            spans.append([line_of.get(k, k) for k in lines])
+        # Where each content is in the output: the lines of its records, a record written again at
+        # its new line; a result repair added is in the appended record of the call it answers
+        # (the change that made it names that line, and the input's line stays as it was).
+        spans = [sorted({line_of.get(k, k) for k in lines}) for lines in touched]
         return Written(new, new_origin, spans, changed)
 
 
