@@ -70,6 +70,12 @@ class EntryPlan:
         if not plan.recs:
             return items
         w = self.ed.write_back(items, msgs, grp, out)
+        if len(w.items) == len(items) and same_json(w.items, items):
+            # The log cannot hold what the plan did (a Gemini CLI session keeps two model records
+            # apart, whatever joins their contents): nothing was done, and the log says nothing (issue 34).
+            what = ", ".join(sorted({r.text.split(":")[-1].strip().rstrip(".") for r in plan.recs}))
+            self.unfixed.append(f"the repair ({what}) cannot be written in this log's format: the log is left as it was")
+            return items
         self.plan_recs = plan.recs
         self.origins = w.origins
         self.id_map = plan.id_map

@@ -14,7 +14,7 @@ import itertools
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.dialect_asserts import strings
-from support.dialect_writers import WRITERS, as_text, broken_chats
+from support.dialect_writers import LOG_WRITERS, WRITERS, as_text, broken_chats
 from support.transcripts import valid_transcripts
 
 import inspector
@@ -73,14 +73,16 @@ def test_split_results_and_text_first_are_joined_back(chat, dialect, data):
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(broken_chats(), st.sampled_from(sorted(WRITERS)))
+@given(broken_chats(), st.sampled_from(sorted(LOG_WRITERS)))
 def test_the_change_log_replays_to_the_output_in_every_dialect(chat, dialect):
-    """Issue 34: the report's changes, replayed on the input, give the output (support/repair_log.py)."""
+    """Issue 34: the report's changes, replayed on the input, give the output (support/repair_log.py),
+    the session logs of Codex CLI and Gemini CLI included."""
     from support.repair_log import check_result
 
     from inspector.reading import load
 
-    text = as_text(WRITERS[dialect](chat), dialect)
+    text = as_text(LOG_WRITERS[dialect](chat), dialect)
+    assert inspector.check(text).dialect == dialect
     fixed = inspector.repair(text)
     assert check_result(load(text), fixed) == []
 
@@ -144,3 +146,20 @@ def test_the_documented_fixes_in_block_dialects(chat, dialect, how, data):
     lost = strings(doc) - (strings(fixed.data) | strings(fixed.report.model_dump()))
     assert not lost, lost
     assert inspector.repair(fixed.output).report.changes == []
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(broken_chats(), st.sampled_from(["codex", "gemini-cli"]))
+def test_the_change_log_replays_in_the_session_logs_repair_appends_to(chat, dialect):
+    """Issue 34: a Gemini CLI repair adds a result by appending its record again (the input's line
+    stays as it was), and logs it at the appended line; a join the session cannot hold is not
+    logged, and the report says the log was left as it was. Codex rollouts likewise replay."""
+    from support.repair_log import check_result
+
+    from inspector.reading import load
+
+    text = as_text(LOG_WRITERS[dialect](chat), dialect)
+    fixed = inspector.repair(text)
+    assert check_result(load(text), fixed) == []
+    if fixed.output == text.encode() or fixed.output == text:
+        assert fixed.report.changes == []

@@ -164,12 +164,49 @@ def to_claude_code(chat):
     return out
 
 
+def to_codex(chat):
+    """A Codex CLI rollout: its metadata lines, then one ``response_item`` line per Responses item."""
+    meta = {"timestamp": "t0", "type": "session_meta", "payload": {"id": "s1", "timestamp": "t0", "cwd": "/p",
+                                                                    "originator": "codex_cli_rs", "cli_version": "0.46.0"}}
+    context = {"timestamp": "t0", "type": "turn_context", "payload": {"cwd": "/p", "model": "gpt-5-codex"}}
+    items = to_responses(chat)["input"]
+    return [meta, context, *({"timestamp": f"t{k + 1}", "type": "response_item",
+                              "payload": ({"type": "message", **i} if "role" in i else i)} for k, i in enumerate(items))]
+
+
+def to_gemini_cli(chat):
+    """A Gemini CLI session (JSON Lines): a metadata line, then one record per message, each tool
+    call's result inside its call; a result no call before it takes is not written (the format
+    has no place for it), a second result for a call neither."""
+    out = [{"sessionId": "s1", "projectHash": "h", "startTime": "t0", "lastUpdated": "t0", "kind": "main"}]
+    calls = {}
+    for kind, p in _runs(chat):
+        n = len(out)
+        if kind == "user":
+            out.append({"id": f"m{n}", "timestamp": f"t{n}", "type": "user", "content": [{"text": p["content"]}]})
+        elif kind == "assistant":
+            tcs = [{"id": c["id"], "name": c["function"]["name"], "args": json.loads(c["function"]["arguments"]),
+                    "status": "executing"} for c in p.get("tool_calls", [])]
+            calls.update({tc["id"]: tc for tc in tcs})
+            out.append({"id": f"m{n}", "timestamp": f"t{n}", "type": "gemini", "content": p.get("content") or "",
+                        "toolCalls": tcs, "model": "gemini-2.5-pro"})
+        else:
+            for r in p:
+                tc = calls.get(r["tool_call_id"])
+                if tc is not None and "result" not in tc:
+                    tc.update(status="success", result=[{"functionResponse": {
+                        "id": tc["id"], "name": tc["name"], "response": {"output": r["content"]}}}])
+    return out
+
+
 WRITERS = {"anthropic": to_anthropic, "bedrock": to_bedrock, "gemini": to_gemini, "openai-responses": to_responses,
            "langchain": to_langchain, "claude-code": to_claude_code}
+# Session logs whose repair is an append or a rewrite of lines (the log-replay property runs on them too).
+LOG_WRITERS = {**WRITERS, "codex": to_codex, "gemini-cli": to_gemini_cli}
 
 
 def as_text(data, dialect):
-    if dialect == "claude-code":  # a log: one entry per line
+    if dialect in ("claude-code", "codex", "gemini-cli"):  # a log: one entry per line
         return "".join(json.dumps(e) + "\n" for e in data)
     return json.dumps(data)
 
