@@ -383,15 +383,17 @@ class PartsEditor(Editor):
 class Written:
     """What a ``LogEditor.write_back`` made (``fixes.entries`` reads it): the new entries, for each
     the input entry it came from (None: new), the output entries of each repaired message, the
-    output entries changed or new, the input entries that are gone, and the message ids repair
-    changed to join two replies (input entry, old id)."""
+    output entries changed or new, the input entries that are gone, the message ids repair
+    changed to join two replies (input entry, old id), and for an output entry a sentence the
+    changes made there add to their text (how the log holds them)."""
 
-    __slots__ = ("changed", "gone", "ids", "items", "origins", "spans")
+    __slots__ = ("changed", "gone", "ids", "items", "notes", "origins", "spans")
 
     def __init__(self, items: list[Any], origins: list[int | None], spans: list[list[int]], changed: set[int],
-                 gone: list[int] | None = None, ids: list[tuple[int, Any]] | None = None):
+                 gone: list[int] | None = None, ids: list[tuple[int, Any]] | None = None,
+                 notes: dict[int, str] | None = None):
         self.items, self.origins, self.spans, self.changed = items, origins, spans, changed
-        self.gone, self.ids = gone or [], ids or []
+        self.gone, self.ids, self.notes = gone or [], ids or [], notes or {}
 
 
 class LogEditor(ABC):

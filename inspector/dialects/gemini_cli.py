@@ -203,6 +203,7 @@ class GeminiCliEditor(LogEditor, gemini.GeminiEditor):
         new_origin: list[int | None] = list(range(len(items)))
         changed: set[int] = set()
         line_of: dict[int, int] = {}
+        notes: dict[int, str] = {}
         for k, parts in added.items():
             rec = items[k]
             calls = []
@@ -220,11 +221,14 @@ class GeminiCliEditor(LogEditor, gemini.GeminiEditor):
             new_origin.append(None)
             changed.add(len(new) - 1)
             line_of[k] = len(new) - 1
+            notes[len(new) - 1] = (f"It is in record {rec.get('id')!r} written again with its tool calls' results, "
+                                   f"appended to the session as entry #{len(new) - 1} (as Gemini CLI writes a tool "
+                                   f"call's result); entry #{k} stays as it was.")
         # Where each content is in the output: the lines of its records, a record written again at
         # its new line; a result repair added is in the appended record of the call it answers
         # (the change that made it names that line, and the input's line stays as it was).
         spans = [sorted({line_of.get(k, k) for k in lines}) for lines in touched]
-        return Written(new, new_origin, spans, changed)
+        return Written(new, new_origin, spans, changed, notes=notes)
 
 
 def _record(rid: str, t: str, content: Any, **more: Any) -> dict:

@@ -92,8 +92,10 @@ class EntryPlan:
             slot = after(r.slot)
             if r.action in TAKE_OUT and slot is not None and slot.pos not in w.changed:
                 slot = None  # the entry that held it is gone whole; the message's other entries are as they were
-            self.recs.append(_Rec(r, first[r.before] if r.before is not None and r.before < len(first) else None,
-                                  slot))
+            rec = _Rec(r, first[r.before] if r.before is not None and r.before < len(first) else None, slot)
+            if slot is not None and slot.pos in w.notes:
+                rec.text = f"{rec.text} {w.notes[slot.pos]}"
+            self.recs.append(rec)
         self._quarantine(items, msgs, grp, plan.quarantine, w)
         self._unlogged(items, w)
         return w.items

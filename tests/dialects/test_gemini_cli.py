@@ -108,6 +108,25 @@ def test_repair_appends_the_record_again_with_its_results_as_gemini_cli_does():
     assert again["id"] == "g4" and [tc.get("status") for tc in again["toolCalls"]] == ["success", "cancelled"]
     assert again["toolCalls"][1]["result"][0]["functionResponse"]["id"] == "glob-1746180462-1"
     assert inspector.check(fixed.output).ok
+    # The change log says where the result is: the appended record, the input's record as it was (issue 34).
+    [change] = fixed.report.changes
+    assert (change.action, change.index_before, change.index_after) == ("insert_placeholder", None, len(before))
+    g4 = max(k for k, line in enumerate(before) if json.loads(line).get("id") == "g4")  # its latest line
+    assert f"appended to the session as entry #{len(before)}" in change.text
+    assert f"entry #{g4} stays as it was" in change.text
+
+
+def test_a_join_the_session_cannot_hold_is_not_logged():
+    """A model record of text, then one whose function call follows no user turn (TC019): the
+    contents they send would be joined, but a session keeps its records apart; the log lists
+    nothing and the report says the log was left as it was."""
+    rows = [META, rec("u1", "user", "hi"), rec("g1", "gemini", "one"),
+            rec("g2", "gemini", "", toolCalls=[tool_call("c1", result="x")]), rec("g3", "gemini", "done")]
+    assert "TC019" in {f.code for f in inspector.check(jsonl(rows)).findings}
+    fixed = inspector.repair(jsonl(rows))
+    assert fixed.report.changes == []
+    assert fixed.output.decode() == jsonl(rows)
+    assert any("cannot be written in this log's format" in u for u in fixed.report.unfixed), fixed.report.unfixed
 
 
 def test_a_repair_the_session_file_cannot_hold_is_refused_plainly():
