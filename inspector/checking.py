@@ -57,6 +57,7 @@ class FindingDict(TypedDict):
     provider_index: str | None
     provider_error: str | None
     hint: str | None
+    evidence: dict[str, str | None] | None  # {source, date} (rules.catalogue.evidence)
     transcript: int
 
 

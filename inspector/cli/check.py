@@ -126,7 +126,7 @@ def _summary_line(report: Report) -> str:
             f"{c['warning']:,} warnings, {c['info']:,} notes{_judged(report)}. {verdict(report)}{_loop_summary(report)}")
 
 
-def _judged(report: dict) -> str:
+def _judged(report: dict[str, Any]) -> str:
     """`` (judged as a request: …)``: whether the file was read as a request or as a log, and why."""
     return f"; judged as a {report.get('judged_as', 'log')} ({report.get('judged_reason') or 'its own shape'})"
 

@@ -16,7 +16,7 @@ from ..errors import InputError
 from .parser import EXIT_FINDINGS, EXIT_OK, command
 
 if TYPE_CHECKING:
-    from ..repairing import RepairOptions, RepairResult
+    from ..repairing import RepairOptions, RepairReport, RepairResult
 
 
 def _arguments(p: argparse.ArgumentParser) -> None:
@@ -108,10 +108,10 @@ def run_repair(args: argparse.Namespace) -> int:
     return EXIT_OK if rep.ok else EXIT_FINDINGS
 
 
-def plan_text(rep) -> str:
+def plan_text(rep: RepairReport) -> str:
     """What repair would do, for ``--dry-run``: one line per change, per quarantined item, per
     thing it cannot fix; nothing is written."""
-    def where(i):
+    def where(i: int | None) -> str:
         return "new" if i is None else f"#{i}"
 
     lines = [f"Repair plan for target {rep.target} ({rep.dialect}); nothing written (--dry-run)."]

@@ -319,7 +319,7 @@ _RULES = (
         # abandoned by a rewind, the conversation before a compaction): a note, not a pending call.
         "never_sent": dict.fromkeys(TARGETS, I),
     },
-         found_in=("dialects/vercel_ai.py", "pairing.py")),
+         found_in=("dialects/vercel_ai.py", "pairing.py", "rules/requests.py")),
     Rule("TC023", "tool_call_id_reused", targets(I, I, W, E, E, I, E), s.sentence_tc023, s.hint_tc023, said={
         "anthropic": Said(_UNIQUE_TOOL_USE, ANTHROPIC),
         "bedrock": Said(_UNIQUE_TOOL_USE, ANTHROPIC),

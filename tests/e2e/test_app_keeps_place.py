@@ -117,7 +117,7 @@ def test_back_restores_filter_sort_scroll_and_highlights_the_row(app_page, size)
     assert row >= 40, row  # its place in the sorted, filtered list, not its place in the file
     state = page.evaluate("""() => { const sc = document.querySelector('.st-key-ds_table .dvn-scroller');
         const r = sc.getBoundingClientRect(); return [sc.scrollTop, sc.clientHeight, r.top, r.bottom, innerHeight]; }""")
-    top, height, gtop, gbottom, vh = state
+    top, height, gtop, _gbottom, vh = state
     assert top <= row * ROW and (row + 1) * ROW <= top + height - HEAD, state
     y = gtop + HEAD + row * ROW - top
     assert 0 <= y and y + ROW <= vh, state
