@@ -76,7 +76,7 @@ class Deployment:
 
     def _fill(self, text: str) -> str:
         for placeholder in sorted(set(re.findall(r"CHANGE-ME[A-Za-z0-9-]*", text)), key=len, reverse=True):
-            value = self.secrets.setdefault(placeholder, secrets.token_urlsafe(24))
+            value = self.secrets.setdefault(placeholder, "s" + secrets.token_urlsafe(24))  # never "-…": an option to a command
             text = text.replace(placeholder, value)
         for doc_port, port in self.ports.items():
             text = text.replace(f"127.0.0.1:{doc_port}", f"127.0.0.1:{port}")
@@ -102,6 +102,11 @@ class Deployment:
         for user, password in self.users.items():
             cmd = line.replace("ana@example.com", user).replace(self.secrets.get("CHANGE-ME-ana", "\0"), password)
             subprocess.run(["bash", "-c", cmd], check=True)
+        # `$(openssl passwd …)` failing leaves an empty hash and bash still exits 0: say so here, not as a
+        # page that never loads two minutes later.
+        written = (self.workdir / "inspector.htpasswd").read_text().splitlines()
+        empty = [ln.split(":", 1)[0] for ln in written if not ln.split(":", 1)[-1].strip()]
+        assert not empty, f"htpasswd line without a hash for {empty}"
 
     def start_replicas(self) -> None:
         commands = [ln.strip().rstrip("&").strip() for ln in self.doc["replicas"].splitlines() if "streamlit run" in ln]

@@ -25,7 +25,9 @@ from .share_pages import SLOW, open_share, share, upload
 pytestmark = [pytest.mark.e2e, pytest.mark.postgres]
 loaddriver = pytest.importorskip("loaddriver")
 
-USERS = {u: secrets.token_urlsafe(12) for u in ("ana@example.com", "bob@example.com", "ops@example.com",
+# A password never starts with "-": `openssl passwd -apr1 -x…` (the recipe's htpasswd line) reads it as an
+# option and writes an empty hash, and that user's pages never load (the flake of stops 29 and 30).
+USERS = {u: "pw" + secrets.token_urlsafe(12) for u in ("ana@example.com", "bob@example.com", "ops@example.com",
                                                   "lead@example.com")}
 # An operator who also maps the groups header into st.user, as the recipe once suggested: the app
 # must still not believe a groups header the client wrote (issue 33).
