@@ -52,7 +52,14 @@ DEFAULT_UPSTREAMS = {
     "gemini": "https://generativelanguage.googleapis.com",
 }
 PROXY_MODES = ("observe", "block", "repair")
-MAX_BODY_BYTES = 100_000_000  # a request body above this is refused with 413 before it is read whole
+# A request body above this is refused with 413 before it is read whole. What the providers accept
+# (docs/provider-evidence.md, "Request body limits"): Gemini up to 100 MB of inline (base64) data
+# since 2026-01-12, the largest of the three, so the default leaves 10 MB for the JSON around it
+# and never refuses what a provider would take; Anthropic's Messages API refuses a request over
+# 32 MB itself (413 ``request_too_large``), so toward api.anthropic.com the proxy refuses at once
+# what Anthropic would (32 MiB: the larger reading of its "32 MB", never below what it accepts).
+MAX_BODY_BYTES = 110_000_000
+PROVIDER_BODY_BYTES = {"api.anthropic.com": 32 * 1024 * 1024}
 # Issue 33: a slow or lying client holds nothing for long, and neither does a hung upstream.
 HEADER_SECONDS = 10.0  # from connecting to the end of the request's headers
 BODY_IDLE_SECONDS = 30.0  # longest pause between two pieces of a request body
@@ -92,6 +99,17 @@ def refused_path(raw_path: bytes, path: str) -> str | None:
     if "//" in path:
         return "an empty segment (//) in the path"
     return None
+
+
+def body_limit(target: str, max_body_bytes: int) -> int:
+    """The body limit toward ``target``: ``max_body_bytes``, or the provider's own when its host
+    refuses less (a body it would refuse anyway is not read whole first)."""
+    host = httpx.URL(target).host
+    return min(max_body_bytes, PROVIDER_BODY_BYTES.get(host, max_body_bytes))
+
+
+def _whose(limit: int, max_body_bytes: int) -> str:
+    return " (the provider's own limit: it would refuse the request)" if limit < max_body_bytes else ""
 
 
 def _provider_of(path: str) -> str:
@@ -139,18 +157,19 @@ def build_app(*, mode: str = "observe", upstreams: dict[str, str] | None = None,
         if target is None:
             return _error("openai", 404, f"no route for {request.method} {path} (chat APIs live under /v1/ and "
                           "/{version}/models/…)")
+        limit = body_limit(target, max_body_bytes)
         declared = request.headers.get("content-length")
-        if declared and declared.isdigit() and int(declared) > max_body_bytes:
+        if declared and declared.isdigit() and int(declared) > limit:
             return _error(_provider_of(path), 413, f"the request body is {int(declared):,} bytes; "
-                          f"this proxy accepts up to {max_body_bytes:,}", close=True)
+                          f"this proxy accepts up to {limit:,}{_whose(limit, max_body_bytes)}", close=True)
         try:
-            body = await _read_body(request, max_body_bytes, body_idle_seconds, body_seconds)
+            body = await _read_body(request, limit, body_idle_seconds, body_seconds)
         except TimeoutError:
             return _error(_provider_of(path), 408, f"the request body did not arrive in time (a pause over "
                           f"{body_idle_seconds:g} s, or over {body_seconds:g} s in all)", close=True)
         if body is None:
-            return _error(_provider_of(path), 413, f"the request body is larger than {max_body_bytes:,} bytes",
-                          close=True)
+            return _error(_provider_of(path), 413, f"the request body is larger than {limit:,} bytes"
+                          f"{_whose(limit, max_body_bytes)}", close=True)
         headers = [(k, v) for k, v in request.headers.raw if k.decode("latin-1").lower() not in _HOP]
         client = holder["client"]
         out = client.build_request(request.method, target, headers=headers, content=body)

@@ -137,3 +137,34 @@ def test_repeated_response_headers_are_all_passed_on():
     assert r.status_code == 200
     assert r.headers.get_list("set-cookie") == ["a=1; Path=/", "b=2; Path=/"]
     assert r.headers["x-request-id"] == "r1"
+
+
+def test_the_default_body_limit_takes_what_gemini_takes_and_refuses_early_what_anthropic_refuses():
+    """Defaults from the providers' documented limits (docs/provider-evidence.md): Gemini takes up
+    to 100 MB of inline data, so the default limit is above it; api.anthropic.com refuses a request
+    over 32 MB itself, so the proxy answers that 413 at once, in Anthropic's shape, and sends
+    nothing; the same body toward OpenAI goes through. In process (the provider's own hosts are
+    not reachable from a test): the app with a transport that records what leaves."""
+    from starlette.testclient import TestClient
+
+    from inspector.guard.proxy import MAX_BODY_BYTES, build_app, body_limit
+
+    assert MAX_BODY_BYTES >= 100_000_000 + 1_000_000  # Gemini's inline data, with room for its JSON
+    assert body_limit("https://generativelanguage.googleapis.com/v1beta/models/m:generateContent",
+                      MAX_BODY_BYTES) == MAX_BODY_BYTES
+    sent: list[str] = []
+
+    def upstream_side(request: httpx.Request) -> httpx.Response:
+        sent.append(request.url.host)
+        return httpx.Response(200, json={"ok": True})
+
+    app = build_app(mode="observe", record=False, transport=httpx.MockTransport(upstream_side))
+    text = "x" * (32 * 1024 * 1024)  # over 32 MiB once in JSON
+    big = json.dumps({"model": "m", "max_tokens": 1, "messages": [{"role": "user", "content": text}]}).encode()
+    with TestClient(app) as client:
+        refused = client.post("/v1/messages", content=big, headers={"content-type": "application/json"})
+        forwarded = client.post("/v1/chat/completions", content=big, headers={"content-type": "application/json"})
+    assert refused.status_code == 413 and refused.json()["type"] == "error"  # Anthropic's error shape
+    assert "33,554,432" in refused.json()["error"]["message"] and "provider's own limit" in refused.json()["error"]["message"]
+    assert forwarded.status_code == 200
+    assert sent == ["api.openai.com"]  # nothing went to Anthropic
