@@ -30,14 +30,16 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import httpx
 from starlette.applications import Starlette
 from starlette.background import BackgroundTask
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
+from starlette.types import Receive, Scope, Send
 
 from .inspect import endpoint_of, public_url
 from .recorder import Recorder
@@ -127,7 +129,7 @@ def _error(provider: str, status: int, text: str, close: bool = False) -> JSONRe
 def build_app(*, mode: str = "observe", upstreams: dict[str, str] | None = None, record: bool | None = None,
               transport: httpx.AsyncBaseTransport | None = None, recorder: Recorder | None = None,
               max_body_bytes: int = MAX_BODY_BYTES, upstream_seconds: float = UPSTREAM_SECONDS,
-              body_idle_seconds: float = BODY_IDLE_SECONDS, body_seconds: float = BODY_SECONDS) -> Starlette:
+              body_idle_seconds: float = BODY_IDLE_SECONDS, body_seconds: float = BODY_SECONDS) -> ProxyApp:
     """The proxy as an ASGI app. ``transport`` is the one requests leave through (default: the
     network); ``record`` None reads ``INSPECTOR_RECORD``."""
     if mode not in PROXY_MODES:
@@ -164,6 +166,10 @@ def build_app(*, mode: str = "observe", upstreams: dict[str, str] | None = None,
                           f"this proxy accepts up to {limit:,}{_whose(limit, max_body_bytes)}", close=True)
         try:
             body = await _read_body(request, limit, body_idle_seconds, body_seconds)
+        except ClientDisconnect:  # the client gave up (its own timeout, a cancelled run): no one to answer
+            log.info("inspector proxy: the client closed the connection before its request body to %s was "
+                     "complete; nothing was sent", public_url(target))
+            return Response(status_code=400)
         except TimeoutError:
             return _error(_provider_of(path), 408, f"the request body did not arrive in time (a pause over "
                           f"{body_idle_seconds:g} s, or over {body_seconds:g} s in all)", close=True)
@@ -198,7 +204,7 @@ def build_app(*, mode: str = "observe", upstreams: dict[str, str] | None = None,
               Route("/{path:path}", forward, methods=["GET", "POST", "PUT", "PATCH", "DELETE"])]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.recorder = rec
-    return app
+    return ProxyApp(app)
 
 
 async def _read_body(request: Request, limit: int, idle: float = BODY_IDLE_SECONDS,
@@ -243,16 +249,37 @@ def header_timeout_protocol(seconds: float):
     return HeaderTimeout
 
 
-async def _relay(resp: httpx.Response, target: str):
+class _StreamCut(Exception):
+    """The upstream cut a stream the proxy was relaying (already logged in one line)."""
+
+
+class ProxyApp:
+    """The app, with a stream the upstream cut ended for the client without a traceback in the
+    log: the app returns with the response unfinished, and uvicorn closes the connection (the
+    client sees the stream cut, never a clean end) with its one line "ASGI callable returned
+    without completing response"."""
+
+    def __init__(self, app: Starlette):
+        self.app = app
+        self.state = app.state
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await self.app(scope, receive, send)
+        except _StreamCut:
+            pass
+
+
+async def _relay(resp: httpx.Response, target: str) -> AsyncIterator[bytes]:
     """The upstream's bytes as they arrive (raw: a compressed body stays compressed)."""
     try:
         async for chunk in resp.aiter_raw():
             yield chunk
     except httpx.HTTPError as exc:
         # Cut the client's stream too: ending it cleanly would pass a half answer off as whole.
-        log.warning("inspector proxy: the upstream %s closed the stream early (%s)", public_url(target),
-                    type(exc).__name__)
-        raise
+        log.warning("inspector proxy: the upstream %s closed the stream early (%s); the client's stream is cut too",
+                    public_url(target), type(exc).__name__)
+        raise _StreamCut() from None
 
 
 def serve(*, host: str, port: int, mode: str, upstreams: dict[str, str], record: bool | None,

@@ -17,7 +17,6 @@ import json
 from pathlib import Path
 
 import httpx
-import pytest
 from support import guard_fixtures
 from support.guard_fixtures import guardserver
 
