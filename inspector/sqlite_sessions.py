@@ -12,7 +12,8 @@ one Responses input item written with ``json.dumps``; ``get_items`` reads a sess
 ``ORDER BY id ASC`` and skips a row that is not JSON. The database is in WAL mode
 (``PRAGMA journal_mode=WAL``).
 
-Reading: a file is opened read-only (``file:PATH?mode=ro``) and copied into memory; bytes (an
+Reading: a file is opened read-only (``file:PATH?mode=ro``, with ``immutable=1`` when no WAL file
+is beside it) and copied into memory; bytes (an
 upload) are copied into memory as they are. The document's root (format ``sqlite``) is::
 
     {"sqlite_session_store": {"tables": [...], "message_tables": [...]},
@@ -31,6 +32,7 @@ stay among them); a new database, never the input file.
 from __future__ import annotations
 
 import base64
+import os
 from typing import Any
 
 from .containers import Path, register
@@ -72,7 +74,11 @@ def database_of_path(path: str) -> bytes:
     import pathlib
     import sqlite3
 
-    uri = pathlib.Path(path).resolve().as_uri() + "?mode=ro"
+    # A WAL file beside it holds commits not yet in the database (an agent running): read them
+    # (``mode=ro`` shares the writer's ``-shm``). Without one, ``immutable=1``: nothing is created
+    # beside the file (``mode=ro`` alone would create an empty ``-wal`` and ``-shm``).
+    wal = os.path.exists(f"{path}-wal")
+    uri = pathlib.Path(path).resolve().as_uri() + ("?mode=ro" if wal else "?mode=ro&immutable=1")
     try:
         src = sqlite3.connect(uri, uri=True)
         try:

@@ -174,3 +174,18 @@ def test_an_empty_store_is_refused(tmp_path):
     con.close()
     with pytest.raises(InputError, match="holds no session"):
         inspector.check(str(db))
+
+
+def test_rows_still_in_the_wal_of_a_running_agent_are_read(tmp_path):
+    db = _builder().build(tmp_path / "live.db")
+    con = sqlite3.connect(db)
+    con.execute("PRAGMA journal_mode=WAL")
+    con.execute("PRAGMA wal_autocheckpoint=0")
+    con.execute("INSERT INTO agent_messages (session_id, message_data) VALUES ('deploy', ?)",
+                (json.dumps({"type": "function_call_output", "call_id": "call_deploy_1", "output": "deployed"}),))
+    con.commit()  # in the -wal file, not yet in the database file; the connection stays open
+    try:
+        assert (tmp_path / "live.db-wal").stat().st_size > 0
+        assert len(inspector.load(str(db)).transcripts[1].items) == 4
+    finally:
+        con.close()
