@@ -30,6 +30,7 @@ from typing import Any
 import orjson
 
 from .errors import InputError
+from .pairing import TRANSPARENT
 
 
 def finding_key(f: dict[str, Any]) -> tuple[Any, ...]:
@@ -86,7 +87,8 @@ def _closed(dialect: str, msgs: list[Any]) -> bool:
     last = msgs[-1]
     if last.role == "assistant" and not last.calls:
         return True
-    return dialect == "codex" and bool(last.results) and not last.has_other
+    # Responses items: after any item but a call or one bound to what follows (a reasoning item)
+    return dialect == "codex" and not last.calls and last.role not in TRANSPARENT
 
 
 @dataclass
@@ -186,7 +188,10 @@ class Follower:
     def _after_whole(self, report: dict[str, Any], analyses: list[Any]) -> None:
         """Where the next window starts, from a whole check (none: every look checks it all)."""
         old, self.window = self.window, None
-        d = report["transcript_dialects"][0] if report["transcripts"] == 1 else None
+        # One transcript the agent goes on with; any other is a part never sent again (the conversation
+        # before a compaction, an abandoned branch), which lines appended after it cannot change.
+        past = all(a.transcript.extra.get("never_sent") for a in analyses[1:])
+        d = report["transcript_dialects"][0] if report["transcripts"] >= 1 and past else None
         if d not in WINDOWED or report["target"] != WINDOWED[d] or self.dialect not in (None, d):
             return
         self.appends = Appends()
@@ -213,6 +218,9 @@ class Follower:
         from .checking import Analysis, check_plain, findings_for
         from .ci_output import Locator
 
+        if w.dialect == "codex" and not any(type(e) is dict and e.get("type") == "response_item"
+                                            for e in self.items[w.safe:]):
+            return {"findings": [], "transcripts": 1}, None  # event lines only: nothing the API receives
         try:
             doc = self._document(w.safe)
             if len(doc.transcripts) != 1:
