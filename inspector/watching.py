@@ -24,6 +24,7 @@ so every finding printed is one ``check`` of the file as it then was gives, in i
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -165,12 +166,17 @@ class Follower:
                 self.window = None  # a line that may change what came before: the next look checks it all
         return len(complete)
 
-    def _document(self, start: int = 0) -> Any:
+    def _document(self, start: int = 0, head: Sequence[int] = ()) -> Any:
+        """The lines read so far from ``start`` on (all of them: 0), after the lines ``head``."""
         from .containers import Document, find_transcripts
 
-        items = self.items if not start else self.items[start:]
+        if not start:
+            items, lines = self.items, self.line_numbers
+        else:
+            items = [*(self.items[k] for k in head), *self.items[start:]]
+            lines = [*(self.line_numbers[k] for k in head), *self.line_numbers[start:]]
         return Document(root=items, format="jsonl", transcripts=find_transcripts(items, "jsonl"),
-                        source=self.path, lines=self.line_numbers if not start else self.line_numbers[start:])
+                        source=self.path, lines=lines)
 
     def check(self) -> tuple[dict[str, Any], Any] | None:
         """The check of the lines read so far, as ``check`` reads them (None before any)."""
@@ -222,7 +228,10 @@ class Follower:
                                             for e in self.items[w.safe:]):
             return {"findings": [], "transcripts": 1}, None  # event lines only: nothing the API receives
         try:
-            doc = self._document(w.safe)
+            # a Codex rollout's session_meta names the version whose fix-ups the rules know (harness_patches)
+            head = [k for k, e in enumerate(self.items[:min(w.safe, 50)])
+                    if w.dialect == "codex" and type(e) is dict and e.get("type") == "session_meta"][:1]
+            doc = self._document(w.safe, head)
             if len(doc.transcripts) != 1:
                 return None
             report, analyses = check_plain(doc, w.target, w.dialect)

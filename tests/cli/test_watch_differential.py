@@ -34,12 +34,12 @@ def _line(t: str, payload: dict) -> dict:
     return {"timestamp": "2026-11-27T10:00:00Z", "type": t, "payload": payload}
 
 
-def _codex_breaks(tmp: Path) -> Path:
+def _codex_breaks(tmp: Path, version: str = "0.46.0") -> Path:
     """A Codex rollout whose appends cross every case: clean rounds (windows), an open call a
     user message follows (TC001, numbered as the whole file numbers it), a call id used again
     after the safe point (a duplicate only the whole check sees), a model change (turn_context)
     and a compaction (lines that rewrite what came before)."""
-    rows = [_line("session_meta", {"id": "s", "cwd": "/p", "cli_version": "0.46.0", "source": "cli"}),
+    rows = [_line("session_meta", {"id": "s", "cwd": "/p", "cli_version": version, "source": "cli"}),
             _line("turn_context", {"cwd": "/p", "model": "gpt-5-codex"}),
             _line("response_item", {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "go"}]})]
 
@@ -62,13 +62,15 @@ def _codex_breaks(tmp: Path) -> Path:
     rows.append(_line("compacted", {"message": "summary", "replacement_history": [
         {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "go"}]}]}))
     rows += round_("call_10") + round_("call_11", answered=False) + round_("call_12")
-    p = tmp / "codex-breaks.jsonl"
+    p = tmp / f"codex-breaks-{version}.jsonl"
     p.write_text("".join(json.dumps(r) + "\n" for r in rows))
     return p
 
 
 SOURCES = {
     "codex-breaks": _codex_breaks,
+    # a version that answers open calls itself: the same breaks are notes, in windows as in the whole check
+    "codex-breaks-patched": lambda tmp: _codex_breaks(tmp, "0.50.0"),
     "claude-code-corpus": lambda tmp: CORPUS / "anthropic" / "claude-code-log_representative_messages.jsonl",
     "claude-code-broken": _claude_broken,
     "codex": lambda tmp: ROOT / "sample_logs" / "codex_rollout_compacted.jsonl",
@@ -100,5 +102,5 @@ def test_watching_a_growing_session_prints_what_check_finds_once_each(tmp_path, 
     final = inspector.check(str(path)).model_dump()["findings"]
     assert {finding_key(f) for f in final} <= set(printed)
     assert len(printed) == len(set(printed))
-    if name == "codex-breaks":  # the appends were checked as windows, not each as the whole file
+    if name.startswith("codex-breaks"):  # the appends were checked as windows, not each as the whole file
         assert follower.whole_checks < len(lines) // 2, follower.whole_checks
