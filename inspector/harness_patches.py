@@ -89,7 +89,7 @@ def note_patched(issues: Sequence[Issue], harness: tuple[str, str] | None) -> No
             continue
         said = sentence(iss)
         head = f"Message #{iss.index} "
-        rest = said[len(head):] if said.startswith(head) else said
+        rest = said.removeprefix(head)
         iss.say = (f"{rest} {p.name} {raw_version} (the version this log names) {p.what} "
                    f"(evidence: {p.evidence}).")
         iss.data["kind"] = PATCHED

@@ -41,8 +41,8 @@ from .fixes.join import JoinPlan
 from .fixes.plan import Plan
 from .gc_pause import gc_paused
 from .reading import load, path_is_database, read_source
-from .sqlite_sessions import is_database
 from .rules import severity
+from .sqlite_sessions import is_database
 from .writing import Original, lines_kept_pieces, put_back, serialise_pieces, source_bytes
 
 DEFAULT_PLACEHOLDER = "No result was recorded for tool call {id} ({name}); its outcome is unknown."

@@ -8,7 +8,6 @@ output whose call is gone (openai/codex#5473, ``ConversationHistory.normalize_hi
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 

@@ -39,7 +39,7 @@ def test_sqlite_session_store_opens_and_repairs_to_a_new_database(app_page):
     with page.expect_download() as dl:
         button.click()
     assert dl.value.suggested_filename == "agents_sdk_sqlite_session.repaired.db"
-    data = open(dl.value.path(), "rb").read()
+    data = Path(dl.value.path()).read_bytes()
     assert data[:16] == HEADER
     report = inspector.check(data)
     assert report.ok and report.transcripts == 2, [f.code for f in report.findings]

@@ -93,9 +93,9 @@ def test_a_database_that_is_no_session_store_is_refused_naming_its_tables(tmp_pa
     con.close()
     p = run("check", str(db))
     assert p.returncode == 2 and p.stdout == ""
-    assert p.stderr.strip().splitlines() == [
+    assert p.stderr.strip().splitlines() == [(
         f"inspector: {db}: SQLite database with tables users, orders: not a session store the inspector reads "
-        "(an OpenAI Agents SDK SQLiteSession has agent_messages(session_id, message_data))"]
+        "(an OpenAI Agents SDK SQLiteSession has agent_messages(session_id, message_data))")]
     (tmp_path / "bad.db").write_bytes(HEADER + b"\x00" * 84)
     p = run("check", str(tmp_path / "bad.db"))
     assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1
