@@ -147,6 +147,9 @@ class Follower:
         with open(self.path, "rb") as f:
             f.seek(self.pos)
             data = f.read(st.st_size - self.pos)
+        if not self.pos and data.startswith(b"SQLite format 3\x00"):
+            raise InputError("a SQLite database (an Agents SDK session store), not JSON Lines: watch follows JSON Lines "
+                             "session files; check it with inspector check", self.path)
         self.pos += len(data)
         chunk = self.partial + data
         *complete, self.partial = chunk.split(b"\n")

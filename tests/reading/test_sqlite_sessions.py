@@ -189,3 +189,8 @@ def test_rows_still_in_the_wal_of_a_running_agent_are_read(tmp_path):
         assert len(inspector.load(str(db)).transcripts[1].items) == 4
     finally:
         con.close()
+
+
+def test_watch_says_a_database_is_no_json_lines_file():
+    p = run("watch", str(SAMPLE), "--once")
+    assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1 and "SQLite database" in p.stderr
