@@ -210,11 +210,11 @@ class Follower:
         msgs = analyses[0].msgs
         if _closed(d, msgs):
             calls, results = _ids(msgs)
-            w.safe, w.ids, w.before = len(self.items), calls | results, msgs
+            w.safe, w.ids, w.before = len(self.items), calls | results, list(msgs)
         elif old is not None and old.dialect == d and old.target == w.target and old.safe is not None \
                 and len(msgs) >= len(old.before):
             # the lines since the safe point changed nothing before it
-            w.safe, w.ids, w.before = old.safe, old.ids, msgs[:len(old.before)]
+            w.safe, w.ids, w.before = old.safe, set(old.ids), msgs[:len(old.before)]
         self.window = w
 
     def _window(self) -> tuple[dict[str, Any], Any] | None:
@@ -260,8 +260,11 @@ class Follower:
             report = {**report, "findings": findings_for(whole, w.target, 0)}
         else:
             _renumber(a, shift)
-        if _closed(w.dialect, msgs):
-            w.safe, w.ids, w.before = len(self.items), w.ids | calls | results, w.before + msgs
+        if _closed(w.dialect, msgs):  # grown in place: a copy of the whole session's ids would cost per file
+            w.safe = len(self.items)
+            w.ids |= calls
+            w.ids |= results
+            w.before.extend(msgs)
         return report, _Shifted(Locator(doc, analyses), shift)
 
     def poll(self) -> tuple[list[dict[str, Any]], Any, dict[str, Any] | None]:
