@@ -71,6 +71,10 @@ class Locator:
         if line is not None:
             return f"{source}:{line}"
         path, index = self.place(f["transcript"], f["message_index"])
+        if self.doc.format == "sqlite":  # a session store's row: its session and row id
+            from .sqlite_sessions import row_text
+
+            return f"{source}:{row_text(self.doc.root, path, index)}"
         if many or path != self.doc.transcripts[f["transcript"]].path:
             return f"{source}:{path_text(path)}:{index}"
         return f"{source}:{index}"

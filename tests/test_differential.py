@@ -47,7 +47,7 @@ from inspector.scan.work import FINDING_FIELDS, LOOP_FIELDS, ScanOptions, scan_p
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpus"
-SUFFIXES = (".json", ".jsonl", ".har", ".traj")
+SUFFIXES = (".json", ".jsonl", ".har", ".traj", ".db")  # .db: an Agents SDK SQLiteSession store
 NOT_TRANSCRIPTS = {"manifest.json", "expected.json"}
 
 
@@ -166,6 +166,8 @@ def variants(path: Path, tmp: Path) -> list[Path]:
     try:
         doc = inspector.load(path)
     except InputError:
+        return out
+    if doc.format == "sqlite":  # a database is written one way only
         return out
     root, stem = doc.root, tmp / path.name.replace(".", "_")
 
