@@ -193,15 +193,26 @@ def diff_documents(doc_a: Document, doc_b: Document, *, target: str | None = Non
                    transcript: int = 0, path_a: str = "A", path_b: str = "B") -> dict[str, Any]:
     """The diff of transcript ``transcript`` (0-based) of two documents, as the JSON of
     ``docs/diff.md``. Each side is checked for its own target unless ``target`` names one."""
-    sides = []
-    for doc, path in ((doc_a, path_a), (doc_b, path_b)):
-        report, analyses = check_plain(doc, target, dialect)
-        if not analyses:
-            raise InputError("no transcript in this file", path)
-        if transcript >= len(analyses):
-            raise InputError(f"has {len(analyses)} transcript(s), not {transcript + 1}", path)
-        sides.append((report, analyses[transcript]))
-    (ra, aa), (rb, ab) = sides
+    (ra, aa), (rb, ab) = (checked_side(doc, path, transcript, target, dialect)
+                          for doc, path in ((doc_a, path_a), (doc_b, path_b)))
+    return diff_analyses(ra, aa, rb, ab, transcript=transcript, path_a=path_a, path_b=path_b)
+
+
+def checked_side(doc: Document, path: str, transcript: int, target: str | None = None,
+                 dialect: str | None = None) -> tuple[dict[str, Any], Analysis]:
+    """One side of a diff checked as ``check`` checks it: its report and transcript's analysis
+    (``InputError`` when the file has no such transcript)."""
+    report, analyses = check_plain(doc, target, dialect)
+    if not analyses:
+        raise InputError("no transcript in this file", path)
+    if transcript >= len(analyses):
+        raise InputError(f"has {len(analyses)} transcript(s), not {transcript + 1}", path)
+    return report, analyses[transcript]
+
+
+def diff_analyses(ra: dict[str, Any], aa: Analysis, rb: dict[str, Any], ab: Analysis, *, transcript: int = 0,
+                  path_a: str = "A", path_b: str = "B") -> dict[str, Any]:
+    """The diff of two checked transcripts (``checked_side``), as ``diff_documents`` returns it."""
     ca, cb = calls_of(aa), calls_of(ab)
     entries = []
     counts = dict.fromkeys(STATUSES, 0)
