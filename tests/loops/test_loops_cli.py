@@ -97,8 +97,11 @@ def test_github_annotations_carry_loops_apart_from_the_rules_and_keep_the_exit_c
 
 
 def test_a_repeated_call_is_a_github_notice(tmp_path):
-    # two calls answered, the third not yet (the log ends): too few results to call it stuck
-    msgs = shapes.same_result_loop(2) [:-1] + [shapes.call("call_9", "read_file", '{"path": "src/app.py", "lines": 40}')]
+    # three calls of one tool with the same arguments and the log ends before any result: a
+    # repeat whose results cannot say whether it is stuck
+    last = shapes.call("call_0", "read_file", {"path": "src/app.py"})
+    last["tool_calls"] += [{**last["tool_calls"][0], "id": f"call_{k}"} for k in (1, 2)]
+    msgs = [{"role": "user", "content": "Read it."}, last]
     p = write(tmp_path, "repeat.json", msgs)
     lines = run("check", p, "--format", "github").stdout.decode().splitlines()
     (notice,) = [x for x in lines if "LP00" in x]
