@@ -43,7 +43,7 @@ DEFAULT_THRESHOLD = 3
 DEFAULT_WINDOW = 2  # a repeat counts when it comes within this many calls of the one before (one other call between)
 MIN_THRESHOLD = 2
 
-_ARGS, _CALLS = attrgetter("args"), attrgetter("calls")
+_CALLS = attrgetter("calls")
 
 LOOP_RULES = {"LP001": "repeated_call", "LP002": "stuck_loop"}
 LOOP_SEVERITY = {"LP001": "info", "LP002": "warning"}
@@ -254,6 +254,8 @@ def repeat_candidates(args: list[Any], window: int) -> list[int]:
     little for loop detection (``benchmarks/bench_loops.py``)."""
     cand: set[int] = set()
     for d in range(1, min(window, len(args) - 1) + 1):
+        if not any(map(eq, args, islice(args, d, None))):  # no repeat at this distance: one pass, stops at the first
+            continue
         for k in compress(count(), map(eq, args, islice(args, d, None))):
             cand.add(k)
             cand.add(k + d)
@@ -263,14 +265,16 @@ def repeat_candidates(args: list[Any], window: int) -> list[int]:
 def find_loops(a: Analysis, options: LoopOptions = DEFAULT) -> list[dict[str, Any]]:
     """The loops of one analysed transcript, without token counts (``count_tokens`` adds them)."""
     # Every call in order: each message with calls starts a call block (``pairing.pair``), and
-    # the blocks are fewer than the messages.
-    args = list(map(_ARGS, chain.from_iterable(map(_CALLS, a.pairing.blocks))))
+    # the blocks are fewer than the messages. Only the arguments as the file holds them: the
+    # calls, their names and canonical JSON are read for the candidates alone.
+    blocks = a.pairing.blocks
+    args = [c.args for b in blocks for c in b.calls]
     if len(args) < options.lowest:
         return []
     found = repeat_candidates(args, options.window)
     if not found:
         return []
-    calls = list(chain.from_iterable(map(_CALLS, a.pairing.blocks)))
+    calls = list(chain.from_iterable(map(_CALLS, blocks)))
     by_key: dict[tuple[str, str], list[int]] = {}
     for k in found:
         c = calls[k]

@@ -133,9 +133,12 @@ export default function (component) {
   parentElement.appendChild(root);
 
   function showFirst() {
-    if (!firstRow) return;
+    // The first divergence in view: at the top of the rows' scroll box, and on the page.
+    if (!firstRow || !firstRow.isConnected) return;
     const sr = scroller.getBoundingClientRect(), rr = firstRow.getBoundingClientRect();
     scroller.scrollTop += rr.top - sr.top - 8;
+    const fr = firstRow.getBoundingClientRect();
+    if (fr.top < 0 || fr.bottom > window.innerHeight) firstRow.scrollIntoView({ block: "center" });
   }
   if (goFirst) {
     goFirst.onclick = () => {
