@@ -78,13 +78,20 @@ def measure(label: str, msgs: list[dict], options=None) -> float:
     targets = report["transcript_targets"]
     real = checking.loops_for
     on = off = alone = float("inf")
-    for _ in range(RUNS):
-        on = min(on, cpu(lambda: check_plain(doc, loops=options)))
+    def check_off() -> float:
         checking.loops_for = _no_loops
         try:
-            off = min(off, cpu(lambda: check_plain(doc, loops=options)))
+            return cpu(lambda: check_plain(doc, loops=options))
         finally:
             checking.loops_for = real
+
+    for k in range(RUNS):
+        # on and off take turns going first: neither gains from the other's warm caches
+        if k % 2:
+            off = min(off, check_off())
+        on = min(on, cpu(lambda: check_plain(doc, loops=options)))
+        if not k % 2:
+            off = min(off, check_off())
         alone = min(alone, cpu(lambda: loops_for(analyses, targets, options or DEFAULT)))
     side_by_side = on / off - 1
     ratio = alone / off

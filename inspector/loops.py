@@ -276,10 +276,18 @@ def find_loops(a: Analysis, options: LoopOptions = DEFAULT) -> list[dict[str, An
         return []
     calls = list(chain.from_iterable(map(_CALLS, blocks)))
     by_key: dict[tuple[str, str], list[int]] = {}
+    canonical: dict[str, str] = {}  # arguments as written -> canonical JSON: a repeat is read once
     for k in found:
         c = calls[k]
         name = c.name if isinstance(c.name, str) else repr(c.name)
-        by_key.setdefault((name, canonical_args(c.args)), []).append(k)
+        raw = c.args
+        if type(raw) is str:
+            key = canonical.get(raw)
+            if key is None:
+                key = canonical[raw] = canonical_args(raw)
+        else:
+            key = canonical_args(raw)
+        by_key.setdefault((name, key), []).append(k)
     out = []
     answers = None
     for (name, args), positions in by_key.items():
