@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import json
 
+from support import loop_shapes as shapes
+
 import inspector
 from inspector.diffing import checked_side, diff_analyses
 from inspector.render.layout import TimelineModel
 from inspector.render.pairs import MAX_CARDS, ROWS_PER_PAGE, PairView
 from inspector.report import Finding
-from support import loop_shapes as shapes
 
 
 def view(a: list[dict], b: list[dict]) -> PairView:
