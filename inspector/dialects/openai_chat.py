@@ -307,11 +307,37 @@ def decode_typed(data: bytes) -> tuple[list[Any] | dict[str, Any], list[Any]] | 
         value = decode(data)
     except _NOT_TYPED:
         return None
-    again = _encode(value)
-    if not data.startswith(again) or data[len(again):].strip(_SPACE):
+    if type(value) is list:
+        messages, head, tail = value, b"[", b"]"
+    else:
+        messages, whole = value.messages, _encode(TypedBody(value.model, []))
+        head, tail = whole[:-2], whole[-2:]
+    if not _writes_back(data, messages, head, tail):
         return None
     root: list[Any] | dict[str, Any] = msgspec.to_builtins(value)
-    return root, value if type(value) is list else value.messages
+    return root, messages
+
+
+_BATCH = 2048  # messages written back at a time: the write-back never holds a copy of the whole text
+
+
+def _writes_back(data: bytes, messages: list[Any], head: bytes, tail: bytes) -> bool:
+    """True when ``head``, the messages written back by msgspec and ``tail`` are ``data`` (but for
+    white space after the end), compared a batch of messages at a time (``startswith`` at an
+    offset: no copy of the text)."""
+    if not data.startswith(head):
+        return False
+    pos = len(head)
+    for k in range(0, len(messages), _BATCH):
+        piece = _encode(messages[k:k + _BATCH])[1:-1]  # the messages without the array's brackets
+        if k:
+            if not data.startswith(b",", pos):
+                return False
+            pos += 1
+        if not data.startswith(piece, pos):
+            return False
+        pos += len(piece)
+    return data.startswith(tail, pos) and not data[pos + len(tail):].strip(_SPACE)
 
 
 def read_typed(typed: list[Any], items: list[Any], where: tuple[Any, ...], issues: list[Issue]) -> list[Msg] | None:
