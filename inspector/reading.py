@@ -176,6 +176,7 @@ def load_bytes(data: bytes, label: str) -> Document:
     """``load`` of a file's bytes (JSON or JSON Lines; UTF-16 and UTF-32 are transcoded)."""
     with gc_paused():
         typed = decode_typed(data)
+        dups: list[dict[str, Any]]
         if typed is not None:  # the common Chat Completions file, read straight into structs
             root, fmt, dups, lines = typed[0], "json", [], None
         else:

@@ -340,6 +340,15 @@ def _writes_back(data: bytes, messages: list[Any], head: bytes, tail: bytes) -> 
     return data.startswith(tail, pos) and not data[pos + len(tail):].strip(_SPACE)
 
 
+# ``normalize`` gives a message without calls or results empty tuples, and a tool message's result
+# a tuple of one: the typed reading gives the very same values.
+_NONE: Any = ()
+
+
+def _one(result: Result) -> Any:
+    return (result,)
+
+
 def read_typed(typed: list[Any], items: list[Any], where: tuple[Any, ...], issues: list[Issue]) -> list[Msg] | None:
     """The neutral view of ``items`` read from their typed twins ``typed`` (``decode_typed``), or
     None at the first message ``normalize`` would note anything about: ``normalize`` then reads
@@ -357,14 +366,14 @@ def read_typed(typed: list[Any], items: list[Any], where: tuple[Any, ...], issue
             cid = m.tool_call_id
             if not cid or cid == "null" or prev == "user":  # TC008, TC019
                 return None
-            add(Msg(i, "tool", (), (Result(cid, None, 0, i),), items[i], False))
+            add(Msg(i, "tool", _NONE, _one(Result(cid, None, 0, i)), items[i], False))
             prev = "tool"
         elif kind is TypedAssistant:
             tc = m.tool_calls
             if tc is None or tc is unset:
                 if m.content is None or m.content is unset:  # TC018
                     return None
-                add(Msg(i, "assistant", (), (), items[i]))
+                add(Msg(i, "assistant", _NONE, _NONE, items[i]))
             else:
                 if not tc:  # TC007
                     return None
@@ -384,13 +393,13 @@ def read_typed(typed: list[Any], items: list[Any], where: tuple[Any, ...], issue
                         except _JSONError:  # TC011
                             return None
                     calls.append(Call(cid, name, args, j, i))
-                add(Msg(i, "assistant", calls, (), items[i]))
+                add(Msg(i, "assistant", calls, _NONE, items[i]))
             prev = "assistant"
         else:
             role = "user" if kind is TypedUser else "system"
             if role == "user" and prev == "tool":  # TC019
                 return None
-            add(Msg(i, role, (), (), items[i]))
+            add(Msg(i, role, _NONE, _NONE, items[i]))
             prev = role
     return out
 
