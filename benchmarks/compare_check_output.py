@@ -1,7 +1,7 @@
 """``inspector check --format json`` before and after a change: the same bytes for every input.
 
 Runs the check of every file of sample_logs/ and ../shared/corpus, of a compact copy of each JSON
-file (``orjson.dumps`` of its value: the form the typed reading of ``dialects.openai_chat`` takes),
+file (``orjson.dumps`` of its value: the form a fast path for the common file is likely to take),
 of the benchmark transcript, a broken copy of it and a request body holding part of it, once with
 no target and once for each target, with two packages: the one beside this script and one given
 with ``--base`` (a checkout of the package before the change: ``git archive main inspector | tar

@@ -112,8 +112,7 @@ def analyse(t: Transcript, target: str, dialect: Dialect, judged: Judged = AS_LO
     if target not in dialect.targets and target in dialect.gateway_targets:
         return through_gateway(t, target, dialect, judged)
     issues: list[Issue] = []
-    typed = dialect.read_typed(t.typed, t.items, t.path, issues) if t.typed is not None else None
-    msgs = typed if typed is not None else dialect.read(t.items, t.path, issues)
+    msgs = dialect.read(t.items, t.path, issues)
     refuse_unaccounted(dialect, t.items, t.path, msgs, issues)
     request = t.extra.get("request")  # the body holding the list: its settings are the dialect's to read
     turns = Turns(msgs, dialect.block_count, dialect.merges[target]) if target in dialect.merges else None

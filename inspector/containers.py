@@ -28,9 +28,6 @@ class Transcript:
     dialect: str = ""  # filled in by detection (or the user's override)
     extra: dict[str, Any] = field(default_factory=dict)  # dialect-specific context (a separate system prompt, ...)
     name: str = ""  # the container's own name for it (a batch line's custom_id), when it has one
-    # The items' typed twins when the file was read the typed way (``dialects.openai_chat``'s
-    # ``decode_typed``), for the dialect's ``read_typed``; None otherwise.
-    typed: list[Any] | None = field(default=None, repr=False, compare=False)
 
     @property
     def label(self) -> str:

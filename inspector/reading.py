@@ -10,7 +10,6 @@ from typing import Any
 
 from . import dialects  # noqa: F401  (the formats' container recognisers: they load before a file is searched)
 from .containers import Document, find_transcripts, looks_like_message
-from .dialects.openai_chat import decode_typed
 from .errors import InputError, PythonReprInput
 from .gc_pause import gc_paused
 from .jsonio import PIECES_FROM, loads_stream, parse_document, repr_to_json
@@ -175,23 +174,14 @@ def _streamed(path: str | os.PathLike) -> list | None:
 def load_bytes(data: bytes, label: str) -> Document:
     """``load`` of a file's bytes (JSON or JSON Lines; UTF-16 and UTF-32 are transcoded)."""
     with gc_paused():
-        typed = decode_typed(data)
-        dups: list[dict[str, Any]]
-        if typed is not None:  # the common Chat Completions file, read straight into structs
-            root, fmt, dups, lines = typed[0], "json", [], None
-        else:
-            root, fmt, dups, lines = parse_document(data)
+        root, fmt, dups, lines = parse_document(data)
     if fmt == "json" and type(root) is dict and looks_like_message(root):
         # One message or log entry on its own is a JSON Lines file of one line (a Claude Code
         # log that repair or fit cut down to one entry): read it as the format it was written in.
         root, fmt, lines = [root], "jsonl", [1]
         dups = [{**d, "path": (0, *d["path"])} for d in dups]
-    transcripts = find_transcripts(root, fmt)
-    if typed is not None:
-        for t in transcripts:
-            if t.items is typed[0] or (type(typed[0]) is dict and t.items is typed[0].get("messages")):
-                t.typed = typed[1]
-    return Document(root=root, format=fmt, transcripts=transcripts, source=label, lines=lines, duplicate_keys=dups)
+    return Document(root=root, format=fmt, transcripts=find_transcripts(root, fmt), source=label, lines=lines,
+                    duplicate_keys=dups)
 
 
 def read_document(path: str | os.PathLike, python_repr: bool = False) -> Document:

@@ -142,12 +142,6 @@ class Dialect(ABC):
     def read(self, items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
         raise NotImplementedError
 
-    def read_typed(self, typed: list[Any], items: list[Any], where: tuple[Any, ...],
-                   issues: list[Issue]) -> list[Msg] | None:
-        """``read`` of ``items`` from their typed twins (``Transcript.typed``), or None: ``read``
-        then reads them. Only a dialect with a typed reading (openai-chat) gives anything else."""
-        return None
-
     def is_message(self, item: Any) -> bool:
         """True when ``item`` alone is one of this format's messages (or log entries). The
         container recognisers and the streamed dataset reader ask every dialect this (through

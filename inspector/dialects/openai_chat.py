@@ -15,8 +15,6 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-import msgspec
-
 from ..containers import path_text
 from ..errors import InputError
 from ..model import Call, Issue, Msg, Result
@@ -222,188 +220,6 @@ def reasoning(msgs: list[Msg], target: str, note) -> None:
     note(Issue("TC021", with_rc[0].index, None, None, kind="reasoning_content", count=len(with_rc)))
 
 
-# --- the typed reading -----------------------------------------------------------------------------
-# The common Chat Completions document, a bare message list or a ``{"model", "messages"}`` request
-# body with string contents and ``function`` tool calls, is decoded by msgspec straight into the
-# structs below (no other key anywhere, every field of its one type; anything else does not
-# decode). Two things make the typed reading say exactly what the general one says:
-#
-# - the input is taken only when msgspec writes the structs back as the very same bytes
-#   (``encode(value) == text``): then no key was repeated (a dropped duplicate would be missing
-#   from the write-back), every key stands in the order the structs give it, and the dicts built
-#   from the structs (``msgspec.to_builtins``, in C) are the ones ``jsonio.parse_document`` would
-#   give, key order included, so every door (check, repair, fit, the guard, the app) reads the same
-#   document. Anything else is read the general way;
-# - ``read_typed`` builds the neutral view from the structs (attributes of known types instead
-#   of dict look-ups and type tests) only while nothing is amiss: at the first message ``normalize``
-#   would note anything about (a bad id or name, arguments that are not JSON, an empty call list, a
-#   missing content, a role out of order) it gives up and ``normalize`` reads the list, so every
-#   shape issue is found and worded by ``normalize`` alone. Pairing and every rule then run on the
-#   same ``Msg`` values either way. tests/check/test_typed_reading.py holds the two readings equal.
-
-
-class TypedFunction(msgspec.Struct, forbid_unknown_fields=True, gc=False):
-    name: str
-    arguments: str
-
-
-class TypedToolCall(msgspec.Struct, forbid_unknown_fields=True, gc=False):
-    id: str
-    type: str | msgspec.UnsetType = msgspec.UNSET
-    function: TypedFunction | msgspec.UnsetType = msgspec.UNSET
-
-
-class TypedSystem(msgspec.Struct, tag_field="role", tag="system", forbid_unknown_fields=True, gc=False):
-    content: str
-
-
-class TypedDeveloper(msgspec.Struct, tag_field="role", tag="developer", forbid_unknown_fields=True, gc=False):
-    content: str
-
-
-class TypedUser(msgspec.Struct, tag_field="role", tag="user", forbid_unknown_fields=True, gc=False):
-    content: str
-
-
-class TypedAssistant(msgspec.Struct, tag_field="role", tag="assistant", forbid_unknown_fields=True, gc=False):
-    content: str | None | msgspec.UnsetType = msgspec.UNSET
-    tool_calls: list[TypedToolCall] | None | msgspec.UnsetType = msgspec.UNSET
-
-
-class TypedTool(msgspec.Struct, tag_field="role", tag="tool", forbid_unknown_fields=True, gc=False):
-    tool_call_id: str
-    content: str
-
-
-TypedMessage = TypedSystem | TypedDeveloper | TypedUser | TypedAssistant | TypedTool
-
-
-class TypedBody(msgspec.Struct, forbid_unknown_fields=True, gc=False):
-    model: str
-    messages: list[TypedMessage]
-
-
-_decode_list = msgspec.json.Decoder(list[TypedMessage]).decode
-_decode_body = msgspec.json.Decoder(TypedBody).decode
-_encode = msgspec.json.Encoder().encode
-# What msgspec raises on a text it does not decode into the structs: not JSON, another shape, not
-# UTF-8 (``UnicodeDecodeError`` is a ``ValueError``), nested past the interpreter's recursion.
-_NOT_TYPED = (msgspec.MsgspecError, ValueError, RecursionError)
-_SPACE = b" \t\r\n"
-
-
-def decode_typed(data: bytes) -> tuple[list[Any] | dict[str, Any], list[Any]] | None:
-    """``(root, messages)``: the parsed document as ``jsonio.parse_document`` gives it and the
-    typed messages of its message list, or None when the typed reading cannot vouch for it (see
-    above): the general parse then reads it."""
-    start = data[:1]
-    if start == b"[":
-        decode: Any = _decode_list
-    elif start == b"{":
-        decode = _decode_body
-    else:
-        return None
-    try:
-        value = decode(data)
-    except _NOT_TYPED:
-        return None
-    if type(value) is list:
-        messages, head, tail = value, b"[", b"]"
-    else:
-        messages, whole = value.messages, _encode(TypedBody(value.model, []))
-        head, tail = whole[:-2], whole[-2:]
-    if not _writes_back(data, messages, head, tail):
-        return None
-    root: list[Any] | dict[str, Any] = msgspec.to_builtins(value)
-    return root, messages
-
-
-_BATCH = 2048  # messages written back at a time: the write-back never holds a copy of the whole text
-
-
-def _writes_back(data: bytes, messages: list[Any], head: bytes, tail: bytes) -> bool:
-    """True when ``head``, the messages written back by msgspec and ``tail`` are ``data`` (but for
-    white space after the end), compared a batch of messages at a time (``startswith`` at an
-    offset: no copy of the text)."""
-    if not data.startswith(head):
-        return False
-    pos = len(head)
-    for k in range(0, len(messages), _BATCH):
-        piece = _encode(messages[k:k + _BATCH])[1:-1]  # the messages without the array's brackets
-        if k:
-            if not data.startswith(b",", pos):
-                return False
-            pos += 1
-        if not data.startswith(piece, pos):
-            return False
-        pos += len(piece)
-    return data.startswith(tail, pos) and not data[pos + len(tail):].strip(_SPACE)
-
-
-# ``normalize`` gives a message without calls or results empty tuples, and a tool message's result
-# a tuple of one: the typed reading gives the very same values.
-_NONE: Any = ()
-
-
-def _one(result: Result) -> Any:
-    return (result,)
-
-
-def read_typed(typed: list[Any], items: list[Any], where: tuple[Any, ...], issues: list[Issue]) -> list[Msg] | None:
-    """The neutral view of ``items`` read from their typed twins ``typed`` (``decode_typed``), or
-    None at the first message ``normalize`` would note anything about: ``normalize`` then reads
-    ``items`` (see above). ``issues`` is left as it is either way."""
-    if len(typed) != len(items):
-        return None
-    out: list[Msg] = []
-    add = out.append
-    names_ok: set[str] = set()
-    prev: str | None = None
-    unset = msgspec.UNSET
-    for i, m in enumerate(typed):
-        kind = type(m)
-        if kind is TypedTool:
-            cid = m.tool_call_id
-            if not cid or cid == "null" or prev == "user":  # TC008, TC019
-                return None
-            add(Msg(i, "tool", _NONE, _one(Result(cid, None, 0, i)), items[i], False))
-            prev = "tool"
-        elif kind is TypedAssistant:
-            tc = m.tool_calls
-            if tc is None or tc is unset:
-                if m.content is None or m.content is unset:  # TC018
-                    return None
-                add(Msg(i, "assistant", _NONE, _NONE, items[i]))
-            else:
-                if not tc:  # TC007
-                    return None
-                calls: list[Call] = []
-                for j, c in enumerate(tc):
-                    cid, fn = c.id, c.function
-                    if fn is unset or not cid or cid == "null":  # TC012, TC008
-                        return None
-                    name, args = fn.name, fn.arguments
-                    if name not in names_ok:
-                        if not NAME_RE.fullmatch(name):  # TC012
-                            return None
-                        names_ok.add(name)
-                    if args:
-                        try:
-                            _loads(args)
-                        except _JSONError:  # TC011
-                            return None
-                    calls.append(Call(cid, name, args, j, i))
-                add(Msg(i, "assistant", calls, _NONE, items[i]))
-            prev = "assistant"
-        else:
-            role = "user" if kind is TypedUser else "system"
-            if role == "user" and prev == "tool":  # TC019
-                return None
-            add(Msg(i, role, _NONE, _NONE, items[i]))
-            prev = role
-    return out
-
-
 # --- repair --------------------------------------------------------------------------------------
 
 
@@ -564,7 +380,6 @@ class OpenAIChat(Dialect):
 
     detect = staticmethod(detect)
     read = staticmethod(normalize)
-    read_typed = staticmethod(read_typed)
 
     def is_message(self, item: Any) -> bool:
         """Any object with a role: the reader reads every role (one it does not know is TC024,
