@@ -14,7 +14,6 @@ Run: ``.venv/bin/python benchmarks/compare_check_output.py --base /tmp/base [N_M
 from __future__ import annotations
 
 import contextlib
-import io
 import json
 import os
 import subprocess
