@@ -27,7 +27,7 @@ class Locator:
         self.analyses = analyses
         self._item_no: dict[int, dict[int, int]] = {}
 
-    def place(self, transcript: int, message: int) -> tuple[tuple, int]:
+    def place(self, transcript: int, message: int) -> tuple[tuple[Any, ...], int]:
         """The list a message sits in and its index there: a transcript continued by a second list
         (an OTLP span's output messages after its input messages) names the second list."""
         t = self.doc.transcripts[transcript]
@@ -65,7 +65,7 @@ class Locator:
             k = view[k] if k < len(view) else None
         return lines[k] if k is not None and k < len(lines) else None
 
-    def where(self, f: dict, source: str, many: bool) -> str:
+    def where(self, f: dict[str, Any], source: str, many: bool) -> str:
         """``path:LINE`` for JSON Lines, else ``path:INDEX`` (with the transcript's path when many)."""
         line = self.line(f["transcript"], f["message_index"])
         if line is not None:
@@ -84,7 +84,7 @@ def _escape_prop(s: str) -> str:
     return _escape_data(s).replace(":", "%3A").replace(",", "%2C")
 
 
-def github_line(f: dict, source: str, loc: Locator) -> str:
+def github_line(f: dict[str, Any], source: str, loc: Locator) -> str:
     """One ``::error file=…,line=…,title=…::message`` workflow command for a finding."""
     line = loc.line(f["transcript"], f["message_index"])
     props = [f"file={_escape_prop(source)}"]
@@ -105,7 +105,7 @@ def github_unreadable(source: str, message: str) -> str:
     return f"::error file={_escape_prop(source)},title=unreadable transcript::{_escape_data(message)}"
 
 
-def sarif_log(checked: list[tuple[str, dict, Locator]], unreadable: list[tuple[str, str]], version: str) -> dict[str, Any]:
+def sarif_log(checked: list[tuple[str, dict[str, Any], Locator]], unreadable: list[tuple[str, str]], version: str) -> dict[str, Any]:
     """A SARIF 2.1.0 log: one run, a rule per code met, a result per finding, a notification per unreadable file."""
     from .rules import RULES
 

@@ -175,9 +175,9 @@ def _side(path: str, report: dict[str, Any], a: Analysis, k: int, calls: list[_C
     }
 
 
-def _rule_tally(fa: list[dict], fb: list[dict]) -> list[dict[str, Any]]:
+def _rule_tally(fa: list[dict[str, Any]], fb: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Per rule code, how many findings each side has (a break present in A and gone in B)."""
-    codes: dict[str, list] = {}
+    codes: dict[str, list[Any]] = {}
     for side, fs in ((0, fa), (1, fb)):
         for f in fs:
             row = codes.setdefault(f["code"], [f["rule"], f["severity"], 0, 0])
@@ -266,7 +266,7 @@ def _first_divergence(entries: list[dict[str, Any]], aa: Analysis, ab: Analysis)
     return None
 
 
-def _divergence_text(status: str, name: str, x: dict | None, y: dict | None, ia: int | None, ib: int | None) -> str:
+def _divergence_text(status: str, name: str, x: dict[str, Any] | None, y: dict[str, Any] | None, ia: int | None, ib: int | None) -> str:
     at = f"A #{ia if ia is not None else 'end'}, B #{ib if ib is not None else 'end'}"
     if status == ADDED and y is not None:
         return f"{at}: B calls '{name}' with {y['arguments']} where A does not"

@@ -41,7 +41,7 @@ def har_entries(root: Any, fmt: str) -> list[tuple[Path, Any]]:
         resp = e.get("response") if type(e.get("response")) is dict else {}
         status = resp.get("status")
         url = req.get("url") if type(req.get("url")) is str else "?"
-        extra: dict = {"label": f"{req.get('method', 'POST')} {url} → {status if status is not None else '?'}"}
+        extra: dict[str, Any] = {"label": f"{req.get('method', 'POST')} {url} → {status if status is not None else '?'}"}
         extra["captured"] = True  # a captured HTTP request: judged as a request (rules/requests.py)
         target = target_from_url(url)
         if target:  # else the body's model, as for any request body (target_from_model)

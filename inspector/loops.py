@@ -159,7 +159,7 @@ class _Outcome:
 class _Answers:
     """What answered each call of one transcript (built once, on the first loop's question)."""
 
-    def __init__(self, a: Analysis):
+    def __init__(self, a: Analysis) -> None:
         self.answered = {id(link.call): link.result for link in a.pairing.links if link.status != "duplicate"}
         self.pending = {id(c) for c in a.pairing.pending}
         self.as_text: dict[int, int] = {}  # call message -> the user message holding its results (TC020)

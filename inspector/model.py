@@ -9,6 +9,7 @@ package, so that everything can import it.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any, Literal, TypedDict, Unpack
 
 import msgspec
@@ -48,8 +49,8 @@ class Msg(msgspec.Struct, eq=False, gc=False):
 
     index: int
     role: str  # normalised: system, user, assistant, tool, function, or the raw unknown role
-    calls: list[Call]  # a dialect may give an empty tuple for none
-    results: list[Result]
+    calls: Sequence[Call]  # a dialect may give an empty tuple for none
+    results: Sequence[Result]
     raw: Any
     # True when the message carries anything besides results (text, images): a message
     # with results and other content ends a call block in "run" dialects.
@@ -135,3 +136,7 @@ class Judged(msgspec.Struct, frozen=True):
 
 
 AS_LOG = Judged(why="a log: nothing says it is a request about to be sent")
+
+
+# How a read or rule pass reports a finding (``issues.append``, or a filter in front of it).
+Note = Callable[[Issue], None]

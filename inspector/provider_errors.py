@@ -15,6 +15,8 @@ block of the turn made of messages 0-4, that is message 1. Given the analysis' `
 
 from __future__ import annotations
 
+from typing import Any
+
 import re
 from dataclasses import dataclass, field
 
@@ -111,7 +113,7 @@ class PastedError:
 
 
 def _unique(xs):
-    seen: dict = {}
+    seen: dict[str, Any] = {}
     for x in xs:
         seen.setdefault(x, None)
     return list(seen)
@@ -240,7 +242,7 @@ def not_in_file(err: PastedError, msgs: list[Msg], turns=None) -> tuple[list[str
     An id that occurs nowhere usually means the error came from another request (another run, or
     a history trimmed differently); saying so beats pointing at an unrelated message.
     """
-    present: set = set()
+    present: set[Any] = set()
     for m in msgs:
         for c in m.calls:
             present.add(c.id)

@@ -19,7 +19,7 @@ CHUNK = 1 << 20
 TIMEOUT_VARIABLE = "INSPECTOR_READ_TIMEOUT"
 
 
-def read_source(source: str | os.PathLike, *, timeout: float | None = None) -> tuple[bytes, str]:
+def read_source(source: str | os.PathLike[str], *, timeout: float | None = None) -> tuple[bytes, str]:
     """Bytes of a file, or of stdin for ``-``, with a one-line error when it cannot be read.
 
     Regular files are sized before reading; stdin, devices and FIFOs are read in chunks under the
@@ -102,9 +102,9 @@ def _with_timeout(read, name: str, timeout: float | None) -> bytes:
         return read()
     import threading
 
-    box: dict = {}
+    box: dict[str, Any] = {}
 
-    def run():
+    def run() -> None:
         try:
             box["data"] = read()
         except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
@@ -140,7 +140,7 @@ def load(source: Any, *, name: str | None = None) -> Document:
     raise InputError(f"cannot read a transcript from a {type(source).__name__}")
 
 
-def load_path(path: str | os.PathLike, *, name: str | None = None) -> Document:
+def load_path(path: str | os.PathLike[str], *, name: str | None = None) -> Document:
     """``load`` of a file, or of stdin for ``-`` (never taken as JSON text).
 
     A big JSON array in a regular file is parsed while it is read (``jsonio.loads_stream``), so
@@ -154,7 +154,7 @@ def load_path(path: str | os.PathLike, *, name: str | None = None) -> Document:
     return load_bytes(data, name or label)
 
 
-def _streamed(path: str | os.PathLike) -> list | None:
+def _streamed(path: str | os.PathLike[str]) -> list[Any] | None:
     """The parsed array of a big regular file read a few MB at a time, or None: not such a file,
     or something the streamed parse cannot vouch for (``read_source`` and ``parse`` then give the
     file's error or its exact reading)."""
@@ -184,7 +184,7 @@ def load_bytes(data: bytes, label: str) -> Document:
                     duplicate_keys=dups)
 
 
-def read_document(path: str | os.PathLike, python_repr: bool = False) -> Document:
+def read_document(path: str | os.PathLike[str], python_repr: bool = False) -> Document:
     """``load`` a path or ``-``, as every command reads its input; with ``python_repr``, a Python
     repr (what ``print(messages)`` shows) is read as a literal."""
     data, label = read_source(path) if path == "-" else (None, str(path))

@@ -109,7 +109,7 @@ def count_messages(raws: Iterable[Any], counter: Counter) -> list[int]:
     return [c + FRAMING for c in counts]
 
 
-def token_summary(msgs_per_transcript: list[list[Any]], counter: Counter) -> dict:
+def token_summary(msgs_per_transcript: list[list[Any]], counter: Counter) -> dict[str, Any]:
     """The ``tokens`` object of ``check --format json --tokens``: totals and per-message counts."""
     per = [count_messages(raws, counter) for raws in msgs_per_transcript]
     return {

@@ -32,7 +32,7 @@ class Follower:
     items: list[Any] = field(default_factory=list)
     line_numbers: list[int] = field(default_factory=list)
     lines_read: int = 0
-    seen: set[tuple] = field(default_factory=set)
+    seen: set[tuple[Any, ...]] = field(default_factory=set)
     restarted: str | None = None  # why the last poll read the file again from its start
 
     def _restart(self, why: str) -> None:
@@ -72,7 +72,7 @@ class Follower:
             self.line_numbers.append(self.lines_read)
         return len(complete)
 
-    def check(self) -> tuple[dict, Any] | None:
+    def check(self) -> tuple[dict[str, Any], Any] | None:
         """The check of the lines read so far, as ``check`` reads them (None before any)."""
         if not self.items:
             return None
@@ -85,7 +85,7 @@ class Follower:
         report, analyses = check_plain(doc, self.target, self.dialect)
         return report, Locator(doc, analyses)
 
-    def poll(self) -> tuple[list[dict], Any, dict | None]:
+    def poll(self) -> tuple[list[dict[str, Any]], Any, dict[str, Any] | None]:
         """``(new findings, locator, report)`` after reading what was appended."""
         if not self.read_new() and self.restarted is None:
             return [], None, None

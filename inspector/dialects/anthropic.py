@@ -53,7 +53,7 @@ OWN_BLOCKS = frozenset({"tool_use", "tool_result", "thinking", "redacted_thinkin
 SERVER_CALLS = frozenset({"server_tool_use", "mcp_tool_use"})
 
 
-def detect(items: list) -> int:
+def detect(items: list[Any]) -> int:
     """3 on blocks only Anthropic has; 1 for a plain list of user and assistant messages that it
     reads as well as openai-chat does (that tie goes to openai-chat unless the user names an
     Anthropic target)."""
@@ -74,7 +74,7 @@ def detect(items: list) -> int:
     return 1 if plain else 0
 
 
-def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
+def normalize(items: list[Any], where: tuple[Any, ...], issues: list[Issue]) -> list[Msg]:
     """The neutral view of ``items``; shape issues are appended to ``issues``."""
     out: list[Msg] = []
     add = out.append
@@ -112,13 +112,13 @@ def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
     return out
 
 
-def read_blocks(content: list, i: int, role: str, where: tuple, note, after_calls: bool = True) -> tuple[list, list, bool]:
+def read_blocks(content: list[Any], i: int, role: str, where: tuple[Any, ...], note, after_calls: bool = True) -> tuple[list[Any], list[Any], bool]:
     """Calls, results and whether anything else is there, for one message's content blocks
     (``after_calls``: the turn before made calls, so text before the results is TC016)."""
     calls: list[Call] = []
     results: list[Result] = []
     other = misplaced = empty_text = False
-    server: set | None = None  # ids of the server tool calls seen so far in this message
+    server: set[Any] | None = None  # ids of the server tool calls seen so far in this message
     for j, b in enumerate(content):
         if type(b) is not dict:
             raise InputError(f"expected a content block object, got {_type(b)}", f"{path_text(where)}[{i}].content[{j}]")
@@ -176,7 +176,7 @@ def _is_server_block(b: Any) -> bool:
     return type(t) is str and (t in SERVER_CALLS or t[-12:] == "_tool_result")
 
 
-def _after_kind(iss: Issue, content: list) -> Issue:
+def _after_kind(iss: Issue, content: list[Any]) -> Issue:
     """TC025 for text or other client blocks after ``tool_use`` is ``text_after`` (a warning: five
     Claude models took ``[tool_use, tool_use, text]`` in a live test of 2026-09-20,
     gotgenes/pi-anthropic-auth#66); server-tool blocks after a client ``tool_use`` stay refused
@@ -199,7 +199,7 @@ SERVER_RESULT_TEXT = ("messages.{i}.content.{j}: unexpected `tool_use_id` found 
                       "Each `%s` block must have a corresponding `server_tool_use` block before it.")
 
 
-def server_result(b: dict, kind: str, i: int, j: int, server: set | None, note) -> None:
+def server_result(b: dict[str, Any], kind: str, i: int, j: int, server: set[Any] | None, note) -> None:
     """TC002 for a server tool result with no server tool call before it in its message."""
     tid = b.get("tool_use_id")
     if server is not None and type(tid) is str and tid in server:
@@ -212,7 +212,7 @@ def server_result(b: dict, kind: str, i: int, j: int, server: set | None, note) 
     note(iss)
 
 
-def first_block_type(raw: dict) -> str | None:
+def first_block_type(raw: dict[str, Any]) -> str | None:
     """The type of a message's first content block (a string content is one text block)."""
     c = raw.get("content")
     if type(c) is str:
@@ -354,7 +354,7 @@ def thinking(msgs: list[Msg], note) -> None:
                        "transcript does not say whether the request turns thinking on."))
 
 
-def open_loop_without_thinking(msgs: list[Msg], block_type: Callable[[dict], str | None]) -> tuple[Msg, Msg] | None:
+def open_loop_without_thinking(msgs: list[Msg], block_type: Callable[[dict[str, Any]], str | None]) -> tuple[Msg, Msg] | None:
     """The last assistant message and the first message of its turn, when it makes calls that only
     tool results follow (the open tool loop) and its turn does not start with a thinking block; else
     None. Consecutive assistant messages are one turn to the API, which looks at the first block of
@@ -390,7 +390,7 @@ def thinking_enabled(setting: Any) -> bool:
     return type(setting) is dict and setting.get("type") == "enabled"
 
 
-def thinking_required(msgs: list[Msg], setting: Any, issues: list[Issue], block_type: Callable[[dict], str | None],
+def thinking_required(msgs: list[Msg], setting: Any, issues: list[Issue], block_type: Callable[[dict[str, Any]], str | None],
                       where: str = '"thinking"', says: str = "") -> None:
     """When the body turns thinking on (``setting``, read at ``where``), the open tool loop's last
     assistant turn without a thinking block is refused: the warning ``thinking`` gave (or would have

@@ -55,7 +55,7 @@ def _args(raw: Any) -> Any:
     return raw if raw is not None else {}
 
 
-def _blocks(target: str, m: dict, names: dict[str, Any]) -> tuple[str, list[Any]]:
+def _blocks(target: str, m: dict[str, Any], names: dict[str, Any]) -> tuple[str, list[Any]]:
     """The side (user / assistant) and the destination's blocks for one OpenAI message."""
     role = m.get("role")
     if role in ("tool", "function"):
@@ -87,7 +87,7 @@ def _blocks(target: str, m: dict, names: dict[str, Any]) -> tuple[str, list[Any]
     return (role if role == "user" else str(role)), out
 
 
-def translate(items: list, target: str) -> tuple[list[Any], list[list[int]]]:
+def translate(items: list[Any], target: str) -> tuple[list[Any], list[list[int]]]:
     """The list the gateway sends ``target``, and for each of its messages the file's own index of
     each block (``origin[k][j]``); an item that is not an OpenAI message is passed as it is."""
     names = {c.get("id"): (c.get("function") or {}).get("name") for m in items if type(m) is dict

@@ -27,26 +27,26 @@ NAME_RE = re.compile(r"[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}")
 ROLES = {"user": "user", "model": "assistant", "function": "user"}
 
 
-def detect(items: list) -> int:
+def detect(items: list[Any]) -> int:
     for m in items[:50]:
         if type(m) is dict and type(m.get("parts")) is list:
             return 3
     return 0
 
 
-def _get(p: dict, camel: str, snake: str):
+def _get(p: dict[str, Any], camel: str, snake: str):
     v = p.get(camel)
     return p.get(snake) if v is None else v
 
 
-def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
+def normalize(items: list[Any], where: tuple[Any, ...], issues: list[Issue]) -> list[Msg]:
     """The neutral view of ``items``; shape issues are appended to ``issues``."""
     out: list[Msg] = []
     add = out.append
     note = issues.append
     idless: list[tuple[int, int, str, object]] = []  # (msg, pos, side, name) of parts without id
     with_id = False
-    names_ok: set = set()  # call names already found valid: names repeat, the regex need not
+    names_ok: set[Any] = set()  # call names already found valid: names repeat, the regex need not
     for i, m in objects(items, where, "a content object"):
         raw_role = m.get("role", "user")  # the API takes a missing role as the user's
         role = ROLES.get(raw_role) if type(raw_role) is str else None
@@ -152,7 +152,7 @@ def call_turns(msgs: list[Msg], note) -> None:
         prev = m
 
 
-def _signed(p: dict) -> bool:
+def _signed(p: dict[str, Any]) -> bool:
     return bool(_get(p, "thoughtSignature", "thought_signature"))
 
 
@@ -223,7 +223,7 @@ class GeminiEditor(BlockEditor):
         return {**raw, "parts": parts}
 
     def result_block(self, call, call_id, text, error):
-        fr: dict = {"name": call.name, "response": {"error" if error else "output": text}}
+        fr: dict[str, Any] = {"name": call.name, "response": {"error" if error else "output": text}}
         if call_id:
             fr["id"] = call_id
         return {"functionResponse": fr}
@@ -239,7 +239,7 @@ class GeminiEditor(BlockEditor):
         k = self._key(part, "functionResponse", "function_response")
         return {**part, k: {**part[k], "id": new_id}}
 
-    def has_id_slot(self, raw, call):
+    def has_id_slot(self, raw, call) -> bool:
         return False  # Gemini ids are optional: repair never invents them
 
 

@@ -51,7 +51,7 @@ INPUT_ATTR = "gen_ai.input.messages"
 OUTPUT_ATTR = "gen_ai.output.messages"
 
 
-def _response(part: dict) -> Any:
+def _response(part: dict[str, Any]) -> Any:
     return part["response"] if "response" in part else part.get("result")
 
 
@@ -60,7 +60,7 @@ class OtelGenAi(Dialect):
     targets = PERMISSIVE_TARGETS
     block = Block.RUN
 
-    def detect(self, items: list) -> int:
+    def detect(self, items: list[Any]) -> int:
         for m in items[:50]:
             if type(m) is dict and type(m.get("parts")) is list:
                 for p in m["parts"][:20]:
@@ -68,7 +68,7 @@ class OtelGenAi(Dialect):
                         return 4
         return 0
 
-    def read(self, items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
+    def read(self, items: list[Any], where: tuple[Any, ...], issues: list[Issue]) -> list[Msg]:
         out: list[Msg] = []
         note = issues.append
         for i, m, role in known(items, where, out, note, ROLES):
@@ -105,29 +105,29 @@ class OtelGenAi(Dialect):
 
 
 class OtelGenAiEditor(PartsEditor):
-    def text_part(self, text: str) -> dict:
+    def text_part(self, text: str) -> dict[str, Any]:
         return {"type": "text", "content": text}
 
-    def placeholder(self, call: Call, call_id: str | None, text: str) -> dict:
+    def placeholder(self, call: Call, call_id: str | None, text: str) -> dict[str, Any]:
         return {"role": "tool", "parts": [{"type": "tool_call_response", "id": call_id, "response": text}]}
 
-    def set_call_id(self, raw: dict, call: Call, new_id: str) -> dict:
+    def set_call_id(self, raw: dict[str, Any], call: Call, new_id: str) -> dict[str, Any]:
         return self.with_part(raw, call.pos, id=new_id)
 
-    def set_result_id(self, raw: dict, result: Result, new_id: str) -> dict:
+    def set_result_id(self, raw: dict[str, Any], result: Result, new_id: str) -> dict[str, Any]:
         return self.with_part(raw, result.pos, id=new_id)
 
-    def set_result_name(self, raw: dict, result: Result, name: str) -> dict | None:
+    def set_result_name(self, raw: dict[str, Any], result: Result, name: str) -> dict[str, Any] | None:
         return self.with_part(raw, result.pos, name=name) if "name" in raw["parts"][result.pos] else None
 
-    def note_for_orphan(self, raw: dict, result: Result, text: str) -> dict:
+    def note_for_orphan(self, raw: dict[str, Any], result: Result, text: str) -> dict[str, Any]:
         return {"role": "user", "parts": [self.text_part(text + "\n" + self.text_of(raw))]}
 
-    def user_to_result(self, raw: dict, call: Call, call_id: str | None) -> dict:
+    def user_to_result(self, raw: dict[str, Any], call: Call, call_id: str | None) -> dict[str, Any]:
         return {**raw, "role": "tool",
                 "parts": [{"type": "tool_call_response", "id": call_id, "response": self.text_of(raw)}]}
 
-    def bridge(self, text: str) -> dict:
+    def bridge(self, text: str) -> dict[str, Any]:
         return {"role": "assistant", "parts": [self.text_part(text)]}
 
 
@@ -179,7 +179,7 @@ def otlp_traces(root: Any, fmt: str) -> list[tuple[Path, Any]]:
     return out
 
 
-def span_target(attrs: dict) -> dict:
+def span_target(attrs: dict[str, Any]) -> dict[str, Any]:
     """``{"target", "target_reason"}`` from a span's provider name, else its requested model."""
     for key in ("gen_ai.provider.name", "gen_ai.system"):
         target = target_from_provider(attrs.get(key))

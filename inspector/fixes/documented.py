@@ -85,7 +85,7 @@ class DocumentedPlan:
         self.slots: dict[int, Slot] = {}
         self.first: list[Slot] = []
         self.moved_after: dict[int, list[int]] = {}  # input index -> messages moved to follow it
-        self.by_code: dict[str, list] = {}
+        self.by_code: dict[str, list[Any]] = {}
         for iss in a.issues:
             self.by_code.setdefault(iss.code, []).append(iss)
 
@@ -113,7 +113,7 @@ class DocumentedPlan:
 
     # --- the fixes -------------------------------------------------------------------------------
 
-    def run(self) -> list:
+    def run(self) -> list[Any]:
         self.reasoning_state()
         self.namespaced_names()
         self.empty_text()
@@ -124,7 +124,7 @@ class DocumentedPlan:
         if not self.recs:
             self.origins = list(range(len(self.items)))
             return self.items
-        out: list = []
+        out: list[Any] = []
         self.origins: list[int | None] = []
         for s in self.first:
             s.pos = len(out)

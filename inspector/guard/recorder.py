@@ -69,7 +69,7 @@ class Recorder:
     Safe from many threads; the store opens on the first record. A store that cannot be written
     is logged once per failure and never stops a request."""
 
-    def __init__(self, source: str = "sdk", *, enabled: bool | None = None, store: Any = None, settings: Any = None):
+    def __init__(self, source: str = "sdk", *, enabled: bool | None = None, store: Any = None, settings: Any = None) -> None:
         if source not in SOURCES:
             raise ValueError(f"source must be one of {', '.join(SOURCES)}")
         self.source = source
@@ -111,7 +111,7 @@ class Recorder:
             log.warning("inspector guard: could not record the request (%s: %s)", type(exc).__name__, exc)
             return None
 
-    def _redacted(self, har: dict, max_bytes: int) -> bytes:
+    def _redacted(self, har: dict[str, Any], max_bytes: int) -> bytes:
         from ..jsonio import dumps
         from ..sharing.redact import check_masked
 
@@ -131,7 +131,7 @@ class Recorder:
 
 
 def record_fields(ins: Inspection, verdict: str, source: str, status: int | None, provider_error: str | None,
-                  response_body: bytes | None) -> tuple[dict, dict]:
+                  response_body: bytes | None) -> tuple[dict[str, Any], dict[str, Any]]:
     """The ``guard_records`` columns and the one-entry HAR for a record."""
     report = ins.report or {}
     findings = report.get("findings", [])
@@ -163,7 +163,7 @@ def record_fields(ins: Inspection, verdict: str, source: str, status: int | None
         "first_finding": f"{first['code']} {first['rule']}: {first['text']}" if first else None,
         "findings": _json(findings),
     }
-    response: dict = {"status": status if status is not None else 0, "statusText": "", "headers": [],
+    response: dict[str, Any] = {"status": status if status is not None else 0, "statusText": "", "headers": [],
                       "content": {"mimeType": "application/json", "size": 0}}
     if response_body is not None and status is not None and status >= 400:
         text = response_body.decode("utf-8", "replace")[:ERROR_CHARS]

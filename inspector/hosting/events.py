@@ -9,6 +9,8 @@ dropped rather than written, so transcript text, file names and secrets cannot r
 
 from __future__ import annotations
 
+from typing import Any
+
 import json
 import logging
 import sys
@@ -77,7 +79,7 @@ def configure(json_lines: bool) -> None:
         _configured = True
 
 
-def _clean(fields: dict) -> dict:
+def _clean(fields: dict[str, Any]) -> dict[str, Any]:
     out = {}
     for k, v in fields.items():
         if k not in FIELDS or v is None:

@@ -70,10 +70,10 @@ def _return_query(referer: str | None, host: str | None) -> str:
 class ReturnAfterSignIn:
     """ASGI middleware: bring ``?t=...`` (the share link) back after Streamlit's OIDC round trip."""
 
-    def __init__(self, app):
+    def __init__(self, app) -> None:
         self.app = app
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope, receive, send) -> None:
         path = scope.get("path", "") if scope["type"] == "http" else ""
         if path.endswith("/auth/login"):
             query = _return_query(_header(scope, b"referer"), _header(scope, b"host"))
@@ -94,7 +94,7 @@ class ReturnAfterSignIn:
 
     @staticmethod
     def _adding_cookie(send, value: str):
-        async def wrapped(message):
+        async def wrapped(message) -> None:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", []))
                 headers.append((b"set-cookie", f"{value}; Path=/; HttpOnly; SameSite=Lax".encode("latin-1")))
@@ -107,7 +107,7 @@ class ReturnAfterSignIn:
     def _returning(cls, send, query: str):
         clear = cls._adding_cookie(send, f"{RETURN_COOKIE}=; Max-Age=0")
 
-        async def wrapped(message):
+        async def wrapped(message) -> None:
             if message["type"] == "http.response.start" and message["status"] in (302, 303, 307) and query:
                 headers = []
                 for k, v in message.get("headers", []):

@@ -29,7 +29,7 @@ def _count(part: Part) -> int:
 
 
 def _scan_partition(part: Part, index: int, newlines_before: int, opts: Any, out: str | None,
-                    want_rows: bool) -> tuple[Summary, list[dict] | None]:
+                    want_rows: bool) -> tuple[Summary, list[dict[str, Any]] | None]:
     from .lines import first_line
     from .work import scan_part
 
@@ -61,7 +61,7 @@ def connect(jobs: int, scheduler: str | None):
 
 
 def scan(parts: list[Part], opts: Any, jobs: int, scheduler: str | None, out: str | None,
-         on_done: Callable[[Part, Summary, list[dict] | None], None], want_rows: bool = False) -> None:
+         on_done: Callable[[Part, Summary, list[dict[str, Any]] | None], None], want_rows: bool = False) -> None:
     """Scan every part on the cluster; ``on_done`` gets each partition's summary as it finishes."""
     from dask.distributed import as_completed
 

@@ -65,7 +65,7 @@ def _open(name: str, stdout: IO[bytes]) -> IO[bytes]:
 
 
 def repair_dataset(path: str, output: str, unfixable: str | None, report: str | None, target: str | None,
-                   options: Any, dialect: str | None, jobs: int, stdout: IO[bytes], progress: Any) -> dict:
+                   options: Any, dialect: str | None, jobs: int, stdout: IO[bytes], progress: Any) -> dict[str, Any]:
     """Repair every record of a JSON Lines dataset; returns the tally."""
     from .local import LineNumbers, ordered_map
     from .sources import plan

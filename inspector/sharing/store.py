@@ -269,13 +269,13 @@ def _engine(url: str) -> Engine:
     # pysqlite opens transactions lazily and never around DDL; take control so a migration and
     # its version row commit together, and so migrating replicas queue up (BEGIN IMMEDIATE).
     @sa.event.listens_for(engine, "connect")
-    def _connect(dbapi_conn, _record):
+    def _connect(dbapi_conn, _record) -> None:
         dbapi_conn.isolation_level = None
         if u.database and u.database != ":memory:":
             _use_wal(dbapi_conn)
 
     @sa.event.listens_for(engine, "begin")
-    def _begin(conn):
+    def _begin(conn) -> None:
         conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get("immediate") else "BEGIN")
 
     return engine
@@ -321,7 +321,7 @@ class Store:
         ttl_days: float = DEFAULT_TTL_DAYS,
         clock: Callable[[], float] = time.time,
         migrate: bool = True,
-    ):
+    ) -> None:
         self.url = url
         self.max_bytes = max_bytes
         self.ttl_days = ttl_days
