@@ -81,7 +81,7 @@ class IssueData(TypedDict, total=False):
     side: Literal["call", "result"]  # TC008: the id missing on a call or on a result
     value: Any  # TC008: the id value found instead
     role: Any  # the message's role (TC018, TC019, TC024: a role the dialect does not have, as found)
-    prev: str  # TC019: the role of the message before
+    prev: str | None  # TC019: the role of the message before (None: it is the first)
     field: str  # TC018: the empty field
     first: int  # TC005: the message holding the first of two results of one call
     got: str  # TC010: the type found instead of a string ("an object")

@@ -15,10 +15,9 @@ block of the turn made of messages 0-4, that is message 1. Given the analysis' `
 
 from __future__ import annotations
 
-from typing import Any
-
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from .model import Msg
 from .report import Finding

@@ -15,9 +15,9 @@ Schema: ag-ui-protocol ``sdks/typescript/packages/core/src/types.ts`` (docs/form
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..model import Call, Issue, Msg, Result
+from ..model import Call, Issue, Msg, Note, Result
 from ..target_from_model import model_named
 from .base import (
     PERMISSIVE_TARGETS,
@@ -34,6 +34,9 @@ from .base import (
     type_name,
 )
 from .editing import Editor
+
+if TYPE_CHECKING:
+    from ..pairing import Pairing
 
 ROLES = {"developer": "system", "system": "system", "user": "user", "assistant": "assistant", "tool": "tool",
          "activity": "activity", "reasoning": "reasoning"}
@@ -67,7 +70,7 @@ class AgUi(Dialect):
         return out
 
     @staticmethod
-    def _calls(m: dict[str, Any], i: int, note) -> list[Call]:
+    def _calls(m: dict[str, Any], i: int, note: Note) -> list[Call]:
         tc = m.get("toolCalls")
         if type(tc) is not list:
             return []
@@ -77,7 +80,7 @@ class AgUi(Dialect):
         for j, c in enumerate(tc):
             if type(c) is not dict:
                 continue
-            fn = c.get("function") if type(c.get("function")) is dict else {}
+            fn: dict[str, Any] = c["function"] if type(c.get("function")) is dict else {}
             call = block_call(i, j, c.get("id"), fn.get("name"), fn.get("arguments"), note)
             if call.args is not None and type(call.args) is not str:
                 note(Issue("TC010", i, call.id, pos=j, name=call.name, got=type_name(call.args)))
@@ -93,7 +96,7 @@ class AgUi(Dialect):
             return None, ""
         return model_named(props.get("model"), "the run input's forwardedProps.model is")
 
-    def rules(self, msgs: list[Msg], pairing, target: str) -> list[Issue]:
+    def rules(self, msgs: list[Msg], pairing: Pairing, target: str) -> list[Issue]:
         return run_rules(msgs, pairing, target, self.text)
 
     def result_failed(self, raw: Any, result_id: Any) -> bool:

@@ -16,13 +16,13 @@ list, as in ``openai_chat``.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..containers import path_text
 from ..errors import InputError
-from ..model import Call, Issue, Msg, Result
+from ..model import Call, Issue, Msg, Note, Result
 from ..model_families import CAPABILITIES, accepts
-from ..turns import MERGED_ROLES
+from ..turns import MERGED_ROLES, Turns
 from .base import (
     Block,
     Dialect,
@@ -38,7 +38,10 @@ from .base import (
     word,
 )
 from .base import type_name as _type
-from .editing import BlockEditor
+from .editing import BlockEditor, Raw
+
+if TYPE_CHECKING:
+    from ..pairing import Pairing
 
 ROLES = ("user", "assistant")
 # A plain list Anthropic reads as well as openai-chat does: mid-conversation system messages
@@ -112,7 +115,7 @@ def normalize(items: list[Any], where: tuple[Any, ...], issues: list[Issue]) -> 
     return out
 
 
-def read_blocks(content: list[Any], i: int, role: str, where: tuple[Any, ...], note, after_calls: bool = True) -> tuple[list[Any], list[Any], bool]:
+def read_blocks(content: list[Any], i: int, role: str, where: tuple[Any, ...], note: Note, after_calls: bool = True) -> tuple[list[Any], list[Any], bool]:
     """Calls, results and whether anything else is there, for one message's content blocks
     (``after_calls``: the turn before made calls, so text before the results is TC016)."""
     calls: list[Call] = []
@@ -199,7 +202,7 @@ SERVER_RESULT_TEXT = ("messages.{i}.content.{j}: unexpected `tool_use_id` found 
                       "Each `%s` block must have a corresponding `server_tool_use` block before it.")
 
 
-def server_result(b: dict[str, Any], kind: str, i: int, j: int, server: set[Any] | None, note) -> None:
+def server_result(b: dict[str, Any], kind: str, i: int, j: int, server: set[Any] | None, note: Note) -> None:
     """TC002 for a server tool result with no server tool call before it in its message."""
     tid = b.get("tool_use_id")
     if server is not None and type(tid) is str and tid in server:
@@ -240,7 +243,7 @@ def text(raw: Any) -> str:
     return "\n".join(x for x in out if x)
 
 
-def same_role(msgs: list[Msg], note, turns=None) -> None:
+def same_role(msgs: list[Msg], note: Note, turns: Turns | None = None) -> None:
     """Two messages of one role in a row: Bedrock's Converse API refuses them; the Messages API
     combines them into one turn (``turns``: how it sees the list), which is worth a note."""
     prev = None
@@ -258,7 +261,7 @@ def same_role(msgs: list[Msg], note, turns=None) -> None:
             prev = None
 
 
-def _at(turns, i: int) -> str:
+def _at(turns: Turns, i: int) -> str:
     at = turns.where(i)
     return f" ({at})" if at else ""
 
@@ -273,7 +276,7 @@ def _ends_with_other(raw: Any) -> bool:
     return first is not None and any(not is_tool_use(b) for b in c[first + 1:])
 
 
-def merged_turn_order(msgs: list[Msg], turns, note) -> None:
+def merged_turn_order(msgs: list[Msg], turns: Turns, note: Note) -> None:
     """The order rules on a turn combined from several messages, as the API sees it: tool_use
     blocks followed by other blocks of a later message of the turn (TC025), and tool results after
     text of an earlier message of the turn that answers a call turn (TC016). The rules inside one
@@ -291,11 +294,13 @@ def merged_turn_order(msgs: list[Msg], turns, note) -> None:
                     ids = [c.id for k in r for c in msgs[k].calls if c.id]
                     later = [b for k in r if k > calls_at for b in (msgs[k].raw.get("content") or [])
                              if type(msgs[k].raw) is dict and type(msgs[k].raw.get("content")) is list]
-                    kind = {} if any(_is_server_block(b) for b in later) else {"kind": "text_after"}
-                    note(Issue("TC025", calls_at, None, i, ids=ids, merged=True, **kind,
-                               say=f"has tool calls, and message #{i} after it has other blocks; the API "
-                                   f"combines messages {turns.span(i)} into one assistant turn{_at(turns, i)}, "
-                                   "where the tool calls must come last."))
+                    iss = Issue("TC025", calls_at, None, i, ids=ids, merged=True,
+                                say=f"has tool calls, and message #{i} after it has other blocks; the API "
+                                    f"combines messages {turns.span(i)} into one assistant turn{_at(turns, i)}, "
+                                    "where the tool calls must come last.")
+                    if not any(_is_server_block(b) for b in later):
+                        iss.data["kind"] = "text_after"
+                    note(iss)
                     break
                 if m.calls and calls_at is None:
                     calls_at = i
@@ -314,7 +319,7 @@ def merged_turn_order(msgs: list[Msg], turns, note) -> None:
                     text_at = i
 
 
-def thinking(msgs: list[Msg], note) -> None:
+def thinking(msgs: list[Msg], note: Note) -> None:
     """Thinking blocks sent back: signed, first in their message, and present in the open tool loop."""
     used = False
     for m in msgs:
@@ -513,18 +518,19 @@ class AnthropicEditor(BlockEditor):
     def is_result(self, block: Any) -> bool:
         return type(block) is dict and block.get("type") == "tool_result"
 
-    def result_block(self, call, call_id, text, error):
-        b = {"type": "tool_result", "tool_use_id": call_id, "content": text}
+    def result_block(self, call: Call, call_id: str | None, text: str, error: bool) -> Raw:
+        b: dict[str, Any] = {"type": "tool_result", "tool_use_id": call_id, "content": text}
         if error:
             b["is_error"] = True
         return b
 
-    def with_call_id(self, block, new_id):
+    def with_call_id(self, block: Raw, new_id: str) -> Raw:
         return {**block, "id": new_id}
 
-    is_call = staticmethod(is_tool_use)
+    def is_call(self, block: Any) -> bool:
+        return is_tool_use(block)
 
-    def with_result_id(self, block, new_id):
+    def with_result_id(self, block: Raw, new_id: str) -> Raw:
         return {**block, "tool_use_id": new_id}
 
 
@@ -536,7 +542,7 @@ class Anthropic(Dialect):
     block = Block.NEXT
     tool_fields = frozenset({"tool_use_id"})
     merges: ClassVar[Mapping[str, frozenset[str]]] = {"anthropic": MERGED_ROLES}  # "Consecutive user or assistant turns ... will be combined into a single turn"
-    editor_class = AnthropicEditor
+    editor_class: ClassVar[type | None] = AnthropicEditor
     samples = Samples(
         clean=[{"role": "user", "content": "Weather in Paris?"},
                {"role": "assistant", "content": [
@@ -554,7 +560,7 @@ class Anthropic(Dialect):
     detect = staticmethod(detect)
     read = staticmethod(normalize)
 
-    def rules(self, msgs: list[Msg], pairing, target: str) -> list[Issue]:
+    def rules(self, msgs: list[Msg], pairing: Pairing, target: str) -> list[Issue]:
         """Role alternation (TC019), the order rules on combined turns (TC016, TC025), tool output
         sent as user text (TC020) and thinking blocks (TC021)."""
         issues: list[Issue] = []

@@ -55,10 +55,9 @@ from __future__ import annotations
 import itertools
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import Enum
-from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import orjson

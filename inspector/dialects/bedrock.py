@@ -18,7 +18,7 @@ from ..model import Call, Issue, Msg, Result
 from .anthropic import ROLES, Anthropic, thinking_required
 from .base import Samples, block_call, block_failed, block_result, blocks_after_calls, objects, unknown_role
 from .base import type_name as _type
-from .editing import BlockEditor
+from .editing import BlockEditor, Raw
 
 
 def detect(items: list[Any]) -> int:
@@ -137,19 +137,19 @@ class BedrockEditor(BlockEditor):
     def is_call(self, block: Any) -> bool:
         return is_tool_use(block)
 
-    def text_block(self, text):
+    def text_block(self, text: str) -> Raw:
         return {"text": text}
 
-    def result_block(self, call, call_id, text, error):
+    def result_block(self, call: Call, call_id: str | None, text: str, error: bool) -> Raw:
         r = {"toolUseId": call_id, "content": [{"text": text}]}
         if error:
             r["status"] = "error"
         return {"toolResult": r}
 
-    def with_call_id(self, block, new_id):
+    def with_call_id(self, block: Raw, new_id: str) -> Raw:
         return {**block, "toolUse": {**block["toolUse"], "toolUseId": new_id}}
 
-    def with_result_id(self, block, new_id):
+    def with_result_id(self, block: Raw, new_id: str) -> Raw:
         return {**block, "toolResult": {**block["toolResult"], "toolUseId": new_id}}
 
 

@@ -30,7 +30,7 @@ from .editing import EntryEditor, Written
 ENTRY_KEYS = ("sessionId", "uuid", "parentUuid", "timestamp")
 
 
-def is_entry(e) -> bool:
+def is_entry(e: Any) -> bool:
     return (
         type(e) is dict
         and e.get("type") in ("user", "assistant")
@@ -49,12 +49,12 @@ _OTHER_LINES = ("summary", "system", "file-history-snapshot", "queue-operation")
 _LINE_KEYS = (*ENTRY_KEYS, "leafUuid", "messageId")
 
 
-def is_log_line(e) -> bool:
+def is_log_line(e: Any) -> bool:
     """One line of a session log: a message entry, or one of the log's other lines."""
     return is_entry(e) or (type(e) is dict and e.get("type") in _OTHER_LINES and any(k in e for k in _LINE_KEYS))
 
 
-def _blocks(content) -> list[Any]:
+def _blocks(content: Any) -> list[Any]:
     if type(content) is list:
         return content
     if type(content) is str and content:
@@ -81,7 +81,8 @@ def _is_prompt(e: dict[str, Any]) -> bool:
 # The last list surveyed and what was found: the recogniser and then the reader ask about the same
 # list. The list itself is kept (not its id, which a new list could reuse); nothing edits a parsed
 # list in place, so the answer stays right while it is the same object.
-_seen: tuple[Any, ...] = (None, None)
+_Survey = tuple[bool, list[Any] | None, list[Any] | None]
+_seen: tuple[Any, _Survey | None] = (None, None)
 
 
 def linear(items: list[Any]) -> bool:
@@ -94,11 +95,12 @@ def _survey(items: list[Any]) -> tuple[bool, list[Any] | None, list[Any] | None]
     and, on the way, sees whether it is linear; the groups are kept only for a linear log (the
     others leave entries out). The recogniser asks first, then the reader takes the groups."""
     global _seen
-    if _seen[0] is items:
+    if _seen[0] is items and _seen[1] is not None:
         return _seen[1]
     parents: list[Any] = []
     side: list[Any] = []
     got = _group(items, (), set(), parents, side)
+    answer: _Survey
     if got is None:  # an item that is not an object: the reader says where
         answer = (False, None, None)
     else:
@@ -214,7 +216,7 @@ def groups(items: list[Any], where: tuple[Any, ...] = (), left_out: set[int] | N
     The lists returned are shared with the next caller: do not edit them."""
     if left_out is None:
         ok, msgs, entries = _survey(items)
-        if ok:
+        if ok and msgs is not None and entries is not None:
             return msgs, entries
         left_out = conversations(items)[0]
     got = _group(items, where, left_out)
@@ -234,13 +236,12 @@ def _group(items: list[Any], where: tuple[Any, ...], left_out: set[int], parents
     mids: list[Any] = []  # assistant message id per message (None for user messages)
     merged: set[int] = set()  # messages built here (their content list is ours to extend)
     last_asst = -1
-    survey = parents is not None
     for k, e in enumerate(items):
         if type(e) is not dict:
             return None
-        if survey:
+        if parents is not None:
             parents.append(e.get("parentUuid"))
-            if e.get("isSidechain") is True:
+            if e.get("isSidechain") is True and side is not None:
                 side.append(k)
         m = e.get("message")
         if type(m) is not dict or (left_out and k in left_out):
@@ -285,6 +286,7 @@ def _extend(msgs: list[Any], merged: set[Any], at: int, m: dict[str, Any]) -> No
 def claude_code_log(root: Any, fmt: str) -> list[tuple[Any, ...]]:
     """Claude Code session logs (JSON Lines of entries, or a ``{"loglines": [...]}`` export): the
     main conversation, then each sub-agent and each abandoned branch as a view of its own."""
+    path: tuple[str, ...]
     if type(root) is dict and type(root.get("loglines")) is list:
         path, what, items = ("loglines",), "Claude Code session export", root["loglines"]
     elif type(root) is list and any(is_entry(e) for e in root[:20]):
@@ -376,7 +378,8 @@ class ClaudeCodeEditor(EntryEditor, anthropic.AnthropicEditor):
         return Written(entries, origins, [[at[id(seq[q])] for q in span] for span in spans],
                        {at[id(p)] for p in seq if p.changed}, gone, ids)
 
-    def _pieces(self, items: list[Any], msgs: list[Any], grp: list[list[int]], out: list[Any]):
+    def _pieces(self, items: list[Any], msgs: list[Any], grp: list[list[int]],
+                out: list[Any]) -> tuple[list[_Piece], list[list[int]], list[tuple[int, Any]]]:
         """The entries of each repaired message, in message order."""
         index_of = {id(m): i for i, m in enumerate(msgs)}
         seq: list[_Piece] = []
@@ -395,15 +398,15 @@ class ClaudeCodeEditor(EntryEditor, anthropic.AnthropicEditor):
                 continue
             runs: list[list[Any]] = []
             for b in self._blocks(n):
-                k = self.owner_of(b)
-                if k in done:
-                    k = None  # a second run of one entry's blocks: an entry of its own
-                if runs and runs[-1][0] == k and k is not None or runs and runs[-1][0] is None and k is None:
+                owner: int | None = self.owner_of(b)
+                if owner in done:
+                    owner = None  # a second run of one entry's blocks: an entry of its own
+                if runs and runs[-1][0] == owner and owner is not None or runs and runs[-1][0] is None and owner is None:
                     runs[-1][1].append(b)
                 else:
-                    runs.append([k, [b]])
-                    if k is not None:
-                        done.add(k)
+                    runs.append([owner, [b]])
+                    if owner is not None:
+                        done.add(owner)
             role = n.get("role")
             for k, bl in runs:
                 if k is not None:
@@ -493,12 +496,13 @@ class ClaudeCodeEditor(EntryEditor, anthropic.AnthropicEditor):
         pieces = [x for x in placed if type(x) is _Piece]
         prev: _Piece | None = None
         for n, p in enumerate(pieces):
-            up = prev.entry.get("uuid") if prev is not None else None
+            up = prev.entry.get("uuid") if prev is not None and prev.entry is not None else None
             if p.origin is None:
-                template = prev.entry if prev is not None else next(
+                template = prev.entry if prev is not None and prev.entry is not None else next(
                     (q.entry for q in pieces[n + 1:] if q.entry is not None), {})
                 p.entry = self._new_entry(p.message, template, up, by_uuid)
             else:
+                assert p.entry is not None  # an input entry's piece has its entry
                 op = before[p.origin]
                 if (prev.origin if prev is not None else None) != op:
                     was = items[op].get("uuid") if op is not None else None
@@ -524,8 +528,9 @@ class ClaudeCodeEditor(EntryEditor, anthropic.AnthropicEditor):
     def _head(items: list[Any], k: int, parent: Any, by_uuid: dict[str, Any], mains: set[Any]) -> int | None:
         """The entry on entry ``k``'s chain (``k`` itself, or a system entry between) whose
         ``parentUuid`` is ``parent``; None when the chain does not lead there (no links to keep)."""
-        j = k
+        j: int | None = k
         for _ in range(64):
+            assert j is not None
             p = items[j].get("parentUuid")
             if p == parent:
                 return j
@@ -535,7 +540,7 @@ class ClaudeCodeEditor(EntryEditor, anthropic.AnthropicEditor):
         return None
 
     @staticmethod
-    def _new_entry(message: dict[str, Any], template: dict[str, Any], parent: Any, by_uuid: dict[str, Any]) -> dict:
+    def _new_entry(message: dict[str, Any], template: dict[str, Any], parent: Any, by_uuid: dict[str, Any]) -> dict[str, Any]:
         """A new entry holding ``message``, in the context of ``template`` (the entry before it)."""
         role = message.get("role")
         seed = f"{parent}:{dumps(message, indent=False).decode()}"
@@ -569,8 +574,8 @@ class ClaudeCodeEditor(EntryEditor, anthropic.AnthropicEditor):
                    for a, b in zip(again, out))
 
 
-def _entry(uuid: str, parent: str | None, role: str, content, mid: str | None = None) -> dict[str, Any]:
-    message = {"role": role, "content": content}
+def _entry(uuid: str, parent: str | None, role: str, content: Any, mid: str | None = None) -> dict[str, Any]:
+    message: dict[str, Any] = {"role": role, "content": content}
     if mid:
         message["id"] = mid
     return {"type": role, "uuid": uuid, "parentUuid": parent, "sessionId": "s1", "message": message}
@@ -602,7 +607,7 @@ class ClaudeCode(anthropic.Anthropic):
 
     detect = staticmethod(detect)
 
-    def is_message(self, item) -> bool:
+    def is_message(self, item: Any) -> bool:
         return is_log_line(item)
 
     def read(self, items: list[Any], where: tuple[Any, ...], issues: list[Issue]) -> list[Msg]:

@@ -113,7 +113,7 @@ def contents(records: list[tuple[int, dict[str, Any]]]) -> tuple[list[dict[str, 
             lines.append([k])
             owner.append(None)
         elif t == "gemini":
-            calls = rec.get("toolCalls") if type(rec.get("toolCalls")) is list else []
+            calls: list[Any] = rec["toolCalls"] if type(rec.get("toolCalls")) is list else []
             parts = [p for p in _parts(rec.get("content")) if not (type(p) is dict and p.get("thought") is True)]
             for tc in calls:
                 if type(tc) is dict:

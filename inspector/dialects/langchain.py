@@ -12,9 +12,9 @@ provider adapters send a run of ToolMessages after the AIMessage, so pairing is 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..model import Call, Issue, Msg, Result
+from ..model import Call, Issue, Msg, Note, Result
 from ..target_from_model import model_named
 from .base import (
     NAME_RE,
@@ -34,6 +34,9 @@ from .base import (
 from .base import bad_id as _bad_id
 from .editing import Editor
 
+if TYPE_CHECKING:
+    from ..pairing import Pairing
+
 KINDS = {
     "ai": "assistant", "AIMessage": "assistant", "AIMessageChunk": "assistant",
     "human": "user", "HumanMessage": "user", "HumanMessageChunk": "user",
@@ -46,7 +49,7 @@ KINDS = {
 PROVIDERS = {"openai": "openai", "azure_openai": "openai", "anthropic": "anthropic", "google_genai": "gemini",
              "google_vertexai": "gemini", "google_anthropic_vertex": "anthropic", "bedrock": "bedrock",
              "bedrock_converse": "bedrock", "mistralai": "mistral", "deepseek": "deepseek"}
-CHAT_ROLES = {"user": "user", "assistant": "assistant", "system": "system", "developer": "system", "tool": "tool"}
+CHAT_ROLES: dict[Any, str] = {"user": "user", "assistant": "assistant", "system": "system", "developer": "system", "tool": "tool"}
 
 
 def detect(items: list[Any]) -> int:
@@ -128,7 +131,7 @@ def normalize(items: list[Any], where: tuple[Any, ...], issues: list[Issue]) -> 
     return out
 
 
-def _calls(d: dict[str, Any], i: int, note, form: str, names_ok: set[Any]) -> list[Call]:
+def _calls(d: dict[str, Any], i: int, note: Note, form: str, names_ok: set[Any]) -> list[Call]:
     calls: list[Call] = []
     tc = d.get("tool_calls")
     if tc is None:  # older dumps keep the provider's own calls in additional_kwargs
@@ -317,7 +320,7 @@ class LangChain(Dialect):
                     return t, f"{why} (response_metadata.{key})"
         return None, ""
 
-    def rules(self, msgs: list[Msg], pairing, target: str) -> list[Issue]:
+    def rules(self, msgs: list[Msg], pairing: Pairing, target: str) -> list[Issue]:
         """The openai-chat order rules (TC019 for strict targets) and tool output sent as user text (TC020)."""
         issues: list[Issue] = []
         note = issues.append

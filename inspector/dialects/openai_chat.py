@@ -12,12 +12,12 @@ state, Mistral's roles), the text of a message and the repair editor.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..containers import path_text
 from ..errors import InputError
-from ..model import Call, Issue, Msg, Result
+from ..model import Call, Issue, Msg, Note, Result
 from .base import (
     NAME_RE,
     Block,
@@ -34,6 +34,9 @@ from .base import bad_id as _bad_id
 from .base import type_name as _type
 from .editing import Editor
 from .gateway import DESTINATION_DIALECT, GATEWAY_TARGETS, gateway_target, translate
+
+if TYPE_CHECKING:
+    from ..pairing import Pairing
 
 ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
 _loads = loads
@@ -86,6 +89,7 @@ def normalize(items: list[Any], where: tuple[Any, ...], issues: list[Issue]) -> 
             name = m.get("name")
             if name is not None and type(name) is str and name in speakers:
                 name = None  # a participant's name (Letta writes the agent's), not the tool's
+            res: Sequence[Result]
             if type(cid) is str and cid and cid != "null":
                 res = (Result(cid, name, 0, i),)
             else:
@@ -97,6 +101,7 @@ def normalize(items: list[Any], where: tuple[Any, ...], issues: list[Issue]) -> 
                 note(Issue("TC019", i, None, i - 1, role="tool", prev="user"))
             prev = "tool"
         elif role == "assistant":
+            calls: Sequence[Call]
             if m.get("tool_calls") is None and "function_call" not in m:
                 calls = ()
                 if m.get("content") is None and not m.get("refusal"):
@@ -131,7 +136,7 @@ def normalize(items: list[Any], where: tuple[Any, ...], issues: list[Issue]) -> 
     return out
 
 
-def _tool_results(m: dict[str, Any], i: int, note, name) -> list[Result]:
+def _tool_results(m: dict[str, Any], i: int, note: Note, name: Any) -> list[Result]:
     cid = m.get("tool_call_id")
     if cid is None and type(m.get("tool_call_ids")) is list:  # SWE-agent: one reply for several calls
         ids = m["tool_call_ids"]
@@ -143,7 +148,7 @@ def _tool_results(m: dict[str, Any], i: int, note, name) -> list[Result]:
     return [Result(cid, name, 0, i)]
 
 
-def _assistant_calls(m: dict[str, Any], i: int, where: tuple[Any, ...], note, names_ok: set[Any]) -> list[Call]:
+def _assistant_calls(m: dict[str, Any], i: int, where: tuple[Any, ...], note: Note, names_ok: set[Any]) -> list[Call]:
     calls: list[Call] = []
     tc = m.get("tool_calls")
     if tc is not None:
@@ -204,7 +209,7 @@ def text(raw: Any) -> str:
     return parts_text(raw.get("content")) if type(raw) is dict else ""
 
 
-def reasoning(msgs: list[Msg], target: str, note) -> None:
+def reasoning(msgs: list[Msg], target: str, note: Note) -> None:
     """``reasoning_content`` sent back (TC021): DeepSeek's thinking mode wants it on every call
     message, other targets ignore it."""
     with_rc = [m for m in msgs if m.role == "assistant" and "reasoning_content" in m.raw]
@@ -269,11 +274,11 @@ class OpenAIChatEditor(Editor):
 
     def drop_calls(self, raw: dict[str, Any], calls: list[Call]) -> tuple[dict[str, Any], list[Any]]:
         out = dict(raw)
-        removed = []
+        removed: list[Any] = []
         positions = {c.pos for c in calls}
         tc = _call_list(raw)
         if any(p < len(tc) for p in positions):
-            kept = []
+            kept: list[Any] = []
             for j, c in enumerate(tc):
                 (removed if j in positions else kept).append(c)
             if kept:
@@ -340,7 +345,7 @@ class OpenAIChatEditor(Editor):
         calls = list(_call_list(raw))
         c = calls[call.pos] if call.pos < len(calls) else None
         fn = c.get("function") if type(c) is dict else None
-        if type(fn) is not dict or _is_legacy(raw, call):
+        if type(c) is not dict or type(fn) is not dict or _is_legacy(raw, call):
             return None
         calls[call.pos] = {**c, "function": {**fn, "name": name}}
         return {**raw, "tool_calls": calls}
@@ -386,7 +391,7 @@ class OpenAIChat(Dialect):
         mini-swe-agent's ``exit`` say), so a list of them is a message list to report on."""
         return type(item) is dict and ("role" in item or detect([item]) > 0)
 
-    def rules(self, msgs: list[Msg], pairing, target: str) -> list[Issue]:
+    def rules(self, msgs: list[Msg], pairing: Pairing, target: str) -> list[Issue]:
         """Tool output sent as user text (TC020), reasoning state (TC021), Mistral's roles (TC024)."""
         issues: list[Issue] = []
         note = issues.append

@@ -24,7 +24,7 @@ provider it called (``gen_ai.provider.name``, formerly ``gen_ai.system``; else
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..containers import EMBEDDED, Path, embedded_json
 from ..model import Call, Issue, Msg, Result
@@ -43,6 +43,9 @@ from .base import (
     word,
 )
 from .editing import PartsEditor
+
+if TYPE_CHECKING:
+    from ..pairing import Pairing
 
 ROLES = ("system", "user", "assistant", "tool")
 OWN_PARTS = frozenset({"tool_call", "tool_call_response", "server_tool_call", "server_tool_call_response",
@@ -87,7 +90,7 @@ class OtelGenAi(Dialect):
             out.append(Msg(i, role, calls, results, m, other))
         return out
 
-    def rules(self, msgs: list[Msg], pairing, target: str) -> list[Issue]:
+    def rules(self, msgs: list[Msg], pairing: Pairing, target: str) -> list[Issue]:
         return run_rules(msgs, pairing, target, self.text)
 
     def text(self, raw: Any) -> str:
@@ -145,6 +148,7 @@ def _attr_value(v: Any) -> Any:
 def otlp_traces(root: Any, fmt: str) -> list[tuple[Path, Any]]:
     """One transcript per span holding ``gen_ai.input.messages`` (a file, or JSON Lines of exports),
     continued by the span's ``gen_ai.output.messages`` when it has them."""
+    docs: list[tuple[tuple[Any, ...], Any]]
     if type(root) is dict:
         docs = [((), root)]
     elif type(root) is list and root and type(root[0]) is dict and "resourceSpans" in root[0]:
@@ -170,7 +174,7 @@ def otlp_traces(root: Any, fmt: str) -> list[tuple[Path, Any]]:
                     path = (*at, values[INPUT_ATTR][0], "value", "stringValue", EMBEDDED)
                     say = {key: values[key][1] for key in
                            ("gen_ai.provider.name", "gen_ai.system", "gen_ai.request.model") if key in values}
-                    extra = {"label": f"span {span.get('name', '?')} ({span.get('spanId', '?')})"}
+                    extra: dict[str, Any] = {"label": f"span {span.get('name', '?')} ({span.get('spanId', '?')})"}
                     if OUTPUT_ATTR in values and type(embedded_json(values[OUTPUT_ATTR][1])) is list:
                         # The model's answer continues the conversation: read after the input.
                         extra["tail"] = (*at, values[OUTPUT_ATTR][0], "value", "stringValue", EMBEDDED)

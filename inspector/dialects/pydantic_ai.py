@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..model import Call, Issue, Msg, Result
 from ..target_from_model import model_named
@@ -44,7 +44,10 @@ from .base import (
 )
 from .editing import BlockEditor
 
-KINDS = {"request": "user", "response": "assistant"}
+if TYPE_CHECKING:
+    from ..pairing import Pairing
+
+KINDS: dict[Any, str] = {"request": "user", "response": "assistant"}
 OWN_PARTS = frozenset({"system-prompt", "user-prompt", "tool-return", "retry-prompt", "tool-call", "text", "thinking",
                        "builtin-tool-call", "builtin-tool-return", "file"})
 
@@ -109,7 +112,7 @@ class PydanticAi(Dialect):
             add(Msg(i, role, calls, results, m, other))
         return out
 
-    def rules(self, msgs: list[Msg], pairing, target: str) -> list[Issue]:
+    def rules(self, msgs: list[Msg], pairing: Pairing, target: str) -> list[Issue]:
         issues: list[Issue] = []
         if pairing.turns is not None:  # the order rules on the turns the API combines
             merged_turn_order(msgs, pairing.turns, issues.append)

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..containers import Path, path_text
 from ..errors import InputError
-from ..model import Call, Issue, Msg, Result
+from ..model import Call, Issue, Msg, Note, Result
 from .base import (
     NAME_RE,
     Block,
@@ -34,6 +34,9 @@ from .base import bad_id as _bad_id
 from .base import loads as _loads
 from .base import type_name as _type
 from .editing import Editor
+
+if TYPE_CHECKING:
+    from ..pairing import Pairing
 
 # call item type -> its output item type (openai-agents-python ``_TOOL_CALL_TO_OUTPUT_TYPE``)
 OUTPUT_OF = {
@@ -79,7 +82,7 @@ def detect(items: list[Any]) -> int:
     return 0
 
 
-def _call_id(m: dict[str, Any], t: str):
+def _call_id(m: dict[str, Any], t: str) -> Any:
     # mcp approvals link by the request's own id; local shell outputs carry the call's id in "id".
     if t == "mcp_approval_request":
         return m.get("id")
@@ -201,7 +204,7 @@ def deepseek_words(pairing_issues: list[Issue]) -> None:
         iss.provider = DEEPSEEK_NO_OUTPUT if iss.code in ("TC001", "TC003") else None
 
 
-def reasoning(msgs: list[Msg], note) -> None:
+def reasoning(msgs: list[Msg], note: Note) -> None:
     """A run of reasoning items must be followed by the item the model produced with it: a call
     item or an assistant message item that carries its ``id`` (a bare ``{"role": "assistant"}``
     message cannot be tied back to it)."""
@@ -352,7 +355,7 @@ class Responses(Dialect):
     detect = staticmethod(detect)
     read = staticmethod(normalize)
 
-    def rules(self, msgs: list[Msg], pairing, target: str) -> list[Issue]:
+    def rules(self, msgs: list[Msg], pairing: Pairing, target: str) -> list[Issue]:
         """Tool output sent as user text (TC020) and reasoning items cut off from their item (TC021);
         the words of continuation and DeepSeek findings."""
         issues: list[Issue] = []

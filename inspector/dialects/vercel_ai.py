@@ -29,7 +29,7 @@ says otherwise. Schema: vercel/ai ``packages/provider-utils/src/types/*.ts`` and
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..model import Call, Issue, Msg, Result
 from .base import (
@@ -47,6 +47,9 @@ from .base import (
     word,
 )
 from .editing import PartsEditor
+
+if TYPE_CHECKING:
+    from ..pairing import Pairing
 
 ROLES = ("system", "user", "assistant", "tool")
 OWN_PARTS = frozenset({"tool-call", "tool-result", "tool-approval-request", "tool-approval-response", "reasoning"})
@@ -120,11 +123,11 @@ class VercelAi(Dialect):
             add(Msg(i, role, calls, results, m, other if role == "tool" else True))
         return out
 
-    def rules(self, msgs: list[Msg], pairing, target: str) -> list[Issue]:
+    def rules(self, msgs: list[Msg], pairing: Pairing, target: str) -> list[Issue]:
         responded = approval_responses(msgs) if pairing.missing else {}
         last = len(msgs) - 1
         resolved = {tid for tid, (at, _) in responded.items() if at == last}
-        pending = []
+        pending: list[Any] = []
         for iss in pairing.issues:
             if iss.code not in ("TC001", "TC022"):
                 continue
@@ -187,7 +190,9 @@ def provider_keys(items: list[Any], key: str, fields: tuple[str, ...]) -> tuple[
         for p in parts if type(parts) is list else ():
             for f in fields:
                 meta = p.get(f) if type(p) is dict else None
-                for name in meta if type(meta) is dict else ():
+                if type(meta) is not dict:
+                    continue
+                for name in meta:
                     t = PROVIDER_KEYS.get(name)
                     if t == "openai" and type(meta[name]) is dict and "itemId" in meta[name]:
                         return "responses", (f"the history's assistant parts carry 'openai' provider metadata with a "
@@ -240,7 +245,7 @@ def approval_not_result(iss: Issue, at: int | None, approved: bool) -> None:
     iss.data["kind"] = "approved_not_run" if approved else "denied_no_result"
 
 
-def set_sdk_wording(pairing, exempt: set[Any] | frozenset[Any] = frozenset()) -> None:
+def set_sdk_wording(pairing: Pairing, exempt: set[Any] | frozenset[Any] = frozenset()) -> None:
     """TC001 in an AI SDK history is the SDK's own ``MissingToolResultsError``, whatever the target,
     except for the calls in ``exempt`` (answered approvals), which the SDK lets through."""
     by_msg: dict[int, list[str]] = {}

@@ -23,12 +23,15 @@ Schema: vercel/ai ``packages/ai/src/ui/ui-messages.ts`` (docs/formats-research.m
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..model import Call, Issue, Msg, Result
 from .base import Block, Dialect, Samples, TaggedCall, block_call, json_text, known, word
 from .editing import PartsEditor
 from .vercel_ai import SDK_TARGETS, approval_not_result, provider_keys, set_sdk_wording
+
+if TYPE_CHECKING:
+    from ..pairing import Pairing
 
 ROLES = ("system", "user", "assistant")
 OPEN_STATES = frozenset({"input-streaming", "input-available", "approval-requested", "partial-call", "call"})
@@ -40,7 +43,8 @@ def tool_part(p: Any) -> dict[str, Any] | None:
         return None
     t = p["type"]
     if t == "tool-invocation" and type(p.get("toolInvocation")) is dict:
-        return p["toolInvocation"]
+        fields: dict[str, Any] = p["toolInvocation"]
+        return fields
     if t == "dynamic-tool" or (t.startswith("tool-") and "toolCallId" in p):
         return p
     return None
@@ -70,9 +74,9 @@ class VercelUi(Dialect):
         out: list[Msg] = []
         note = issues.append
         for i, m, role in known(items, where, out, note, ROLES):
-            parts = m.get("parts")
+            parts: list[Any] = m["parts"] if type(m.get("parts")) is list else []
             calls: list[Call] = []
-            for j, p in enumerate(parts if type(parts) is list else ()):
+            for j, p in enumerate(parts):
                 f = tool_part(p)
                 if f is None or role != "assistant" or f.get("providerExecuted"):
                     continue
@@ -89,11 +93,12 @@ class VercelUi(Dialect):
             out.append(Msg(i, role, calls, (), m))
         return out
 
-    def rules(self, msgs: list[Msg], pairing, target: str) -> list[Issue]:
-        approved = {(c.msg, c.pos): c for c in pairing.missing if getattr(c, "tag", "").startswith("approved")}
+    def rules(self, msgs: list[Msg], pairing: Pairing, target: str) -> list[Issue]:
+        approved = {(c.msg, c.pos): c for c in pairing.missing if isinstance(c, TaggedCall) and c.tag.startswith("approved")}
         exempt = set()
         for iss in pairing.issues:
-            c = approved.get((iss.index, iss.data.get("pos"))) if iss.code in ("TC001", "TC022") else None
+            pos = iss.data.get("pos")
+            c = approved.get((iss.index, pos)) if iss.code in ("TC001", "TC022") and pos is not None else None
             if c is None:
                 continue
             if iss.code == "TC022" and c.tag == "approved":

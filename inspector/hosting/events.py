@@ -9,13 +9,12 @@ dropped rather than written, so transcript text, file names and secrets cannot r
 
 from __future__ import annotations
 
-from typing import Any
-
 import json
 import logging
 import sys
 import threading
 import time
+from typing import Any
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,  # noqa: F401 - re-exported for the metrics route

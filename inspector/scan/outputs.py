@@ -8,7 +8,7 @@ for ``.parquet`` (pyarrow, from the ``scale`` extra). A finding row repeats its 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, IO
+from typing import IO, Any
 
 import orjson
 

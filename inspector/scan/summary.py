@@ -6,10 +6,9 @@ errors, then most warnings), never the rows themselves.
 
 from __future__ import annotations
 
-from typing import Any
-
 import heapq
 from collections import Counter
+from typing import Any
 
 from ..rules import RULES
 from ..targets import PROVIDER_NAME

@@ -39,8 +39,6 @@ This module is pure: no I/O beyond reading the environment in ``from_env``.
 
 from __future__ import annotations
 
-from typing import Any
-
 import base64
 import codecs
 import json
@@ -50,6 +48,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import accumulate, chain, compress, repeat
 from operator import add, and_, eq, ge, getitem, gt, is_not, itemgetter, lt, ne, neg, sub
+from typing import Any
 
 import orjson
 import re2
