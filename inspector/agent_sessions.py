@@ -88,7 +88,7 @@ def _started_and_cwd(doc: Any) -> tuple[str | None, str | None]:
     for e in root[:50]:
         if type(e) is not dict:
             continue
-        payload = e.get("payload") if type(e.get("payload")) is dict else e
+        payload: dict[str, Any] = e["payload"] if type(e.get("payload")) is dict else e
         if started is None:
             t = e.get("timestamp") or e.get("startTime")
             started = t if type(t) is str else None

@@ -14,7 +14,7 @@ import json
 import math
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
 import msgspec
@@ -276,6 +276,13 @@ _PIECE_END = rb"[}\]][ \t\r\n]*,"
 # Python file), and each such cut costs a failed parse of a whole piece.
 _NEXT_OBJECT = rb'[}\]][ \t\r\n]*,(?=[ \t\r\n]*\{[ \t\r\n]*")'
 _SPACE = re.compile(rb"[ \t\r\n]*")
+
+
+def _past_space(data: bytes, pos: int = 0) -> int:
+    """The position after the whitespace at ``pos`` (``_SPACE`` matches the empty string too)."""
+    m = _SPACE.match(data, pos)
+    assert m is not None
+    return m.end()
 _MAX_MISSES = 8  # cuts tried per piece
 
 
@@ -301,7 +308,7 @@ def _loads_in_pieces(data: bytes) -> tuple[list[Any], int] | None:
     or no cut is found.
     """
     n = len(data)
-    start = _SPACE.match(data).end()
+    start = _past_space(data)
     if data[start:start + 1] != b"[":
         return None
     return_big_buffers()  # the pieces' buffers must not leave holes in the heap (see heap.py)
@@ -362,7 +369,7 @@ def loads_stream(read: Callable[[int], bytes], limit: int) -> list[Any] | None:
     encoding, bom = sniff_encoding(buf[:4096])
     if encoding != "UTF-8":
         return None
-    pos = _SPACE.match(buf, bom).end()
+    pos = _past_space(buf, bom)
     if buf[pos:pos + 1] != b"[":
         return None
     return_big_buffers()  # the pieces' buffers must not leave holes in the heap (see heap.py)
@@ -533,7 +540,7 @@ def _lines_follow_a_value(data: bytes) -> bool:
     not one JSON value (JSON holds exactly one, and no string spans lines), and the parse of the
     whole text, which fails only after reading all of it, is skipped."""
     end = data.find(b"\n")
-    if end < 0 or _SPACE.match(data, end + 1).end() == len(data):
+    if end < 0 or _past_space(data, end + 1) == len(data):
         return False
     try:
         _read(data[:end])
@@ -614,7 +621,7 @@ def dumps(value: Any, *, indent: bool = True) -> bytes:
 
 
 @contextlib.contextmanager
-def _recursion_room(limit: int):
+def _recursion_room(limit: int) -> Iterator[None]:
     """Let the stdlib encoder recurse through deep (but parseable) values, then restore the limit."""
     old = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old, limit))

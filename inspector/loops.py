@@ -27,7 +27,7 @@ dialect's ``text`` and ``result_failed``: it works the same for every format.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain, compress, count, islice, pairwise
 from operator import attrgetter, eq
@@ -56,7 +56,7 @@ class LoopOptions:
 
     threshold: int = DEFAULT_THRESHOLD
     # ``{tool: threshold}``, kept as sorted pairs so that the options hash (the app caches by them)
-    per_tool: Mapping[str, int] | tuple[tuple[str, int], ...] = ()
+    per_tool: Mapping[str, int] | tuple[tuple[str, int], ...] = ()  # kept as sorted pairs (__post_init__)
     allow: frozenset[str] = frozenset()
     window: int = DEFAULT_WINDOW
 
@@ -69,14 +69,18 @@ class LoopOptions:
         """The threshold of tool ``name``; None when it is allowed to repeat."""
         if name in self.allow:
             return None
-        for tool, n in self.per_tool:  # type: ignore[misc]
+        for tool, n in self._pairs():
             if tool == name:
                 return n
         return self.threshold
 
     @property
     def lowest(self) -> int:
-        return min([self.threshold, *(n for _, n in self.per_tool)])  # type: ignore[misc]
+        return min([self.threshold, *(n for _, n in self._pairs())])
+
+    def _pairs(self) -> tuple[tuple[str, int], ...]:
+        assert not isinstance(self.per_tool, Mapping)  # made pairs by __post_init__
+        return self.per_tool
 
 
 DEFAULT = LoopOptions()
@@ -115,7 +119,7 @@ def canonical_args(args: Any) -> str:
         try:
             args = orjson.loads(args) if args.strip() else {}
         except orjson.JSONDecodeError:
-            return "\x00" + args
+            return "\x00" + str(args)
     if args is None:
         args = {}
     try:
@@ -129,7 +133,7 @@ MISSING, USER_TEXT, ERROR, OK, PENDING = "missing", "user_text", "error", "ok", 
 _ID_KEYS = frozenset({"id", "tool_use_id", "toolUseId", "tool_call_id", "toolCallId", "call_id", "callId"})
 
 
-def result_value(raw: Any, pos: int, only: bool, text) -> str | None:
+def result_value(raw: Any, pos: int, only: bool, text: Callable[[Any], str]) -> str | None:
     """What one result says, for comparing two of them: the message's text when it carries this
     result alone, else the result block at ``pos`` of its content, without its ids."""
     if only:
@@ -278,7 +282,7 @@ def find_loops(a: Analysis, options: LoopOptions = DEFAULT) -> list[dict[str, An
         by_key.setdefault((name, canonical_args(c.args)), []).append(k)
     out = []
     answers = None
-    for (name, args), positions in by_key.items():
+    for (name, key), positions in by_key.items():
         n = options.threshold_for(name)
         if n is None or len(positions) < n:
             continue
@@ -293,7 +297,7 @@ def find_loops(a: Analysis, options: LoopOptions = DEFAULT) -> list[dict[str, An
             if code is None:
                 continue
             in_a_row = run[-1] - run[0] == len(run) - 1
-            out.append(_finding(code, name, args, members, outs, causes, in_a_row, options.window))
+            out.append(_finding(code, name, key, members, outs, causes, in_a_row, options.window))
     out.sort(key=lambda f: (f["message_index"], f["code"]))
     return out
 

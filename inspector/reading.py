@@ -5,8 +5,9 @@ from __future__ import annotations
 import os
 import stat
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from . import dialects  # noqa: F401  (the formats' container recognisers: they load before a file is searched)
 from .containers import Document, find_transcripts, looks_like_message
@@ -61,7 +62,7 @@ def _read_special(p: Path, name: str) -> bytes:
         return _read_stream(f, name)
 
 
-def _read_stream(f, name: str) -> bytes:
+def _read_stream(f: BinaryIO, name: str) -> bytes:
     """Everything ``f`` gives, in chunks, refusing binary at the first chunk and more than the cap."""
     from .jsonio import sniff_encoding
 
@@ -96,7 +97,7 @@ def _timeout_from_env() -> float | None:
     return value
 
 
-def _with_timeout(read, name: str, timeout: float | None) -> bytes:
+def _with_timeout(read: Callable[[], bytes], name: str, timeout: float | None) -> bytes:
     """``read()``, or ``InputError`` when it has not finished within ``timeout`` seconds."""
     if timeout is None:
         return read()
@@ -117,7 +118,8 @@ def _with_timeout(read, name: str, timeout: float | None) -> bytes:
         raise InputError(f"no end of input after {timeout:g} s ({TIMEOUT_VARIABLE}); is anything writing to it?", name)
     if "error" in box:
         raise box["error"]
-    return box["data"]
+    data: bytes = box["data"]
+    return data
 
 
 def load(source: Any, *, name: str | None = None) -> Document:

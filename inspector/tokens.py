@@ -53,7 +53,7 @@ class Counter:
         """The token count of each text."""
         import toktok  # lazy: the tokenizer loads only when something is counted
 
-        counts = toktok.batch_count(texts, self._encoding, threads=1)
+        counts: list[int] = toktok.batch_count(texts, self._encoding, threads=1)
         if self._factor != 1.0:
             f = self._factor
             return [math.ceil(c * f) for c in counts]

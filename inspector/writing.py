@@ -120,6 +120,7 @@ def lines_kept_pieces(root: list[Any], read: list[Any], original: Iterable[bytes
         if k is None:
             out.append(dumps(v, indent=False))
         else:
+            assert line is not None  # k is None when the lines ran out
             out.append(line + b"\n")
             j = k + 1
         if len(out) >= STREAM_ITEMS:
@@ -166,6 +167,7 @@ class Original:
             yield self.data
             return
         crc = size = 0
+        assert self.path is not None  # a file's bytes are read again from its path
         try:
             with open(self.path, "rb") as f:
                 while chunk := f.read(self.CHUNK):

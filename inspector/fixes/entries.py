@@ -98,7 +98,8 @@ class EntryPlan:
             self.recs.append(rec)
         self._quarantine(items, msgs, grp, plan.quarantine, w)
         self._unlogged(items, w)
-        return w.items
+        written: list[Any] = w.items
+        return written
 
     def _unlogged(self, items: list[Any], w: Any) -> None:
         """An entry written back changed that no change names (its ``parentUuid`` follows an entry

@@ -17,7 +17,7 @@ import time
 from typing import Any
 
 from prometheus_client import (
-    CONTENT_TYPE_LATEST,  # noqa: F401 - re-exported for the metrics route
+    CONTENT_TYPE_LATEST,
     CollectorRegistry,
     Counter,
     Gauge,
@@ -25,6 +25,7 @@ from prometheus_client import (
     generate_latest,
 )
 
+METRICS_TYPE: str = CONTENT_TYPE_LATEST  # the metrics route's media type
 disable_created_metrics()  # the *_created series only say when the process started
 REGISTRY = CollectorRegistry(auto_describe=True)
 COUNTERS = {
@@ -87,7 +88,7 @@ def _clean(fields: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def record(event: str, *, count: int = 1, level: int = logging.INFO, **fields) -> None:
+def record(event: str, *, count: int = 1, level: int = logging.INFO, **fields: Any) -> None:
     """Count ``event`` (when it is a counter) and log it with the allowed ``fields``."""
     counter = _counters.get(event)
     if counter is not None and count:

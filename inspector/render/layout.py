@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import bisect
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
 from ..dialects import Dialect, detect
@@ -78,7 +78,7 @@ def first_string_arg(args: Any, limit: int = ARG_CHARS) -> str:
         if depth > 3:
             return None
         if isinstance(x, dict):
-            values = x.values()
+            values: Iterable[Any] = x.values()
         elif isinstance(x, list):
             values = x[:10]
         else:
@@ -127,7 +127,7 @@ class Bucket(NamedTuple):
     first: int  # the slice's first message
     last: int  # and its last
     worst: int  # its worst finding's rank (SEV_RANK; 0: none)
-    count: int  # its findings
+    count: int  # type: ignore[assignment]  # its findings (a field named like tuple.count, which it hides)
     target: int  # the message a click goes to (the first with its worst finding)
 
 
@@ -296,7 +296,7 @@ class TimelineModel:
     def turns(self) -> list[Fold]:
         """Each turn: a message with calls and the messages right after it that hold only
         results (the assistant's step and what its tools answered), when there is at least one."""
-        got = getattr(self, "_turns", None)
+        got: list[Fold] | None = getattr(self, "_turns", None)
         if got is not None:
             return got
         out: list[Fold] = []
@@ -342,7 +342,7 @@ class TimelineModel:
 
     def tool_names(self) -> list[tuple[str, int]]:
         """Each tool name called in the transcript with its number of calls, most called first."""
-        got = getattr(self, "_tool_names", None)
+        got: list[tuple[str, int]] | None = getattr(self, "_tool_names", None)
         if got is not None:  # asked on every run of the timeline: counted once
             return got
         counts: dict[str, int] = {}

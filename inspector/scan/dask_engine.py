@@ -45,7 +45,7 @@ def _scan_partition(part: Part, index: int, newlines_before: int, opts: Any, out
     return s, (rows if want_rows else None)
 
 
-def connect(jobs: int, scheduler: str | None):
+def connect(jobs: int, scheduler: str | None) -> tuple[Any, Any]:
     """A ``Client``, and the ``LocalCluster`` started for it (None when joining ``scheduler``)."""
     try:
         from dask.distributed import Client, LocalCluster
@@ -74,7 +74,8 @@ def scan(parts: list[Part], opts: Any, jobs: int, scheduler: str | None, out: st
     client, cluster = connect(jobs, scheduler)
     try:
         counts = client.gather(client.map(_count, parts, pure=False))
-        before, seen = [], {}
+        before: list[int] = []
+        seen: dict[str, int] = {}
         for p, n in zip(parts, counts):
             before.append(seen.get(p.path, 0))
             seen[p.path] = seen.get(p.path, 0) + n

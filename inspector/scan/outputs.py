@@ -24,7 +24,7 @@ def findings_path(out: str) -> str:
     return str(p.with_name(p.stem + ".findings" + p.suffix))
 
 
-def split(rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict]]:
+def split(rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Transcript rows without their findings, and one row per finding located by its transcript."""
     ts, fs = [], []
     for r in rows:
@@ -34,7 +34,7 @@ def split(rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict]]
     return ts, fs
 
 
-def schemas():
+def schemas() -> tuple[Any, Any]:
     import pyarrow as pa
 
     s, i, b = pa.string(), pa.int64(), pa.bool_()

@@ -18,7 +18,7 @@ from ..errors import InputError
 JSON_COLUMNS = (*LIST_KEYS, "tools", "system")
 
 
-def _pq():
+def _pq() -> Any:
     try:
         import pyarrow.parquet as pq
     except ModuleNotFoundError:

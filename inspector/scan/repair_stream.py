@@ -71,7 +71,7 @@ def repair_dataset(path: str, output: str, unfixable: str | None, report: str | 
     from .sources import plan
 
     parts = plan([path])
-    tally = {"records": 0, "clean": 0, "repaired": 0, "unfixed": 0, "held_out": 0, "unreadable": 0,
+    tally: dict[str, Any] = {"records": 0, "clean": 0, "repaired": 0, "unfixed": 0, "held_out": 0, "unreadable": 0,
              "first_problem": None}
     files = [_open(output, stdout)]
     held = _open(unfixable, stdout) if unfixable else None

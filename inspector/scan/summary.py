@@ -20,7 +20,7 @@ _SEVERITY_RANK = {"error": 3, "warning": 2, "info": 1}
 
 def where(row: dict[str, Any]) -> str:
     """``path:line`` for a JSON Lines record, ``path:key`` otherwise."""
-    at = row["source"]
+    at: str = row["source"]
     if row.get("line") is not None:
         at += f":{row['line']}"
     if row.get("key"):

@@ -46,7 +46,8 @@ def _row(source: str, line: int | None, key: str | None) -> dict[str, Any]:
 def _key(root: Any, t: Transcript, many: bool) -> str | None:
     """What names a transcript besides its line: a Batch ``custom_id``, a sample id, its JSON path."""
     if type(root) is dict and isinstance(root.get("custom_id"), str):
-        return root["custom_id"]
+        custom_id: str = root["custom_id"]
+        return custom_id
     if t.path:
         parent = get_path(root, t.path[:-1])
         sid = parent.get("id") if type(parent) is dict else None
