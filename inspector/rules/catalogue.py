@@ -119,6 +119,9 @@ PROBE = 'docs/provider-evidence.md, "Provider drift of 2026" (live probe of La P
 RECORDED = ('docs/provider-evidence.md, "Recorded rejections held as tests" (corpus: '
             "broken/pydantic-ai_openai_responses_reasoning_without_following_item)")
 
+REASONING_REQUIRED = ('docs/provider-evidence.md, "Responses reasoning items" (cline/cline#12242, 2026-07-12; '
+                      "continuedev/continue#10880, 2026-02-27; mastra-ai/mastra#8738, 2025-10-11)")
+
 _MISSING_RESULTS_ANTHROPIC = ("messages.{i}: `tool_use` ids were found without `tool_result` blocks immediately "
                               "after: {ids}. Each `tool_use` block must have a corresponding `tool_result` block in "
                               "the next message.")
@@ -280,6 +283,10 @@ _RULES = (
         # The Responses API rejects a reasoning item without its required following item, while the
         # other reasoning-state cases stay warnings there (rules.md, 2026-11-23).
         "reasoning_item": {"responses": E},
+        # A function call sent back by id without its response's reasoning item, and a reasoning item
+        # followed by another response's call (cline/cline#12242, 2026-07-12; mastra-ai/mastra#8738).
+        "reasoning_required": {"responses": E},
+        "reasoning_binding": {"responses": E},
         # Provider drift (issue 28; docs/provider-evidence.md, "Rules that moved"), each with its date:
         # a thinking block sent back without its signature is refused (reports 2026-03 to 2026-07);
         "thinking_signature": {"anthropic": E},
@@ -304,6 +311,15 @@ _RULES = (
         "reasoning_item": {
             "responses": Said("Item '{item}' of type 'reasoning' was provided without its required following item.",
                               RECORDED),
+        },
+        "reasoning_binding": {
+            "responses": Said("Item '{item}' of type 'reasoning' was provided without its required following item.",
+                              RECORDED),
+        },
+        # The API goes on with ": 'rs_…'.", the id of the reasoning item the input no longer holds.
+        "reasoning_required": {
+            "responses": Said("Item '{item}' of type 'function_call' was provided without its required 'reasoning' "
+                              "item", REASONING_REQUIRED),
         },
     },
          found_in=("dialects/anthropic.py", "dialects/gemini.py", "dialects/openai_chat.py",
@@ -429,6 +445,9 @@ KIND_EVIDENCE: Mapping[tuple[str, str], tuple[str, str]] = {
                                      "2026-09"),
     ("TC021", "missing_reasoning"): ("DeepSeek V4 thinking mode (baby-llm/baby-agent#17)", "2026-05-22"),
     ("TC021", "reasoning_item"): (RECORDED, "2026-11-23"),
+    ("TC021", "reasoning_required"): ("cline/cline#12242; continuedev/continue#10880; mastra-ai/mastra#8738",
+                                      "2026-07-12"),
+    ("TC021", "reasoning_binding"): ("cline/cline#12242 (item ids of one response); rules.md 2026-11-23", "2026-07-12"),
 }
 # Rules whose verdict rests on a dated change of a provider, whatever the case (code, target) -> evidence.
 TARGET_EVIDENCE: Mapping[tuple[str, str], tuple[str, str]] = {
