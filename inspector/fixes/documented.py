@@ -316,6 +316,7 @@ class DocumentedPlan:
         for iss in self.by_code.get("TC024", ()):
             i, kind = iss.index, iss.data.get("kind")
             if iss.data.get("role") != "system" or kind not in ("system_refused", "system_model_unknown") \
+                    or self.opt.unknown_role == "keep" \
                     or severity("TC024", self.target, kind) not in ("error", "warning") or i in self.skip:
                 continue
             why = ("the request's model refuses a system message inside 'messages'" if kind == "system_refused" else
