@@ -111,7 +111,10 @@ WRITES: dict[str, frozenset[str] | None] = {
     "strip_namespace": frozenset({"name"}), "set_result_name": frozenset({"name"}),
     "rename_role": frozenset({"role"}),
     "stringify_arguments": frozenset({"arguments", "args", "input"}),
-    "fill_null_content": frozenset({"content", "text"}),
+    "fill_null_content": frozenset({"content", "text"}), "drop_empty_tool_calls": frozenset({"content"}),
+    # A message whose calls are taken out keeps a content: an empty one, or a line saying so.
+    "remove_call": frozenset({"content", "text"}), "quarantine_fragment": frozenset({"content", "text"}),
+    "rewrite_entry": frozenset({"parentUuid", "logicalParentUuid", "leafUuid"}),  # a log entry's links
 }
 
 
@@ -132,7 +135,9 @@ def _leaves(value: Any, key: Any = None, out: dict | None = None) -> dict:
 
 
 def _minus(a: dict, b: dict) -> dict:
-    return {k: n - b.get(k, 0) for k, n in a.items() if n > b.get(k, 0)}
+    """The leaves of ``a`` that ``b`` does not hold at all (a value copied is not a value made up:
+    entries joined into one reply share its message id)."""
+    return {k: n for k, n in a.items() if k not in b}
 
 
 def values(before: list, after: list, changes: list, quarantine: list) -> list[str]:
@@ -157,6 +162,10 @@ def values(before: list, after: list, changes: list, quarantine: list) -> list[s
         else:
             may.setdefault(c.index_after, set()).update(keys)
     out_new: dict = {}
+    written: set = set()  # the values of what repair wrote whole (a placeholder entry's uuid, a link to it)
+    for k, y in enumerate(after):
+        if k in may and may[k] is None and _key(y) not in keys_in:
+            written.update(v for (_, v) in _leaves(y))
     for k, y in enumerate(after):
         if _key(y) in keys_in or (k in may and may[k] is None):
             continue
@@ -169,20 +178,27 @@ def values(before: list, after: list, changes: list, quarantine: list) -> list[s
     all_out: dict = {}
     for y in after:
         _leaves(y, out=all_out)
+    for (_, v) in list(all_out):  # arguments written as a JSON string hold the object's values
+        if v[:2] in (b'"{', b'"['):
+            try:
+                _leaves(orjson.loads(orjson.loads(v)), out=all_out)
+            except orjson.JSONDecodeError:
+                pass
     held: dict = {}
     for q in quarantine:
         _leaves(q.content, out=held)
     new_ids = {_key(c.new_id) for c in changes if c.new_id is not None}
     old_ids = {_key(c.tool_call_id) for c in changes if c.new_id is not None and c.tool_call_id is not None}
     said = " ".join(c.text for c in changes)
+    rewritten = set().union(*(WRITES.get(c.action) or () for c in changes))  # keys a logged change rewrites
     problems = []
     for (k, v), _n in _minus(out_new, all_in).items():
-        if v in new_ids:
+        if v in new_ids or v in written:
             continue
         problems.append(f"the output holds {k}={v[:80].decode(errors='replace')}, which is in no input item, and "
                         "no change in the log writes it")
     for (k, v), _n in _minus(_minus(edited_in, all_out), held).items():
-        if v in old_ids or (v.startswith(b'"') and v[1:-1].decode(errors="replace") in said):
+        if v in old_ids or k in rewritten or (v.startswith(b'"') and v[1:-1].decode(errors="replace") in said):
             continue
         problems.append(f"the input's {k}={v[:80].decode(errors='replace')} is in neither the output nor the "
                         "quarantine, and no change in the log names it")
