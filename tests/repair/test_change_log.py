@@ -98,6 +98,8 @@ def test_the_replay_checks_the_values_of_an_edit_not_only_its_place():
 
 
 def test_a_moved_item_is_the_input_item_as_it_was():
+    from support.repair_log import values
+
     msgs = [{"role": "user", "content": "hi"},
             {"role": "assistant", "content": None, "tool_calls": [
                 {"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]},
@@ -109,7 +111,8 @@ def test_a_moved_item_is_the_input_item_as_it_was():
     assert [c.action for c in changes] == ["move_result"] and replay(msgs, out, changes) == []
     edited = copy.deepcopy(out)
     edited[2]["content"] = "ok, edited"
-    assert replay(msgs, edited, changes) != []
+    assert replay(msgs, edited, changes) == []  # in its place...
+    assert values(msgs, edited, changes, fixed.report.quarantine) != []  # ...but not as it was
 
 
 def test_a_claude_code_relink_is_logged_at_the_entry_it_changed():
