@@ -38,7 +38,7 @@ def replace(root: Any, path: tuple, value: Any) -> Any:
     return copy
 
 
-def replace_field(root: Any, path: tuple, key: str, value: Any) -> Any:
+def replace_field(root: Any, path: tuple[Any, ...], key: str, value: Any) -> Any:
     """``root`` with the object at ``path`` holding ``value`` at ``key`` (added last if it was not
     there), copying only the containers along the path."""
     holder = get_path(root, path) if path else root

@@ -9,8 +9,8 @@ each is one change in the log:
 - a DeepSeek thinking-mode tool-call turn that lost its ``reasoning_content`` (TC021) gets an
   empty one, marked as synthesized (accepted in the recorded control of the shared corpus);
 - a signature or reasoning state nobody documents a stand-in for (Anthropic thinking blocks,
-  Bedrock reasoning, a Responses function call without its encrypted reasoning item or a reasoning
-  item bound to another call) is not fixed: ``unfixed`` says why and what the user can do;
+  Bedrock reasoning, a Responses reasoning item whose encrypted content is bound to another call)
+  is not fixed: ``unfixed`` says why and what the user can do;
 - a namespaced tool name (TC012, ``functions.open_file`` left by a parser) loses its namespace
   when the bare name is declared (or, without a tool list, is a valid name);
 - empty text blocks (TC018, anthropic and bedrock) go to the quarantine;
@@ -56,23 +56,16 @@ NO_STAND_IN = {
         "the open tool loop's last assistant turn has no thinking block while thinking is enabled, and no "
         "provider documents a stand-in thinking block. What you can do: send the request with thinking "
         "disabled for this turn, or start the turn again from the last user message"),
-    "reasoning_required": (
-        "a function call is sent back by its id without the reasoning item its response produced with it, and "
-        "OpenAI documents no stand-in: the reasoning item's encrypted content is bound to that call, so repair "
-        "cannot make one up. What you can do: send the input again with the reasoning item exactly as the original "
-        "response returned it, right before the call (with include: [\"reasoning.encrypted_content\"] when store is "
-        "false), or continue the stored response (store: true and previous_response_id) instead of sending the "
-        "items again, or start the turn again from the last user message"),
+    "thinking_order": (
+        "a thinking block is not first in its assistant message; its signature binds it where the model put "
+        "it, so repair does not move it. What you can do: start the turn again, or send the request with "
+        "thinking disabled"),
     "reasoning_binding": (
         "a reasoning item is followed by a function call another response made, not by the call it was produced "
         "with; its encrypted content is bound to that call, so repair does not move or rebind it. What you can "
         "do: send the input again with each reasoning item right before the call of its own response, exactly as "
         "the response returned them, or continue the stored response (store: true and previous_response_id), or "
         "start the turn again from the last user message"),
-    "thinking_order": (
-        "a thinking block is not first in its assistant message; its signature binds it where the model put "
-        "it, so repair does not move it. What you can do: start the turn again, or send the request with "
-        "thinking disabled"),
 }
 
 
@@ -296,15 +289,15 @@ class DocumentedPlan:
                                     "'system') holds text only")
                 continue
             if i == 0:
-                fold.append((i, "TC019", "it is the first message, whose place is the top-level 'system' "
-                             "(the order is kept: that comes before the messages)"))
+                fold.append((i, "TC019", ("it is the first message, whose place is the top-level 'system' "
+                                          "(the order is kept: that comes before the messages)")))
                 continue
             n = len(self.msgs)
             k = next((k for k in range(i + 1, n) if self.msgs[k].role == "user" and k not in self.skip
                       and not self.msgs[k].calls and (k + 1 == n or self.msgs[k + 1].role == "assistant")), None)
             if k is None:
-                fold.append((i, "TC019", "no place after it takes a mid-conversation system message, so it now "
-                             "comes before the conversation instead of at its place"))
+                fold.append((i, "TC019", ("no place after it takes a mid-conversation system message, so it now "
+                                          "comes before the conversation instead of at its place")))
                 continue
             self.skip.add(i)
             self.moved_after.setdefault(k, []).append(i)
@@ -341,8 +334,8 @@ class DocumentedPlan:
         self.request_fields[key] = value
         for i, code, why in fold:
             self.skip.add(i)
-            self.quarantine.append((i, code, f"a system message whose text repair folded into the request's top-level "
-                                    f"'{key}' (the message as it was)", self.items[i]))
+            reason = f"a system message whose text repair folded into the request's top-level '{key}' (the message as it was)"
+            self.quarantine.append((i, code, reason, self.items[i]))
             self.log("fold_system", code, None, i, None,
                      f"Folded system message #{i} into the request's top-level '{key}', after what it held: {why}. "
                      f"Its text is all there; the message as it was is in the quarantine.")

@@ -119,8 +119,8 @@ PROBE = 'docs/provider-evidence.md, "Provider drift of 2026" (live probe of La P
 RECORDED = ('docs/provider-evidence.md, "Recorded rejections held as tests" (corpus: '
             "broken/pydantic-ai_openai_responses_reasoning_without_following_item)")
 
-REASONING_REQUIRED = ('docs/provider-evidence.md, "Responses reasoning items" (cline/cline#12242, 2026-07-12; '
-                      "continuedev/continue#10880, 2026-02-27; mastra-ai/mastra#8738, 2025-10-11)")
+REASONING_BINDING = ('docs/provider-evidence.md, "Responses reasoning items" (the reasoning item\'s own words, '
+                     "rules.md 2026-11-23; item ids of one response: cline/cline#12242, 2026-07-12)")
 
 _MISSING_RESULTS_ANTHROPIC = ("messages.{i}: `tool_use` ids were found without `tool_result` blocks immediately "
                               "after: {ids}. Each `tool_use` block must have a corresponding `tool_result` block in "
@@ -283,10 +283,6 @@ _RULES = (
         # The Responses API rejects a reasoning item without its required following item, while the
         # other reasoning-state cases stay warnings there (rules.md, 2026-11-23).
         "reasoning_item": {"responses": E},
-        # A function call sent back by id without its response's reasoning item, and a reasoning item
-        # followed by another response's call (cline/cline#12242, 2026-07-12; mastra-ai/mastra#8738).
-        "reasoning_required": {"responses": E},
-        "reasoning_binding": {"responses": E},
         # Provider drift (issue 28; docs/provider-evidence.md, "Rules that moved"), each with its date:
         # a thinking block sent back without its signature is refused (reports 2026-03 to 2026-07);
         "thinking_signature": {"anthropic": E},
@@ -302,7 +298,14 @@ _RULES = (
         # (reports 2026-04 to 2026-05), and ignores reasoning_content elsewhere (its thinking-mode guide).
         "missing_reasoning": {"deepseek": E},
         "reasoning_content": {"deepseek": I},
+        # a reasoning item followed by a call another response made (item ids of one response share a
+        # prefix: cline/cline#12242, 2026-07-12): its required following item is missing (issue 34)
+        "reasoning_binding": {"responses": E},
     }, said_by_kind={
+        "reasoning_binding": {
+            "responses": Said("Item '{item}' of type 'reasoning' was provided without its required following item.",
+                              REASONING_BINDING),
+        },
         # DeepSeek V4's words (reports 2026-04-24 to 2026-05-17); before V4 (to 2026-03): "Missing
         # `reasoning_content` field in the assistant message at message index {i}. ..."
         "missing_reasoning": {
@@ -311,15 +314,6 @@ _RULES = (
         "reasoning_item": {
             "responses": Said("Item '{item}' of type 'reasoning' was provided without its required following item.",
                               RECORDED),
-        },
-        "reasoning_binding": {
-            "responses": Said("Item '{item}' of type 'reasoning' was provided without its required following item.",
-                              RECORDED),
-        },
-        # The API goes on with ": 'rs_…'.", the id of the reasoning item the input no longer holds.
-        "reasoning_required": {
-            "responses": Said("Item '{item}' of type 'function_call' was provided without its required 'reasoning' "
-                              "item", REASONING_REQUIRED),
         },
     },
          found_in=("dialects/anthropic.py", "dialects/gemini.py", "dialects/openai_chat.py",
@@ -443,11 +437,9 @@ KIND_EVIDENCE: Mapping[tuple[str, str], tuple[str, str]] = {
     ("TC021", "thinking_required"): ("langchain-ai/langchain-aws#844; Kilo-Org/kilocode#5219", "2026-01-22"),
     ("TC021", "thought_signature"): ("Gemini 3 thought signatures (docs/provider-evidence.md, Rules that moved)",
                                      "2026-09"),
+    ("TC021", "reasoning_binding"): (REASONING_BINDING, "2026-07-12"),
     ("TC021", "missing_reasoning"): ("DeepSeek V4 thinking mode (baby-llm/baby-agent#17)", "2026-05-22"),
     ("TC021", "reasoning_item"): (RECORDED, "2026-11-23"),
-    ("TC021", "reasoning_required"): ("cline/cline#12242; continuedev/continue#10880; mastra-ai/mastra#8738",
-                                      "2026-07-12"),
-    ("TC021", "reasoning_binding"): ("cline/cline#12242 (item ids of one response); rules.md 2026-11-23", "2026-07-12"),
 }
 # Rules whose verdict rests on a dated change of a provider, whatever the case (code, target) -> evidence.
 TARGET_EVIDENCE: Mapping[tuple[str, str], tuple[str, str]] = {

@@ -194,12 +194,12 @@ def values(before: list, after: list, changes: list, quarantine: list) -> list[s
     said = " ".join(c.text for c in changes)
     rewritten = set().union(*(WRITES.get(c.action) or () for c in changes))  # keys a logged change rewrites
     problems = []
-    for (k, v), _n in _minus(out_new, all_in).items():
+    for k, v in _minus(out_new, all_in):
         if v in new_ids or v in written:
             continue
         problems.append(f"the output holds {k}={v[:80].decode(errors='replace')}, which is in no input item, and "
                         "no change in the log writes it")
-    for (k, v), _n in _minus(_minus(edited_in, all_out), held).items():
+    for k, v in _minus(_minus(edited_in, all_out), held):
         text = v[1:-1] if v.startswith(b'"') else v
         if v in old_ids or k in rewritten or v == b"null" or text.decode(errors="replace") in said:
             continue
