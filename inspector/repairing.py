@@ -582,6 +582,9 @@ class _Run:
         new_origin = getattr(plan, "origins", None)
         if later:  # earlier changes' output positions move with this pass
             where = {o: k for k, o in enumerate(new_origin or ()) if o is not None}
+            for r in plan.recs:  # a message joined into another: where this pass's change says it went
+                if r.before is not None and r.before not in where and r.slot is not None and r.slot.pos is not None:
+                    where[r.before] = r.slot.pos
             for c in self.changes:
                 c.index_after = where.get(c.index_after) if c.index_after is not None else None
         if not later:  # what check reported on the input, at a severity repair acts on
