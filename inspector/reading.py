@@ -37,7 +37,10 @@ def read_source(source: str | os.PathLike, *, timeout: float | None = None) -> t
     p = Path(name)
     try:
         if p.is_dir():
-            raise InputError("is a directory, not a transcript file", name)
+            folder = read_folder(name)
+            if folder is None:
+                raise InputError("is a directory, not a transcript file", name)
+            return folder, name
         info = p.stat()
         if stat.S_ISREG(info.st_mode):
             if info.st_size > MAX_BYTES:
@@ -54,6 +57,15 @@ def read_source(source: str | os.PathLike, *, timeout: float | None = None) -> t
         raise InputError("permission denied", name) from None
     except OSError as exc:
         raise InputError(exc.strerror or str(exc), name) from None
+
+
+def read_folder(name: str) -> bytes | None:
+    """A folder a format keeps one conversation in (``Dialect.read_folder``), as one document."""
+    for d in dialects.all_dialects():
+        data = d.read_folder(name)
+        if data is not None:
+            return data
+    return None
 
 
 def _read_special(p: Path, name: str) -> bytes:

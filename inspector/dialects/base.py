@@ -177,6 +177,16 @@ class Dialect(ABC):
     def text(self, raw: Any) -> str:
         raise NotImplementedError
 
+    def read_folder(self, path: str) -> bytes | None:
+        """A folder this format keeps one conversation in (an OpenHands V1 conversation: one file
+        per event), as the bytes of one document; None when the folder is not one. Default: None."""
+        return None
+
+    def write_folder(self, data: bytes, source: str, out: str) -> None:
+        """Write ``data`` (a document ``read_folder`` made, repaired) as a new folder ``out`` in the
+        format's own layout, the rest of folder ``source`` copied. Default: the format keeps no folder."""
+        raise InputError(f"the {self.name} format keeps no conversation folder", out)
+
     def names_list(self, key: str | None, request: Mapping[str, Any] | None, target: str | None) -> bool:
         """True when the request body around a list says the list is in this format although its
         items alone do not (plain role messages read as any format): a Responses body's

@@ -226,12 +226,35 @@ def read_folder(path: str | os.PathLike) -> bytes | None:
     return b"[" + b",\n".join(f.read_bytes().strip() for f in files) + b"]"
 
 
+def write_folder(data: bytes, source: str, out: str) -> None:
+    """The events of ``data`` (a JSON array) as ``out/events/event-NNNNN-<id>.json``, numbered in
+    order as OpenHands numbers them, and the source folder's other files (``base_state.json``)
+    copied; ``out`` must not exist yet (a conversation folder is never changed in place)."""
+    import shutil
+
+    events = json.loads(data)
+    dest = Path(out)
+    try:
+        dest.mkdir(parents=True)
+    except FileExistsError:
+        raise InputError("exists already: repair writes a conversation folder to a new folder", out) from None
+    src = Path(source)
+    if (src / "events").is_dir():
+        for f in src.iterdir():
+            if f.name != "events":
+                (shutil.copytree if f.is_dir() else shutil.copy2)(f, dest / f.name)
+    (dest / "events").mkdir()
+    for n, e in enumerate(events):
+        eid = e.get("id") if type(e) is dict else None
+        (dest / "events" / f"event-{n:05d}-{eid}.json").write_text(json.dumps(e, ensure_ascii=False), encoding="utf-8")
+
+
 class OpenHandsEditor(ChatEventsEditor):
     pass
 
 
 def _v1_event(eid: str, kind: str, source: str, **more: Any) -> dict:
-    return {"id": eid, "timestamp": f"2026-02-05T11:24:4{eid[-1]}.000000", "source": source, **more, "kind": kind}
+    return {"id": eid, "timestamp": f"2026-02-05T11:24:4{eid[0]}.000000", "source": source, **more, "kind": kind}
 
 
 _SYSTEM = _v1_event("0-sys", "SystemPromptEvent", "agent",
@@ -277,6 +300,12 @@ class OpenHands(ChatEvents):
 
     def is_message(self, item: Any) -> bool:
         return is_event(item)
+
+    def read_folder(self, path: str) -> bytes | None:
+        return read_folder(path)
+
+    def write_folder(self, data: bytes, source: str, out: str) -> None:
+        write_folder(data, source, out)
 
     def chat(self, items: list, where: tuple) -> tuple[list[dict], list[list[int]]]:
         if any(is_v1(e) for e in items[:50]):
