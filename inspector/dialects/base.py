@@ -126,6 +126,9 @@ class Dialect(ABC):
     # Targets a gateway (LiteLLM, OpenRouter) reaches with this format, translating it into the
     # destination's own (``through_gateway``); not the format's own targets.
     gateway_targets: ClassVar[tuple[str, ...]] = ()
+    # The harness that writes this format's logs sends every model through a gateway (OpenHands
+    # through LiteLLM): a model the log names of a ``gateway_targets`` vendor is checked there.
+    sends_through_gateway: ClassVar[bool] = False
 
     def __init__(self) -> None:
         self.editor: Editor | None = self.editor_class(self) if self.editor_class is not None else None

@@ -43,6 +43,11 @@ class ChatEvents(openai_chat.OpenAIChat):
         msgs, _ = self.chat(items, where)
         return openai_chat.normalize(msgs, where, issues)
 
+    def through_gateway(self, items: list, target: str) -> tuple[Any, list, list[list[int]]] | None:
+        """The gateway's translation of the messages the events make (indexes: those messages')."""
+        msgs, _ = self.chat(items, ())
+        return super().through_gateway(msgs, target)
+
     def item_groups(self, items: list, where: tuple = ()) -> list[list[int]]:
         return self.chat(items, where)[1]
 

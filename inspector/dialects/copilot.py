@@ -156,7 +156,10 @@ class Copilot(ChatEvents):
             if is_event(e) and e["type"] in ("session.model_change", "session.start"):
                 m = e["data"].get("newModel") if e["type"] == "session.model_change" else e["data"].get("selectedModel")
                 if m:
-                    return model_named(m, "the session names model")
+                    # Copilot's own API translates for other vendors' models, not as LiteLLM does:
+                    # only an OpenAI model names the target (else the Chat Completions default).
+                    target, why = model_named(m, "the session names model")
+                    return (target, why) if target in self.targets else (None, "")
         return None, ""
 
 

@@ -277,6 +277,7 @@ class OpenHands(ChatEvents):
     what = "an OpenHands conversation"
     tool_fields = frozenset({"tool_call_id", "tool_calls", "tool_call_metadata", "tool_call"})
     editor_class = OpenHandsEditor
+    sends_through_gateway = True  # LiteLLM, for every provider
     samples = Samples(
         clean=[_SYSTEM, _ASK, _CALL,
                _v1_event("3-obs", "ObservationEvent", "environment", tool_name="terminal",
