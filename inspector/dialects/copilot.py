@@ -9,8 +9,12 @@ Each line is an event ``{type, data, id, timestamp, parentId}`` (github/copilot-
 ``assistant.turn_start``, usage, deltas). What the model receives is a Chat Completions history
 (Copilot's API speaks it for every model): a user message per ``user.message``, an assistant
 message with ``tool_calls`` per ``assistant.message``, a tool message per
-``tool.execution_complete``. Copilot CLI's own fix-up of calls left open is not modelled: the
-log is judged as recorded.
+``tool.execution_complete`` (its ``result.content``, "the concise tool result text sent to the
+LLM"), a system message per ``system.message``. Events of a sub-agent (``parentToolCallId``)
+are its own conversation, not the session's (not read yet). A successful
+``session.compaction_complete`` starts the history again from its ``summaryContent``. Copilot
+CLI's own fix-up of calls left open, and ``session.truncation`` (which drops messages before
+sending), are not modelled: the log is judged as recorded.
 
 Repair adds a ``tool.execution_complete`` with ``success: false`` for a call left without one,
 right after the message before it; anything else it says plainly it cannot write.
@@ -26,7 +30,7 @@ from ..errors import InputError
 from .base import Samples, SessionFiles, type_name, word
 from .chat_events import ChatEvents, ChatEventsEditor
 
-SENT = frozenset({"user.message", "assistant.message", "tool.execution_complete"})
+SENT = frozenset({"user.message", "assistant.message", "tool.execution_complete", "system.message"})
 
 
 def is_event(e: Any) -> bool:
@@ -70,8 +74,20 @@ def chat(items: list, where: tuple) -> tuple[list[dict], list[list[int]]]:
 
             raise InputError(f"expected a Copilot CLI event object, got {type_name(e)}", f"{path_text(where)}[{k}]")
         t, data = e.get("type"), e.get("data") if type(e.get("data")) is dict else {}
+        if data.get("parentToolCallId") is not None:
+            continue  # a sub-agent's own conversation, not the session's
+        if t == "session.compaction_complete" and data.get("success") is True:
+            # The history is compacted: what follows is sent after the summary, not what preceded.
+            out, groups = [], []
+            if type(data.get("summaryContent")) is str:
+                out.append({"role": "user", "content": data["summaryContent"]})
+                groups.append([k])
+            continue
         if t == "user.message":
-            out.append({"role": "user", "content": data.get("content", "")})
+            sent = data.get("transformedContent")
+            out.append({"role": "user", "content": sent if type(sent) is str else data.get("content", "")})
+        elif t == "system.message":
+            out.append({"role": data.get("role") or "system", "content": data.get("content", "")})
         elif t == "assistant.message":
             msg: dict = {"role": "assistant", "content": data.get("content") or None}
             reqs = [r for r in data.get("toolRequests") or () if type(r) is dict]

@@ -275,7 +275,8 @@ class OpenHands(ChatEvents):
 
     name = "openhands"
     what = "an OpenHands conversation"
-    tool_fields = frozenset({"tool_call_id", "tool_calls", "tool_call_metadata", "tool_call"})
+    tool_fields = frozenset({"tool_call_id", "tool_calls", "tool_call_metadata", "tool_call", "tool_name",
+                             "function_name", "action_id"})
     editor_class = OpenHandsEditor
     sends_through_gateway = True  # LiteLLM, for every provider
     samples = Samples(
