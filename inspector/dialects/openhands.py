@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import InputError
-from .base import Samples, type_name, word
+from .base import Samples, SessionFiles, type_name, word
 from .chat_events import ChatEvents, ChatEventsEditor
 
 V1_KINDS = frozenset({"MessageEvent", "ActionEvent", "ObservationEvent", "AgentErrorEvent", "UserRejectObservation",
@@ -279,6 +279,8 @@ class OpenHands(ChatEvents):
                              "function_name", "action_id"})
     editor_class = OpenHandsEditor
     sends_through_gateway = True  # LiteLLM, for every provider
+    # V1 conversation folders (a row's path is the folder, which check, repair and the app read)
+    session_files = SessionFiles("openhands", ".openhands/conversations", ("*/",), project_folder=False)
     samples = Samples(
         clean=[_SYSTEM, _ASK, _CALL,
                _v1_event("3-obs", "ObservationEvent", "environment", tool_name="terminal",

@@ -167,3 +167,13 @@ def test_a_repair_an_event_log_cannot_hold_is_refused_plainly():
     assert "TC002" in {f.code for f in inspector.check(json.dumps(events)).findings}
     with pytest.raises(inspector.InputError, match="repair of an OpenHands conversation can only add a result"):
         inspector.repair(json.dumps(events))
+
+
+def test_sessions_lists_openhands_conversation_folders(tmp_path):
+    from inspector.agent_sessions import sessions
+
+    write_folder(tmp_path / ".openhands" / "conversations", v1_events(answered=False))
+    [row] = sessions(agent="openhands", root=tmp_path)
+    assert row.dialect == "openhands" and row.verdict == "would reject" and row.path.endswith(
+        "cd94562403b9487ebdd4018e3f531dfd")
+    assert inspector.check(inspector.load(row.path)).findings[0].code == "TC001"
