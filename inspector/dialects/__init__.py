@@ -54,7 +54,7 @@ class EntryPoint(NamedTuple):
 # new one, another package's) needs no edit: it comes after these, in the entry points' order.
 TIE_ORDER = ("openai-chat", "anthropic", "openai-responses", "gemini", "bedrock", "langchain", "claude-code",
              "ag-ui", "vercel-ai", "vercel-ui", "pydantic-ai", "otel-genai", "codex", "gemini-cli",
-             "openhands", "copilot")
+             "openhands", "copilot", "adk")
 
 _lock = threading.RLock()
 _DIALECTS: dict[str, Dialect] = {}  # the dialects imported and registered

@@ -34,9 +34,25 @@ class ChatEvents(openai_chat.OpenAIChat):
     def chat(self, items: list, where: tuple) -> tuple[list[dict], list[list[int]]]:
         raise NotImplementedError
 
-    def result_event(self, items: list, call_event: int, tool_msg: dict) -> dict:
-        """The event that records ``tool_msg`` (a placeholder result) for the call read from event
-        ``call_event``."""
+    def call_ids(self, msg: dict) -> list[Any]:
+        """The ids of the tool calls message ``msg`` makes."""
+        return [c["id"] for c in msg.get("tool_calls") or () if type(c) is dict and c.get("id") is not None]
+
+    def result_event(self, items: list, calls: dict[Any, int], msg: Any) -> dict | None:
+        """The event that records ``msg`` (a result repair made) for its call (``calls``: each
+        call's id, the event it was read from); None when ``msg`` is no result of a known call."""
+        if type(msg) is not dict or msg.get("role") != "tool" or msg.get("tool_call_id") not in calls:
+            return None
+        return self.tool_event(items, calls[msg["tool_call_id"]], msg)
+
+    def added_results(self, old: Any, new: Any) -> Any | None:
+        """The result message repair put at the start of message ``old`` (now ``new``), or None when
+        ``new`` is ``old`` changed otherwise. A Chat Completions message never gains results."""
+        return None
+
+    def tool_event(self, items: list, call_event: int, tool_msg: dict) -> dict:
+        """The event that records ``tool_msg`` (a placeholder tool message) for the call read from
+        event ``call_event``."""
         raise NotImplementedError
 
     def read(self, items: list, where: tuple, issues: list) -> list:  # type: ignore[override]
@@ -58,40 +74,51 @@ class ChatEvents(openai_chat.OpenAIChat):
         return False
 
 
-class ChatEventsEditor(LogEditor, openai_chat.OpenAIChatEditor):
-    """Repair of an event log: the plan runs on the Chat Completions messages; ``write_back``
-    writes each result repair added as a new event (see the module doc)."""
-
-    message_dialect = "openai-chat"
+class EventsEditor(LogEditor):
+    """Repair of an event log (any message format): the plan runs on the messages the events
+    make; ``write_back`` writes each result message repair added as a new event, right after the
+    events of the message before it, and refuses any other change (see the module doc). The
+    dialect gives ``chat``, ``call_ids`` and ``result_event``."""
 
     def messages(self, items: list, where: tuple) -> tuple[list, list[list[int]]]:
-        d: ChatEvents = self.dialect  # type: ignore[attr-defined]
+        d: Any = self.dialect  # type: ignore[attr-defined]  # a ChatEvents, or another dialect with its hooks
         return d.chat(items, where)
 
     def write_back(self, items: list, msgs: list, grp: list[list[int]], out: list) -> Written:
-        d: ChatEvents = self.dialect  # type: ignore[attr-defined]
+        d: Any = self.dialect  # type: ignore[attr-defined]  # a ChatEvents, or another dialect with its hooks
         origins = self.origins if self.origins is not None and len(self.origins) == len(out) else [
             next((i for i, m in enumerate(msgs) if m is x), None) for x in out]
         kept = [o for o in origins if o is not None]
         if kept != list(range(len(msgs))):
             raise InputError(CANNOT.format(what=d.what, change="take out or move a message"))
-        if any(o is not None and out[j] is not msgs[o] for j, o in enumerate(origins)):
-            raise InputError(CANNOT.format(what=d.what, change="rewrite a message"))
+        # A message repair gave results at its start (a Gemini user content that now answers the
+        # calls before it): those results are a new event before the message's own, kept as it was.
+        lead: dict[int, Any] = {}
+        for j, o in enumerate(origins):
+            if o is not None and out[j] is not msgs[o]:
+                added = d.added_results(msgs[o], out[j])
+                if added is None:
+                    raise InputError(CANNOT.format(what=d.what, change="rewrite a message"))
+                lead[j] = added
         calls: dict[Any, int] = {}  # a call's id -> the event it was read from
         for i, m in enumerate(msgs):
-            for c in m.get("tool_calls") or ():
-                if type(c) is dict and c.get("id") is not None:
-                    calls.setdefault(c["id"], max(grp[i]))
+            for cid in d.call_ids(m):
+                calls.setdefault(cid, max(grp[i]))
         after: dict[int, list[tuple[int, dict]]] = {}  # event index -> (output message, new event) after it
         last = -1
         for j, o in enumerate(origins):
+            if o is not None and j in lead:
+                event = d.result_event(items, calls, lead[j])
+                if event is None:
+                    raise InputError(CANNOT.format(what=d.what, change="rewrite a message"))
+                after.setdefault(last, []).append((j, event))
             if o is not None:
                 last = max(grp[o], default=last)
                 continue
-            m = out[j]
-            if type(m) is not dict or m.get("role") != "tool" or m.get("tool_call_id") not in calls:
+            event = d.result_event(items, calls, out[j])
+            if event is None:
                 raise InputError(CANNOT.format(what=d.what, change="add a message other than a tool call's result"))
-            after.setdefault(last, []).append((j, d.result_event(items, calls[m["tool_call_id"]], m)))
+            after.setdefault(last, []).append((j, event))
         new: list = []
         new_origin: list[int | None] = []
         at: dict[int, int] = {}
@@ -113,5 +140,11 @@ class ChatEventsEditor(LogEditor, openai_chat.OpenAIChatEditor):
             insert(k)
         for j, o in enumerate(origins):
             if o is not None:
-                spans[j] = [at[k] for k in grp[o]]
+                spans[j] = [*spans[j], *(at[k] for k in grp[o])]
         return Written(new, new_origin, spans, changed)
+
+
+class ChatEventsEditor(EventsEditor, openai_chat.OpenAIChatEditor):
+    """Repair of an event log read as Chat Completions messages."""
+
+    message_dialect = "openai-chat"

@@ -151,7 +151,7 @@ class Copilot(ChatEvents):
     def chat(self, items: list, where: tuple) -> tuple[list[dict], list[list[int]]]:
         return chat(items, where)
 
-    def result_event(self, items: list, call_event: int, tool_msg: dict) -> dict:
+    def tool_event(self, items: list, call_event: int, tool_msg: dict) -> dict:
         """A failed ``tool.execution_complete`` for the call, its parent the call's event."""
         e = items[call_event]
         text = tool_msg.get("content") if type(tool_msg.get("content")) is str else ""

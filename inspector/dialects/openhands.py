@@ -316,7 +316,7 @@ class OpenHands(ChatEvents):
             return _v1(items, where)
         return _v0(items, where)
 
-    def result_event(self, items: list, call_event: int, tool_msg: dict) -> dict:
+    def tool_event(self, items: list, call_event: int, tool_msg: dict) -> dict:
         """V1: an ``AgentErrorEvent`` for the call (what the SDK records when a tool cannot run);
         V0: an ``ErrorObservation`` carrying the action's ``tool_call_metadata``."""
         action = items[call_event]
