@@ -174,6 +174,10 @@ class Adk(gemini.Gemini):
                                                           "requestedAuthConfigs": {}},
                 "id": f"repair-{ids[0]}", "timestamp": call.get("timestamp")}
 
+    def agent(self, items: list) -> tuple[str, str | None] | None:
+        """Google ADK (its events name no version)."""
+        return "Google ADK", None
+
     def names_list(self, key: str | None, request: Any, target: str | None) -> bool:
         return False
 

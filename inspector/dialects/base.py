@@ -180,6 +180,11 @@ class Dialect(ABC):
     def text(self, raw: Any) -> str:
         raise NotImplementedError
 
+    def agent(self, items: list) -> tuple[str, str | None] | None:
+        """The coding agent whose log this is and the version the log names (None: not named),
+        for the app's badge; None when the format is no agent's log. Default: None."""
+        return None
+
     def read_folder(self, path: str) -> bytes | None:
         """A folder this format keeps one conversation in (an OpenHands V1 conversation: one file
         per event), as the bytes of one document; None when the folder is not one. Default: None."""

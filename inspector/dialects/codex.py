@@ -250,6 +250,12 @@ class Codex(responses.Responses):
     def continues_stored(self, request: Any) -> bool:
         return False
 
+    def agent(self, items: list) -> tuple[str, str | None] | None:
+        """Codex CLI, and the ``cli_version`` of its ``session_meta``."""
+        v = next((e["payload"].get("cli_version") for e in items[:50] if is_line(e) and e["type"] == "session_meta"),
+                 None)
+        return "Codex CLI", v if type(v) is str else None
+
     def target_from(self, items: list, holder: Any = None) -> tuple[str | None, str]:
         """The model of the last ``turn_context`` (the one the latest requests went to)."""
         from ..target_from_model import model_named

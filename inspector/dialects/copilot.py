@@ -160,6 +160,12 @@ class Copilot(ChatEvents):
                 "id": str(uuid.uuid5(uuid.NAMESPACE_URL, f"inspector-repair:{e.get('id')}:{tool_msg['tool_call_id']}")),
                 "timestamp": e.get("timestamp"), "parentId": e.get("id")}
 
+    def agent(self, items: list) -> tuple[str, str | None] | None:
+        """Copilot CLI, and the ``copilotVersion`` of ``session.start``."""
+        v = next((e["data"].get("copilotVersion") for e in items[:50] if is_event(e) and e["type"] == "session.start"),
+                 None)
+        return "Copilot CLI", v if type(v) is str else None
+
     def result_failed(self, raw: Any, result_id: Any) -> bool:
         return False
 

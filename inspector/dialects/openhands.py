@@ -334,6 +334,10 @@ class OpenHands(ChatEvents):
                 "message": text, "cause": action.get("id"), "observation": "error", "tool_call_metadata": meta,
                 "content": text, "extras": {"error_id": ""}}
 
+    def agent(self, items: list) -> tuple[str, str | None] | None:
+        """OpenHands (its events name no version)."""
+        return "OpenHands", None
+
     def target_from(self, items: list, holder: Any = None) -> tuple[str | None, str]:
         """The model a V0 event's model response names (LiteLLM's, as the provider returned it)."""
         from ..target_from_model import model_named
