@@ -56,7 +56,9 @@ def test_a_version_that_is_not_one_is_not_shown(app_page):
 
 def test_a_plain_message_list_has_no_agent_badge(app_page):
     page = app_page
-    open_sample(page, "missing_tool_reply")
+    upload(page, name="chat.json", data=json.dumps([{"role": "user", "content": "hi"},
+                                                    {"role": "assistant", "content": "hello"}]).encode())
+    wait_idle(page)
     expect(page.locator(ROW)).to_contain_text("openai-chat")
     for agent in ("Codex CLI", "Claude Code", "Copilot CLI", "OpenHands", "Gemini CLI", "Google ADK"):
         expect(page.locator(ROW)).not_to_contain_text(agent)
