@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from . import dialects  # noqa: F401  (the formats' container recognisers: they load before a file is searched)
+from . import dialects  # the formats' container recognisers (they load before a file is searched), and read_folder
 from .containers import Document, find_transcripts, looks_like_message
 from .errors import InputError, PythonReprInput
 from .gc_pause import gc_paused

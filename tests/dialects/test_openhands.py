@@ -35,7 +35,7 @@ CALL_ID = "call_KaQ0kUcBb5tbMzhxbIx9dvoZ"
 
 def v1_events(answered: bool = True) -> list[dict]:
     """A V1 conversation as the SDK writes it (software-agent-sdk@4f4c68c, see the module doc)."""
-    text = lambda t: [{"cache_prompt": False, "type": "text", "text": t}]  # noqa: E731
+    text = lambda t: [{"cache_prompt": False, "type": "text", "text": t}]
     out = [
         {"id": "5df490d1-98e8-4dea-9ae7-7f36c59f8ed5", "timestamp": "2026-02-05T11:24:45.292853", "source": "agent",
          "system_prompt": {"cache_prompt": False, "type": "text", "text": "You are OpenHands agent."},
