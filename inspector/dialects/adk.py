@@ -40,18 +40,18 @@ def is_event(e: Any) -> bool:
             and (type(e.get("content")) is dict or type(e.get("actions")) is dict))
 
 
-def claims(items: list) -> bool:
+def claims(items: list[Any]) -> bool:
     return any(is_event(e) and type(e.get("content")) is dict for e in items[:50])
 
 
-def detect(items: list) -> int:
+def detect(items: list[Any]) -> int:
     return 4 if claims(items) else 0
 
 
-def _foreign(e: dict) -> dict:
+def _foreign(e: dict[str, Any]) -> dict[str, Any]:
     """Another agent's event as ADK sends it to the agent answering: user text."""
     who = e.get("author")
-    parts: list[dict] = [{"text": "For context:"}]
+    parts: list[dict[str, Any]] = [{"text": "For context:"}]
     for p in (e.get("content") or {}).get("parts") or ():
         if type(p) is not dict or p.get("thought") is True:
             continue
@@ -68,11 +68,11 @@ def _foreign(e: dict) -> dict:
     return {"role": "user", "parts": parts}
 
 
-def chat(items: list, where: tuple) -> tuple[list[dict], list[list[int]]]:
+def chat(items: list[Any], where: tuple[Any, ...]) -> tuple[list[dict[str, Any]], list[list[int]]]:
     """The Gemini contents the events make, and for each the event it came from."""
     agent = next((e.get("author") for e in reversed(items) if is_event(e) and e.get("author") != "user"
                   and type(e.get("content")) is dict), None)
-    out: list[dict] = []
+    out: list[dict[str, Any]] = []
     groups: list[list[int]] = []
     for k, e in enumerate(items):
         if type(e) is not dict:
@@ -97,7 +97,7 @@ class AdkEditor(EventsEditor, gemini.GeminiEditor):
     message_dialect = "gemini"
 
 
-def _event(eid: str, role: str, parts: list, author: str, t: float) -> dict:
+def _event(eid: str, role: str, parts: list[Any], author: str, t: float) -> dict[str, Any]:
     return {"content": {"parts": parts, "role": role}, "invocationId": "e-98e9c6ef-f1d5-4129-955c-fe78d3611c1c",
             "author": author, "actions": {"stateDelta": {}, "artifactDelta": {}, "requestedAuthConfigs": {}},
             "id": eid, "timestamp": t}
@@ -137,16 +137,16 @@ class Adk(gemini.Gemini):
     def is_message(self, item: Any) -> bool:
         return is_event(item)
 
-    def chat(self, items: list, where: tuple) -> tuple[list[dict], list[list[int]]]:
+    def chat(self, items: list[Any], where: tuple[Any, ...]) -> tuple[list[dict[str, Any]], list[list[int]]]:
         return chat(items, where)
 
-    def read(self, items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
+    def read(self, items: list[Any], where: tuple[Any, ...], issues: list[Issue]) -> list[Msg]:
         return gemini.normalize(chat(items, where)[0], where, issues)
 
-    def item_groups(self, items: list, where: tuple = ()) -> list[list[int]]:
+    def item_groups(self, items: list[Any], where: tuple[Any, ...] = ()) -> list[list[int]]:
         return chat(items, where)[1]
 
-    def call_ids(self, msg: dict) -> list[Any]:
+    def call_ids(self, msg: dict[str, Any]) -> list[Any]:
         return [p["functionCall"].get("id") for p in msg.get("parts") or ()
                 if type(p) is dict and type(p.get("functionCall")) is dict and p["functionCall"].get("id") is not None]
 
@@ -160,7 +160,7 @@ class Adk(gemini.Gemini):
             return None
         return {"role": "user", "parts": after[:n]}
 
-    def result_event(self, items: list, calls: dict[Any, int], msg: Any) -> dict | None:
+    def result_event(self, items: list[Any], calls: dict[Any, int], msg: Any) -> dict[str, Any] | None:
         """A user content of ``functionResponse`` parts answering known calls, as a new event of
         the first call's invocation and author."""
         parts = msg.get("parts") if type(msg) is dict else None
@@ -174,7 +174,7 @@ class Adk(gemini.Gemini):
                                                           "requestedAuthConfigs": {}},
                 "id": f"repair-{ids[0]}", "timestamp": call.get("timestamp")}
 
-    def agent(self, items: list) -> tuple[str, str | None] | None:
+    def agent(self, items: list[Any]) -> tuple[str, str | None] | None:
         """Google ADK (its events name no version)."""
         return "Google ADK", None
 

@@ -31,14 +31,14 @@ class ChatEvents(openai_chat.OpenAIChat):
 
     what: ClassVar[str] = ""  # "an OpenHands conversation": what repair's refusal names
 
-    def chat(self, items: list, where: tuple) -> tuple[list[dict], list[list[int]]]:
+    def chat(self, items: list[Any], where: tuple[Any, ...]) -> tuple[list[dict[str, Any]], list[list[int]]]:
         raise NotImplementedError
 
-    def call_ids(self, msg: dict) -> list[Any]:
+    def call_ids(self, msg: dict[str, Any]) -> list[Any]:
         """The ids of the tool calls message ``msg`` makes."""
         return [c["id"] for c in msg.get("tool_calls") or () if type(c) is dict and c.get("id") is not None]
 
-    def result_event(self, items: list, calls: dict[Any, int], msg: Any) -> dict | None:
+    def result_event(self, items: list[Any], calls: dict[Any, int], msg: Any) -> dict[str, Any] | None:
         """The event that records ``msg`` (a result repair made) for its call (``calls``: each
         call's id, the event it was read from); None when ``msg`` is no result of a known call."""
         if type(msg) is not dict or msg.get("role") != "tool" or msg.get("tool_call_id") not in calls:
@@ -50,21 +50,21 @@ class ChatEvents(openai_chat.OpenAIChat):
         ``new`` is ``old`` changed otherwise. A Chat Completions message never gains results."""
         return None
 
-    def tool_event(self, items: list, call_event: int, tool_msg: dict) -> dict:
+    def tool_event(self, items: list[Any], call_event: int, tool_msg: dict[str, Any]) -> dict[str, Any]:
         """The event that records ``tool_msg`` (a placeholder tool message) for the call read from
         event ``call_event``."""
         raise NotImplementedError
 
-    def read(self, items: list, where: tuple, issues: list) -> list:  # type: ignore[override]
+    def read(self, items: list[Any], where: tuple[Any, ...], issues: list[Any]) -> list[Any]:
         msgs, _ = self.chat(items, where)
         return openai_chat.normalize(msgs, where, issues)
 
-    def through_gateway(self, items: list, target: str) -> tuple[Any, list, list[list[int]]] | None:
+    def through_gateway(self, items: list[Any], target: str) -> tuple[Any, list[Any], list[list[int]]] | None:
         """The gateway's translation of the messages the events make (indexes: those messages')."""
         msgs, _ = self.chat(items, ())
         return super().through_gateway(msgs, target)
 
-    def item_groups(self, items: list, where: tuple = ()) -> list[list[int]]:
+    def item_groups(self, items: list[Any], where: tuple[Any, ...] = ()) -> list[list[int]]:
         return self.chat(items, where)[1]
 
     def names_list(self, key: str | None, request: Any, target: str | None) -> bool:
@@ -80,11 +80,12 @@ class EventsEditor(LogEditor):
     events of the message before it, and refuses any other change (see the module doc). The
     dialect gives ``chat``, ``call_ids`` and ``result_event``."""
 
-    def messages(self, items: list, where: tuple) -> tuple[list, list[list[int]]]:
+    def messages(self, items: list[Any], where: tuple[Any, ...]) -> tuple[list[Any], list[list[int]]]:
         d: Any = self.dialect  # type: ignore[attr-defined]  # a ChatEvents, or another dialect with its hooks
-        return d.chat(items, where)
+        got: tuple[list[Any], list[list[int]]] = d.chat(items, where)
+        return got
 
-    def write_back(self, items: list, msgs: list, grp: list[list[int]], out: list) -> Written:
+    def write_back(self, items: list[Any], msgs: list[Any], grp: list[list[int]], out: list[Any]) -> Written:
         d: Any = self.dialect  # type: ignore[attr-defined]  # a ChatEvents, or another dialect with its hooks
         origins = self.origins if self.origins is not None and len(self.origins) == len(out) else [
             next((i for i, m in enumerate(msgs) if m is x), None) for x in out]
@@ -104,7 +105,7 @@ class EventsEditor(LogEditor):
         for i, m in enumerate(msgs):
             for cid in d.call_ids(m):
                 calls.setdefault(cid, max(grp[i]))
-        after: dict[int, list[tuple[int, dict]]] = {}  # event index -> (output message, new event) after it
+        after: dict[int, list[tuple[int, dict[str, Any]]]] = {}  # event index -> (output message, new event) after it
         last = -1
         for j, o in enumerate(origins):
             if o is not None and j in lead:
@@ -119,7 +120,7 @@ class EventsEditor(LogEditor):
             if event is None:
                 raise InputError(CANNOT.format(what=d.what, change="add a message other than a tool call's result"))
             after.setdefault(last, []).append((j, event))
-        new: list = []
+        new: list[Any] = []
         new_origin: list[int | None] = []
         at: dict[int, int] = {}
         spans: list[list[int]] = [[] for _ in out]

@@ -41,11 +41,11 @@ def is_event(e: Any) -> bool:
             and type(e.get("data")) is dict and "id" in e and "timestamp" in e)
 
 
-def claims(items: list) -> bool:
+def claims(items: list[Any]) -> bool:
     return any(is_event(e) and (e["type"] in SENT or e["type"] == "session.start") for e in items[:50])
 
 
-def detect(items: list) -> int:
+def detect(items: list[Any]) -> int:
     return 4 if claims(items) else 0
 
 
@@ -53,7 +53,7 @@ def _arguments(a: Any) -> Any:
     return a if type(a) is str else json.dumps(a if a is not None else {})
 
 
-def _result(data: dict) -> Any:
+def _result(data: dict[str, Any]) -> Any:
     r = data.get("result")
     if type(r) is dict and "content" in r:
         return r["content"]
@@ -65,15 +65,16 @@ def _result(data: dict) -> Any:
     return json.dumps(r) if r is not None else ""
 
 
-def chat(items: list, where: tuple) -> tuple[list[dict], list[list[int]]]:
-    out: list[dict] = []
+def chat(items: list[Any], where: tuple[Any, ...]) -> tuple[list[dict[str, Any]], list[list[int]]]:
+    out: list[dict[str, Any]] = []
     groups: list[list[int]] = []
     for k, e in enumerate(items):
         if type(e) is not dict:
             from ..containers import path_text
 
             raise InputError(f"expected a Copilot CLI event object, got {type_name(e)}", f"{path_text(where)}[{k}]")
-        t, data = e.get("type"), e.get("data") if type(e.get("data")) is dict else {}
+        t = e.get("type")
+        data: dict[str, Any] = e["data"] if type(e.get("data")) is dict else {}
         if data.get("parentToolCallId") is not None:
             continue  # a sub-agent's own conversation, not the session's
         if t == "session.compaction_complete" and data.get("success") is True:
@@ -89,7 +90,7 @@ def chat(items: list, where: tuple) -> tuple[list[dict], list[list[int]]]:
         elif t == "system.message":
             out.append({"role": data.get("role") or "system", "content": data.get("content", "")})
         elif t == "assistant.message":
-            msg: dict = {"role": "assistant", "content": data.get("content") or None}
+            msg: dict[str, Any] = {"role": "assistant", "content": data.get("content") or None}
             reqs = [r for r in data.get("toolRequests") or () if type(r) is dict]
             if reqs:
                 msg["tool_calls"] = [{"id": r.get("toolCallId"), "type": "function",
@@ -110,7 +111,7 @@ class CopilotEditor(ChatEventsEditor):
     pass
 
 
-def _event(eid: str, t: str, data: dict, parent: str | None) -> dict:
+def _event(eid: str, t: str, data: dict[str, Any], parent: str | None) -> dict[str, Any]:
     return {"type": t, "data": data, "id": eid, "timestamp": f"2026-03-04T02:31:0{eid[-1]}.000Z", "parentId": parent}
 
 
@@ -148,10 +149,10 @@ class Copilot(ChatEvents):
     def is_message(self, item: Any) -> bool:
         return is_event(item)
 
-    def chat(self, items: list, where: tuple) -> tuple[list[dict], list[list[int]]]:
+    def chat(self, items: list[Any], where: tuple[Any, ...]) -> tuple[list[dict[str, Any]], list[list[int]]]:
         return chat(items, where)
 
-    def tool_event(self, items: list, call_event: int, tool_msg: dict) -> dict:
+    def tool_event(self, items: list[Any], call_event: int, tool_msg: dict[str, Any]) -> dict[str, Any]:
         """A failed ``tool.execution_complete`` for the call, its parent the call's event."""
         e = items[call_event]
         text = tool_msg.get("content") if type(tool_msg.get("content")) is str else ""
@@ -160,7 +161,7 @@ class Copilot(ChatEvents):
                 "id": str(uuid.uuid5(uuid.NAMESPACE_URL, f"inspector-repair:{e.get('id')}:{tool_msg['tool_call_id']}")),
                 "timestamp": e.get("timestamp"), "parentId": e.get("id")}
 
-    def agent(self, items: list) -> tuple[str, str | None] | None:
+    def agent(self, items: list[Any]) -> tuple[str, str | None] | None:
         """Copilot CLI, and the ``copilotVersion`` of ``session.start``."""
         v = next((e["data"].get("copilotVersion") for e in items[:50] if is_event(e) and e["type"] == "session.start"),
                  None)
@@ -169,7 +170,7 @@ class Copilot(ChatEvents):
     def result_failed(self, raw: Any, result_id: Any) -> bool:
         return False
 
-    def target_from(self, items: list, holder: Any = None) -> tuple[str | None, str]:
+    def target_from(self, items: list[Any], holder: Any = None) -> tuple[str | None, str]:
         """The last model the session names (``session.model_change``'s ``newModel``, else
         ``session.start``'s ``selectedModel``)."""
         from ..target_from_model import model_named

@@ -58,14 +58,18 @@ def is_event(e: Any) -> bool:
     return is_v1(e) or is_v0(e)
 
 
-def claims(items: list) -> bool:
+def claims(items: list[Any]) -> bool:
     head = items[:50]
     return any(is_v1(e) and e["kind"] in ("MessageEvent", "ActionEvent", "SystemPromptEvent") for e in head) or any(
         is_v0(e) and (e.get("action") == "message" or type(e.get("tool_call_metadata")) is dict) for e in head)
 
 
-def detect(items: list) -> int:
+def detect(items: list[Any]) -> int:
     return 4 if claims(items) else 0
+
+
+def _obj(v: Any) -> dict[str, Any]:
+    return v if type(v) is dict else {}
 
 
 def _text(content: Any) -> Any:
@@ -85,10 +89,10 @@ def _joined(content: Any) -> str:
     return ""
 
 
-def _v1(items: list, where: tuple) -> tuple[list[dict], list[list[int]]]:
+def _v1(items: list[Any], where: tuple[Any, ...]) -> tuple[list[dict[str, Any]], list[list[int]]]:
     forgotten = {x for e in items if is_v1(e) and e["kind"] == "Condensation"
                  for x in (e.get("forgotten_event_ids") or ()) if type(x) is str}
-    out: list[dict] = []
+    out: list[dict[str, Any]] = []
     groups: list[list[int]] = []
     reply: Any = object()  # the llm_response_id of the assistant message being built
     for k, e in enumerate(items):
@@ -98,7 +102,7 @@ def _v1(items: list, where: tuple) -> tuple[list[dict], list[list[int]]]:
         if e.get("id") in forgotten:
             continue
         if kind == "ActionEvent":
-            tc = e.get("tool_call") if type(e.get("tool_call")) is dict else {}
+            tc = _obj(e.get("tool_call"))
             call = {"id": e.get("tool_call_id", tc.get("id")), "type": "function",
                     "function": {"name": tc.get("name", e.get("tool_name")), "arguments": tc.get("arguments", "{}")}}
             rid = e.get("llm_response_id")
@@ -125,7 +129,7 @@ def _v1(items: list, where: tuple) -> tuple[list[dict], list[list[int]]]:
             groups.append([k])
         elif kind in V1_RESULTS:
             if kind == "ObservationEvent":
-                obs = e.get("observation") if type(e.get("observation")) is dict else {}
+                obs = _obj(e.get("observation"))
                 content: Any = _text(obs.get("content"))
             else:
                 content = e.get("error", e.get("rejection_reason", ""))
@@ -135,13 +139,13 @@ def _v1(items: list, where: tuple) -> tuple[list[dict], list[list[int]]]:
     return out, groups
 
 
-def _response(e: dict) -> dict:
+def _response(e: dict[str, Any]) -> dict[str, Any]:
     meta = e.get("tool_call_metadata")
     mr = meta.get("model_response") if type(meta) is dict else None
     return mr if type(mr) is dict else {}
 
 
-def _v0_call(e: dict) -> dict:
+def _v0_call(e: dict[str, Any]) -> dict[str, Any]:
     meta = e["tool_call_metadata"]
     cid = meta.get("tool_call_id")
     args: Any = None
@@ -150,13 +154,13 @@ def _v0_call(e: dict) -> dict:
             if type(tc) is dict and tc.get("id") == cid and type(tc.get("function")) is dict:
                 args = tc["function"].get("arguments")
     if args is None:
-        a = e.get("args") if type(e.get("args")) is dict else {}
+        a = _obj(e.get("args"))
         args = json.dumps({k: v for k, v in a.items() if k not in ("thought", "confirmation_state", "hidden",
                                                                       "blocking", "is_input")})
     return {"id": cid, "type": "function", "function": {"name": meta.get("function_name"), "arguments": args}}
 
 
-def _v0(items: list, where: tuple) -> tuple[list[dict], list[list[int]]]:
+def _v0(items: list[Any], where: tuple[Any, ...]) -> tuple[list[dict[str, Any]], list[list[int]]]:
     forgotten: set[Any] = set()
     for e in items:
         if is_v0(e) and e.get("action") == "condensation" and type(e.get("args")) is dict:
@@ -165,7 +169,7 @@ def _v0(items: list, where: tuple) -> tuple[list[dict], list[list[int]]]:
             lo, hi = a.get("forgotten_events_start_id"), a.get("forgotten_events_end_id")
             if type(lo) is int and type(hi) is int:
                 forgotten.update(range(lo, hi + 1))
-    out: list[dict] = []
+    out: list[dict[str, Any]] = []
     groups: list[list[int]] = []
     reply: Any = object()
     for k, e in enumerate(items):
@@ -174,7 +178,7 @@ def _v0(items: list, where: tuple) -> tuple[list[dict], list[list[int]]]:
         if e.get("id") in forgotten:
             continue
         meta = e.get("tool_call_metadata")
-        args = e.get("args") if type(e.get("args")) is dict else {}
+        args = _obj(e.get("args"))
         if type(e.get("action")) is str and type(meta) is dict:
             rid = _response(e).get("id")
             if out and rid is not None and rid == reply and "tool_calls" in out[-1]:
@@ -201,13 +205,13 @@ def _v0(items: list, where: tuple) -> tuple[list[dict], list[list[int]]]:
     return out, groups
 
 
-def _at(where: tuple) -> str:
+def _at(where: tuple[Any, ...]) -> str:
     from ..containers import path_text
 
     return path_text(where)
 
 
-def conversation_folder(path: str | os.PathLike) -> list[Path] | None:
+def conversation_folder(path: str | os.PathLike[str]) -> list[Path] | None:
     """The event files of a V1 conversation folder (the folder, or its ``events`` folder), in the
     order OpenHands wrote them; None when the folder is not one."""
     p = Path(path)
@@ -218,7 +222,7 @@ def conversation_folder(path: str | os.PathLike) -> list[Path] | None:
     return None
 
 
-def read_folder(path: str | os.PathLike) -> bytes | None:
+def read_folder(path: str | os.PathLike[str]) -> bytes | None:
     """A V1 conversation folder as one JSON array of its events (None: not such a folder)."""
     files = conversation_folder(path)
     if files is None:
@@ -253,7 +257,7 @@ class OpenHandsEditor(ChatEventsEditor):
     pass
 
 
-def _v1_event(eid: str, kind: str, source: str, **more: Any) -> dict:
+def _v1_event(eid: str, kind: str, source: str, **more: Any) -> dict[str, Any]:
     return {"id": eid, "timestamp": f"2026-02-05T11:24:4{eid[0]}.000000", "source": source, **more, "kind": kind}
 
 
@@ -311,12 +315,12 @@ class OpenHands(ChatEvents):
     def write_folder(self, data: bytes, source: str, out: str) -> None:
         write_folder(data, source, out)
 
-    def chat(self, items: list, where: tuple) -> tuple[list[dict], list[list[int]]]:
+    def chat(self, items: list[Any], where: tuple[Any, ...]) -> tuple[list[dict[str, Any]], list[list[int]]]:
         if any(is_v1(e) for e in items[:50]):
             return _v1(items, where)
         return _v0(items, where)
 
-    def tool_event(self, items: list, call_event: int, tool_msg: dict) -> dict:
+    def tool_event(self, items: list[Any], call_event: int, tool_msg: dict[str, Any]) -> dict[str, Any]:
         """V1: an ``AgentErrorEvent`` for the call (what the SDK records when a tool cannot run);
         V0: an ``ErrorObservation`` carrying the action's ``tool_call_metadata``."""
         action = items[call_event]
@@ -325,7 +329,7 @@ class OpenHands(ChatEvents):
             return {"id": f"repair-{tool_msg['tool_call_id']}", "timestamp": action.get("timestamp"),
                     "source": "agent", "tool_name": action.get("tool_name"), "tool_call_id": tool_msg["tool_call_id"],
                     "error": text, "kind": "AgentErrorEvent"}
-        ids = [e.get("id") for e in items if type(e) is dict and type(e.get("id")) is int]
+        ids: list[int] = [e["id"] for e in items if type(e) is dict and type(e.get("id")) is int]
         meta = next((e["tool_call_metadata"] for e in items if type(e) is dict and type(e.get("action")) is str
                      and type(e.get("tool_call_metadata")) is dict
                      and e["tool_call_metadata"].get("tool_call_id") == tool_msg["tool_call_id"]),
@@ -334,11 +338,11 @@ class OpenHands(ChatEvents):
                 "message": text, "cause": action.get("id"), "observation": "error", "tool_call_metadata": meta,
                 "content": text, "extras": {"error_id": ""}}
 
-    def agent(self, items: list) -> tuple[str, str | None] | None:
+    def agent(self, items: list[Any]) -> tuple[str, str | None] | None:
         """OpenHands (its events name no version)."""
         return "OpenHands", None
 
-    def target_from(self, items: list, holder: Any = None) -> tuple[str | None, str]:
+    def target_from(self, items: list[Any], holder: Any = None) -> tuple[str | None, str]:
         """The model a V0 event's model response names (LiteLLM's, as the provider returned it)."""
         from ..target_from_model import model_named
 
