@@ -177,3 +177,10 @@ def test_sessions_lists_openhands_conversation_folders(tmp_path):
     assert row.dialect == "openhands" and row.verdict == "would reject" and row.path.endswith(
         "cd94562403b9487ebdd4018e3f531dfd")
     assert inspector.check(inspector.load(row.path)).findings[0].code == "TC001"
+
+
+def test_watch_says_plainly_it_follows_files_not_folders(tmp_path, capsys):
+    folder = write_folder(tmp_path, v1_events())
+    assert main(["watch", str(folder), "--once"]) == 2
+    err = capsys.readouterr().err
+    assert "is a directory: watch follows one session file" in err and "cannot write" not in err
