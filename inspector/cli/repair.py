@@ -68,7 +68,7 @@ def write_output(target: str, data: bytes | RepairResult) -> None:
         raise InputError(f"cannot write the file ({exc.strerror or exc})", target) from None
 
 
-def _folder_format(path: str) -> Any:
+def folder_format(path: str) -> Any:
     """The dialect that keeps a conversation in the folder ``path`` (``Dialect.read_folder``), or None."""
     if path == "-" or not os.path.isdir(path):
         return None
@@ -94,7 +94,7 @@ def run_repair(args: argparse.Namespace) -> int:
         return _repair_dataset(args, options)
     if args.unfixable:
         raise InputError("--unfixable applies to JSON Lines datasets (one transcript per line)", args.path)
-    folder = _folder_format(args.path)
+    folder = folder_format(args.path)
     if folder is not None and not args.dry_run and (args.output == "-" or os.path.exists(args.output)):
         raise InputError("is a conversation folder (one file per event): repair writes it back as a folder; name a "
                          "new folder with -o", args.path)

@@ -184,3 +184,13 @@ def test_watch_says_plainly_it_follows_files_not_folders(tmp_path, capsys):
     assert main(["watch", str(folder), "--once"]) == 2
     err = capsys.readouterr().err
     assert "is a directory: watch follows one session file" in err and "cannot write" not in err
+
+
+def test_fit_writes_a_conversation_folder_as_a_new_folder(tmp_path, capsys):
+    folder = write_folder(tmp_path, v1_events())
+    assert main(["fit", str(folder), "--max-tokens", "100000"]) == 2
+    assert "name a new folder with -o" in capsys.readouterr().err
+    out = tmp_path / "fitted"
+    assert main(["fit", str(folder), "--max-tokens", "100000", "-o", str(out)]) == 0
+    assert sorted(p.name for p in (out / "events").iterdir()) == sorted(p.name for p in (folder / "events").iterdir())
+    assert main(["check", str(out)]) == 0
