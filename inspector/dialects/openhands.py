@@ -34,6 +34,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from ..containers import Path as Path_
 from ..errors import InputError
 from .base import Samples, SessionFiles, type_name, word
 from .chat_events import ChatEvents, ChatEventsEditor
@@ -223,11 +224,31 @@ def conversation_folder(path: str | os.PathLike[str]) -> list[Path] | None:
 
 
 def read_folder(path: str | os.PathLike[str]) -> bytes | None:
-    """A V1 conversation folder as one JSON array of its events (None: not such a folder)."""
+    """A V1 conversation folder as one JSON document: its events in order, as an array, or, when
+    the folder has its ``base_state.json`` (which names the model), ``{"base_state": ...,
+    "events": [...]}``. None: not such a folder."""
     files = conversation_folder(path)
     if files is None:
         return None
-    return b"[" + b",\n".join(f.read_bytes().strip() for f in files) + b"]"
+    events = b"[" + b",\n".join(f.read_bytes().strip() for f in files) + b"]"
+    state = files[0].parent.parent / "base_state.json" if files[0].parent.name == "events" else None
+    if state is not None and state.is_file():
+        return b'{"base_state": ' + state.read_bytes().strip() + b',\n"events": ' + events + b"}"
+    return events
+
+
+def openhands_folder(root: Any, fmt: str) -> list[tuple[Path_, Any]]:
+    """A conversation folder read whole (``read_folder``): its ``events`` only."""
+    if (type(root) is dict and type(root.get("base_state")) is dict and type(root.get("events")) is list
+            and set(root) == {"base_state", "events"}):
+        return [(("events",), ("OpenHands conversation", {"dialect": "openhands"}))]
+    return []
+
+
+def _state_model(holder: Any) -> Any:
+    state = holder.get("base_state") if type(holder) is dict else None
+    llm = _obj(_obj(_obj(state).get("agent")).get("llm"))
+    return llm.get("model")
 
 
 def write_folder(data: bytes, source: str, out: str) -> None:
@@ -237,6 +258,8 @@ def write_folder(data: bytes, source: str, out: str) -> None:
     import shutil
 
     events = json.loads(data)
+    if type(events) is dict:  # with its base_state (copied from the source folder below)
+        events = events["events"]
     dest = Path(out)
     try:
         dest.mkdir(parents=True)
@@ -283,6 +306,7 @@ class OpenHands(ChatEvents):
                              "function_name", "action_id"})
     editor_class = OpenHandsEditor
     sends_through_gateway = True  # LiteLLM, for every provider
+    recognisers = (openhands_folder,)
     # V1 conversation folders (a row's path is the folder, which check, repair and the app read)
     session_files = SessionFiles("openhands", ".openhands/conversations", ("*/",), project_folder=False)
     samples = Samples(
@@ -346,6 +370,8 @@ class OpenHands(ChatEvents):
         """The model a V0 event's model response names (LiteLLM's, as the provider returned it)."""
         from ..target_from_model import model_named
 
+        if _state_model(holder):  # V1: the agent's LLM in base_state.json ("anthropic/claude-…", LiteLLM's names)
+            return model_named(_state_model(holder), "the conversation's base_state.json names model")
         for e in items:
             if is_v0(e) and _response(e).get("model"):
                 return model_named(_response(e)["model"], "the trajectory's model response names model")
