@@ -52,7 +52,7 @@ def agent_folder(where: SessionFiles, root: Path) -> Path:
     return root / where.folder
 
 
-def find(agent: str | None = None, root: str | os.PathLike | None = None) -> list[tuple[str, Path, float]]:
+def find(agent: str | None = None, root: str | os.PathLike[str] | None = None) -> list[tuple[str, Path, float]]:
     """``(agent, path, mtime)`` of every session file, newest first."""
     known = agents()
     if agent is not None and agent not in known:
@@ -90,11 +90,11 @@ def _started_and_cwd(doc: Any) -> tuple[str | None, str | None]:
     for e in root[:50]:
         if type(e) is not dict:
             continue
-        payload = next((e[k] for k in ("payload", "data") if type(e.get(k)) is dict), e)  # Codex's, Copilot's
+        payload: dict[str, Any] = next((e[k] for k in ("payload", "data") if type(e.get(k)) is dict), e)  # Codex, Copilot
         if started is None:
             t = e.get("timestamp") or e.get("startTime")
             started = t if type(t) is str else None
-        context = payload.get("context") if type(payload.get("context")) is dict else payload
+        context: dict[str, Any] = payload["context"] if type(payload.get("context")) is dict else payload
         for where in (payload, context):
             if cwd is None and type(where.get("cwd")) is str:
                 cwd = where["cwd"]
@@ -128,7 +128,7 @@ def row(agent: str, path: Path, mtime: float, root: Path) -> SessionRow:
     return r
 
 
-def sessions(agent: str | None = None, root: str | os.PathLike | None = None, last: int = 20) -> list[SessionRow]:
+def sessions(agent: str | None = None, root: str | os.PathLike[str] | None = None, last: int = 20) -> list[SessionRow]:
     """The newest ``last`` sessions, each read and checked."""
     home = Path(root).expanduser() if root is not None else Path.home()
     return [row(a, p, m, home) for a, p, m in find(agent, root)[: max(last, 0)]]

@@ -85,7 +85,8 @@ class DocumentedPlan:
         self.slots: dict[int, Slot] = {}
         self.first: list[Slot] = []
         self.moved_after: dict[int, list[int]] = {}  # input index -> messages moved to follow it
-        self.by_code: dict[str, list] = {}
+        self.origins: list[int | None] = []  # the input index of each output item (None: new)
+        self.by_code: dict[str, list[Any]] = {}
         for iss in a.issues:
             self.by_code.setdefault(iss.code, []).append(iss)
 
@@ -113,7 +114,7 @@ class DocumentedPlan:
 
     # --- the fixes -------------------------------------------------------------------------------
 
-    def run(self) -> list:
+    def run(self) -> list[Any]:
         self.reasoning_state()
         self.namespaced_names()
         self.empty_text()
@@ -123,18 +124,18 @@ class DocumentedPlan:
         self.trailing_calls()
         if not self.recs:
             self.origins = list(range(len(self.items)))
-            return self.items
-        out: list = []
-        self.origins: list[int | None] = []
+            return list(self.items) if type(self.items) is not list else self.items
+        out: list[Any] = []
+        self.origins = []
         for s in self.first:
             s.pos = len(out)
             out.append(s.raw)
             self.origins.append(None)
         for i, item in enumerate(self.items):
             if i not in self.skip:
-                s = self.slots.get(i)
-                if s is not None:
-                    s.pos = len(out)
+                kept = self.slots.get(i)
+                if kept is not None:
+                    kept.pos = len(out)
                 out.append(self.cur.get(i, item))
                 self.origins.append(i)
             for k in self.moved_after.get(i, ()):

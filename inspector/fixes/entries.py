@@ -49,14 +49,14 @@ class EntryPlan:
     def __init__(self, a: Analysis, target: str, options: Any, ed: LogEditor):
         self.a, self.target, self.opt = a, target, options
         self.ed = ed.for_run()
-        self.recs: list = []
-        self.plan_recs: list = []
-        self.quarantine: list = []
+        self.recs: list[Any] = []
+        self.plan_recs: list[Any] = []
+        self.quarantine: list[Any] = []
         self.id_map: dict[str, str] = {}
         self.unfixed: list[str] = []
         self.origins: list[int | None] | None = None
 
-    def run(self) -> list:
+    def run(self) -> list[Any]:
         t = self.a.transcript
         items = t.items
         msgs, grp = self.ed.messages(items, t.path)
@@ -101,9 +101,10 @@ class EntryPlan:
             self.recs.append(rec)
         self._quarantine(items, msgs, grp, plan.quarantine, w)
         self._unlogged(items, w)
-        return w.items
+        written: list[Any] = w.items
+        return written
 
-    def _unlogged(self, items: list, w: Any) -> None:
+    def _unlogged(self, items: list[Any], w: Any) -> None:
         """An entry written back changed that no change names (its ``parentUuid`` follows an entry
         that moved, or it was made from the blocks of another): one change says so, so that the
         log is the whole truth (issue 34)."""
@@ -124,7 +125,7 @@ class EntryPlan:
             r.before, r.slot = o, _Slot(k)
             self.recs.append(r)
 
-    def _quarantine(self, items: list, msgs: list, grp: list[list[int]], held: list, w: Any) -> None:
+    def _quarantine(self, items: list[Any], msgs: list[Any], grp: list[list[int]], held: list[Any], w: Any) -> None:
         """The plan's quarantine in the log's terms: a block whose entry is gone becomes that
         entry, whole; an entry gone without a word from the plan (rewritten into new ones) too."""
         gone = set(w.gone)
