@@ -43,7 +43,7 @@ from .gc_pause import gc_paused
 from .reading import load, path_is_database, read_source
 from .rules import severity
 from .sqlite_sessions import is_database
-from .writing import Original, lines_kept_pieces, put_back, serialise_pieces, source_bytes
+from .writing import Original, lines_kept_pieces, put_back, replace_field, serialise_pieces, source_bytes
 
 DEFAULT_PLACEHOLDER = "No result was recorded for tool call {id} ({name}); its outcome is unknown."
 DEFAULT_BRIDGE = "[no assistant reply was recorded here]"
@@ -434,7 +434,7 @@ def _repair_document(doc: Document, target: str | None, options: RepairOptions, 
             break
         for run, ch in zip(runs, changed):
             if ch:
-                root = put_back(root, run.t, run.items, run.origin)
+                root = run.put(root)
         new_doc = Document(root=root, format=doc.format, transcripts=[r.transcript() for r in runs], source=doc.source)
         after, again = check_plain(new_doc, asked, dialect, as_request=as_request)
         # A pass that sees more to do (a fix that only shows once another is made) runs again,
@@ -450,7 +450,7 @@ def _repair_document(doc: Document, target: str | None, options: RepairOptions, 
                 "last one, so the rule(s) keep failing; the report lists only the changes the output shows")
             for run, ch in zip(runs, changed):
                 if ch:
-                    root = put_back(root, run.t, run.items, run.origin)
+                    root = run.put(root)
             new_doc = Document(root=root, format=doc.format, transcripts=[r.transcript() for r in runs],
                                source=doc.source)
             after, _ = check_plain(new_doc, asked, dialect, as_request=as_request)
@@ -537,10 +537,22 @@ class _Run:
         self.origin: list[int | None] | None = None  # input index of each current item (None: new)
         self.reported: set[str] = set()  # codes check reported on the input (errors and warnings)
         self.stuck: list[str] = []  # the codes of the latest pass's changes
+        self.request_fields: dict[str, Any] = {}  # fields of the request body around the list that repair rewrote
 
     def transcript(self) -> Transcript:
         t = self.t
-        return Transcript(items=self.items, path=t.path, container=t.container, dialect=self.dialect, extra=t.extra)
+        extra = t.extra
+        if self.request_fields and type(extra.get("request")) is dict:  # the next pass reads the body as written
+            extra = {**extra, "request": {**extra["request"], **self.request_fields}}
+        return Transcript(items=self.items, path=t.path, container=t.container, dialect=self.dialect, extra=extra)
+
+    def put(self, root: Any) -> Any:
+        """``root`` with this transcript's items written back, and the request fields repair
+        rewrote (a top-level ``system`` a system message was folded into) beside them."""
+        root = put_back(root, self.t, self.items, self.origin)
+        for key, value in self.request_fields.items():
+            root = replace_field(root, self.path[:-1], key, value)
+        return root
 
     def step(self, a: Any, ed: Any, target: str, options: RepairOptions, later: bool = False) -> bool:
         """Run one pass of the plan; True when it changed something."""
@@ -567,6 +579,7 @@ class _Run:
         self.unfixed = [next((e for e in self.unfixed if e.startswith(u)), u) for u in unfixed]
         if not plan.recs:
             return False
+        self.request_fields.update(getattr(plan, "request_fields", None) or {})
         if later and len(items) == len(self.items) and same_json(items, self.items):
             # A pass whose output is its input made no change, whatever its plan said: the log
             # lists only what the output shows (a Gemini join that joined nothing, issue 34).
@@ -578,6 +591,9 @@ class _Run:
         new_origin = getattr(plan, "origins", None)
         if later:  # earlier changes' output positions move with this pass
             where = {o: k for k, o in enumerate(new_origin or ()) if o is not None}
+            for r in plan.recs:  # a message joined into another: where this pass's change says it went
+                if r.before is not None and r.before not in where and r.slot is not None and r.slot.pos is not None:
+                    where[r.before] = r.slot.pos
             for c in self.changes:
                 c.index_after = where.get(c.index_after) if c.index_after is not None else None
         if not later:  # what check reported on the input, at a severity repair acts on

@@ -12,7 +12,7 @@ import zlib
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from .containers import EMBEDDED, embedded_json
+from .containers import EMBEDDED, embedded_json, get_path
 from .errors import InputError
 from .jsonio import dumps, sniff_encoding
 
@@ -36,6 +36,13 @@ def replace(root: Any, path: tuple[Any, ...], value: Any) -> Any:
     copy = dict(root) if type(root) is dict else list(root)
     copy[head] = replace(root[head], rest, value)
     return copy
+
+
+def replace_field(root: Any, path: tuple[Any, ...], key: str, value: Any) -> Any:
+    """``root`` with the object at ``path`` holding ``value`` at ``key`` (added last if it was not
+    there), copying only the containers along the path."""
+    holder = get_path(root, path) if path else root
+    return replace(root, path, {**holder, key: value})
 
 
 def put_back(root: Any, t: Any, items: list[Any], origins: list[Any] | None = None) -> Any:

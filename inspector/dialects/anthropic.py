@@ -533,6 +533,25 @@ class AnthropicEditor(BlockEditor):
     def with_result_id(self, block: Raw, new_id: str) -> Raw:
         return {**block, "tool_use_id": new_id}
 
+    def fold_system(self, request: Mapping[str, Any], raws: list[Any]) -> tuple[str, Any] | None:
+        """``system`` with the messages' text after what it held: a string joined to a string by a
+        blank line, else text blocks (the messages' own, as they were) after the blocks it held."""
+        if not raws or not all(_text_only(r) for r in raws):
+            return None
+        value: Any = request.get("system")
+        if value is not None and type(value) is not str and not (
+                type(value) is list and all(type(b) is dict for b in value)):
+            return None  # a system field of a shape the API does not have: not ours to rewrite
+        for r in raws:
+            c = r["content"]
+            if type(value) is str or value is None:
+                if type(c) is str:
+                    value = c if not value else f"{value}\n\n{c}"
+                    continue
+                value = [{"type": "text", "text": value}] if value else []
+            value = [*value, *([{"type": "text", "text": c}] if type(c) is str else c)]
+        return "system", value
+
 
 class Anthropic(Dialect):
     """Anthropic Messages ``messages``."""

@@ -150,6 +150,15 @@ class CodexEditor(LogEditor, responses.ResponsesEditor):
         def emit(j: int, template: dict[str, Any] | None, k: int | None) -> None:
             o = origins[j]
             same = o is not None and out[j] is msgs[o]
+            if template is None and o is not None and o < len(line_of) and len(grp[o]) == 1:
+                # An item moved to another place: its own line, as it was (its timestamp too), there.
+                own = items[line_of[o]]
+                new.append(own if same else {**own, "payload": out[j]})
+                new_origin.append(line_of[o])
+                if not same:
+                    changed.add(len(new) - 1)
+                spans[j].append(len(new) - 1)
+                return
             if template is not None and same:
                 new.append(template)
             else:

@@ -11,7 +11,8 @@ through their ``raw_item``. A ``reasoning`` item must be followed by the item it
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..containers import Path, path_text
@@ -204,6 +205,41 @@ def deepseek_words(pairing_issues: list[Issue]) -> None:
         iss.provider = DEEPSEEK_NO_OUTPUT if iss.code in ("TC001", "TC003") else None
 
 
+# The items of one response share the first 16 hex digits of their ids after the type prefix
+# (``rs_0a4d512680f81369006a5364c4…`` and ``fc_0a4d512680f81369006a5364c6…``, cline/cline#12242,
+# 2026-07-12; the same in continuedev/continue#10018 and #10880, mastra-ai/mastra#8738,
+# VRSEN/agency-swarm#367): the response a call or reasoning item came from.
+_ITEM_ID = re.compile(r"(fc|rs)_([0-9a-f]{16})[0-9a-f]{16,}")
+
+
+def response_of(raw: Any, kind: str) -> str | None:
+    """The response an output item's ``id`` says it came from (``kind``: ``fc`` or ``rs``), or None."""
+    rid = raw.get("id") if type(raw) is dict else None
+    m = _ITEM_ID.fullmatch(rid) if type(rid) is str else None
+    return m.group(2) if m is not None and m.group(1) == kind else None
+
+
+def reasoning_binding(msgs: list[Msg], note: Callable[[Issue], None]) -> None:
+    """A reasoning item followed by a function call another response made (TC021
+    ``reasoning_binding``): its encrypted reasoning is bound to the call it was produced with, which
+    is not after it, so the API finds it without its required following item. Ids that do not have
+    the API's shape say nothing. (A call without its response's reasoning item is
+    ``reasoning_dropped``, issue 31.)"""
+    for k, m in enumerate(msgs):
+        if m.role == "reasoning":
+            key = response_of(m.raw, "rs")
+            if key is None:
+                continue
+            nxt = msgs[k + 1] if k + 1 < len(msgs) else None
+            got = response_of(nxt.raw, "fc") if nxt is not None and nxt.calls else None
+            if nxt is not None and got is not None and got != key:
+                rid = m.raw.get("id")
+                note(Issue("TC021", m.index, None, nxt.index, kind="reasoning_binding", item=rid,
+                           say=f"is a reasoning item ({rid}) followed by function call {nxt.raw.get('id')}, which "
+                               "another response made: the call it was produced with is not after it, and its "
+                               "encrypted reasoning is bound to that call."))
+
+
 def reasoning(msgs: list[Msg], note: Note) -> None:
     """A run of reasoning items must be followed by the item the model produced with it: a call
     item or an assistant message item that carries its ``id`` (a bare ``{"role": "assistant"}``
@@ -360,6 +396,7 @@ class Responses(Dialect):
         the words of continuation and DeepSeek findings."""
         issues: list[Issue] = []
         note = issues.append
+        reasoning_binding(msgs, note)
         user_as_result(msgs, pairing, note, self.text)
         reasoning(msgs, note)
         continuation(msgs, pairing.issues)

@@ -82,7 +82,6 @@ class EntryPlan:
         self.plan_recs = plan.recs
         self.origins = w.origins
         self.id_map = plan.id_map
-        first = [ks[0] for ks in grp]
 
         def after(slot: Any) -> _Slot | None:
             pos = getattr(slot, "pos", None) if slot is not None else None
@@ -95,7 +94,7 @@ class EntryPlan:
             slot = after(r.slot)
             if r.action in TAKE_OUT and slot is not None and slot.pos not in w.changed:
                 slot = None  # the entry that held it is gone whole; the message's other entries are as they were
-            rec = _Rec(r, first[r.before] if r.before is not None and r.before < len(first) else None, slot)
+            rec = _Rec(r, self._entry_before(r.before, slot, grp, w), slot)
             if slot is not None and slot.pos in w.notes:
                 rec.text = f"{rec.text} {w.notes[slot.pos]}"
             self.recs.append(rec)
@@ -103,6 +102,19 @@ class EntryPlan:
         self._unlogged(items, w)
         written: list[Any] = w.items
         return written
+
+    @staticmethod
+    def _entry_before(before: int | None, slot: _Slot | None, grp: list[list[int]], w: Any) -> int | None:
+        """The input entry a change of message ``before`` was made to: the one its output entry
+        was written from, when that is one of the message's entries (a result re-linked in the
+        second entry of a user message is logged there, not at the message's first entry)."""
+        if before is None or before >= len(grp):
+            return None
+        if slot is not None and slot.pos is not None and slot.pos < len(w.origins):
+            o: int | None = w.origins[slot.pos]
+            if o is not None and o in grp[before]:
+                return o
+        return grp[before][0]
 
     def _unlogged(self, items: list[Any], w: Any) -> None:
         """An entry written back changed that no change names (its ``parentUuid`` follows an entry

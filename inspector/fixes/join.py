@@ -135,7 +135,7 @@ class JoinPlan:
                         [id(b) for b in raw[key]] == [id(b) for b in items[k0][key]]:
                     raw = items[k0]
                 else:
-                    self._keep_fields(raws, ex, origin)
+                    raw = self._keep_fields(raw, raws, ex, origin)
             slot = _Out(len(new), raw, None)
             new.append(raw)
             for k in g:
@@ -312,16 +312,28 @@ class JoinPlan:
             out.append(part)
         return out
 
-    def _keep_fields(self, raws: list[Any], ex: list[Any], origin: list[int]) -> None:
-        """A joined message keeps the first one's fields; another's differing fields go to the report."""
+    def _keep_fields(self, joined: Any, raws: list[Any], ex: list[Any], origin: list[int]) -> Any:
+        """A joined message keeps every field of the messages it joins: the first one's, then the
+        fields another has that it lacks (a placeholder joined in before a user message must not
+        cost that message its ``x_trace``, issue 34); a field two of them hold with different
+        values keeps the first value, and the other goes to the quarantine whole."""
         at = {id(x): origin[i] for i, x in enumerate(ex)}
         first = raws[0]
+        added: dict[str, Any] = {}
         for r in raws[1:]:
-            extra = {k: v for k, v in r.items() if k not in (self.ed.KEY, "role") and first.get(k) != v}
+            extra = {}
+            for k, v in r.items():
+                if k in (self.ed.KEY, "role"):
+                    continue
+                if k not in first and k not in added:
+                    added[k] = v
+                elif (added[k] if k in added else first[k]) != v:
+                    extra[k] = v
             if extra:
                 k = at.get(id(r), at.get(id(first), 0))
-                self.quarantine.append((k, "TC019", ("message fields that the message it was joined into does not "
-                                        "have (the blocks themselves are in the output)"), extra))
+                self.quarantine.append((k, "TC019", ("message fields that the message it was joined into holds with "
+                                        "other values (the blocks themselves are in the output)"), extra))
+        return {**joined, **added} if added else joined
 
     @staticmethod
     def _inner_positions(inner: Any) -> dict[int, int]:
