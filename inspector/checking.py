@@ -205,7 +205,10 @@ def named_target(doc: Document, dialect: Dialect, fits: Collection[str], k: int 
     hint, why = t.extra.get("target"), t.extra.get("target_reason", "")
     if hint is None:
         hint, why = dialect.target_from(t.items, get_path(doc.root, t.path[:-1]) if t.path else None)
-    return (hint, why) if hint in fits else (None, "")
+    # A history read through a gateway it names (OpenHands sends through LiteLLM) takes the
+    # destination it names, as a request's model does (``target_for_transcript``).
+    return (hint, why) if hint in fits or (hint is not None and hint in dialect.gateway_targets
+                                           and dialect.sends_through_gateway) else (None, "")
 
 
 def findings_for(a: Analysis, target: str, transcript_no: int = 0) -> list[FindingDict]:

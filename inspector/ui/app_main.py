@@ -127,6 +127,9 @@ def toolbar(doc, loaded: state.Loaded) -> tuple[str | None, str, int, DeltaGener
         with st.container(horizontal=True, gap="small", width="content"):
             st.badge(dialect or read_in, icon=":material/translate:", color="violet" if dialect else "blue",
                      help="dialect (overridden)" if dialect else "detected dialect")
+            agent = analysis.agent_badge(effective, doc, transcript)
+            if agent is not None:  # the coding agent and version the log names (a checked version string)
+                st.badge(agent, icon=":material/smart_toy:", color="violet", help="the agent whose session log this is")
             # A HAR capture is JSON, but the user knows it as HAR (an inbox entry is one too).
             st.badge("HAR" if loaded.name.lower().endswith(".har") else f"{doc.format.upper()}", color="gray")
             if analysis.through_gateway(effective, st.session_state.get(state.TARGET) or ""):
