@@ -390,10 +390,9 @@ def not_offered(dialect: str) -> str | None:
     names = [PROVIDER_NAME.get(t, t) for t in missing]
     listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
     one = len(missing) == 1
-    fits = ", ".join(d.targets) + (f"; through a gateway: {', '.join(d.gateway_targets)}" if d.gateway_targets else "")
-    return (f"Not offered: {listed}. {'Its' if one else 'Their'} rules do not apply to the {d.name} format as read "
-            f"(it fits: {fits}); read the file as a format {'it takes' if one else 'one of them takes'} "
-            "(the Dialect box, --from) to check it for that provider.")
+    return (f"Not offered: {listed}. {'Its' if one else 'Their'} rules do not apply to the {d.name} format as read; "
+            f"to check for {'it' if one else 'one of them'}, read the file as a format {'it' if one else 'that one'} "
+            "takes (the Dialect box, --from).")
 
 
 def targets_for(doc: Document, read_as: list[Dialect], target: str | None) -> list[tuple[str, str | None]]:

@@ -15,6 +15,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from .. import dialects
+from ..checking import not_offered
 from ..errors import InputError, PythonReprInput
 from ..hosting import events
 from . import analysis, inbox, loading, signin, state, style, url
@@ -144,6 +145,10 @@ def toolbar(doc, loaded: state.Loaded) -> tuple[str | None, str, int, DeltaGener
         # Beside the Dialect box, in the app's words; the view below is the last good one.
         with st.container(key="dialect_refused", border=True):
             st.text(f"Not read as {not_read[1]}: {not_read[2]} The view stays as it was.")
+    gap = not_offered(effective)
+    if gap:  # our words and names only: why the Target box lacks a provider
+        with st.container(key="target_not_offered"):
+            st.caption(gap)
     if why:
         with st.container(key="target_reason"):
             # The line about where the target came from stays when the user picks another one.

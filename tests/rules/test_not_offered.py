@@ -28,4 +28,4 @@ def test_the_sentence_names_every_target_left_out_and_none_offered():
 def test_anthropic_format_leaves_out_the_others():
     said = not_offered("anthropic")
     assert said is not None
-    assert "OpenAI, DeepSeek" in said and "Their rules" in said and "(it fits: anthropic)" in said
+    assert "OpenAI, DeepSeek" in said and "Their rules do not apply to the anthropic format" in said
