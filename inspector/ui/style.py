@@ -39,6 +39,8 @@ CSS = """
 [data-testid="stCaptionContainer"] { opacity: 0.78 !important; }
 .st-key-target_not_offered [data-testid="stCaptionContainer"] { font-size: 0.8rem; }
 [data-testid="stButtonGroup"] button p { color: rgb(38, 39, 48); }
+[data-testid="stFileChips"] [data-testid="stBaseButton-borderlessIcon"],
+[data-testid="stFileChips"] [data-testid="stBaseButton-borderlessIcon"] * { color: rgb(49, 51, 63) !important; opacity: 1 !important; }
 button:not(:disabled) kbd { opacity: 1 !important; color: inherit !important; }
 /* st.json's Solarized numbers (3.6:1) and booleans (3:1): darker, strings a darker orange. */
 [data-testid="stJson"] .variable-value, [data-testid="stJson"] .variable-value *:not(.string-value) { color: #1d5f99 !important; }

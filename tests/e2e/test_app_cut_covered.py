@@ -156,9 +156,10 @@ def test_every_text_on_the_page_measures_at_least_4_5_to_1(app_page, size):
     assert low_contrast(page) == [], "welcome"
     open_sample(page, "har_capture_openai_400")  # badges, the pasted error read, the verdict
     assert low_contrast(page) == [], "transcript"
-    for tab, drawn in (("Repair", ".st-key-downloads"), ("Fit", ".st-key-fit_downloads")):
+    for tab, drawn in (("Repair", page.locator(".st-key-downloads")),
+                       ("Fit", page.get_by_role("spinbutton", name="Budget (tokens)"))):
         page.get_by_role("tab", name=tab).click()
-        expect(page.locator(drawn)).to_be_visible()
+        expect(drawn).to_be_visible()
         assert low_contrast(page) == [], tab
     open_sample(page, "parallel_half_answered")
     page.locator(f'{TL} [data-nav="fold"]').click()
