@@ -10,6 +10,7 @@ the browser and under AppTest; a selection left over from other filters is not a
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pandas as pd
 import streamlit as st
@@ -57,7 +58,7 @@ def clicked_row(event, filters: tuple, seen_key: str, n_rows: int, first_column:
     return row if row is not None and 0 <= row < n_rows else None
 
 
-def whole_row_table(df: pd.DataFrame, key: str, column_config: dict, *, whole: list[str],
+def whole_row_table(df: pd.DataFrame, key: str, column_config: dict[str, Any], *, whole: list[str],
                     head: Callable[[pd.Series], str], max_height: int = 420) -> int:
     """A table whose long text columns the grid cuts (a canvas: no wrapping, no way to read the
     rest), with the selected row (the first until one is clicked) shown whole below it: ``head``
