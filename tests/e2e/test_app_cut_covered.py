@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from urllib.parse import urlparse
 
 import pytest
 from playwright.sync_api import expect
@@ -153,11 +154,16 @@ def test_a_table_toolbar_covers_no_box(app_page, size):
 def test_every_text_on_the_page_measures_at_least_4_5_to_1(app_page, size):
     page = app_page
     sized(page, size)
+    outside: list[str] = []
+    page.context.on("request", lambda r: None if urlparse(r.url).hostname in (None, "127.0.0.1")
+                    else outside.append(r.url))
     assert low_contrast(page) == [], "welcome"
     open_sample(page, "har_capture_openai_400")  # badges, the pasted error read, the verdict
     assert low_contrast(page) == [], "transcript"
     for tab, drawn in (("Repair", page.locator(".st-key-downloads")),
-                       ("Fit", page.get_by_role("spinbutton", name="Budget (tokens)"))):
+                       ("Fit", page.get_by_role("spinbutton", name="Budget (tokens)")),
+                       ("Compare", page.get_by_role("textbox", name="…or a share link")),
+                       ("Findings", page.locator(".st-key-findings"))):
         page.get_by_role("tab", name=tab).click()
         expect(drawn).to_be_visible()
         assert low_contrast(page) == [], tab
@@ -172,6 +178,7 @@ def test_every_text_on_the_page_measures_at_least_4_5_to_1(app_page, size):
     wait_idle(page)
     expect(page.get_by_role("heading", name="Team inbox")).to_be_visible()
     assert low_contrast(page) == [], "inbox"
+    assert outside == []  # nothing asked of another host on the way
 
 
 @pytest.mark.parametrize("size", SIZES)
