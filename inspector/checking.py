@@ -391,8 +391,7 @@ def not_offered(dialect: str) -> str | None:
     listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
     one = len(missing) == 1
     return (f"Not offered: {listed}. {'Its' if one else 'Their'} rules do not apply to the {d.name} format as read; "
-            f"to check for {'it' if one else 'one of them'}, read the file as a format {'it' if one else 'that one'} "
-            "takes (the Dialect box, --from).")
+            f"to check for {'it' if one else 'one'}, read the file as a format it takes (Dialect box, --from).")
 
 
 def targets_for(doc: Document, read_as: list[Dialect], target: str | None) -> list[tuple[str, str | None]]:

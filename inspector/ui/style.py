@@ -37,7 +37,8 @@ CSS = """
 /* Contrast (WCAG AA, 4.5:1 for text): Streamlit's captions (60% grey) and pills (4.48:1) are a
    little light on white; tests/e2e/test_app_contrast.py measures every text on the page. */
 [data-testid="stCaptionContainer"] { opacity: 0.78 !important; }
-.st-key-target_not_offered [data-testid="stCaptionContainer"] { font-size: 0.8rem; }
+.st-key-target_not_offered [data-testid="stCaptionContainer"] { font-size: 0.75rem; line-height: 1.3; }
+.st-key-target_not_offered p { margin: 0; }
 [data-testid="stButtonGroup"] button p { color: rgb(38, 39, 48); }
 [data-testid="stFileChips"] [data-testid="stBaseButton-borderlessIcon"],
 [data-testid="stFileChips"] [data-testid="stBaseButton-borderlessIcon"] * { color: rgb(49, 51, 63) !important; opacity: 1 !important; }
