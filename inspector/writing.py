@@ -12,7 +12,7 @@ import zlib
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from .containers import EMBEDDED, embedded_json
+from .containers import EMBEDDED, embedded_json, get_path
 from .errors import InputError
 from .jsonio import dumps, sniff_encoding
 
@@ -26,7 +26,7 @@ def source_bytes(source: Any) -> bytes | None:
     return None
 
 
-def replace(root: Any, path: tuple, value: Any) -> Any:
+def replace(root: Any, path: tuple[Any, ...], value: Any) -> Any:
     """``root`` with ``value`` at ``path``, copying only the containers along the path."""
     if not path:
         return value
@@ -38,7 +38,14 @@ def replace(root: Any, path: tuple, value: Any) -> Any:
     return copy
 
 
-def put_back(root: Any, t: Any, items: list, origins: list | None = None) -> Any:
+def replace_field(root: Any, path: tuple[Any, ...], key: str, value: Any) -> Any:
+    """``root`` with the object at ``path`` holding ``value`` at ``key`` (added last if it was not
+    there), copying only the containers along the path."""
+    holder = get_path(root, path) if path else root
+    return replace(root, path, {**holder, key: value})
+
+
+def put_back(root: Any, t: Any, items: list[Any], origins: list[Any] | None = None) -> Any:
     """``root`` with transcript ``t``'s new ``items`` written where they were read from.
 
     A transcript continued by a second list (``extra["tail"]``: an OTLP span's output messages
@@ -61,7 +68,12 @@ def put_back(root: Any, t: Any, items: list, origins: list | None = None) -> Any
 
 
 def serialise(root: Any, fmt: str, pretty: bool) -> bytes:
-    """``root`` as file bytes: one line per value for JSON Lines, else one JSON value."""
+    """``root`` as file bytes: one line per value for JSON Lines, else one JSON value (a SQLite
+    session store: the database, ``sqlite_sessions.database_bytes``)."""
+    if fmt == "sqlite":
+        from .sqlite_sessions import database_bytes
+
+        return database_bytes(root)
     if fmt == "jsonl" and type(root) is list:
         return b"".join(dumps(v, indent=False) for v in root)
     return dumps(root, indent=pretty)
@@ -78,6 +90,9 @@ STREAM_ITEMS = 2000  # list items written per piece when a big list is written s
 def serialise_pieces(root: Any, fmt: str, pretty: bool) -> Iterator[bytes]:
     """``serialise``, in pieces whose concatenation is the same bytes: a long top-level list is
     written a few thousand items at a time, so the whole output is never held at once."""
+    if fmt == "sqlite":
+        yield serialise(root, fmt, pretty)
+        return
     if fmt == "jsonl" and type(root) is list:
         for k in range(0, len(root), STREAM_ITEMS):
             yield b"".join(dumps(v, indent=False) for v in root[k:k + STREAM_ITEMS])
@@ -98,7 +113,7 @@ def serialise_pieces(root: Any, fmt: str, pretty: bool) -> Iterator[bytes]:
 _SEEK = 64  # how far past the last line written back to look for the next (repair drops or moves a few)
 
 
-def lines_kept_pieces(root: list, read: list, original: Iterable[bytes]) -> Iterator[bytes]:
+def lines_kept_pieces(root: list[Any], read: list[Any], original: Iterable[bytes]) -> Iterator[bytes]:
     """JSON Lines ``root`` in pieces, a value that is the very object ``read`` from a line of the
     ``original`` bytes (a stream of chunks) written as that line's own bytes: a repaired log
     differs only in the lines repair changed (their spacing and escapes kept elsewhere).
@@ -120,6 +135,7 @@ def lines_kept_pieces(root: list, read: list, original: Iterable[bytes]) -> Iter
         if k is None:
             out.append(dumps(v, indent=False))
         else:
+            assert line is not None  # k is None when the lines ran out
             out.append(line + b"\n")
             j = k + 1
         if len(out) >= STREAM_ITEMS:
@@ -166,6 +182,7 @@ class Original:
             yield self.data
             return
         crc = size = 0
+        assert self.path is not None  # a file's bytes are read again from its path
         try:
             with open(self.path, "rb") as f:
                 while chunk := f.read(self.CHUNK):

@@ -55,7 +55,7 @@ def _args(raw: Any) -> Any:
     return raw if raw is not None else {}
 
 
-def _blocks(target: str, m: dict, names: dict[str, Any]) -> tuple[str, list[Any]]:
+def _blocks(target: str, m: dict[str, Any], names: dict[str, Any]) -> tuple[str, list[Any]]:
     """The side (user / assistant) and the destination's blocks for one OpenAI message."""
     role = m.get("role")
     if role in ("tool", "function"):
@@ -65,7 +65,7 @@ def _blocks(target: str, m: dict, names: dict[str, Any]) -> tuple[str, list[Any]
             return "user", [{"type": "tool_result", "tool_use_id": cid, "content": text}]
         if target == "bedrock":
             return "user", [{"toolResult": {"toolUseId": cid, "content": [{"text": text}]}}]
-        name = names.get(cid, m.get("name"))
+        name = names.get(cid, m.get("name")) if type(cid) is str else m.get("name")
         return "user", [{"functionResponse": {"name": name, "response": {"content": text}}}]
     text = parts_text(m.get("content"))
     out: list[Any] = []
@@ -75,7 +75,7 @@ def _blocks(target: str, m: dict, names: dict[str, Any]) -> tuple[str, list[Any]
         for c in m.get("tool_calls") or []:
             if type(c) is not dict:
                 continue
-            fn = c.get("function") if type(c.get("function")) is dict else {}
+            fn: dict[str, Any] = c["function"] if type(c.get("function")) is dict else {}
             name, cid, args = fn.get("name"), c.get("id"), _args(fn.get("arguments"))
             if target == "anthropic":
                 out.append({"type": "tool_use", "id": cid, "name": name, "input": args})
@@ -87,10 +87,10 @@ def _blocks(target: str, m: dict, names: dict[str, Any]) -> tuple[str, list[Any]
     return (role if role == "user" else str(role)), out
 
 
-def translate(items: list, target: str) -> tuple[list[Any], list[list[int]]]:
+def translate(items: list[Any], target: str) -> tuple[list[Any], list[list[int]]]:
     """The list the gateway sends ``target``, and for each of its messages the file's own index of
     each block (``origin[k][j]``); an item that is not an OpenAI message is passed as it is."""
-    names = {c.get("id"): (c.get("function") or {}).get("name") for m in items if type(m) is dict
+    names: dict[Any, Any] = {c.get("id"): (c.get("function") or {}).get("name") for m in items if type(m) is dict
              for c in (m.get("tool_calls") or []) if type(c) is dict and type(c.get("function")) is dict}
     out: list[Any] = []
     origin: list[list[int]] = []
