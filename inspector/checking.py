@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 from .containers import Document, Transcript, get_path, path_text
 from .dialects import Dialect, detect_scored, dialect_of, fallback, get, named_by_request
+from .dialects.harness_patches import PATCHED, parse_version, patch_for, patched
 from .errors import InputError
 from .gc_pause import gc_paused
-from .harness_patches import note_patched, patched
 from .loops import DEFAULT as DEFAULT_LOOPS
 from .loops import LoopOptions, loops_for
 from .model import AS_LOG, Issue, Judged, Msg
@@ -530,3 +530,27 @@ def check_document(doc: Document, target: str | None = None, dialect: str | None
 
     plain, analyses = check_plain(doc, target, dialect, progress=progress, loops=loops, as_request=as_request)
     return Report.model_validate(plain), analyses
+
+
+def note_patched(issues: Sequence[Issue], harness: tuple[str, str] | None) -> None:
+    """Lower each issue the named harness version patches to a note that says so (``dialects.harness_patches``)."""
+    if harness is None:
+        return
+    from .rules.catalogue import sentence
+
+    name, raw_version = harness
+    version = parse_version(raw_version)
+    if version is None:
+        return
+    for iss in issues:
+        if iss.data.get("kind"):
+            continue  # a case a rule already rates apart (never sent, a request's end): left as it is
+        p = patch_for(name, version, iss.code)
+        if p is None:
+            continue
+        said = sentence(iss)
+        head = f"Message #{iss.index} "
+        rest = said.removeprefix(head)
+        iss.say = (f"{rest} {p.name} {raw_version} (the version this log names) {p.what} "
+                   f"(evidence: {p.evidence}).")
+        iss.data["kind"] = PATCHED

@@ -35,7 +35,7 @@ import base64
 import os
 from typing import Any
 
-from .containers import Path, register
+from .containers import Path, api_format, register
 from .errors import InputError
 
 HEADER = b"SQLite format 3\x00"
@@ -143,7 +143,7 @@ def session_store(root: Any, fmt: str) -> list[tuple[Path, Any]]:
     out: list[tuple[Path, Any]] = []
     for k, s in enumerate(root["sessions"]):
         table = "" if s["table"] == "agent_messages" and len(tables) == 1 else f" ({s['table']})"
-        extra: dict[str, Any] = {"label": f"session {s['session_id']}{table}", "dialect": "openai-responses"}
+        extra: dict[str, Any] = {"label": f"session {s['session_id']}{table}", "dialect": api_format("responses")}
         if s["skipped_rows"]:
             extra["skipped_rows"] = [r["id"] for r in s["skipped_rows"]]
         out.append((("sessions", k, "items"), ("OpenAI Agents SDK SQLiteSession", extra)))

@@ -30,6 +30,7 @@ from typing import Any
 
 import orjson
 
+from .dialects.following import FOLLOWED, Appends
 from .errors import InputError
 from .pairing import TRANSPARENT
 
@@ -37,39 +38,6 @@ from .pairing import TRANSPARENT
 def finding_key(f: dict[str, Any]) -> tuple[Any, ...]:
     """What makes a finding the same one at a later look: its transcript, rule, call, message, severity."""
     return (f["transcript"], f["code"], f["tool_call_id"], f["message_index"], f["severity"])
-
-
-class Appends:
-    """Whether each appended line of a session only adds to its end (no rewind, rewrite or
-    compaction): fed every line in order. Formats it does not know are never plain."""
-
-    def __init__(self) -> None:
-        self.last_uuid: Any = None
-        self.ids: set[Any] = set()
-
-    def plain(self, dialect: str, item: Any) -> bool:
-        if type(item) is not dict:
-            return False
-        if dialect == "codex":
-            return item.get("type") in ("response_item", "event_msg") and type(item.get("payload")) is dict
-        if dialect == "gemini-cli":
-            rid = item.get("id")
-            fresh = type(rid) is str and rid not in self.ids
-            self.ids.add(rid)
-            return fresh and item.get("type") in ("user", "gemini", "info", "error", "warning")
-        if dialect == "claude-code":
-            uuid, parent = item.get("uuid"), item.get("parentUuid")
-            linear = uuid is not None and parent == self.last_uuid and self.last_uuid is not None
-            if uuid is not None:
-                self.last_uuid = uuid
-            return (linear and item.get("type") in ("user", "assistant") and not item.get("isSidechain")
-                    and not item.get("isCompactSummary") and item.get("subtype") is None)
-        return False
-
-
-# Where a window may start, by dialect: after an assistant message without calls, and for Codex
-# (Responses items) after a tool output too; the window of a merging dialect starts at a user message.
-WINDOWED = {"codex": "responses", "claude-code": "anthropic", "gemini-cli": "gemini"}
 
 
 def _ids(msgs: list[Any]) -> tuple[set[Any], set[Any]]:
@@ -89,7 +57,7 @@ def _closed(dialect: str, msgs: list[Any]) -> bool:
     if last.role == "assistant" and not last.calls:
         return True
     # Responses items: after any item but a call or one bound to what follows (a reasoning item)
-    return dialect == "codex" and not last.calls and last.role not in TRANSPARENT
+    return FOLLOWED[dialect].items and not last.calls and last.role not in TRANSPARENT
 
 
 @dataclass
@@ -201,7 +169,7 @@ class Follower:
         # before a compaction, an abandoned branch), which lines appended after it cannot change.
         past = all(a.transcript.extra.get("never_sent") for a in analyses[1:])
         d = report["transcript_dialects"][0] if report["transcripts"] >= 1 and past else None
-        if d not in WINDOWED or report["target"] != WINDOWED[d] or self.dialect not in (None, d):
+        if d not in FOLLOWED or report["target"] != FOLLOWED[d].target or self.dialect not in (None, d):
             return
         self.appends = Appends()
         for item in self.items:  # the state plain() keeps (last entry, ids written), from the start
@@ -227,13 +195,14 @@ class Follower:
         from .checking import Analysis, check_plain, findings_for
         from .ci_output import Locator
 
-        if w.dialect == "codex" and not any(type(e) is dict and e.get("type") == "response_item"
-                                            for e in self.items[w.safe:]):
+        how = FOLLOWED[w.dialect]
+        if how.api_line is not None and not any(type(e) is dict and e.get("type") == how.api_line
+                                                for e in self.items[w.safe:]):
             return {"findings": [], "transcripts": 1}, None  # event lines only: nothing the API receives
         try:
             # a Codex rollout's session_meta names the version whose fix-ups the rules know (harness_patches)
             head = [k for k, e in enumerate(self.items[:min(w.safe, 50)])
-                    if w.dialect == "codex" and type(e) is dict and e.get("type") == "session_meta"][:1]
+                    if how.head_line is not None and type(e) is dict and e.get("type") == how.head_line][:1]
             doc = self._document(w.safe, head)
             if len(doc.transcripts) != 1:
                 return None
@@ -246,14 +215,14 @@ class Follower:
                 or report["transcript_dialects"] != [w.dialect] or report["target"] != w.target:
             return None
         first = msgs[0]
-        if w.dialect != "codex" and (first.role != "user" or first.results):
+        if not how.items and (first.role != "user" or first.results):
             return None
         calls, results = _ids(msgs)
         if (calls | results) & w.ids:
             return None
         shift = len(w.before)
         if report["findings"]:
-            if a.turns is not None or w.dialect == "claude-code":
+            if a.turns is not None or not how.renumbers:
                 return None  # turns merged across the boundary: only the whole check numbers them
             _renumber(a, shift)
             whole = Analysis(a.transcript, a.dialect, w.before + msgs, a.pairing, a.issues, None, a.judged)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..harness_patches import patched
+from ..dialects.harness_patches import patched
 from ..model import Call
 from ..pairing import DISPLACED, EARLY, OK, Block, Link
 from .base import Slot, same_json, tool_label

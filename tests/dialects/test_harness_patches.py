@@ -13,7 +13,7 @@ import pytest
 
 import inspector
 from inspector.dialects.codex import DIALECT as CODEX
-from inspector.harness_patches import PATCHES, parse_version, patch_for
+from inspector.dialects.harness_patches import PATCHES, parse_version, patch_for
 
 
 def _rollout(version: str | None, rows: list[dict] | None = None) -> str:

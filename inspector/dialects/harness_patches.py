@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .model import Issue
+from ..model import Issue
 
 Version = tuple[int, ...]
 
@@ -69,30 +69,6 @@ def patch_for(harness: str, version: Version, code: str) -> HarnessPatch | None:
         if p.harness == harness and code in p.codes and version >= p.since and (p.until is None or version < p.until):
             return p
     return None
-
-
-def note_patched(issues: Sequence[Issue], harness: tuple[str, str] | None) -> None:
-    """Lower each issue the named harness version patches to a note that says so (see the module doc)."""
-    if harness is None:
-        return
-    from .rules.catalogue import sentence
-
-    name, raw_version = harness
-    version = parse_version(raw_version)
-    if version is None:
-        return
-    for iss in issues:
-        if iss.data.get("kind"):
-            continue  # a case a rule already rates apart (never sent, a request's end): left as it is
-        p = patch_for(name, version, iss.code)
-        if p is None:
-            continue
-        said = sentence(iss)
-        head = f"Message #{iss.index} "
-        rest = said.removeprefix(head)
-        iss.say = (f"{rest} {p.name} {raw_version} (the version this log names) {p.what} "
-                   f"(evidence: {p.evidence}).")
-        iss.data["kind"] = PATCHED
 
 
 def patched(issues: Sequence[Issue], code: str) -> set[tuple[int, str | None]]:
