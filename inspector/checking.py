@@ -142,9 +142,10 @@ def through_gateway(t: Transcript, target: str, dialect: Dialect, judged: Judged
     """The analysis of a history sent to ``target`` through a gateway (``dialects/gateway.py``):
     the destination's dialect checks the gateway's translation, each finding keeps the destination's
     own words (with its own indexes, as it answers) and is placed on the file's own message."""
-    from .dialects.gateway import back
+    from .dialects.gateway import back, file_call_id
 
-    via = dialect.through_gateway(t.items, target)
+    refused: list[Issue] = []  # what the gateway itself refuses, at the file's own indexes
+    via = dialect.through_gateway(t.items, target, judged.model, refused)
     assert via is not None
     dest, items, origin = via
     extra = {k: v for k, v in t.extra.items() if k == "declared_tools"}
@@ -167,6 +168,13 @@ def through_gateway(t: Transcript, target: str, dialect: Dialect, judged: Judged
         pos = iss.data.get("pos")
         iss.index = back(origin, iss.index, pos) or 0
         iss.other = back(origin, iss.other)
+        if iss.call_id is None and target == "gemini":  # Gemini's parts carry no ids through the gateway
+            iss.call_id = file_call_id(t.items, iss.index, iss.data.get("name"))
+    for iss in refused:
+        if isinstance(iss.provider, str):
+            iss.provider = iss.provider.replace("{", "{{").replace("}", "}}")
+    inner.issues.extend(refused)
+    inner.issues.sort(key=lambda x: x.index)
     own: list[Issue] = []
     msgs = dialect.read(t.items, t.path, own)
     return Analysis(t, dialect, msgs, pair(msgs, dialect.block), inner.issues, None, judged)

@@ -157,9 +157,12 @@ class Dialect(ABC):
         ``thinking`` setting): the dialect reads ``request`` (the object holding the list) and adds
         to or refines ``issues``, after ``rules``. Default: nothing."""
 
-    def through_gateway(self, items: list, target: str) -> tuple[Dialect, list, list[list[int]]] | None:
+    def through_gateway(self, items: list, target: str, model: str | None = None,
+                        issues: list[Issue] | None = None) -> tuple[Dialect, list, list[list[int]]] | None:
         """For a ``gateway_targets`` target: the destination's dialect, the list as the gateway
-        sends it, and for each of its messages the file's own index of each block. Default: None."""
+        sends it, and for each of its messages the file's own index of each block; ``model`` is the
+        one the request names (it says which gateway), and what the gateway itself refuses goes to
+        ``issues`` with the file's own indexes. Default: None."""
         return None
 
     def gateway_for(self, model: Any) -> str | None:

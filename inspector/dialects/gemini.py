@@ -152,6 +152,24 @@ def call_turns(msgs: list[Msg], note) -> None:
         prev = m
 
 
+# The count check (google-gemini/gemini-cli#3814; microsoft/vscode#299295, 2026-03-04).
+RESPONSE_COUNT_TEXT = ("Please ensure that the number of function response parts is equal to the number of function "
+                       "call parts of the function call turn.")
+
+
+def surplus_responses(msgs: list[Msg], found: list[Issue]) -> None:
+    """A function response without its call in the turn right after a function call turn breaks
+    Gemini's count check, not its placement check: TC002 there takes the count words."""
+    for iss in found:
+        if iss.code == "TC002" and 0 < iss.index < len(msgs) and msgs[iss.index].index == iss.index:
+            prev, m = msgs[iss.index - 1], msgs[iss.index]
+            if prev.role == "assistant" and prev.calls and len(m.results) > len(prev.calls):
+                iss.provider = RESPONSE_COUNT_TEXT
+                iss.data["seen"] = ("google-gemini/gemini-cli#3814; microsoft/vscode#299295", "2026-03-04")
+                iss.say = (f"brings its turn to {len(m.results)} function responses for the {len(prev.calls)} function "
+                           "calls of the turn before it: Gemini wants as many responses as calls.")
+
+
 def _signed(p: dict) -> bool:
     return bool(_get(p, "thoughtSignature", "thought_signature"))
 
@@ -270,6 +288,7 @@ class Gemini(Dialect):
         issues: list[Issue] = []
         note = issues.append
         call_turns(msgs, note)
+        surplus_responses(msgs, pairing.issues)
         user_as_result(msgs, pairing, note, self.text)
         signatures(msgs, note)
         return issues

@@ -278,8 +278,6 @@ def test_the_gateway_prefix_picks_the_destination(model, target):
 
 def test_a_model_without_a_gateway_prefix_keeps_the_formats_own_target():
     assert inspector.check({"model": "claude-sonnet-4-5", "messages": GATEWAY_HISTORY}).target == "openai"
-    # Gemini through a gateway is not modelled yet: the format's own target, as before
-    assert inspector.check({"model": "openrouter/google/gemini-3-pro", "messages": GATEWAY_HISTORY}).target == "openai"
     assert inspector.check(GATEWAY_HISTORY, "anthropic").target == "anthropic"  # asked for: through a gateway
 
 
@@ -292,3 +290,95 @@ def test_a_captured_http_request_is_judged_as_a_request():
     report = inspector.check(har)
     assert (report.target, report.judged_as, report.judged_reason) == ("mistral", "request", "a captured HTTP request")
     assert [(f.code, f.severity) for f in report.findings] == [("TC022", "error")]
+
+
+# --- Gemini through a gateway (LiteLLM's _gemini_convert_messages_with_history) ------------------
+
+_TOOL2 = {"role": "tool", "tool_call_id": "call_2", "content": "/work"}
+GEMINI_CLEAN = [*GATEWAY_HISTORY[:4], _TOOL2, GATEWAY_HISTORY[4]]
+_COUNT = ("Please ensure that the number of function response parts is equal to the number of function call parts "
+          "of the function call turn.")
+
+
+def _gemini(messages: list, model: str = "gemini/gemini-2.5-pro"):
+    report = inspector.check({"model": model, "messages": messages})
+    assert (report.dialect, report.target) == ("openai-chat", "gemini")
+    assert "through a gateway" in report.target_reason
+    return report
+
+
+@pytest.mark.parametrize("model", ["gemini/gemini-3-pro-preview", "vertex_ai/gemini-2.5-pro",
+                                   "openrouter/google/gemini-2.5-flash"])
+def test_a_clean_history_for_gemini_through_a_gateway_is_accepted(model):
+    report = _gemini(GEMINI_CLEAN, model)
+    assert _errors(report) == []
+    assert inspector.verdict(report).startswith("Gemini (through a gateway) would accept")
+
+
+def test_half_answered_parallel_calls_get_geminis_count_words_through_the_gateway():
+    (f,) = _errors(_gemini(GATEWAY_HISTORY))
+    assert (f.code, f.message_index, f.tool_call_id) == ("TC001", 2, "call_2")  # the file's own index and id
+    assert f.provider_error == _COUNT
+
+
+def test_a_missing_result_before_the_next_user_turn_is_rejected_through_the_gateway():
+    msgs = [*GATEWAY_HISTORY[:3], {"role": "user", "content": "go on"}]
+    found = [(f.code, f.message_index, f.tool_call_id, f.provider_error) for f in _errors(_gemini(msgs))]
+    assert found == [("TC001", 2, "call_1", _COUNT), ("TC001", 2, "call_2", _COUNT)]
+
+
+def test_one_response_too_many_is_the_count_mismatch_not_a_placement():
+    msgs = [*GATEWAY_HISTORY[:4], _TOOL2, {"role": "tool", "tool_call_id": "call_1", "content": "again"},
+            GATEWAY_HISTORY[4]]
+    (f,) = _errors(_gemini(msgs))
+    assert (f.code, f.message_index, f.provider_error) == ("TC002", 5, _COUNT)
+    assert f.evidence.date == "2026-03-04"
+
+
+def test_an_orphan_result_with_no_name_is_refused_by_litellm_before_sending():
+    # BerriAI/litellm#28978 (2026-05-27): "Missing corresponding tool call for tool response message.
+    # Received - message={...}, last_message_with_tool_calls={...}"
+    msgs = [GATEWAY_HISTORY[1], {"role": "tool", "tool_call_id": "call_9", "content": "x"},
+            {"role": "assistant", "content": "ok"}]
+    (f,) = _errors(_gemini(msgs, "vertex_ai/gemini-2.5-pro"))
+    assert (f.code, f.message_index, f.tool_call_id) == ("TC002", 1, "call_9")
+    assert f.provider_error == "Missing corresponding tool call for tool response message."
+    assert f.evidence.source.startswith("LiteLLM's Gemini conversion")
+
+
+def test_an_orphan_result_that_names_its_tool_gets_geminis_placement_words():
+    msgs = [GATEWAY_HISTORY[1], {"role": "tool", "tool_call_id": "call_9", "name": "ls", "content": "x"},
+            {"role": "assistant", "content": "ok"}]
+    (f,) = _errors(_gemini(msgs))
+    assert (f.code, f.message_index, f.tool_call_id) == ("TC002", 1, "call_9")
+    assert f.provider_error == "Please ensure that function response turn comes immediately after a function call turn."
+
+
+def test_a_text_only_assistant_message_between_call_and_result_breaks_litellms_lookup():
+    # BerriAI/litellm#29560 (2026-06-03): the later assistant message takes last_message_with_tool_calls.
+    msgs = [GATEWAY_HISTORY[1], {**GATEWAY_HISTORY[2], "tool_calls": GATEWAY_HISTORY[2]["tool_calls"][:1]},
+            {"role": "assistant", "content": "Running it."}, GATEWAY_HISTORY[3], GATEWAY_HISTORY[4]]
+    (f,) = _errors(_gemini(msgs))
+    assert (f.code, f.message_index, f.provider_error) == ("TC002", 3, "Missing corresponding tool call for tool "
+                                                                       "response message.")
+
+
+def test_gemini_3_through_openrouter_needs_the_reasoning_details():
+    # LibreChat-AI/agents#37 (2025-11-25), OpenRouterTeam/openrouter-examples#67 (2026-03-10): "Gemini models
+    # require OpenRouter reasoning details to be preserved in each request. ... Function call is missing a
+    # thought_signature in functionCall parts."
+    (f,) = _errors(_gemini(GEMINI_CLEAN, "openrouter/google/gemini-3-pro-preview"))
+    assert (f.code, f.message_index, f.tool_call_id) == ("TC021", 2, "call_1")
+    assert f.provider_error.startswith("Function call is missing a thought_signature in functionCall parts.")
+    kept = [*GEMINI_CLEAN[:2], {**GEMINI_CLEAN[2], "reasoning_details": [
+        {"type": "reasoning.encrypted", "id": "call_1", "data": "c2ln", "format": "google-gemini-v1"}]}, *GEMINI_CLEAN[3:]]
+    assert _errors(_gemini(kept, "openrouter/google/gemini-3-pro-preview")) == []
+    # LiteLLM sends a stand-in signature on Gemini 3: accepted
+    assert _errors(_gemini(GEMINI_CLEAN, "gemini/gemini-3-pro-preview")) == []
+
+
+def test_with_no_gateway_named_a_missing_signature_is_a_warning_naming_both_sides():
+    report = inspector.check(GEMINI_CLEAN, "gemini")
+    assert report.target == "gemini" and _errors(report) == []
+    (w,) = [f for f in report.findings if f.code == "TC021"]
+    assert w.severity == "warning" and "OpenRouter" in w.text and "LiteLLM" in w.text
