@@ -27,8 +27,8 @@ parts, and the user text after them a content of its own. A response is named af
 the *last* assistant message (LiteLLM's ``last_message_with_tool_calls``) or by the tool message's
 ``name``; when neither names it, LiteLLM raises before sending anything (``Missing corresponding
 tool call for tool response message.``, BerriAI/litellm#28978, 2026-05-27; #29560, 2026-06-03).
-LiteLLM sends no ids (only Google AI Studio's Gemini 3 gets them), so Gemini pairs by count and
-name. On Gemini 3 LiteLLM gives every call a signature (the one the file kept, else a stand-in);
+The parts keep the file's call ids: LiteLLM finds a response's call by id, and forwards the ids to
+Google AI Studio's Gemini 3 (to others it sends none, and Gemini counts responses against calls). On Gemini 3 LiteLLM gives every call a signature (the one the file kept, else a stand-in);
 OpenRouter forwards only what the message's ``reasoning_details`` keep, and refuses a Gemini 3
 call without it (``Gemini models require OpenRouter reasoning details to be preserved in each
 request``, LibreChat-AI/agents#37, 2025-11-25; OpenRouterTeam/openrouter-examples#67, 2026-03-10).
@@ -274,8 +274,12 @@ def translate_gemini(items: list, model: str | None, issues: list[Issue]) -> tup
                 if type(c) is not dict:
                     continue
                 fn = c.get("function") if type(c.get("function")) is dict else {}
-                part: dict[str, Any] = {"functionCall": {"name": fn.get("name"), "args": _args(fn.get("arguments"))}}
-                if any(p.get("functionCall") == part["functionCall"] for p in out[-1]["parts"] if type(p) is dict):
+                fc: dict[str, Any] = {"name": fn.get("name"), "args": _args(fn.get("arguments"))}
+                if type(c.get("id")) is str and c["id"]:
+                    fc["id"] = c["id"].split(_THOUGHT, 1)[0]  # LiteLLM's lookup is by id
+                part: dict[str, Any] = {"functionCall": fc}
+                if any(type(p) is dict and type(p.get("functionCall")) is dict and
+                       {**p["functionCall"], "id": None} == {**fc, "id": None} for p in out[-1]["parts"]):
                     continue  # LiteLLM keeps an identical call once (check_if_part_exists_in_parts)
                 sig = _signature(c, m)
                 if sig is None and route == "litellm":
@@ -317,7 +321,10 @@ def translate_gemini(items: list, model: str | None, issues: list[Issue]) -> tup
                 continue
             open_content("tool", "user")
             text = parts_text(m.get("content")) if m.get("content") is not None else ""
-            add({"functionResponse": {"name": name, "response": {"content": text}}}, i)
+            fr: dict[str, Any] = {"name": name, "response": {"content": text}}
+            if type(cid) is str and cid:
+                fr["id"] = cid.split(_THOUGHT, 1)[0]
+            add({"functionResponse": fr}, i)
         else:  # a role no provider has: the destination says so
             out.append(m)
             origin.append([i])

@@ -158,14 +158,16 @@ RESPONSE_COUNT_TEXT = ("Please ensure that the number of function response parts
 
 
 def surplus_responses(msgs: list[Msg], found: list[Issue]) -> None:
-    """A function response without its call in the turn right after a function call turn breaks
-    Gemini's count check, not its placement check: TC002 there takes the count words."""
+    """A function response without its call (TC002), or a second one for a call (TC005), in the turn
+    right after a function call turn that makes more responses than calls breaks Gemini's count
+    check: the finding takes the count words (kind ``response_count``, an error)."""
     for iss in found:
-        if iss.code == "TC002" and 0 < iss.index < len(msgs) and msgs[iss.index].index == iss.index:
+        if iss.code in ("TC002", "TC005") and 0 < iss.index < len(msgs) and msgs[iss.index].index == iss.index:
             prev, m = msgs[iss.index - 1], msgs[iss.index]
             if prev.role == "assistant" and prev.calls and len(m.results) > len(prev.calls):
-                iss.provider = RESPONSE_COUNT_TEXT
-                iss.data["seen"] = ("google-gemini/gemini-cli#3814; microsoft/vscode#299295", "2026-03-04")
+                iss.data["kind"] = "response_count"
+                if iss.code == "TC002":
+                    iss.provider = RESPONSE_COUNT_TEXT
                 iss.say = (f"brings its turn to {len(m.results)} function responses for the {len(prev.calls)} function "
                            "calls of the turn before it: Gemini wants as many responses as calls.")
 

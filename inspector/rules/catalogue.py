@@ -159,7 +159,7 @@ _RULES = (
     },
          found_in=("dialects/vercel_ai.py", "dialects/vercel_ui.py", "pairing.py")),
     Rule("TC002", "orphan_tool_result", everywhere(E), s.sentence_tc002, s.hint_tc002, said=_ORPHAN_SAID,
-         found_in=("dialects/anthropic.py", "pairing.py")),
+         found_in=("dialects/anthropic.py", "dialects/gateway.py", "pairing.py")),
     Rule("TC003", "result_not_adjacent", targets(E, E, E, E, E, E, W), s.sentence_tc003, s.hint_tc003,
          said=_ORPHAN_SAID,
          found_in=("pairing.py",)),
@@ -172,6 +172,12 @@ _RULES = (
                           ANTHROPIC),
         "mistral": Said("Duplicate tool call id {id} in tool results", MISTRAL),
         "responses": Said(_RESPONSES_DUPLICATE, RESPONSES),
+    }, by_kind={
+        # a second response in the turn right after the call turn makes more responses than calls:
+        # Gemini's count check refuses it (dialects/gemini.surplus_responses)
+        "response_count": {"gemini": E},
+    }, said_by_kind={
+        "response_count": {"gemini": Said(_GEMINI_COUNT, GEMINI)},
     },
          found_in=("pairing.py",)),
     Rule("TC006", "duplicate_tool_call_id", targets(E, E, E, E, E, W, E), s.sentence_tc006, said={
@@ -306,7 +312,7 @@ _RULES = (
                               RECORDED),
         },
     },
-         found_in=("dialects/anthropic.py", "dialects/gemini.py", "dialects/openai_chat.py",
+         found_in=("dialects/anthropic.py", "dialects/gateway.py", "dialects/gemini.py", "dialects/openai_chat.py",
                    "dialects/responses.py")),
     Rule("TC022", "pending_trailing_call", everywhere(W), s.sentence_tc022, s.hint_tc022, said_by_kind={
         "request_end": {"mistral": Said("Expected last role User or Tool (or Assistant with prefix True) for serving "
@@ -429,6 +435,8 @@ KIND_EVIDENCE: Mapping[tuple[str, str], tuple[str, str]] = {
                                      "2026-09"),
     ("TC021", "missing_reasoning"): ("DeepSeek V4 thinking mode (baby-llm/baby-agent#17)", "2026-05-22"),
     ("TC021", "reasoning_item"): (RECORDED, "2026-11-23"),
+    ("TC005", "response_count"): ("google-gemini/gemini-cli#3814; microsoft/vscode#299295", "2026-03-04"),
+    ("TC002", "response_count"): ("google-gemini/gemini-cli#3814; microsoft/vscode#299295", "2026-03-04"),
 }
 # Rules whose verdict rests on a dated change of a provider, whatever the case (code, target) -> evidence.
 TARGET_EVIDENCE: Mapping[tuple[str, str], tuple[str, str]] = {

@@ -331,7 +331,7 @@ def test_one_response_too_many_is_the_count_mismatch_not_a_placement():
     msgs = [*GATEWAY_HISTORY[:4], _TOOL2, {"role": "tool", "tool_call_id": "call_1", "content": "again"},
             GATEWAY_HISTORY[4]]
     (f,) = _errors(_gemini(msgs))
-    assert (f.code, f.message_index, f.provider_error) == ("TC002", 5, _COUNT)
+    assert (f.code, f.message_index, f.tool_call_id, f.provider_error) == ("TC005", 5, "call_1", _COUNT)
     assert f.evidence.date == "2026-03-04"
 
 
