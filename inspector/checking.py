@@ -168,7 +168,7 @@ def through_gateway(t: Transcript, target: str, dialect: Dialect, judged: Judged
         pos = iss.data.get("pos")
         iss.index = back(origin, iss.index, pos) or 0
         iss.other = back(origin, iss.other)
-        if iss.call_id is None and target == "gemini":  # Gemini's parts carry no ids through the gateway
+        if iss.call_id is None and target == "gemini":  # a call without an id: name it by the file's message
             iss.call_id = file_call_id(t.items, iss.index, iss.data.get("name"))
     for iss in refused:
         if isinstance(iss.provider, str):

@@ -36,9 +36,8 @@ request``, LibreChat-AI/agents#37, 2025-11-25; OpenRouterTeam/openrouter-example
 
 from __future__ import annotations
 
-from typing import Any
-
 import re
+from typing import Any
 
 from ..model import Issue
 from .base import JSONError, loads, parts_text
@@ -65,6 +64,12 @@ def gateway_target(model: Any) -> str | None:
     return None
 
 
+def _function(call: dict[str, Any]) -> dict[str, Any]:
+    """A tool call's ``function`` object, or an empty one."""
+    fn = call.get("function")
+    return fn if type(fn) is dict else {}
+
+
 def _args(raw: Any) -> Any:
     if type(raw) is str:
         try:
@@ -74,7 +79,7 @@ def _args(raw: Any) -> Any:
     return raw if raw is not None else {}
 
 
-def _blocks(target: str, m: dict, names: dict[str, Any]) -> tuple[str, list[Any]]:
+def _blocks(target: str, m: dict[str, Any]) -> tuple[str, list[Any]]:
     """The side (user / assistant) and the destination's blocks for one OpenAI message."""
     role = m.get("role")
     if role in ("tool", "function"):
@@ -82,10 +87,7 @@ def _blocks(target: str, m: dict, names: dict[str, Any]) -> tuple[str, list[Any]
         text = parts_text(m.get("content")) if m.get("content") is not None else ""
         if target == "anthropic":
             return "user", [{"type": "tool_result", "tool_use_id": cid, "content": text}]
-        if target == "bedrock":
-            return "user", [{"toolResult": {"toolUseId": cid, "content": [{"text": text}]}}]
-        name = names.get(cid, m.get("name"))
-        return "user", [{"functionResponse": {"name": name, "response": {"content": text}}}]
+        return "user", [{"toolResult": {"toolUseId": cid, "content": [{"text": text}]}}]
     text = parts_text(m.get("content"))
     out: list[Any] = []
     if text:
@@ -94,19 +96,17 @@ def _blocks(target: str, m: dict, names: dict[str, Any]) -> tuple[str, list[Any]
         for c in m.get("tool_calls") or []:
             if type(c) is not dict:
                 continue
-            fn = c.get("function") if type(c.get("function")) is dict else {}
+            fn = _function(c)
             name, cid, args = fn.get("name"), c.get("id"), _args(fn.get("arguments"))
             if target == "anthropic":
                 out.append({"type": "tool_use", "id": cid, "name": name, "input": args})
-            elif target == "bedrock":
-                out.append({"toolUse": {"toolUseId": cid, "name": name, "input": args}})
             else:
-                out.append({"functionCall": {"name": name, "args": args}})
+                out.append({"toolUse": {"toolUseId": cid, "name": name, "input": args}})
         return "assistant", out
     return (role if role == "user" else str(role)), out
 
 
-def translate(items: list, target: str, model: str | None = None,
+def translate(items: list[Any], target: str, model: str | None = None,
               issues: list[Issue] | None = None) -> tuple[list[Any], list[list[int]]]:
     """The list the gateway sends ``target``, and for each of its messages the file's own index of
     each block (``origin[k][j]``); an item that is not an OpenAI message is passed as it is. What
@@ -114,12 +114,8 @@ def translate(items: list, target: str, model: str | None = None,
     file's own indexes (Gemini only: ``translate_gemini``)."""
     if target == "gemini":
         return translate_gemini(items, model, issues if issues is not None else [])
-    names = {c.get("id"): (c.get("function") or {}).get("name") for m in items if type(m) is dict
-             for c in (m.get("tool_calls") or []) if type(c) is dict and type(c.get("function")) is dict}
     out: list[Any] = []
     origin: list[list[int]] = []
-    key = "parts" if target == "gemini" else "content"
-    side_word = {"assistant": "model"} if target == "gemini" else {}
     prev = None
     for i, m in enumerate(items):
         if type(m) is not dict or m.get("role") in ("system", "developer"):
@@ -128,7 +124,7 @@ def translate(items: list, target: str, model: str | None = None,
                 origin.append([i])
                 prev = None
             continue
-        side, blocks = _blocks(target, m, names)
+        side, blocks = _blocks(target, m)
         if side not in ("user", "assistant"):  # a role no provider has: the destination says so
             out.append(m)
             origin.append([i])
@@ -137,10 +133,10 @@ def translate(items: list, target: str, model: str | None = None,
         if not blocks:
             continue  # an empty message: the gateway sends nothing for it
         if side == prev:
-            out[-1][key].extend(blocks)
+            out[-1]["content"].extend(blocks)
             origin[-1].extend([i] * len(blocks))
             continue
-        out.append({"role": side_word.get(side, side), key: blocks})
+        out.append({"role": side, "content": blocks})
         origin.append([i] * len(blocks))
         prev = side
     return out, origin
@@ -158,17 +154,17 @@ def back(origin: list[list[int]], index: int | None, pos: Any = None) -> int | N
 
 # LiteLLM's words when a tool message names no call it can find (BerriAI/litellm#28978, 2026-05-27).
 LITELLM_NO_CALL = "Missing corresponding tool call for tool response message."
-LITELLM_NO_CALL_SEEN = ("LiteLLM's Gemini conversion (BerriAI/litellm#28978, #29560: the request is refused "
-                        "before it is sent)", "2026-06-03")
-ROUTE_SEEN = ("OpenRouter: \"Gemini models require OpenRouter reasoning details to be preserved in each "
-              "request\" (LibreChat-AI/agents#37, OpenRouterTeam/openrouter-examples#67); LiteLLM's stand-in "
-              "signature (_get_thought_signature_from_tool)", "2026-03-10")
+LITELLM_NO_CALL_SEEN = (("LiteLLM's Gemini conversion (BerriAI/litellm#28978, #29560: the request is refused "
+                         "before it is sent)"), "2026-06-03")
+ROUTE_SEEN = (("OpenRouter: \"Gemini models require OpenRouter reasoning details to be preserved in each "
+               "request\" (LibreChat-AI/agents#37, OpenRouterTeam/openrouter-examples#67); LiteLLM's stand-in "
+               "signature (_get_thought_signature_from_tool)"), "2026-03-10")
 _GEMINI_VERSION = re.compile(r"gemini-(\d+)")
 _THOUGHT = "__thought__"  # LiteLLM keeps a call's signature in its id: ``call_x__thought__SIG``
 STAND_IN = "skip_thought_signature_validator"
 
 
-def file_call_id(items: list, index: int, name: Any) -> str | None:
+def file_call_id(items: list[Any], index: int, name: Any) -> str | None:
     """The file's own id of the call (or result) a Gemini finding names by ``name`` at file message
     ``index``: Gemini's parts carry no ids through the gateway, the file's messages do."""
     m = items[index] if 0 <= index < len(items) else None
@@ -199,12 +195,11 @@ def gemini_generation(model: str | None) -> int | None:
     return int(m.group(1)) if m else None
 
 
-def _signature(call: dict, message: dict) -> str | None:
+def _signature(call: dict[str, Any], message: dict[str, Any]) -> str | None:
     """The thought signature the file kept for ``call``: LiteLLM's ``provider_specific_fields`` (on
     the call or its function), its id's ``__thought__`` suffix, or OpenRouter's ``reasoning_details``
     (an encrypted entry for this call's id, or one with no id)."""
-    fn = call.get("function") if type(call.get("function")) is dict else {}
-    for holder in (call, fn):
+    for holder in (call, _function(call)):
         psf = holder.get("provider_specific_fields")
         if type(psf) is dict and type(psf.get("thought_signature")) is str and psf["thought_signature"]:
             return str(psf["thought_signature"])
@@ -219,20 +214,20 @@ def _signature(call: dict, message: dict) -> str | None:
     return None
 
 
-def _keeps_calls(m: dict) -> bool:
+def _keeps_calls(m: dict[str, Any]) -> bool:
     """LiteLLM's test for ``last_message_with_tool_calls``: ``get("tool_calls", []) is not None``, so
     every assistant message without an explicit ``"tool_calls": null`` takes the place."""
     return m.get("tool_calls", []) is not None or m.get("function_call") is not None
 
 
-def translate_gemini(items: list, model: str | None, issues: list[Issue]) -> tuple[list[Any], list[list[int]]]:
+def translate_gemini(items: list[Any], model: str | None, issues: list[Issue]) -> tuple[list[Any], list[list[int]]]:
     """The ``contents`` LiteLLM (or OpenRouter, taken to translate alike) sends Gemini for an
     OpenAI-format history, with each part's file index; refusals of the gateway go to ``issues``."""
     route = gemini_route(model)
     out: list[Any] = []
     origin: list[list[int]] = []
     group: str | None = None  # the run being built: "user", "model" or "tool"
-    last: dict | None = None  # LiteLLM's last_message_with_tool_calls
+    last: dict[str, Any] | None = None  # LiteLLM's last_message_with_tool_calls
     unsigned: list[tuple[int, str | None, Any]] = []  # (file index, call id, name) of the first call of each step
 
     def open_content(kind: str, role: str | None) -> None:
@@ -242,7 +237,7 @@ def translate_gemini(items: list, model: str | None, issues: list[Issue]) -> tup
             origin.append([])
             group = kind
 
-    def add(part: dict, i: int) -> None:
+    def add(part: dict[str, Any], i: int) -> None:
         out[-1]["parts"].append(part)
         origin[-1].append(i)
 
@@ -273,7 +268,7 @@ def translate_gemini(items: list, model: str | None, issues: list[Issue]) -> tup
             for c in m.get("tool_calls") or []:
                 if type(c) is not dict:
                     continue
-                fn = c.get("function") if type(c.get("function")) is dict else {}
+                fn = _function(c)
                 fc: dict[str, Any] = {"name": fn.get("name"), "args": _args(fn.get("arguments"))}
                 if type(c.get("id")) is str and c["id"]:
                     fc["id"] = c["id"].split(_THOUGHT, 1)[0]  # LiteLLM's lookup is by id
@@ -333,7 +328,7 @@ def translate_gemini(items: list, model: str | None, issues: list[Issue]) -> tup
     return out, origin
 
 
-def _route_signatures(items: list, unsigned: list[tuple[int, str | None, Any]], route: str | None,
+def _route_signatures(items: list[Any], unsigned: list[tuple[int, str | None, Any]], route: str | None,
                       model: str | None, out: list[Any], issues: list[Issue]) -> None:
     """Calls of the current turn sent without a thought signature: Gemini 3 refuses them. Through
     LiteLLM every call has one; through OpenRouter only those ``reasoning_details`` keep. When some

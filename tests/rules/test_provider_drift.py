@@ -359,8 +359,8 @@ def test_a_text_only_assistant_message_between_call_and_result_breaks_litellms_l
     msgs = [GATEWAY_HISTORY[1], {**GATEWAY_HISTORY[2], "tool_calls": GATEWAY_HISTORY[2]["tool_calls"][:1]},
             {"role": "assistant", "content": "Running it."}, GATEWAY_HISTORY[3], GATEWAY_HISTORY[4]]
     (f,) = _errors(_gemini(msgs))
-    assert (f.code, f.message_index, f.provider_error) == ("TC002", 3, "Missing corresponding tool call for tool "
-                                                                       "response message.")
+    assert (f.code, f.message_index) == ("TC002", 3)
+    assert f.provider_error == "Missing corresponding tool call for tool response message."
 
 
 def test_gemini_3_through_openrouter_needs_the_reasoning_details():
