@@ -134,6 +134,9 @@ def _fixture_files(tmp: Path) -> list[Path]:
                         ("bedrock/us.anthropic.claude-sonnet-4-5-v1:0", "bedrock"),
                         ("gemini/gemini-2.5-pro", "gemini"),
                         ("openrouter/google/gemini-3-pro-preview", "gemini-openrouter"))},
+        # a Responses function call item replayed without its reasoning item (issue 31)
+        "drift-responses-reasoning-dropped.json": json.dumps({"model": "gpt-5.5", "input": drift._turns(False)}),
+        "drift-responses-reasoning-kept.json": json.dumps({"model": "gpt-5.5", "input": drift._turns(True)}),
         # Gemini through a gateway (issue 31): clean, LiteLLM's own refusal, the count mismatch
         "gateway-gemini-clean.json": json.dumps({"model": "vertex_ai/gemini-2.5-pro", "messages": drift.GEMINI_CLEAN}),
         "gateway-gemini-orphan.json": json.dumps({"model": "gemini/gemini-3-pro-preview", "messages": [

@@ -52,6 +52,8 @@ CASES = {
     "responses_in_a_row": "two Pydantic AI responses in a row, for Bedrock Converse",
     "system_misplaced": "a mid-conversation system message out of its place, on a model that takes one",
     "reasoning_item": "a Responses reasoning item without its following item",
+    "reasoning_dropped": "a Responses function call item (fc_ id) replayed without its reasoning item",
+    "reasoning_dropped_unsure": "the same, where the input does not show that the model reasons",
     "thinking_signature": "a thinking block without its signature",
     "thinking_order": "thinking blocks not first in an assistant message",
     "thinking_required": "the open tool loop's last assistant turn without thinking, thinking enabled",

@@ -113,6 +113,8 @@ MISTRAL = "protocol-research.md §5.1 (mistral-common's validator)"
 DEEPSEEK = "protocol-research.md §5.2"
 BEDROCK = "protocol-research.md §5.4"
 ONE_ROLE = 'docs/provider-evidence.md, "Consecutive messages of one role"'
+REASONING_DROPPED = ("cline/cline#12242 (gpt-5.5); continuedev/continue#10018, #10880; mastra-ai/mastra#8738; "
+                     "VRSEN/agency-swarm#367 (docs/provider-evidence.md)")
 MOVED = 'docs/provider-evidence.md, "Rules that moved"'
 DRIFT = 'docs/provider-evidence.md, "Provider drift of 2026"'
 PROBE = 'docs/provider-evidence.md, "Provider drift of 2026" (live probe of La Plateforme, 2026-10-04)'
@@ -286,6 +288,10 @@ _RULES = (
         # The Responses API rejects a reasoning item without its required following item, while the
         # other reasoning-state cases stay warnings there (rules.md, 2026-11-23).
         "reasoning_item": {"responses": E},
+        # a function_call item keeping its fc_ id, replayed without the reasoning item its response put
+        # before it, where the input shows the conversation reasons (cline#12242, 2026-07-12; the
+        # unsure case, no reasoning item anywhere and no reasoning model named, stays a warning)
+        "reasoning_dropped": {"responses": E},
         # Provider drift (issue 28; docs/provider-evidence.md, "Rules that moved"), each with its date:
         # a thinking block sent back without its signature is refused (reports 2026-03 to 2026-07);
         "thinking_signature": {"anthropic": E},
@@ -310,6 +316,10 @@ _RULES = (
         "reasoning_item": {
             "responses": Said("Item '{item}' of type 'reasoning' was provided without its required following item.",
                               RECORDED),
+        },
+        "reasoning_dropped": {
+            "responses": Said("Item '{item}' of type 'function_call' was provided without its required 'reasoning' "
+                              "item: 'rs_…'.", REASONING_DROPPED, date="2026-07-12"),
         },
     },
          found_in=("dialects/anthropic.py", "dialects/gateway.py", "dialects/gemini.py", "dialects/openai_chat.py",
@@ -435,6 +445,8 @@ KIND_EVIDENCE: Mapping[tuple[str, str], tuple[str, str]] = {
                                      "2026-09"),
     ("TC021", "missing_reasoning"): ("DeepSeek V4 thinking mode (baby-llm/baby-agent#17)", "2026-05-22"),
     ("TC021", "reasoning_item"): (RECORDED, "2026-11-23"),
+    ("TC021", "reasoning_dropped"): (REASONING_DROPPED, "2026-07-12"),
+    ("TC021", "reasoning_dropped_unsure"): (REASONING_DROPPED + "; model_families.py", "2026-07-12"),
     ("TC005", "response_count"): ("google-gemini/gemini-cli#3814; microsoft/vscode#299295", "2026-03-04"),
     ("TC002", "response_count"): ("google-gemini/gemini-cli#3814; microsoft/vscode#299295", "2026-03-04"),
 }

@@ -382,3 +382,55 @@ def test_with_no_gateway_named_a_missing_signature_is_a_warning_naming_both_side
     assert report.target == "gemini" and _errors(report) == []
     (w,) = [f for f in report.findings if f.code == "TC021"]
     assert w.severity == "warning" and "OpenRouter" in w.text and "LiteLLM" in w.text
+
+
+# --- Responses: a function call item replayed without its reasoning item (TC021 reasoning_dropped) --
+
+_FC_WORDS = "Item '{fc}' of type 'function_call' was provided without its required 'reasoning' item: 'rs_…'."
+_FC1 = "fc_0a4d512680f81369006a5364c645f481a1a979134e6d548de1"
+_RS0 = "rs_0a4d512680f81369006a5364c0001111a1803037dcae023e29"
+
+
+def _turns(keep_second_reasoning: bool) -> list:
+    """Two responses of a reasoning model (cline/cline#12242, gpt-5.5, 2026-07-12: the client dropped the
+    reasoning item of a function call that kept its fc_ id)."""
+    second = [{"type": "reasoning", "id": "rs_0a4d512680f81369006a5364c4142481a1803037dcae023e29", "summary": []}] \
+        if keep_second_reasoning else []
+    return [
+        {"role": "user", "content": "list the files"},
+        {"type": "reasoning", "id": _RS0, "summary": []},
+        {"type": "function_call", "id": "fc_0a4d512680f81369006a5364c0002222", "call_id": "call_1", "name": "ls",
+         "arguments": "{}"},
+        {"type": "function_call_output", "call_id": "call_1", "output": "a.py"},
+        *second,
+        {"type": "function_call", "id": _FC1, "call_id": "call_2", "name": "cat", "arguments": "{\"p\": \"a.py\"}"},
+        {"type": "function_call_output", "call_id": "call_2", "output": "print(1)"},
+    ]
+
+
+def test_a_function_call_replayed_without_its_reasoning_item_gets_the_responses_words():
+    report = inspector.check({"model": "gpt-5.5", "input": _turns(False)})
+    assert report.target == "responses"
+    (f,) = _errors(report)
+    assert (f.code, f.message_index, f.tool_call_id) == ("TC021", 4, "call_2")
+    assert f.provider_error == _FC_WORDS.format(fc=_FC1)
+    assert f.evidence.date == "2026-07-12" and "cline/cline#12242" in f.evidence.source
+    # with the reasoning item kept, the same input is accepted
+    assert _errors(inspector.check({"model": "gpt-5.5", "input": _turns(True)})) == []
+    # repair cannot recreate the reasoning item: it says so, and what the user can do
+    fixed = inspector.repair({"model": "gpt-5.5", "input": _turns(False)})
+    assert not fixed.report.ok and any("previous_response_id" in u for u in fixed.report.unfixed)
+
+
+def test_call_items_without_the_apis_ids_are_not_looked_up():
+    items = [{k: v for k, v in x.items() if k != "id"} if x.get("type") == "function_call" else x
+             for x in _turns(False)]
+    assert _errors(inspector.check({"model": "gpt-5.5", "input": items})) == []
+
+
+def test_with_no_reasoning_item_anywhere_the_model_decides():
+    items = [x for x in _turns(False) if x.get("type") != "reasoning"]
+    for model, severity in (("gpt-5.5", "warning"), ("o3", "warning"), (None, "warning"), ("gpt-4.1", None)):
+        report = inspector.check({"model": model, "input": items} if model else items, "responses")
+        found = [f.severity for f in report.findings if f.code == "TC021"]
+        assert found == ([severity, severity] if severity else []), model
