@@ -113,8 +113,8 @@ MISTRAL = "protocol-research.md §5.1 (mistral-common's validator)"
 DEEPSEEK = "protocol-research.md §5.2"
 BEDROCK = "protocol-research.md §5.4"
 ONE_ROLE = 'docs/provider-evidence.md, "Consecutive messages of one role"'
-REASONING_DROPPED = ("cline/cline#12242 (gpt-5.5); continuedev/continue#10018, #10880; mastra-ai/mastra#8738; "
-                     "VRSEN/agency-swarm#367 (docs/provider-evidence.md)")
+REASONING_DROPPED = ('docs/provider-evidence.md, "Provider drift of 2026" (cline/cline#12242, gpt-5.5; '
+                     "continuedev/continue#10018, #10880; mastra-ai/mastra#8738; VRSEN/agency-swarm#367)")
 MOVED = 'docs/provider-evidence.md, "Rules that moved"'
 DRIFT = 'docs/provider-evidence.md, "Provider drift of 2026"'
 PROBE = 'docs/provider-evidence.md, "Provider drift of 2026" (live probe of La Plateforme, 2026-10-04)'
