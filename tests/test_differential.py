@@ -137,6 +137,13 @@ def _fixture_files(tmp: Path) -> list[Path]:
         # a Responses function call item replayed without its reasoning item (issue 31)
         "drift-responses-reasoning-dropped.json": json.dumps({"model": "gpt-5.5", "input": drift._turns(False)}),
         "drift-responses-reasoning-kept.json": json.dumps({"model": "gpt-5.5", "input": drift._turns(True)}),
+        # the Anthropic thinking-binding error (issue 31), enabled, with drop_block, adaptive
+        **{f"drift-anthropic-binding-{k}.json": json.dumps({"model": "claude-sonnet-4-5", "max_tokens": 1024,
+                                                            "messages": drift._loop(False), "thinking": t})
+           for k, t in (("enabled", {"type": "enabled", "budget_tokens": 1024}),
+                        ("drop", {"type": "enabled", "budget_tokens": 1024,
+                                  "block_binding": {"prefix_mismatch_behavior": "drop_block"}}),
+                        ("adaptive", {"type": "adaptive"}))},
         # Gemini through a gateway (issue 31): clean, LiteLLM's own refusal, the count mismatch
         "gateway-gemini-clean.json": json.dumps({"model": "vertex_ai/gemini-2.5-pro", "messages": drift.GEMINI_CLEAN}),
         "gateway-gemini-orphan.json": json.dumps({"model": "gemini/gemini-3-pro-preview", "messages": [

@@ -115,6 +115,8 @@ BEDROCK = "protocol-research.md §5.4"
 ONE_ROLE = 'docs/provider-evidence.md, "Consecutive messages of one role"'
 REASONING_DROPPED = ('docs/provider-evidence.md, "Provider drift of 2026" (cline/cline#12242, gpt-5.5; '
                      "continuedev/continue#10018, #10880; mastra-ai/mastra#8738; VRSEN/agency-swarm#367)")
+THINKING_BINDING_SEEN = ("rules.md, Changes of 2026-11-27 (the thinking-binding error's third sentence; "
+                         'docs/provider-evidence.md, "Provider drift of 2026")')
 MOVED = 'docs/provider-evidence.md, "Rules that moved"'
 DRIFT = 'docs/provider-evidence.md, "Provider drift of 2026"'
 PROBE = 'docs/provider-evidence.md, "Provider drift of 2026" (live probe of La Plateforme, 2026-10-04)'
@@ -297,6 +299,10 @@ _RULES = (
         "thinking_signature": {"anthropic": E},
         # thinking blocks not first in an assistant message are refused (claude-code#20705, 2026-01-25);
         "thinking_order": {"anthropic": E},
+        # a signed thinking block whose turn's earlier step lost its thinking block, thinking "enabled":
+        # the thinking-binding error (rules.md 2026-11-27, third sentence seen 2026-09); with the body's
+        # drop_block opt-out, or adaptive thinking, a warning (thinking_binding_dropped / _unsure)
+        "thinking_binding": {"anthropic": E},
         # the open tool loop's last assistant turn without a thinking block, in a body that says
         # "thinking": {"type": "enabled"} (reports 2025-09 to 2026-01; without that, thinking_missing: a
         # warning), or a Converse body whose additionalModelRequestFields say it (langchain-aws#844, 2026-01-22);
@@ -446,6 +452,10 @@ KIND_EVIDENCE: Mapping[tuple[str, str], tuple[str, str]] = {
     ("TC021", "missing_reasoning"): ("DeepSeek V4 thinking mode (baby-llm/baby-agent#17)", "2026-05-22"),
     ("TC021", "reasoning_item"): (RECORDED, "2026-11-23"),
     ("TC021", "reasoning_dropped"): (REASONING_DROPPED, "2026-07-12"),
+    ("TC021", "thinking_binding"): (THINKING_BINDING_SEEN, "2026-09"),
+    ("TC021", "thinking_binding_unsure"): (THINKING_BINDING_SEEN, "2026-09"),
+    ("TC021", "thinking_binding_dropped"): (THINKING_BINDING_SEEN + "; the opt-out: beta "
+                                            "thinking-binding-controls-2026-08-01", "2026-09"),
     ("TC021", "reasoning_dropped_unsure"): (REASONING_DROPPED + "; model_families.py", "2026-07-12"),
     ("TC005", "response_count"): ("google-gemini/gemini-cli#3814; microsoft/vscode#299295", "2026-03-04"),
     ("TC002", "response_count"): ("google-gemini/gemini-cli#3814; microsoft/vscode#299295", "2026-03-04"),

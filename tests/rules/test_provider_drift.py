@@ -434,3 +434,51 @@ def test_with_no_reasoning_item_anywhere_the_model_decides():
         report = inspector.check({"model": model, "input": items} if model else items, "responses")
         found = [f.severity for f in report.findings if f.code == "TC021"]
         assert found == ([severity, severity] if severity else []), model
+
+
+# --- Anthropic: the thinking-binding error (rules.md 2026-11-27, third sentence seen 2026-09) ------
+
+_BINDING = "The `thinking` block that preceded this one when it was created is missing from this request."
+
+
+def _loop(first_step_thinks: bool) -> list:
+    step1 = [{"type": "thinking", "thinking": "List first.", "signature": "sig-1"}] if first_step_thinks else []
+    return [
+        {"role": "user", "content": "Tidy the repo."},
+        {"role": "assistant", "content": [*step1, {"type": "tool_use", "id": "toolu_1", "name": "ls", "input": {}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "a.py"}]},
+        {"role": "assistant", "content": [{"type": "thinking", "thinking": "Now read it.", "signature": "sig-2"},
+                                          {"type": "tool_use", "id": "toolu_2", "name": "cat", "input": {}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_2", "content": "print(1)"}]},
+    ]
+
+
+def _claude(messages: list, thinking: dict | None):
+    body = {"model": "claude-sonnet-4-5", "max_tokens": 1024, "messages": messages}
+    return inspector.check({**body, "thinking": thinking} if thinking else body)
+
+
+def test_a_thinking_block_whose_earlier_thinking_was_dropped_gets_the_binding_sentence():
+    report = _claude(_loop(False), {"type": "enabled", "budget_tokens": 1024})
+    (f,) = _errors(report)
+    assert (f.code, f.message_index) == ("TC021", 3)
+    assert f.provider_error == _BINDING and f.evidence.date == "2026-09"
+    assert _errors(_claude(_loop(True), {"type": "enabled", "budget_tokens": 1024})) == []
+    fixed = inspector.repair({"model": "claude-sonnet-4-5", "max_tokens": 1024, "messages": _loop(False),
+                              "thinking": {"type": "enabled", "budget_tokens": 1024}})
+    assert not fixed.report.ok and any("drop_block" in u for u in fixed.report.unfixed)
+
+
+def test_the_drop_block_opt_out_turns_the_refusal_into_a_warning():
+    report = _claude(_loop(False), {"type": "enabled", "budget_tokens": 1024,
+                                    "block_binding": {"prefix_mismatch_behavior": "drop_block"}})
+    assert _errors(report) == []
+    (w,) = [f for f in report.findings if f.code == "TC021"]
+    assert w.severity == "warning" and "drops this block" in w.text
+
+
+@pytest.mark.parametrize("thinking", [{"type": "adaptive"}, None])
+def test_adaptive_thinking_may_skip_a_step_so_the_binding_is_a_warning(thinking):
+    report = _claude(_loop(False), thinking)
+    (w,) = [f for f in report.findings if f.code == "TC021"]
+    assert w.severity == "warning" and _errors(report) == []
