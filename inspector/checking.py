@@ -34,7 +34,7 @@ from .rules import (
     undeclared_tools,
 )
 from .rules.requests import judge
-from .target_from_model import target_from_model, transcript_model
+from .target_from_model import framework_model, target_from_model, transcript_model
 from .targets import PROVIDER_NAME, check_target
 from .turns import Turns
 
@@ -414,12 +414,16 @@ def targets_for(doc: Document, read_as: list[Dialect], target: str | None) -> li
     return out
 
 
-def judgement(doc: Document, k: int, as_request: bool | None = None) -> Judged:
-    """How transcript ``k`` is judged: the model its request names, and whether it is a request
-    about to be sent (``as_request``: the user's or the guard's word; None: the input's own: a
-    request body that names a model, or a captured HTTP request) or a log."""
+def judgement(doc: Document, k: int, as_request: bool | None = None, dialect: Dialect | None = None) -> Judged:
+    """How transcript ``k`` is judged: the model its request names (else the one its container,
+    framework metadata or history names: an OTel span's ``gen_ai.request.model``, a LangSmith run's
+    ``ls_model_name``, a LangChain AI message's ``response_metadata``, read as ``dialect``), and
+    whether it is a request about to be sent (``as_request``: the user's or the guard's word; None:
+    the input's own: a request body that names a model, or a captured HTTP request) or a log."""
     t = doc.transcripts[k]
-    model = transcript_model(doc, k) or t.extra.get("model")
+    model = transcript_model(doc, k) or t.extra.get("model") or framework_model(doc, k)
+    if model is None and dialect is not None:
+        model = dialect.model_from(t.items, get_path(doc.root, t.path[:-1]) if t.path else None)
     if as_request is not None:
         return Judged(model, as_request, "as asked (--as-request)" if as_request else "as asked (a log)")
     if t.extra.get("captured"):
@@ -449,7 +453,7 @@ def check_plain(doc: Document, target: str | None = None, dialect: str | None = 
     chosen = targets_for(doc, read_as, target)
     # The report's ``target`` is the first transcript's; ``transcript_targets`` has each one's.
     target, reason = chosen[0] if chosen else (check_target(target or first.default_target), None)
-    judged = [judgement(doc, k, as_request) for k in range(len(doc.transcripts))]
+    judged = [judgement(doc, k, as_request, read_as[k]) for k in range(len(doc.transcripts))]
     with gc_paused():
         if progress is None:
             analyses = [analyse(t, c, d, j) for t, d, (c, _), j in zip(doc.transcripts, read_as, chosen, judged)]

@@ -228,6 +228,13 @@ class Dialect(ABC):
         (the default); ``target_from_model.model_named`` turns a model name into a target."""
         return None, ""
 
+    def model_from(self, items: list, holder: Any = None) -> str | None:
+        """The model a history names itself, where ``target_from`` reads it (a LangChain AI
+        message's ``response_metadata``, a Pydantic AI response's ``model_name``, a Codex
+        ``turn_context``, an AG-UI run input's ``forwardedProps``): the model's rules
+        (``model_families``) then apply to it. None (the default) for formats that do not say."""
+        return None
+
     def item_groups(self, items: list, where: tuple = ()) -> list[list[int]] | None:
         """For each neutral message, the raw items it was read from; None when that is one item
         each (a dialect that joins several items into one message says which)."""

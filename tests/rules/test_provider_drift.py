@@ -482,3 +482,49 @@ def test_adaptive_thinking_may_skip_a_step_so_the_binding_is_a_warning(thinking)
     report = _claude(_loop(False), thinking)
     (w,) = [f for f in report.findings if f.code == "TC021"]
     assert w.severity == "warning" and _errors(report) == []
+
+
+# --- the model read from OTel attributes and framework metadata (issue 31) -------------------------
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_logs"
+
+
+@pytest.mark.parametrize("key", ["gen_ai.request.model", "gen_ai.response.model", "llm.model_name"])
+def test_the_model_is_read_from_an_otel_spans_attributes(key):
+    trace = json.loads((SAMPLES / "otel_trace_export.json").read_text())
+    for span in trace["resourceSpans"][0]["scopeSpans"][0]["spans"]:
+        span["attributes"] = [a for a in span["attributes"] if a["key"] not in (
+            "gen_ai.request.model", "gen_ai.response.model", "llm.model_name")]
+        span["attributes"].append({"key": key, "value": {"stringValue": "claude-opus-4-8"}})
+    report = inspector.check(json.dumps(trace))
+    assert report.model == "claude-opus-4-8"
+    assert report.judged_as == "log"  # a span is a record of a request, not one about to be sent
+
+
+_ORPHANED_FC = [x for x in _turns(False) if x.get("type") != "reasoning"]
+
+
+@pytest.mark.parametrize("root, where", [
+    ({"input": _ORPHANED_FC, "metadata": {"ls_model_name": "gpt-4.1"}}, "LangSmith's ls_model_name"),
+    ({"input": _ORPHANED_FC, "extra": {"metadata": {"ls_model_name": "gpt-4.1"}}}, "a LangSmith run's extra"),
+    ({"input": _ORPHANED_FC, "extra": {"invocation_params": {"model": "gpt-4.1"}}}, "LangChain invocation_params"),
+    ({"eval": {"model": "openai/gpt-4.1"}, "samples": [{"messages": _ORPHANED_FC}]}, "an Inspect log's eval.model"),
+])
+def test_the_model_in_framework_metadata_decides_a_model_dependent_rule(root, where):
+    # a Responses input with fc_ call items and no reasoning item: a warning unless the model is one
+    # that produces no reasoning items (gpt-4.1), which the metadata around the list names
+    bare = inspector.check({"input": _ORPHANED_FC}, "responses")
+    assert [f.severity for f in bare.findings if f.code == "TC021"] == ["warning", "warning"] and bare.model is None
+    named = inspector.check(root, "responses")
+    assert named.model.endswith("gpt-4.1"), where
+    assert [f for f in named.findings if f.code == "TC021"] == [], where
+    assert named.judged_as == "log"
+
+
+def test_a_langchain_histories_response_metadata_names_the_model():
+    history = [{"type": "human", "data": {"content": "Weather in Paris?"}},
+               {"type": "ai", "data": {"content": "", "response_metadata": {"model_name": "claude-opus-4-8"},
+                                       "tool_calls": [{"name": "get_weather", "args": {}, "id": "call_1",
+                                                       "type": "tool_call"}]}},
+               {"type": "tool", "data": {"content": "18C", "tool_call_id": "call_1"}}]
+    assert inspector.check(history).model == "claude-opus-4-8"
