@@ -138,11 +138,11 @@ _NULL_CONTENT = "Invalid value for 'content': expected a string, got null."
 _ORPHAN_SAID: Mapping[str, Said] = {
     "openai": Said("Invalid parameter: messages with role 'tool' must be a response to a preceeding message with "
                    "'tool_calls'.", OPENAI),
-    "deepseek": Said("Messages with role 'tool' must be a response to a preceding message with 'tool_calls'", OPENAI),
+    "deepseek": Said("Messages with role 'tool' must be a response to a preceding message with 'tool_calls'", OPENAI, date="2026-06-10"),
     "anthropic": Said("messages.{i}.content.{j}: unexpected `tool_use_id` found in `tool_result` blocks: {id}. Each "
                       "`tool_result` block must have a corresponding `tool_use` block in the previous message.",
-                      ANTHROPIC),
-    "responses": Said("No tool call found for function call output with call_id {id}.", RESPONSES),
+                      ANTHROPIC, date="2026-02-06"),
+    "responses": Said("No tool call found for function call output with call_id {id}.", RESPONSES, date="2026-07-20"),
     "bedrock": Said("The number of toolResult blocks at messages.{i}.content exceeds the number of toolUse blocks of "
                     "previous turn.", BEDROCK),
     "mistral": Said("Unexpected tool call id {id} in tool results", MISTRAL),
@@ -154,11 +154,11 @@ _RULES = (
         "openai": Said("An assistant message with 'tool_calls' must be followed by tool messages responding to each "
                        "'tool_call_id'. The following tool_call_ids did not have response messages: {ids}", OPENAI),
         "deepseek": Said("An assistant message with 'tool_calls' must be followed by tool messages responding to each "
-                         "'tool_call_id'. (insufficient tool messages following tool_calls message)", OPENAI),
-        "anthropic": Said(_MISSING_RESULTS_ANTHROPIC, ANTHROPIC),
-        "responses": Said("No tool output found for function call {id}.", RESPONSES),
-        "gemini": Said(_GEMINI_COUNT, GEMINI),
-        "bedrock": Said("Expected toolResult blocks at messages.{next}.content for the following Ids: {ids}", BEDROCK),
+                         "'tool_call_id'. (insufficient tool messages following tool_calls message)", OPENAI, date="2026-07-06"),
+        "anthropic": Said(_MISSING_RESULTS_ANTHROPIC, ANTHROPIC, date="2026-06-15"),
+        "responses": Said("No tool output found for function call {id}.", RESPONSES, date="2026-04-30"),
+        "gemini": Said(_GEMINI_COUNT, GEMINI, date="2026-03-04"),
+        "bedrock": Said("Expected toolResult blocks at messages.{next}.content for the following Ids: {ids}", BEDROCK, date="2026-07-15"),
         "mistral": Said("Not the same number of function calls and responses", MISTRAL),
     },
          found_in=("dialects/vercel_ai.py", "dialects/vercel_ui.py", "pairing.py")),
@@ -181,11 +181,11 @@ _RULES = (
         # Gemini's count check refuses it (dialects/gemini.surplus_responses)
         "response_count": {"gemini": E},
     }, said_by_kind={
-        "response_count": {"gemini": Said(_GEMINI_COUNT, GEMINI)},
+        "response_count": {"gemini": Said(_GEMINI_COUNT, GEMINI, date="2026-03-04")},
     },
          found_in=("pairing.py",)),
     Rule("TC006", "duplicate_tool_call_id", targets(E, E, E, E, E, W, E), s.sentence_tc006, said={
-        "anthropic": Said(_UNIQUE_TOOL_USE, ANTHROPIC),
+        "anthropic": Said(_UNIQUE_TOOL_USE, ANTHROPIC, date="2026-03-13"),
         "bedrock": Said(_UNIQUE_TOOL_USE, ANTHROPIC),
         "mistral": Said("Duplicate tool call id {id} in assistant message", MISTRAL),
         "responses": Said(_RESPONSES_DUPLICATE, RESPONSES),
@@ -238,7 +238,7 @@ _RULES = (
     Rule("TC014", "results_out_of_call_order", targets(I, I, I, I, I, W, I), s.sentence_tc014,
          found_in=("pairing.py",)),
     Rule("TC015", "results_split_across_messages", targets(None, None, None, E, E, E, None), s.sentence_tc015,
-         said={"gemini": Said(_GEMINI_COUNT, GEMINI)},
+         said={"gemini": Said(_GEMINI_COUNT, GEMINI, date="2026-03-04")},
          found_in=("pairing.py",)),
     Rule("TC016", "tool_result_not_first", targets(None, None, None, E, E, None, None), s.sentence_tc016,
          found_in=("dialects/anthropic.py", "dialects/bedrock.py", "dialects/pydantic_ai.py")),
@@ -256,13 +256,13 @@ _RULES = (
     # anthropic: info, not rules.md's error: the Messages API combines consecutive messages of one
     # role into one turn (docs/provider-evidence.md); Bedrock's Converse API refuses them.
     Rule("TC019", "role_sequence_violation", targets(I, I, E, I, E, E, I), s.sentence_tc019, said={
-        "mistral": Said("Unexpected role '{role}' after role '{prev}'", MISTRAL),
+        "mistral": Said("Unexpected role '{role}' after role '{prev}'", MISTRAL, date="2026-06-02"),
         "anthropic": Said('messages: roles must alternate between "user" and "assistant", but found multiple '
                           '"{role}" roles in a row', ANTHROPIC),
         "bedrock": Said("A conversation must alternate between user and assistant roles. Make sure the conversation "
                         "alternates between user and assistant roles and try again.", ONE_ROLE),
         "gemini": Said("Please ensure that function call turn comes immediately after a user turn or after a function "
-                       "response turn.", GEMINI),
+                       "response turn.", GEMINI, date="2026-05-05"),
     }, by_kind={
         # A tool_result block inside an assistant message is refused outright ("`tool_result` blocks can
         # only be in `user` messages", tghamm/Anthropic.SDK#128), unlike a role repeated (combined).
@@ -343,7 +343,7 @@ _RULES = (
     },
          found_in=("dialects/vercel_ai.py", "pairing.py", "rules/requests.py")),
     Rule("TC023", "tool_call_id_reused", targets(I, I, W, E, E, I, E), s.sentence_tc023, s.hint_tc023, said={
-        "anthropic": Said(_UNIQUE_TOOL_USE, ANTHROPIC),
+        "anthropic": Said(_UNIQUE_TOOL_USE, ANTHROPIC, date="2026-03-13"),
         "bedrock": Said(_UNIQUE_TOOL_USE, ANTHROPIC),
         "responses": Said(_RESPONSES_DUPLICATE, RESPONSES),
     },
@@ -484,7 +484,9 @@ def evidence(issue: Issue, target: str, sev: Severity | None) -> dict[str, str |
     said = by_kind.get(target) if by_kind is not None else rule.said.get(target)
     if said is None:
         return None
-    return {"source": said.evidence, "date": said.date or RESEARCH_DATE}
+    # the newest dated report of these words; None when only the undated research holds them (old
+    # provider words are not dated by the day they were researched)
+    return {"source": said.evidence, "date": said.date}
 
 
 def table() -> str:
