@@ -186,7 +186,10 @@ _RULES = (
          found_in=("pairing.py",)),
     Rule("TC006", "duplicate_tool_call_id", targets(E, E, E, E, E, W, E), s.sentence_tc006, said={
         "anthropic": Said(_UNIQUE_TOOL_USE, ANTHROPIC, date="2026-03-13"),
-        "bedrock": Said(_UNIQUE_TOOL_USE, ANTHROPIC),
+        # Converse's own words (claude-sonnet-4-5 on ConverseStream, re-searched 2026-11-27)
+        "bedrock": Said("The toolUse blocks at messages.{i}.content contain duplicate Ids: {id}",
+                        'docs/provider-evidence.md, "Evidence re-searched" (bvcyber/Cyber-AutoAgent-ng#72; '
+                        "double16/Cyber-AutoAgent-ng#27)", date="2026-03-06"),
         "mistral": Said("Duplicate tool call id {id} in assistant message", MISTRAL),
         "responses": Said(_RESPONSES_DUPLICATE, RESPONSES),
     },
