@@ -244,7 +244,13 @@ class MessageFixes(PlanState):
             i = iss.index
             if i in self.skip:
                 continue
-            moved = self.ed.calls_last(self.raw(i))
+            calls_last = getattr(self.ed, "calls_last", None)
+            if calls_last is None:  # a format of one call list per message, joined by a gateway (issue 31)
+                self.unfixed.append(f"message #{i}: not fixed (TC025): the gateway joins it with the assistant "
+                                    "message after it, whose text then follows its tool calls; put that text "
+                                    "before the calls, or a user message between the two")
+                continue
+            moved = calls_last(self.raw(i))
             if moved is not None:
                 self.cur[i] = moved
                 self.log("move_blocks_before_calls", "TC025", None, i, self.slot(i),

@@ -528,3 +528,4 @@ def test_a_langchain_histories_response_metadata_names_the_model():
                                                        "type": "tool_call"}]}},
                {"type": "tool", "data": {"content": "18C", "tool_call_id": "call_1"}}]
     assert inspector.check(history).model == "claude-opus-4-8"
+
