@@ -142,7 +142,7 @@ def through_gateway(t: Transcript, target: str, dialect: Dialect, judged: Judged
     """The analysis of a history sent to ``target`` through a gateway (``dialects/gateway.py``):
     the destination's dialect checks the gateway's translation, each finding keeps the destination's
     own words (with its own indexes, as it answers) and is placed on the file's own message."""
-    from .dialects.gateway import back, file_call_id
+    from .dialects.gateway import back, file_call_id, first_result
 
     refused: list[Issue] = []  # what the gateway itself refuses, at the file's own indexes
     via = dialect.through_gateway(t.items, target, judged.model, refused)
@@ -170,6 +170,11 @@ def through_gateway(t: Transcript, target: str, dialect: Dialect, judged: Judged
         iss.other = back(origin, iss.other)
         if iss.call_id is None and target == "gemini":  # a call without an id: name it by the file's message
             iss.call_id = file_call_id(t.items, iss.index, iss.data.get("name"))
+        if iss.code == "TC005":  # the first result's own message, not the first of the content it joined
+            first = first_result(t.items, iss.call_id, iss.index)
+            if first is not None:
+                iss.other = first
+                iss.data["first"] = first
     for iss in refused:
         if isinstance(iss.provider, str):
             iss.provider = iss.provider.replace("{", "{{").replace("}", "}}")
@@ -177,7 +182,12 @@ def through_gateway(t: Transcript, target: str, dialect: Dialect, judged: Judged
     inner.issues.sort(key=lambda x: x.index)
     own: list[Issue] = []
     msgs = dialect.read(t.items, t.path, own)
-    return Analysis(t, dialect, msgs, pair(msgs, dialect.block), inner.issues, None, judged)
+    # the file's own pairing, which repair works on, without the system messages the gateway lifts
+    # out of the list: a result after one is not out of its place there
+    from .pairing import UNSEEN
+
+    return Analysis(t, dialect, msgs, pair(msgs, dialect.block, unseen=UNSEEN | {"system"}), inner.issues, None,
+                    judged)
 
 
 def _never_sent_note(issues: list[Issue], what: str) -> None:

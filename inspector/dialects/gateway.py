@@ -180,6 +180,15 @@ def file_call_id(items: list[Any], index: int, name: Any) -> str | None:
     return None
 
 
+def first_result(items: list[Any], call_id: str | None, before: int) -> int | None:
+    """The file index of the first tool message answering ``call_id`` before ``before``: the other
+    end of a second result (TC005), which the destination names by a content it joined."""
+    for k, m in enumerate(items[:before]):
+        if type(m) is dict and m.get("role") in ("tool", "function") and call_id and m.get("tool_call_id") == call_id:
+            return k
+    return None
+
+
 def gemini_route(model: str | None) -> str | None:
     """``"litellm"`` (``gemini/…``, ``vertex_ai/…``), ``"openrouter"`` (``openrouter/google/…``,
     ``google/…``), or None when the input names no model (the gateway is not known)."""
