@@ -17,6 +17,7 @@ from .containers import Document, Transcript, get_path, path_text
 from .dialects import Dialect, detect_scored, dialect_of, fallback, get, named_by_request
 from .errors import InputError
 from .gc_pause import gc_paused
+from .harness_patches import note_patched, patched
 from .loops import DEFAULT as DEFAULT_LOOPS
 from .loops import LoopOptions, loops_for
 from .model import AS_LOG, Issue, Judged, Msg
@@ -127,6 +128,11 @@ def analyse(t: Transcript, target: str, dialect: Dialect, judged: Judged = AS_LO
         dialect.request_rules(msgs, request, issues)
     dialect.model_rules(msgs, issues, target, judged.model)
     judge(issues, msgs, judged)
+    # what the harness named in the log fixes before sending (a log's messages read apart carry it in extra)
+    note_patched(issues, t.extra.get("harness") or dialect.harness(t.items))
+    answered = patched(issues, "TC001")  # a call the harness answers before sending: repair leaves it too
+    if answered:
+        pairing.pending.extend(c for c in pairing.missing if (c.msg, c.id) in answered and c not in pairing.pending)
     ended = {iss.index for iss in issues if iss.code == "TC022" and iss.data.get("kind") == "run_ended"}
     if ended:  # the calls a finished run ended on are pending, not missing: repair leaves them (rules.md §4.6)
         pairing.pending.extend(c for c in pairing.missing if c.msg in ended and c not in pairing.pending)

@@ -27,7 +27,7 @@ class Locator:
         self.analyses = analyses
         self._item_no: dict[int, dict[int, int]] = {}
 
-    def place(self, transcript: int, message: int) -> tuple[tuple, int]:
+    def place(self, transcript: int, message: int) -> tuple[tuple[Any, ...], int]:
         """The list a message sits in and its index there: a transcript continued by a second list
         (an OTLP span's output messages after its input messages) names the second list."""
         t = self.doc.transcripts[transcript]
@@ -65,12 +65,16 @@ class Locator:
             k = view[k] if k < len(view) else None
         return lines[k] if k is not None and k < len(lines) else None
 
-    def where(self, f: dict, source: str, many: bool) -> str:
+    def where(self, f: dict[str, Any], source: str, many: bool) -> str:
         """``path:LINE`` for JSON Lines, else ``path:INDEX`` (with the transcript's path when many)."""
         line = self.line(f["transcript"], f["message_index"])
         if line is not None:
             return f"{source}:{line}"
         path, index = self.place(f["transcript"], f["message_index"])
+        if self.doc.format == "sqlite":  # a session store's row: its session and row id
+            from .sqlite_sessions import row_text
+
+            return f"{source}:{row_text(self.doc.root, path, index)}"
         if many or path != self.doc.transcripts[f["transcript"]].path:
             return f"{source}:{path_text(path)}:{index}"
         return f"{source}:{index}"
@@ -84,7 +88,7 @@ def _escape_prop(s: str) -> str:
     return _escape_data(s).replace(":", "%3A").replace(",", "%2C")
 
 
-def github_line(f: dict, source: str, loc: Locator) -> str:
+def github_line(f: dict[str, Any], source: str, loc: Locator) -> str:
     """One ``::error file=…,line=…,title=…::message`` workflow command for a finding."""
     line = loc.line(f["transcript"], f["message_index"])
     props = [f"file={_escape_prop(source)}"]
@@ -101,21 +105,41 @@ def github_line(f: dict, source: str, loc: Locator) -> str:
     return f"::{GITHUB_LEVEL[f['severity']]} {','.join(props)}::{_escape_data(text)}"
 
 
+def github_loop_line(f: dict[str, Any], source: str, loc: Locator) -> str:
+    """A loop (``inspector.loops``) as a ``::warning`` (stuck loop) or ``::notice`` (repeated
+    call) workflow command, titled apart from the provider rules: a loop never fails a check."""
+    return github_line({**f, "rule": f"{f['rule']} (loop, not a provider rule)", "hint": None,
+                        "provider_error": None}, source, loc)
+
+
 def github_unreadable(source: str, message: str) -> str:
     return f"::error file={_escape_prop(source)},title=unreadable transcript::{_escape_data(message)}"
 
 
-def sarif_log(checked: list[tuple[str, dict, Locator]], unreadable: list[tuple[str, str]], version: str) -> dict[str, Any]:
-    """A SARIF 2.1.0 log: one run, a rule per code met, a result per finding, a notification per unreadable file."""
+def sarif_log(checked: list[tuple[str, dict[str, Any], Locator]], unreadable: list[tuple[str, str]],
+              version: str) -> dict[str, Any]:
+    """A SARIF 2.1.0 log: one run, a rule per code met, a result per finding and per loop, a
+    notification per unreadable file.
+
+    Loops (``inspector.loops``: LP001 note, LP002 warning) are results of rules of their own,
+    tagged ``loop`` (rule ``properties.tags``, result ``properties.family``), after the provider
+    rules': they never make a request rejected. One run, not a second one: GitHub code scanning
+    no longer combines several runs of one tool and category in an upload."""
+    from .loops import LOOP_RULES, LOOP_SEVERITY
     from .rules import RULES
 
     codes = sorted({f["code"] for _, report, _ in checked for f in report["findings"]})
-    rule_index = {c: k for k, c in enumerate(codes)}
+    loop_codes = sorted({f["code"] for _, report, _ in checked for f in report.get("loops", ())})
+    rule_index = {c: k for k, c in enumerate([*codes, *loop_codes])}
     rules = [{"id": c, "name": RULES.get(c, c), "shortDescription": {"text": RULES.get(c, c).replace("_", " ")}}
              for c in codes]
+    rules += [{"id": c, "name": LOOP_RULES[c],
+               "shortDescription": {"text": LOOP_RULES[c].replace("_", " ") + " (a loop, not a provider rule)"},
+               "defaultConfiguration": {"level": SARIF_LEVEL[LOOP_SEVERITY[c]]},
+               "properties": {"tags": ["loop"]}} for c in loop_codes]
     results = []
     for source, report, loc in checked:
-        for f in report["findings"]:
+        for f in [*report["findings"], *report.get("loops", ())]:
             physical: dict[str, Any] = {"artifactLocation": {"uri": _uri(source)}}
             line = loc.line(f["transcript"], f["message_index"])
             if line is not None:
@@ -138,6 +162,9 @@ def sarif_log(checked: list[tuple[str, dict, Locator]], unreadable: list[tuple[s
                 result["properties"]["toolCallId"] = f["tool_call_id"]
             if f.get("hint"):
                 result["properties"]["hint"] = f["hint"]
+            if f["code"] in LOOP_RULES:
+                result["properties"].update(family="loop", tool=f["tool"], count=f["count"], tokens=f.get("tokens", 0),
+                                            calls=[c["message_index"] for c in f["calls"]], causes=f["causes"])
             results.append(result)
     notes = [{"level": "error", "message": {"text": msg},
               "locations": [{"physicalLocation": {"artifactLocation": {"uri": _uri(src)}}}]}

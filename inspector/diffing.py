@@ -175,9 +175,9 @@ def _side(path: str, report: dict[str, Any], a: Analysis, k: int, calls: list[_C
     }
 
 
-def _rule_tally(fa: list[dict], fb: list[dict]) -> list[dict[str, Any]]:
+def _rule_tally(fa: list[dict[str, Any]], fb: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Per rule code, how many findings each side has (a break present in A and gone in B)."""
-    codes: dict[str, list] = {}
+    codes: dict[str, list[Any]] = {}
     for side, fs in ((0, fa), (1, fb)):
         for f in fs:
             row = codes.setdefault(f["code"], [f["rule"], f["severity"], 0, 0])
@@ -193,15 +193,26 @@ def diff_documents(doc_a: Document, doc_b: Document, *, target: str | None = Non
                    transcript: int = 0, path_a: str = "A", path_b: str = "B") -> dict[str, Any]:
     """The diff of transcript ``transcript`` (0-based) of two documents, as the JSON of
     ``docs/diff.md``. Each side is checked for its own target unless ``target`` names one."""
-    sides = []
-    for doc, path in ((doc_a, path_a), (doc_b, path_b)):
-        report, analyses = check_plain(doc, target, dialect)
-        if not analyses:
-            raise InputError("no transcript in this file", path)
-        if transcript >= len(analyses):
-            raise InputError(f"has {len(analyses)} transcript(s), not {transcript + 1}", path)
-        sides.append((report, analyses[transcript]))
-    (ra, aa), (rb, ab) = sides
+    (ra, aa), (rb, ab) = (checked_side(doc, path, transcript, target, dialect)
+                          for doc, path in ((doc_a, path_a), (doc_b, path_b)))
+    return diff_analyses(ra, aa, rb, ab, transcript=transcript, path_a=path_a, path_b=path_b)
+
+
+def checked_side(doc: Document, path: str, transcript: int, target: str | None = None,
+                 dialect: str | None = None) -> tuple[dict[str, Any], Analysis]:
+    """One side of a diff checked as ``check`` checks it: its report and transcript's analysis
+    (``InputError`` when the file has no such transcript)."""
+    report, analyses = check_plain(doc, target, dialect)
+    if not analyses:
+        raise InputError("no transcript in this file", path)
+    if transcript >= len(analyses):
+        raise InputError(f"has {len(analyses)} transcript(s), not {transcript + 1}", path)
+    return report, analyses[transcript]
+
+
+def diff_analyses(ra: dict[str, Any], aa: Analysis, rb: dict[str, Any], ab: Analysis, *, transcript: int = 0,
+                  path_a: str = "A", path_b: str = "B") -> dict[str, Any]:
+    """The diff of two checked transcripts (``checked_side``), as ``diff_documents`` returns it."""
     ca, cb = calls_of(aa), calls_of(ab)
     entries = []
     counts = dict.fromkeys(STATUSES, 0)
@@ -266,7 +277,8 @@ def _first_divergence(entries: list[dict[str, Any]], aa: Analysis, ab: Analysis)
     return None
 
 
-def _divergence_text(status: str, name: str, x: dict | None, y: dict | None, ia: int | None, ib: int | None) -> str:
+def _divergence_text(status: str, name: str, x: dict[str, Any] | None, y: dict[str, Any] | None, ia: int | None,
+                     ib: int | None) -> str:
     at = f"A #{ia if ia is not None else 'end'}, B #{ib if ib is not None else 'end'}"
     if status == ADDED and y is not None:
         return f"{at}: B calls '{name}' with {y['arguments']} where A does not"

@@ -27,11 +27,11 @@ dialect's ``text`` and ``result_failed``: it works the same for every format.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain, compress, count, islice, pairwise
 from operator import attrgetter, eq
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import orjson
 
@@ -43,7 +43,7 @@ DEFAULT_THRESHOLD = 3
 DEFAULT_WINDOW = 2  # a repeat counts when it comes within this many calls of the one before (one other call between)
 MIN_THRESHOLD = 2
 
-_ARGS, _CALLS = attrgetter("args"), attrgetter("calls")
+_CALLS = attrgetter("calls")
 
 LOOP_RULES = {"LP001": "repeated_call", "LP002": "stuck_loop"}
 LOOP_SEVERITY = {"LP001": "info", "LP002": "warning"}
@@ -69,14 +69,18 @@ class LoopOptions:
         """The threshold of tool ``name``; None when it is allowed to repeat."""
         if name in self.allow:
             return None
-        for tool, n in self.per_tool:  # type: ignore[misc]
+        for tool, n in self._pairs():
             if tool == name:
                 return n
         return self.threshold
 
     @property
     def lowest(self) -> int:
-        return min([self.threshold, *(n for _, n in self.per_tool)])  # type: ignore[misc]
+        return min([self.threshold, *(n for _, n in self._pairs())])
+
+    def _pairs(self) -> tuple[tuple[str, int], ...]:
+        """``per_tool`` as sorted pairs (``__post_init__`` made it so)."""
+        return cast("tuple[tuple[str, int], ...]", self.per_tool)
 
 
 DEFAULT = LoopOptions()
@@ -115,7 +119,7 @@ def canonical_args(args: Any) -> str:
         try:
             args = orjson.loads(args) if args.strip() else {}
         except orjson.JSONDecodeError:
-            return "\x00" + args
+            return "\x00" + str(args)
     if args is None:
         args = {}
     try:
@@ -129,7 +133,7 @@ MISSING, USER_TEXT, ERROR, OK, PENDING = "missing", "user_text", "error", "ok", 
 _ID_KEYS = frozenset({"id", "tool_use_id", "toolUseId", "tool_call_id", "toolCallId", "call_id", "callId"})
 
 
-def result_value(raw: Any, pos: int, only: bool, text) -> str | None:
+def result_value(raw: Any, pos: int, only: bool, text: Callable[[Any], str]) -> str | None:
     """What one result says, for comparing two of them: the message's text when it carries this
     result alone, else the result block at ``pos`` of its content, without its ids."""
     if only:
@@ -254,6 +258,8 @@ def repeat_candidates(args: list[Any], window: int) -> list[int]:
     little for loop detection (``benchmarks/bench_loops.py``)."""
     cand: set[int] = set()
     for d in range(1, min(window, len(args) - 1) + 1):
+        if not any(map(eq, args, islice(args, d, None))):  # no repeat at this distance: one pass, stops at the first
+            continue
         for k in compress(count(), map(eq, args, islice(args, d, None))):
             cand.add(k)
             cand.add(k + d)
@@ -263,22 +269,32 @@ def repeat_candidates(args: list[Any], window: int) -> list[int]:
 def find_loops(a: Analysis, options: LoopOptions = DEFAULT) -> list[dict[str, Any]]:
     """The loops of one analysed transcript, without token counts (``count_tokens`` adds them)."""
     # Every call in order: each message with calls starts a call block (``pairing.pair``), and
-    # the blocks are fewer than the messages.
-    args = list(map(_ARGS, chain.from_iterable(map(_CALLS, a.pairing.blocks))))
+    # the blocks are fewer than the messages. Only the arguments as the file holds them: the
+    # calls, their names and canonical JSON are read for the candidates alone.
+    blocks = a.pairing.blocks
+    args = [c.args for b in blocks for c in b.calls]
     if len(args) < options.lowest:
         return []
     found = repeat_candidates(args, options.window)
     if not found:
         return []
-    calls = list(chain.from_iterable(map(_CALLS, a.pairing.blocks)))
+    calls = list(chain.from_iterable(map(_CALLS, blocks)))
     by_key: dict[tuple[str, str], list[int]] = {}
+    canonical: dict[str, str] = {}  # arguments as written -> canonical JSON: a repeat is read once
     for k in found:
         c = calls[k]
         name = c.name if isinstance(c.name, str) else repr(c.name)
-        by_key.setdefault((name, canonical_args(c.args)), []).append(k)
+        raw = c.args
+        if type(raw) is str:
+            key = canonical.get(raw)
+            if key is None:
+                key = canonical[raw] = canonical_args(raw)
+        else:
+            key = canonical_args(raw)
+        by_key.setdefault((name, key), []).append(k)
     out = []
     answers = None
-    for (name, args), positions in by_key.items():
+    for (name, canon), positions in by_key.items():
         n = options.threshold_for(name)
         if n is None or len(positions) < n:
             continue
@@ -293,7 +309,7 @@ def find_loops(a: Analysis, options: LoopOptions = DEFAULT) -> list[dict[str, An
             if code is None:
                 continue
             in_a_row = run[-1] - run[0] == len(run) - 1
-            out.append(_finding(code, name, args, members, outs, causes, in_a_row, options.window))
+            out.append(_finding(code, name, canon, members, outs, causes, in_a_row, options.window))
     out.sort(key=lambda f: (f["message_index"], f["code"]))
     return out
 

@@ -13,6 +13,7 @@ from .containers import Document, find_transcripts, looks_like_message
 from .errors import InputError, PythonReprInput
 from .gc_pause import gc_paused
 from .jsonio import PIECES_FROM, loads_stream, parse_document, repr_to_json
+from .sqlite_sessions import database_of_path, is_database
 
 MAX_BYTES = 1 << 31  # 2 GiB: beyond this, reading into memory is not a sensible plan
 CHUNK = 1 << 20
@@ -146,6 +147,9 @@ def load_path(path: str | os.PathLike, *, name: str | None = None) -> Document:
     A big JSON array in a regular file is parsed while it is read (``jsonio.loads_stream``), so
     that its text is never held whole beside its parsed value; anything else is read whole first.
     """
+    if path_is_database(path):  # a SQLite session store, opened read-only where it is
+        label = name or os.fspath(path)
+        return database_document(database_of_path(os.fspath(path)), label)
     root = _streamed(path)
     if root is not None:
         label = name or os.fspath(path)
@@ -171,8 +175,33 @@ def _streamed(path: str | os.PathLike) -> list | None:
         return None
 
 
+def path_is_database(path: str | os.PathLike) -> bool:
+    """True when ``path`` is a regular file that starts as a SQLite database does."""
+    name = os.fspath(path)
+    if name in ("", "-"):
+        return False
+    try:
+        if not stat.S_ISREG(os.stat(name).st_mode):
+            return False
+        with open(name, "rb") as f:
+            return is_database(f.read(16))
+    except OSError:
+        return False
+
+
+def database_document(data: bytes, label: str) -> Document:
+    """A SQLite session store's bytes as a document of one transcript per session (``sqlite_sessions``)."""
+    from .sqlite_sessions import read_database
+
+    root = read_database(data, label)
+    return Document(root=root, format="sqlite", transcripts=find_transcripts(root, "sqlite"), source=label)
+
+
 def load_bytes(data: bytes, label: str) -> Document:
-    """``load`` of a file's bytes (JSON or JSON Lines; UTF-16 and UTF-32 are transcoded)."""
+    """``load`` of a file's bytes (JSON or JSON Lines; UTF-16 and UTF-32 are transcoded; a SQLite
+    session store, see ``sqlite_sessions``)."""
+    if is_database(data[:16]):
+        return database_document(data, label)
     with gc_paused():
         root, fmt, dups, lines = parse_document(data)
     if fmt == "json" and type(root) is dict and looks_like_message(root):

@@ -40,8 +40,9 @@ from .fixes.entries import EntryPlan
 from .fixes.join import JoinPlan
 from .fixes.plan import Plan
 from .gc_pause import gc_paused
-from .reading import load, read_source
+from .reading import load, path_is_database, read_source
 from .rules import severity
+from .sqlite_sessions import is_database
 from .writing import Original, lines_kept_pieces, put_back, serialise_pieces, source_bytes
 
 DEFAULT_PLACEHOLDER = "No result was recorded for tool call {id} ({name}); its outcome is unknown."
@@ -346,8 +347,13 @@ def repair(source: Any, target: str | None = None, options: RepairOptions | dict
     if isinstance(source, (list, dict)):
         refuse_non_json(source)
     data = source_bytes(source)
-    original = None if data is None else Original(data)
-    if data is None and isinstance(source, (str, os.PathLike)) and not isinstance(source, Document):
+    original = None
+    if data is not None and is_database(data[:16]):
+        doc = load(data)  # a SQLite session store: the repaired database is a new one (``sqlite_sessions``)
+    elif data is not None:
+        original = Original(data)
+        doc = load(source)
+    elif isinstance(source, (str, os.PathLike)) and not isinstance(source, Document) and not path_is_database(source):
         data, name = read_source(source)
         doc = load(data, name=name)
         # A file is read again if it comes back unchanged; stdin cannot be.

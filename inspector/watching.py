@@ -2,23 +2,108 @@
 
 ``Follower.poll()`` reads what was appended since the last poll: complete lines only (a partial
 last line waits for its newline), each parsed once; a file that shrank (truncated) or was replaced
-(another inode: rotated) is read again from its start. After each poll that added lines, the lines
-read so far are checked as ``check`` reads the file (the same document, the same findings), and
-the findings not reported before are returned, each once.
+(another inode: rotated) is read again from its start. After each poll that added lines, the
+findings ``check`` of the lines read so far would give and that were not reported before are
+returned, each once.
 
-Cost: parsing is per appended line; the check runs on the whole session after each poll that
-added lines (polls gather the lines appended between them), not per line.
+Cost per appended line, not per file (``Window``): the whole session is checked only when the
+appended lines may change what was found before; otherwise only the lines after the last *safe
+point* are checked. A safe point is a place where the session so far is closed (every call it made
+has its result, and it ends on a turn boundary: an assistant message without calls, or for the
+Responses items of a Codex rollout a tool output). The part after it (the *window*) is checked
+alone; when that check finds nothing, with the same dialect, target and judgement as the last whole
+check, and none of its call ids was used before the safe point, the whole check would find nothing
+new either: the rules are either local to a turn or tied to call ids (pairing, duplicate ids), and
+the part before the safe point can change only through a call id the window uses again. Anything
+else (the window finds something, a line that rewrites what came before: a Codex ``compacted`` or
+``turn_context``, a Gemini CLI record written again, ``$set``, ``$rewindTo``, a Claude Code entry
+whose parent is not the entry before it, a sidechain or compaction entry) checks the whole session,
+so every finding printed is one ``check`` of the file as it then was gives, in its words.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
 
 from .errors import InputError
+from .pairing import TRANSPARENT
+
+
+def finding_key(f: dict[str, Any]) -> tuple[Any, ...]:
+    """What makes a finding the same one at a later look: its transcript, rule, call, message, severity."""
+    return (f["transcript"], f["code"], f["tool_call_id"], f["message_index"], f["severity"])
+
+
+class Appends:
+    """Whether each appended line of a session only adds to its end (no rewind, rewrite or
+    compaction): fed every line in order. Formats it does not know are never plain."""
+
+    def __init__(self) -> None:
+        self.last_uuid: Any = None
+        self.ids: set[Any] = set()
+
+    def plain(self, dialect: str, item: Any) -> bool:
+        if type(item) is not dict:
+            return False
+        if dialect == "codex":
+            return item.get("type") in ("response_item", "event_msg") and type(item.get("payload")) is dict
+        if dialect == "gemini-cli":
+            rid = item.get("id")
+            fresh = type(rid) is str and rid not in self.ids
+            self.ids.add(rid)
+            return fresh and item.get("type") in ("user", "gemini", "info", "error", "warning")
+        if dialect == "claude-code":
+            uuid, parent = item.get("uuid"), item.get("parentUuid")
+            linear = uuid is not None and parent == self.last_uuid and self.last_uuid is not None
+            if uuid is not None:
+                self.last_uuid = uuid
+            return (linear and item.get("type") in ("user", "assistant") and not item.get("isSidechain")
+                    and not item.get("isCompactSummary") and item.get("subtype") is None)
+        return False
+
+
+# Where a window may start, by dialect: after an assistant message without calls, and for Codex
+# (Responses items) after a tool output too; the window of a merging dialect starts at a user message.
+WINDOWED = {"codex": "responses", "claude-code": "anthropic", "gemini-cli": "gemini"}
+
+
+def _ids(msgs: list[Any]) -> tuple[set[Any], set[Any]]:
+    calls = {c.id for m in msgs for c in m.calls}
+    results = {r.id for m in msgs for r in m.results}
+    return calls, results
+
+
+def _closed(dialect: str, msgs: list[Any]) -> bool:
+    """The messages end on a turn boundary with every call answered (see the module doc)."""
+    if not msgs:
+        return False
+    calls, results = _ids(msgs)
+    if None in calls or not calls <= results:
+        return False
+    last = msgs[-1]
+    if last.role == "assistant" and not last.calls:
+        return True
+    # Responses items: after any item but a call or one bound to what follows (a reasoning item)
+    return dialect == "codex" and not last.calls and last.role not in TRANSPARENT
+
+
+@dataclass
+class Window:
+    """What the last whole check left for the next looks: the report's judgement, and the safe
+    point (an index into the follower's items) with the call and result ids used before it."""
+
+    dialect: str
+    target: str
+    model: Any
+    judged_as: str
+    safe: int | None = None
+    ids: set[Any] = field(default_factory=set)
+    before: list[Any] = field(default_factory=list)  # the messages read before the safe point
 
 
 @dataclass
@@ -32,13 +117,18 @@ class Follower:
     items: list[Any] = field(default_factory=list)
     line_numbers: list[int] = field(default_factory=list)
     lines_read: int = 0
-    seen: set[tuple] = field(default_factory=set)
+    seen: set[tuple[Any, ...]] = field(default_factory=set)
     restarted: str | None = None  # why the last poll read the file again from its start
+    window: Window | None = None  # None: the next look checks the whole session
+    appends: Appends = field(default_factory=Appends)
+    checked: int = 0  # items read when the session was last checked (whole or window)
+    whole_checks: int = 0  # how many looks checked the whole session (the rest checked a window)
 
     def _restart(self, why: str) -> None:
         self.pos, self.partial, self.items, self.line_numbers, self.lines_read = 0, b"", [], [], 0
         self.seen = set()
         self.restarted = why
+        self.window, self.appends, self.checked = None, Appends(), 0
 
     def read_new(self) -> int:
         """Read what was appended; the number of new complete lines (blank ones included)."""
@@ -57,6 +147,9 @@ class Follower:
         with open(self.path, "rb") as f:
             f.seek(self.pos)
             data = f.read(st.st_size - self.pos)
+        if not self.pos and data.startswith(b"SQLite format 3\x00"):
+            raise InputError("a SQLite database (an Agents SDK session store), not JSON Lines: watch follows JSON Lines "
+                             "session files; check it with inspector check", self.path)
         self.pos += len(data)
         chunk = self.partial + data
         *complete, self.partial = chunk.split(b"\n")
@@ -66,37 +159,159 @@ class Follower:
             if not text:
                 continue
             try:
-                self.items.append(orjson.loads(text))
+                item = orjson.loads(text)
             except orjson.JSONDecodeError as exc:
                 raise InputError(f"line {self.lines_read} is not JSON ({exc})", self.path) from None
+            self.items.append(item)
             self.line_numbers.append(self.lines_read)
+            w = self.window
+            if w is not None and not self.appends.plain(w.dialect, item):
+                self.window = None  # a line that may change what came before: the next look checks it all
         return len(complete)
 
-    def check(self) -> tuple[dict, Any] | None:
+    def _document(self, start: int = 0, head: Sequence[int] = ()) -> Any:
+        """The lines read so far from ``start`` on (all of them: 0), after the lines ``head``."""
+        from .containers import Document, find_transcripts
+
+        if not start:
+            items, lines = self.items, self.line_numbers
+        else:
+            items = [*(self.items[k] for k in head), *self.items[start:]]
+            lines = [*(self.line_numbers[k] for k in head), *self.line_numbers[start:]]
+        return Document(root=items, format="jsonl", transcripts=find_transcripts(items, "jsonl"),
+                        source=self.path, lines=lines)
+
+    def check(self) -> tuple[dict[str, Any], Any] | None:
         """The check of the lines read so far, as ``check`` reads them (None before any)."""
         if not self.items:
             return None
         from .checking import check_plain
         from .ci_output import Locator
-        from .containers import Document, find_transcripts
 
-        doc = Document(root=self.items, format="jsonl", transcripts=find_transcripts(self.items, "jsonl"),
-                       source=self.path, lines=self.line_numbers)
+        doc = self._document()
         report, analyses = check_plain(doc, self.target, self.dialect)
+        self.whole_checks += 1
+        self._after_whole(report, analyses)
         return report, Locator(doc, analyses)
 
-    def poll(self) -> tuple[list[dict], Any, dict | None]:
+    def _after_whole(self, report: dict[str, Any], analyses: list[Any]) -> None:
+        """Where the next window starts, from a whole check (none: every look checks it all)."""
+        old, self.window = self.window, None
+        # One transcript the agent goes on with; any other is a part never sent again (the conversation
+        # before a compaction, an abandoned branch), which lines appended after it cannot change.
+        past = all(a.transcript.extra.get("never_sent") for a in analyses[1:])
+        d = report["transcript_dialects"][0] if report["transcripts"] >= 1 and past else None
+        if d not in WINDOWED or report["target"] != WINDOWED[d] or self.dialect not in (None, d):
+            return
+        self.appends = Appends()
+        for item in self.items:  # the state plain() keeps (last entry, ids written), from the start
+            self.appends.plain(d, item)
+        w = Window(d, report["target"], report["model"], report["judged_as"])
+        msgs = analyses[0].msgs
+        if _closed(d, msgs):
+            calls, results = _ids(msgs)
+            w.safe, w.ids, w.before = len(self.items), calls | results, list(msgs)
+        elif old is not None and old.dialect == d and old.target == w.target and old.safe is not None \
+                and len(msgs) >= len(old.before):
+            # the lines since the safe point changed nothing before it
+            w.safe, w.ids, w.before = old.safe, set(old.ids), msgs[:len(old.before)]
+        self.window = w
+
+    def _window(self) -> tuple[dict[str, Any], Any] | None:
+        """The check of the lines after the safe point, as the whole check would report it, or
+        None when only a whole check can say (see the module doc). The safe point moves to the
+        end when the window is closed."""
+        w = self.window
+        if w is None or w.safe is None or w.safe >= len(self.items):
+            return None
+        from .checking import Analysis, check_plain, findings_for
+        from .ci_output import Locator
+
+        if w.dialect == "codex" and not any(type(e) is dict and e.get("type") == "response_item"
+                                            for e in self.items[w.safe:]):
+            return {"findings": [], "transcripts": 1}, None  # event lines only: nothing the API receives
+        try:
+            # a Codex rollout's session_meta names the version whose fix-ups the rules know (harness_patches)
+            head = [k for k, e in enumerate(self.items[:min(w.safe, 50)])
+                    if w.dialect == "codex" and type(e) is dict and e.get("type") == "session_meta"][:1]
+            doc = self._document(w.safe, head)
+            if len(doc.transcripts) != 1:
+                return None
+            report, analyses = check_plain(doc, w.target, w.dialect)
+        except InputError:
+            return None
+        a = analyses[0]
+        msgs = a.msgs
+        if report["model"] != w.model or report["judged_as"] != w.judged_as or not msgs \
+                or report["transcript_dialects"] != [w.dialect] or report["target"] != w.target:
+            return None
+        first = msgs[0]
+        if w.dialect != "codex" and (first.role != "user" or first.results):
+            return None
+        calls, results = _ids(msgs)
+        if (calls | results) & w.ids:
+            return None
+        shift = len(w.before)
+        if report["findings"]:
+            if a.turns is not None or w.dialect == "claude-code":
+                return None  # turns merged across the boundary: only the whole check numbers them
+            _renumber(a, shift)
+            whole = Analysis(a.transcript, a.dialect, w.before + msgs, a.pairing, a.issues, None, a.judged)
+            report = {**report, "findings": findings_for(whole, w.target, 0)}
+        else:
+            _renumber(a, shift)
+        if _closed(w.dialect, msgs):  # grown in place: a copy of the whole session's ids would cost per file
+            w.safe = len(self.items)
+            w.ids |= calls
+            w.ids |= results
+            w.before.extend(msgs)
+        return report, _Shifted(Locator(doc, analyses), shift)
+
+    def poll(self) -> tuple[list[dict[str, Any]], Any, dict[str, Any] | None]:
         """``(new findings, locator, report)`` after reading what was appended."""
         if not self.read_new() and self.restarted is None:
             return [], None, None
-        got = self.check()
+        if len(self.items) == self.checked and self.restarted is None:
+            return [], None, None  # blank lines or a partial one: nothing new to check
+        got = self._window() if self.window is not None else None
+        if got is None:
+            got = self.check()
+        self.checked = len(self.items)
         if got is None:
             return [], None, None
         report, loc = got
         new = []
         for f in report["findings"]:
-            key = (f["transcript"], f["code"], f["tool_call_id"], f["message_index"], f["severity"])
+            key = finding_key(f)
             if key not in self.seen:
                 self.seen.add(key)
                 new.append(f)
         return new, loc, {**report, "findings": new}
+
+
+def _renumber(a: Any, shift: int) -> None:
+    """Number the window's messages, calls, results and issues as the whole session numbers them."""
+    if not shift:
+        return
+    for m in a.msgs:
+        m.index += shift
+        for c in m.calls:
+            c.msg += shift
+        for r in m.results:
+            r.msg += shift
+    for iss in a.issues:
+        iss.index += shift
+        if iss.other is not None:
+            iss.other += shift
+        if isinstance(iss.data.get("first"), int):
+            iss.data["first"] += shift
+
+
+class _Shifted:
+    """A window's locator, asked with the whole session's message numbers."""
+
+    def __init__(self, inner: Any, shift: int):
+        self.inner, self.shift, self.doc = inner, shift, inner.doc
+
+    def where(self, f: dict[str, Any], source: str, many: bool) -> str:
+        return str(self.inner.where({**f, "message_index": f["message_index"] - self.shift}, source, many))

@@ -61,7 +61,12 @@ def put_back(root: Any, t: Any, items: list, origins: list | None = None) -> Any
 
 
 def serialise(root: Any, fmt: str, pretty: bool) -> bytes:
-    """``root`` as file bytes: one line per value for JSON Lines, else one JSON value."""
+    """``root`` as file bytes: one line per value for JSON Lines, else one JSON value (a SQLite
+    session store: the database, ``sqlite_sessions.database_bytes``)."""
+    if fmt == "sqlite":
+        from .sqlite_sessions import database_bytes
+
+        return database_bytes(root)
     if fmt == "jsonl" and type(root) is list:
         return b"".join(dumps(v, indent=False) for v in root)
     return dumps(root, indent=pretty)
@@ -78,6 +83,9 @@ STREAM_ITEMS = 2000  # list items written per piece when a big list is written s
 def serialise_pieces(root: Any, fmt: str, pretty: bool) -> Iterator[bytes]:
     """``serialise``, in pieces whose concatenation is the same bytes: a long top-level list is
     written a few thousand items at a time, so the whole output is never held at once."""
+    if fmt == "sqlite":
+        yield serialise(root, fmt, pretty)
+        return
     if fmt == "jsonl" and type(root) is list:
         for k in range(0, len(root), STREAM_ITEMS):
             yield b"".join(dumps(v, indent=False) for v in root[k:k + STREAM_ITEMS])

@@ -10,7 +10,8 @@ transcript per line against a whole array; JSON against JSON Lines), these hold:
 
 1. ``check`` ≡ ``scan``: the same transcripts, read in the same dialects, checked for the same
    targets, with the same findings at the same indexes and the same loops (``inspector.loops``)
-   (or both refuse the file);
+   (or both refuse the file); check's SARIF and GitHub outputs carry those findings, then the
+   loops tagged apart;
 2. ``check`` ≡ the app: the findings table (``ui.findings.findings_frame`` over ``ui.analysis.Checked``,
    as the page builds it) holds check's findings, the loops table (``ui.loops.loops_frame``) its
    loops, and the Target box starts where check chose;
@@ -47,7 +48,7 @@ from inspector.scan.work import FINDING_FIELDS, LOOP_FIELDS, ScanOptions, scan_p
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpus"
-SUFFIXES = (".json", ".jsonl", ".har", ".traj")
+SUFFIXES = (".json", ".jsonl", ".har", ".traj", ".db")  # .db: an Agents SDK SQLiteSession store
 NOT_TRANSCRIPTS = {"manifest.json", "expected.json"}
 
 
@@ -187,6 +188,8 @@ def variants(path: Path, tmp: Path) -> list[Path]:
         doc = inspector.load(path)
     except InputError:
         return out
+    if doc.format == "sqlite":  # a database is written one way only
+        return out
     root, stem = doc.root, tmp / path.name.replace(".", "_")
 
     def write(tag: str, text: str, suffix: str) -> None:
@@ -231,6 +234,21 @@ def _same_as_scan(path: Path, report: dict, analyses) -> None:
         assert row["findings"] == mine, f"{path}: transcript {k}"
         loops = [{name: f[name] for name in LOOP_FIELDS} for f in report["loops"] if f["transcript"] == k]
         assert row["loop_findings"] == loops, f"{path}: transcript {k}: scan's loops differ from check's"
+
+
+def _same_in_ci_formats(doc, report: dict, analyses) -> None:
+    """check's SARIF and GitHub outputs hold its findings, then its loops (tagged apart), each once."""
+    from inspector.ci_output import Locator, github_line, github_loop_line, sarif_log
+
+    loc = Locator(doc, analyses)
+    want = [(f["code"], f["transcript"], f["message_index"]) for f in [*report["findings"], *report["loops"]]]
+    results = sarif_log([("t.json", report, loc)], [], "0")["runs"][0]["results"]
+    assert [(r["ruleId"], r["properties"]["transcript"], r["properties"]["messageIndex"]) for r in results] == want
+    assert [r["properties"].get("family") for r in results] == [None] * len(report["findings"]) + ["loop"] * len(
+        report["loops"])
+    lines = [github_line(f, "t.json", loc) for f in report["findings"]]
+    lines += [github_loop_line(f, "t.json", loc) for f in report["loops"]]
+    assert [x.split("title=", 1)[1].split(" ", 1)[0] for x in lines] == [c for c, _, _ in want]
 
 
 def _same_as_app(path: Path) -> None:
@@ -315,7 +333,8 @@ def files(tmp_path_factory) -> list[Path]:
 def _agree(path: Path, guarded: list[Path]) -> bool:
     """Properties 1-5 for one file; False when check refuses it (and so do scan and repair)."""
     try:
-        report, analyses = check_plain(inspector.load(path))
+        doc = inspector.load(path)
+        report, analyses = check_plain(doc)
     except InputError as exc:
         rows = _scan_rows(path)
         assert rows and all(r["problem"] for r in rows), f"check refuses it ({exc}), scan does not"
@@ -323,6 +342,7 @@ def _agree(path: Path, guarded: list[Path]) -> bool:
             inspector.repair(path)
         return False
     _same_as_scan(path, report, analyses)
+    _same_in_ci_formats(doc, report, analyses)
     _same_as_app(path)
     repair_holds(path, report)
     _same_as_fit(path, report)

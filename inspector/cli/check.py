@@ -157,7 +157,7 @@ def run_check(args: argparse.Namespace) -> int:
     """Check every file; print findings in the chosen format, one summary; exit with the worst code."""
     from .. import __version__
     from ..checking import check_plain
-    from ..ci_output import Locator, github_line, github_unreadable, sarif_log
+    from ..ci_output import Locator, github_line, github_loop_line, github_unreadable, sarif_log
     from ..jsonio import dumps
     from ..reading import read_document
 
@@ -205,6 +205,8 @@ def run_check(args: argparse.Namespace) -> int:
         elif args.format == "github":
             for f in report["findings"]:
                 out.write(github_line(f, doc.source, loc) + "\n")
+            for f in report.get("loops", ()):  # after the rules' findings; never the exit code
+                out.write(github_loop_line(f, doc.source, loc) + "\n")
     if args.format == "json":
         if single:
             sys.stdout.flush()

@@ -21,8 +21,10 @@ def _add_proxy_args(p: argparse.ArgumentParser) -> None:
                    "(default: https://api.anthropic.com/v1)")
     p.add_argument("--upstream-gemini", metavar="URL", help="Gemini base URL (default: "
                    "https://generativelanguage.googleapis.com)")
-    p.add_argument("--max-body-mb", type=float, default=100.0, metavar="MB",
-                   help="refuse a request body above this many MB with a 413 in the provider's error shape (default: 100)")
+    p.add_argument("--max-body-mb", type=float, default=110.0, metavar="MB",
+                   help="refuse a request body above this many MB with a 413 in the provider's error shape (default: "
+                        "110, Gemini's 100 MB of inline data and its JSON; toward api.anthropic.com at most 32 MiB, "
+                        "which Anthropic refuses itself)")
     p.add_argument("--upstream-timeout", type=float, default=300.0, metavar="S",
                    help="answer 504 when the upstream sends nothing for this many seconds (a stream's every chunk "
                         "restarts it; default: 300)")

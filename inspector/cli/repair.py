@@ -84,6 +84,8 @@ def run_repair(args: argparse.Namespace) -> int:
         return _repair_dataset(args, options)
     if args.unfixable:
         raise InputError("--unfixable applies to JSON Lines datasets (one transcript per line)", args.path)
+    if not args.dry_run:
+        _new_database_only(args.path, args.output)
     result = repair(args.path, args.target, options, dialect=args.dialect)
     rep = result.report
     if args.dry_run:
@@ -106,6 +108,21 @@ def run_repair(args: argparse.Namespace) -> int:
                      + ("" if args.report else " (write it with --report)"))
     sys.stderr.write("\n".join(lines) + "\n")
     return EXIT_OK if rep.ok else EXIT_FINDINGS
+
+
+def _new_database_only(path: str, output: str) -> None:
+    """A SQLite session store is repaired into a new database file: never to stdout, never over its input."""
+    import os
+
+    from ..reading import path_is_database
+
+    if not path_is_database(path):
+        return
+    if output == "-":
+        raise InputError("a SQLite session store is repaired into a new database file: name it with -o", path)
+    if os.path.exists(output) and os.path.samefile(path, output):
+        raise InputError("the repaired database is written to a new file, never over its input: name another with -o",
+                         path)
 
 
 def plan_text(rep: RepairReport) -> str:

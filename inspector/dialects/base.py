@@ -170,6 +170,11 @@ class Dialect(ABC):
         among ``gateway_targets``; None when the model names no gateway. Default: None."""
         return None
 
+    def harness(self, items: list[Any]) -> tuple[str, str] | None:
+        """The agent that wrote this log and its version (``("codex", "0.48.0")``), when the log names
+        them: ``harness_patches`` says what that version fixes before it sends. Default: None."""
+        return None
+
     def model_rules(self, msgs: list[Msg], issues: list[Issue], target: str, model: str | None) -> None:
         """What the request's ``model`` changes (``model_families``: a behaviour that differs
         between the target's models, such as Anthropic's mid-conversation system messages): the

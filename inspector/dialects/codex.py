@@ -250,6 +250,14 @@ class Codex(responses.Responses):
     def continues_stored(self, request: Any) -> bool:
         return False
 
+    def harness(self, items: list[Any]) -> tuple[str, str] | None:
+        """The ``cli_version`` of the rollout's ``session_meta`` (``harness_patches``)."""
+        for e in items[:50]:
+            if is_line(e) and e["type"] == "session_meta":
+                v = e["payload"].get("cli_version")
+                return ("codex", v) if isinstance(v, str) and v else None
+        return None
+
     def target_from(self, items: list, holder: Any = None) -> tuple[str | None, str]:
         """The model of the last ``turn_context`` (the one the latest requests went to)."""
         from ..target_from_model import model_named

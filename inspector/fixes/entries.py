@@ -60,7 +60,10 @@ class EntryPlan:
         t = self.a.transcript
         items = t.items
         msgs, grp = self.ed.messages(items, t.path)
-        inner = Transcript(items=msgs, path=t.path, container=t.container, dialect=self.ed.message_dialect)
+        # the log's harness goes with its messages: what it fixes before sending, repair leaves (harness_patches)
+        harness = self.a.dialect.harness(items)
+        inner = Transcript(items=msgs, path=t.path, container=t.container, dialect=self.ed.message_dialect,
+                           extra={"harness": harness} if harness is not None else {})
         reader = get(self.ed.message_dialect)
         kind = JoinPlan if reader.block is Block.NEXT else Plan
         plan = kind(analyse(inner, self.target, reader, self.a.judged), self.target, self.opt, self.ed)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..harness_patches import patched
 from ..model import Call
 from ..pairing import DISPLACED, EARLY, OK, Block, Link
 from .base import Slot, same_json, tool_label
@@ -48,7 +49,9 @@ class ResultFixes(PlanState):
         self.relinked: dict[int, tuple[Any, Call]] = {}  # message index of the result -> (result, call)
         self.relinked_calls: set[int] = set()
         self.relink_why: dict[int, str] = {}
-        orphans = [r for r in self.a.pairing.orphans if r.id is not None and not r.legacy and r.msg not in self.skip]
+        dropped = patched(self.a.issues, "TC002")  # outputs the harness drops itself before sending: left as they are
+        orphans = [r for r in self.a.pairing.orphans if r.id is not None and not r.legacy and r.msg not in self.skip
+                   and (r.msg, r.id) not in dropped]
         if not orphans:
             return
         owner = {i: b for b in self.a.pairing.blocks for i in b.result_msgs}
@@ -206,9 +209,10 @@ class ResultFixes(PlanState):
             for i in b.result_msgs:
                 owner[i] = b.ends
         orphaned = {id(r) for r in self.a.pairing.orphans}
+        dropped = patched(self.a.issues, "TC002")
         for r in self.a.pairing.orphans:
             i = r.msg
-            if i in seen or i in self.skip or i in self.relinked:
+            if i in seen or i in self.skip or i in self.relinked or (i, r.id) in dropped:
                 continue
             seen.add(i)
             code = "TC017" if r.legacy else "TC002"

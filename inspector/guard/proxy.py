@@ -30,14 +30,16 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import httpx
 from starlette.applications import Starlette
 from starlette.background import BackgroundTask
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
+from starlette.types import Receive, Scope, Send
 
 from .inspect import endpoint_of, public_url
 from .recorder import Recorder
@@ -52,7 +54,14 @@ DEFAULT_UPSTREAMS = {
     "gemini": "https://generativelanguage.googleapis.com",
 }
 PROXY_MODES = ("observe", "block", "repair")
-MAX_BODY_BYTES = 100_000_000  # a request body above this is refused with 413 before it is read whole
+# A request body above this is refused with 413 before it is read whole. What the providers accept
+# (docs/provider-evidence.md, "Request body limits"): Gemini up to 100 MB of inline (base64) data
+# since 2026-01-12, the largest of the three, so the default leaves 10 MB for the JSON around it
+# and never refuses what a provider would take; Anthropic's Messages API refuses a request over
+# 32 MB itself (413 ``request_too_large``), so toward api.anthropic.com the proxy refuses at once
+# what Anthropic would (32 MiB: the larger reading of its "32 MB", never below what it accepts).
+MAX_BODY_BYTES = 110_000_000
+PROVIDER_BODY_BYTES = {"api.anthropic.com": 32 * 1024 * 1024}
 # Issue 33: a slow or lying client holds nothing for long, and neither does a hung upstream.
 HEADER_SECONDS = 10.0  # from connecting to the end of the request's headers
 BODY_IDLE_SECONDS = 30.0  # longest pause between two pieces of a request body
@@ -94,6 +103,17 @@ def refused_path(raw_path: bytes, path: str) -> str | None:
     return None
 
 
+def body_limit(target: str, max_body_bytes: int) -> int:
+    """The body limit toward ``target``: ``max_body_bytes``, or the provider's own when its host
+    refuses less (a body it would refuse anyway is not read whole first)."""
+    host = httpx.URL(target).host
+    return min(max_body_bytes, PROVIDER_BODY_BYTES.get(host, max_body_bytes))
+
+
+def _whose(limit: int, max_body_bytes: int) -> str:
+    return " (the provider's own limit: it would refuse the request)" if limit < max_body_bytes else ""
+
+
 def _provider_of(path: str) -> str:
     ep = endpoint_of(path)
     return ep.provider if ep is not None else "openai"
@@ -109,7 +129,7 @@ def _error(provider: str, status: int, text: str, close: bool = False) -> JSONRe
 def build_app(*, mode: str = "observe", upstreams: dict[str, str] | None = None, record: bool | None = None,
               transport: httpx.AsyncBaseTransport | None = None, recorder: Recorder | None = None,
               max_body_bytes: int = MAX_BODY_BYTES, upstream_seconds: float = UPSTREAM_SECONDS,
-              body_idle_seconds: float = BODY_IDLE_SECONDS, body_seconds: float = BODY_SECONDS) -> Starlette:
+              body_idle_seconds: float = BODY_IDLE_SECONDS, body_seconds: float = BODY_SECONDS) -> ProxyApp:
     """The proxy as an ASGI app. ``transport`` is the one requests leave through (default: the
     network); ``record`` None reads ``INSPECTOR_RECORD``."""
     if mode not in PROXY_MODES:
@@ -139,18 +159,23 @@ def build_app(*, mode: str = "observe", upstreams: dict[str, str] | None = None,
         if target is None:
             return _error("openai", 404, f"no route for {request.method} {path} (chat APIs live under /v1/ and "
                           "/{version}/models/…)")
+        limit = body_limit(target, max_body_bytes)
         declared = request.headers.get("content-length")
-        if declared and declared.isdigit() and int(declared) > max_body_bytes:
+        if declared and declared.isdigit() and int(declared) > limit:
             return _error(_provider_of(path), 413, f"the request body is {int(declared):,} bytes; "
-                          f"this proxy accepts up to {max_body_bytes:,}", close=True)
+                          f"this proxy accepts up to {limit:,}{_whose(limit, max_body_bytes)}", close=True)
         try:
-            body = await _read_body(request, max_body_bytes, body_idle_seconds, body_seconds)
+            body = await _read_body(request, limit, body_idle_seconds, body_seconds)
+        except ClientDisconnect:  # the client gave up (its own timeout, a cancelled run): no one to answer
+            log.info("inspector proxy: the client closed the connection before its request body to %s was "
+                     "complete; nothing was sent", public_url(target))
+            return Response(status_code=400)
         except TimeoutError:
             return _error(_provider_of(path), 408, f"the request body did not arrive in time (a pause over "
                           f"{body_idle_seconds:g} s, or over {body_seconds:g} s in all)", close=True)
         if body is None:
-            return _error(_provider_of(path), 413, f"the request body is larger than {max_body_bytes:,} bytes",
-                          close=True)
+            return _error(_provider_of(path), 413, f"the request body is larger than {limit:,} bytes"
+                          f"{_whose(limit, max_body_bytes)}", close=True)
         headers = [(k, v) for k, v in request.headers.raw if k.decode("latin-1").lower() not in _HOP]
         client = holder["client"]
         out = client.build_request(request.method, target, headers=headers, content=body)
@@ -179,7 +204,7 @@ def build_app(*, mode: str = "observe", upstreams: dict[str, str] | None = None,
               Route("/{path:path}", forward, methods=["GET", "POST", "PUT", "PATCH", "DELETE"])]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.recorder = rec
-    return app
+    return ProxyApp(app)
 
 
 async def _read_body(request: Request, limit: int, idle: float = BODY_IDLE_SECONDS,
@@ -224,16 +249,37 @@ def header_timeout_protocol(seconds: float):
     return HeaderTimeout
 
 
-async def _relay(resp: httpx.Response, target: str):
+class _StreamCut(Exception):
+    """The upstream cut a stream the proxy was relaying (already logged in one line)."""
+
+
+class ProxyApp:
+    """The app, with a stream the upstream cut ended for the client without a traceback in the
+    log: the app returns with the response unfinished, and uvicorn closes the connection (the
+    client sees the stream cut, never a clean end) with its one line "ASGI callable returned
+    without completing response"."""
+
+    def __init__(self, app: Starlette):
+        self.app = app
+        self.state = app.state
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await self.app(scope, receive, send)
+        except _StreamCut:
+            pass
+
+
+async def _relay(resp: httpx.Response, target: str) -> AsyncIterator[bytes]:
     """The upstream's bytes as they arrive (raw: a compressed body stays compressed)."""
     try:
         async for chunk in resp.aiter_raw():
             yield chunk
     except httpx.HTTPError as exc:
         # Cut the client's stream too: ending it cleanly would pass a half answer off as whole.
-        log.warning("inspector proxy: the upstream %s closed the stream early (%s)", public_url(target),
-                    type(exc).__name__)
-        raise
+        log.warning("inspector proxy: the upstream %s closed the stream early (%s); the client's stream is cut too",
+                    public_url(target), type(exc).__name__)
+        raise _StreamCut() from None
 
 
 def serve(*, host: str, port: int, mode: str, upstreams: dict[str, str], record: bool | None,

@@ -396,7 +396,8 @@ class TimelineModel:
             keep.append(i)
         return keep
 
-    def _card(self, i: int) -> dict:
+    def card(self, i: int) -> dict:
+        """Message ``i`` as the timeline draws it (also the Compare view's cards, ``pairs.py``)."""
         m = self.msgs[i]
         return {
             "i": i,
@@ -460,7 +461,7 @@ class TimelineModel:
                     rows[("g", g)] = len(items) - 1
                 continue
             rows[i] = len(items)
-            items.append(self._card(i))
+            items.append(self.card(i))
             for g in self.ghosts_at.get(i, ()):
                 gid, name, cm, cpos, anchor, status = self.ghosts[g]
                 rows[("g", g)] = len(items)

@@ -40,7 +40,6 @@ const KEYS_HELP = [
   ["click a \u2192 chip", "go to its result"], ["click a \u21a9 chip", "go back to the call"],
   ["click a connector", "go to its other end"], ["?", "show or hide these keys"], ["Esc", "close"],
 ];
-const fmt = (n) => Number(n).toLocaleString("en-US");
 
 function lowerBound(arr, x) {
   // First position in the sorted array `arr` whose value is >= x.
@@ -52,109 +51,10 @@ function lowerBound(arr, x) {
 function after(arr, x) { const k = lowerBound(arr, x + 1); return k < arr.length ? arr[k] : null; }
 function before(arr, x) { const k = lowerBound(arr, x) - 1; return k >= 0 ? arr[k] : null; }
 
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined && text !== null) e.textContent = String(text);
-  return e;
-}
-
 function svg(tag, attrs) {
   const e = document.createElementNS(SVGNS, tag);
   for (const k in attrs) e.setAttribute(k, String(attrs[k]));
   return e;
-}
-
-function num(x) {
-  // Attributes that carry indexes are built from numbers only.
-  const n = Number(x);
-  return Number.isFinite(n) ? String(Math.trunc(n)) : "";
-}
-
-function chip(kind, id, name, pos, extra, arg, other) {
-  const c = el("div", "chip " + kind + (extra ? " " + extra : ""));
-  c.setAttribute("data-pos", num(pos));
-  if (other !== undefined && other !== null && other >= 0) c.setAttribute("data-goto", num(other));
-  c.appendChild(el("span", "chip-icon", kind === "call" ? "\u2192" : "\u21a9"));
-  c.appendChild(el("span", "chip-name", name || "(no name)"));
-  if (arg) c.appendChild(el("span", "chip-arg", arg));
-  c.appendChild(el("span", "chip-id", id || "(no id)"));
-  if (extra && extra.indexOf("failed") >= 0) c.appendChild(el("span", "chip-err", "tool error"));
-  c.title = other !== undefined && other !== null && other >= 0
-    ? (kind === "call" ? "Go to its result, #" : "Go back to the call, #") + num(other) : (id || "");
-  return c;
-}
-
-// A page's rows (call and result chips, finding marks, overview slices) arrive as arrays; the
-// page's shapes name their fields, from the NamedTuples in inspector/render/layout.py (CallChip,
-// ResultChip, Mark, Bucket). rows() gives each row as an object with those names.
-let SHAPES = { call: [], result: [], mark: [], bucket: [] };
-
-function rows(kind, list) {
-  const names = SHAPES[kind];
-  return list.map((r) => Object.fromEntries(names.map((k, j) => [k, r[j]])));
-}
-
-function buildCard(it, selected) {
-  const card = el("div", "card role-" + (/^[a-z]+$/.test(it.role) ? it.role : "other"));
-  if (it.sev) card.classList.add("sev-" + it.sev);
-  const results = rows("result", it.results);
-  const failed = results.some((r) => r.failed);
-  if (failed) card.classList.add("tool-error");
-  if (results.some((r) => r.orphan)) card.classList.add("orphan"); // not the "answered" green stripe
-  if (it.i === selected) card.classList.add("selected");
-  card.setAttribute("data-msg-index", num(it.i));
-  card.setAttribute("data-role", it.role);
-  const head = el("div", "card-head");
-  head.appendChild(el("span", "idx", "#" + num(it.i)));
-  head.appendChild(el("span", "role", it.role));
-  if (it.meta) head.appendChild(el("span", "meta", it.meta));
-  const marks = el("span", "marks");
-  for (const { code, sev } of rows("mark", it.marks)) {
-    const m = el("span", "mark sev-" + sev, code);
-    m.setAttribute("data-finding", code);
-    m.title = code + " (" + sev + ")";
-    marks.appendChild(m);
-  }
-  if (failed) {
-    const m = el("span", "mark exec-error", "tool error");
-    m.title = "The tool reported an error when it ran (is_error / status error / error field)";
-    marks.appendChild(m);
-  }
-  head.appendChild(marks);
-  card.appendChild(head);
-  if (it.text) card.appendChild(el("div", "card-text", it.text));
-  else if (!it.calls.length && !it.results.length) card.appendChild(el("div", "card-text muted", "(no text)"));
-  if (it.calls.length || it.results.length) {
-    const chips = el("div", "chips");
-    for (const { id, name, pos, arg, result_at } of rows("call", it.calls)) {
-      chips.appendChild(chip("call", id, name, pos, "", arg, result_at));
-    }
-    for (const { id, name, pos, orphan, failed, call_at } of results) {
-      const extra = (orphan ? "orphan" : "") + (failed ? " failed" : "");
-      chips.appendChild(chip("result", id, name, pos, extra.trim(), "", call_at));
-    }
-    card.appendChild(chips);
-  }
-  return card;
-}
-
-function buildGhost(it) {
-  const g = el("div", "card ghost st-" + it.status);
-  g.setAttribute("data-ghost-for", it.id);
-  g.setAttribute("data-call-index", num(it.call));
-  const head = el("div", "card-head");
-  head.appendChild(el("span", "idx", "\u2205"));
-  head.appendChild(el("span", "role", it.status === "pending" ? "pending result" : "missing result"));
-  g.appendChild(head);
-  const t = el("div", "card-text");
-  t.appendChild(el("span", "", "No result for "));
-  t.appendChild(el("span", "mono", it.name || "(no name)"));
-  t.appendChild(el("span", "", " "));
-  t.appendChild(el("span", "mono", it.id || "(no id)"));
-  t.appendChild(el("span", "", " called in #" + num(it.call) + (it.status === "pending" ? " (the log ends here)" : "")));
-  g.appendChild(t);
-  return g;
 }
 
 function roundedPath(x0, y1, lx, y2, x1) {

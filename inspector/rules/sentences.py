@@ -260,10 +260,59 @@ def hint_tc001(issue: Issue, near: Neighbours) -> str | None:
     return "Was the result trimmed from the history, or did the tool fail without a reply being written?"
 
 
+# The text context editing leaves in place of a cleared tool result: Claude Code's microcompact
+# (``[Old tool result content cleared]``, also Qwen Code's and OpenClaw's hard clear). Anthropic's
+# own ``clear_tool_uses_20250919`` edits only the server's copy of the prompt (the client keeps its
+# full history) and keeps the call: docs/provider-evidence.md, issue 32.
+CLEARED_PLACEHOLDER = "[Old tool result content cleared"
+
+
+def cleared_placeholder(raw: object, depth: int = 0) -> bool:
+    """True when a message (as written) holds a tool result's content cleared by context editing."""
+    if isinstance(raw, str):
+        return raw.lstrip().startswith(CLEARED_PLACEHOLDER)
+    if depth > 8:
+        return False
+    if isinstance(raw, dict):
+        return any(cleared_placeholder(v, depth + 1) for k, v in raw.items() if k not in ("id", "tool_use_id", "type"))
+    if isinstance(raw, list):
+        return any(cleared_placeholder(v, depth + 1) for v in raw[:64])
+    return False
+
+
+_RESULT_IDS = ("tool_use_id", "tool_call_id", "call_id", "toolCallId", "id")
+
+
+def _result_block(raw: object, call_id: str | None, depth: int = 0) -> object:
+    """The part of a message that is the result for ``call_id`` (the message when none is named)."""
+    if call_id is not None and depth <= 6:
+        if isinstance(raw, dict):
+            if any(raw.get(k) == call_id for k in _RESULT_IDS):
+                return raw
+            for v in raw.values():
+                if isinstance(v, (dict, list)):
+                    found = _result_block(v, call_id, depth + 1)
+                    if found is not None:
+                        return found
+        elif isinstance(raw, list):
+            for v in raw[:256]:
+                found = _result_block(v, call_id, depth + 1)
+                if found is not None:
+                    return found
+    return raw if depth == 0 else None
+
+
 def hint_tc002(issue: Issue, near: Neighbours) -> str | None:
     relink = _relink_hint(issue, near)
     if relink:
         return relink
+    if 0 <= issue.index < len(near.msgs) and cleared_placeholder(
+            _result_block(near.msgs[issue.index].raw, issue.call_id)):
+        return ("Its content is the placeholder context editing leaves ('[Old tool result content cleared]', "
+                "a harness's microcompact): the result was cleared on purpose, but its call was taken out by "
+                "something else (a compaction, a trimmed history). The provider's own clearing "
+                "(Anthropic's clear_tool_uses_20250919) keeps the call and edits only its own copy, so the "
+                "request is refused as it stands: drop the cleared result with its call, or keep both.")
     i, msgs = issue.index, near.msgs
     prev = msgs[i - 1] if i > 0 else None
     if prev is not None and prev.role == "assistant" and not prev.calls:

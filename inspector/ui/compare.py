@@ -2,10 +2,12 @@
 repaired file against its original (the Repair tab's "show changes"), aligned call by call
 (``inspector.diffing``, the engine of ``inspector diff``).
 
-The view puts the first divergence on top, then the two runs side by side: each row of the table
-is one aligned call, A's on the left and B's on the right, joined by its status; the row of the
-first divergence comes first selected. Transcript text reaches the page only as table cells
-and plain text.
+The view puts the first divergence on top, then the two runs as two timelines side by side,
+aligned pair by pair (``render.pairs``, drawn by ``compare.js`` with the timeline's own cards):
+each row is one turn, A's messages on the left and B's on the right, what became of each aligned
+call between them, the rows that differ marked, the first divergence in view. The aligned calls
+are also a table, under an expander. Transcript text reaches the page only as text (the
+component's ``textContent``, table cells, ``st.text``).
 """
 
 from __future__ import annotations
@@ -15,15 +17,27 @@ from urllib.parse import parse_qs, urlparse
 import pandas as pd
 import streamlit as st
 
+from ..checking import Analysis
 from ..containers import Document
-from ..diffing import diff_documents
+from ..diffing import checked_side, diff_analyses
 from ..errors import InputError
 from ..reading import load_bytes
+from ..render import asset, script
+from ..render.layout import TimelineModel
+from ..render.pairs import PairView
+from ..report import Finding
 from . import state
 
 UPLOAD, LINK = "compare_upload", "compare_link"
 COLUMNS = ["A #", "A tool", "A arguments", "A result", "status", "B #", "B tool", "B arguments", "B result"]
-state.file_widgets({}, keys=(LINK,))
+PAGES = "compare_pages"  # {view key: the page of aligned turns shown}
+state.file_widgets({}, keys=(LINK, PAGES))
+_component = st.components.v2.component(
+    "inspector_compare",
+    html="",
+    css=asset("timeline.css") + asset("compare.css"),
+    js=script("compare.js"),
+)
 
 
 def _cell(side: dict | None, key: str) -> str:
@@ -56,14 +70,22 @@ def divergence_line(d: dict) -> str:
     return "First divergence: " + fd["text"]
 
 
+def side_model(report: dict, a: Analysis, transcript: int) -> TimelineModel:
+    """One side's timeline model: its cards as the main timeline draws them."""
+    findings = [Finding.model_validate(f) for f in report["findings"] if f["transcript"] == transcript]
+    return TimelineModel(a.msgs, a.pairing, findings, a.dialect, items=a.transcript.items)
+
+
 def compare_view(doc_a: Document, doc_b: Document, transcript: int, key: str, labels: tuple[str, str]) -> None:
     """The two transcripts aligned (transcript ``transcript`` of each)."""
+    tb = min(transcript, max(0, len(doc_b.transcripts) - 1))
     try:
-        d = diff_documents(doc_a, doc_b, transcript=min(transcript, max(0, len(doc_b.transcripts) - 1)),
-                           path_a=labels[0], path_b=labels[1])
+        ra, aa = checked_side(doc_a, labels[0], transcript)
+        rb, ab = checked_side(doc_b, labels[1], tb)
     except InputError as exc:
         st.text(f"These cannot be compared: {exc}")
         return
+    d = diff_analyses(ra, aa, rb, ab, transcript=transcript, path_a=labels[0], path_b=labels[1])
     a, b = d["a"], d["b"]
     with st.container(key=f"{key}_divergence", border=True):
         st.text(divergence_line(d))
@@ -76,18 +98,28 @@ def compare_view(doc_a: Document, doc_b: Document, transcript: int, key: str, la
         if changed:
             st.text("Findings: " + "; ".join(f"{r['code']} {r['rule'].replace('_', ' ')} A {r['a']}, B {r['b']} "
                                               f"({r['change']} in B)" for r in changed) + ".")
-    df = aligned_frame(d)
-    first = next((k for k, e in enumerate(d["calls"]) if e["status"] != "same"), None)
-    if first is not None and first > 3:
-        # the first divergence in view: the rows before it are folded away behind a count
-        st.text(f"{first} identical call(s) before the first divergence are not shown; all rows are in the JSON "
-                f"of `inspector diff`.")
-        df = df.iloc[first - 1:]
-    with st.container(key=f"{key}_aligned"):
-        st.dataframe(df, key=f"{key}_table", hide_index=True, width="stretch", height=min(600, 38 + 35 * max(1, len(df))),
-                     column_config={"A #": st.column_config.NumberColumn(width=60, format="%d"),
-                                    "B #": st.column_config.NumberColumn(width=60, format="%d"),
-                                    "status": st.column_config.TextColumn(width=150)})
+    view = PairView(d, side_model(ra, aa, transcript), side_model(rb, ab, tb))
+    # The page of turns shown, kept per view for this pair of files (another file: its first divergence).
+    pair = (labels, a["messages"], b["messages"], len(view.rows))
+    kept = st.session_state.setdefault(PAGES, {}).get(key)
+    page = kept[1] if kept is not None and kept[0] == pair else view.start_page()
+
+    def on_page() -> None:
+        value = st.session_state.get(f"{key}_pairs")
+        p = value.get("page") if isinstance(value, dict) else getattr(value, "page", None)
+        if isinstance(p, int):
+            st.session_state.setdefault(PAGES, {})[key] = (pair, p)
+
+    with st.container(key=f"{key}_timelines"):
+        _component(key=f"{key}_pairs", data=view.page(page, labels), on_page_change=on_page)
+    with st.expander("The aligned calls as a table"):
+        df = aligned_frame(d)
+        with st.container(key=f"{key}_aligned"):
+            st.dataframe(df, key=f"{key}_table", hide_index=True, width="stretch",
+                         height=min(600, 38 + 35 * max(1, len(df))),
+                         column_config={"A #": st.column_config.NumberColumn(width=60, format="%d"),
+                                        "B #": st.column_config.NumberColumn(width=60, format="%d"),
+                                        "status": st.column_config.TextColumn(width=150)})
 
 
 def _from_link(link: str) -> tuple[bytes, str] | None:

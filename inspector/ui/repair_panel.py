@@ -108,8 +108,10 @@ def repaired(sha: str, _data: bytes, dialect: str | None, target: str, options_j
                               key=(dialect, target, options_json))
 
 
-def repaired_name(name: str) -> str:
+def repaired_name(name: str, fmt: str = "json") -> str:
     p = PurePath(name or "transcript.json")
+    if fmt == "sqlite":  # a session store: a new database beside the original
+        return f"{p.stem}.repaired{p.suffix if p.suffix in ('.db', '.sqlite', '.sqlite3') else '.db'}"
     suffix = p.suffix if p.suffix in (".json", ".jsonl") else ".json"
     return f"{p.stem}.repaired{suffix}"
 
@@ -175,11 +177,13 @@ def repair_panel(checked: Checked, loaded: state.Loaded, dialect: str | None, ta
     for line in rep.unfixed:
         st.text("Not fixed: " + line)
     with st.container(horizontal=True, key="downloads"):
-        st.download_button("Download repaired JSON", result.output, file_name=repaired_name(loaded.name),
-                           mime="application/json", on_click="ignore", type="primary", key="dl_repaired",
-                           icon=":material/download:")
+        fmt = result.document.format
+        st.download_button("Download repaired database" if fmt == "sqlite" else "Download repaired JSON", result.output,
+                           file_name=repaired_name(loaded.name, fmt),
+                           mime="application/vnd.sqlite3" if fmt == "sqlite" else "application/json",
+                           on_click="ignore", type="primary", key="dl_repaired", icon=":material/download:")
         st.download_button("Download repair report", rep.to_json(),
-                           file_name=PurePath(repaired_name(loaded.name)).stem + ".report.json",
+                           file_name=PurePath(repaired_name(loaded.name, fmt)).stem + ".report.json",
                            mime="application/json", on_click="ignore", key="dl_report")
         st.download_button("Download Markdown transcript", to_markdown(result.document, rep).encode(),
                            file_name=PurePath(loaded.name or "transcript").stem + ".md",

@@ -19,7 +19,7 @@ from typing import Any
 
 import streamlit as st
 
-from ..render import asset
+from ..render import asset, script
 from ..render.layout import MAX_MATCHES, TimelineModel, first_string_arg, preview_text
 from . import state, url
 from .analysis import Checked, timeline_model
@@ -36,7 +36,7 @@ _component = st.components.v2.component(
     "inspector_timeline",
     html="",
     css=asset("timeline.css"),
-    js=asset("timeline.js"),
+    js=script("timeline.js"),
 )
 
 

@@ -155,8 +155,11 @@ def test_a_stream_cut_half_way_is_cut_for_the_client_too(upstream, inbox_path):
                 got.append(chunk)  # noqa: PERF402 - kept as they arrive, until the cut
         assert got and b"[DONE]" not in b"".join(got)  # some events arrived, the end never did
         assert httpx.get(cut.url + "/health").status_code == 200  # the proxy lives on
+        log = cut.output()
     finally:
         cut.stop()
+    assert "closed the stream early (RemoteProtocolError); the client's stream is cut too" in log  # one line
+    assert "Traceback" not in log  # said in a line, not as a crash (issue 33)
 
 
 def test_an_upstream_that_hangs_times_the_client_out_and_the_proxy_lives_on(upstream, inbox_path):

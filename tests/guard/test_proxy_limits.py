@@ -137,3 +137,73 @@ def test_repeated_response_headers_are_all_passed_on():
     assert r.status_code == 200
     assert r.headers.get_list("set-cookie") == ["a=1; Path=/", "b=2; Path=/"]
     assert r.headers["x-request-id"] == "r1"
+
+
+def test_the_default_body_limit_takes_what_gemini_takes_and_refuses_early_what_anthropic_refuses():
+    """Defaults from the providers' documented limits (docs/provider-evidence.md): Gemini takes up
+    to 100 MB of inline data, so the default limit is above it; api.anthropic.com refuses a request
+    over 32 MB itself, so the proxy answers that 413 at once, in Anthropic's shape, and sends
+    nothing; the same body toward OpenAI goes through. In process (the provider's own hosts are
+    not reachable from a test): the app with a transport that records what leaves."""
+    from starlette.testclient import TestClient
+
+    from inspector.guard.proxy import MAX_BODY_BYTES, body_limit, build_app
+
+    assert MAX_BODY_BYTES >= 100_000_000 + 1_000_000  # Gemini's inline data, with room for its JSON
+    assert body_limit("https://generativelanguage.googleapis.com/v1beta/models/m:generateContent",
+                      MAX_BODY_BYTES) == MAX_BODY_BYTES
+    sent: list[str] = []
+
+    def upstream_side(request: httpx.Request) -> httpx.Response:
+        sent.append(request.url.host)
+        return httpx.Response(200, json={"ok": True})
+
+    app = build_app(mode="observe", record=False, transport=httpx.MockTransport(upstream_side))
+    text = "x" * (32 * 1024 * 1024)  # over 32 MiB once in JSON
+    big = json.dumps({"model": "m", "max_tokens": 1, "messages": [{"role": "user", "content": text}]}).encode()
+    with TestClient(app) as client:
+        refused = client.post("/v1/messages", content=big, headers={"content-type": "application/json"})
+        forwarded = client.post("/v1/chat/completions", content=big, headers={"content-type": "application/json"})
+    assert refused.status_code == 413 and refused.json()["type"] == "error"  # Anthropic's error shape
+    assert "33,554,432" in refused.json()["error"]["message"] and "provider's own limit" in refused.json()["error"]["message"]
+    assert forwarded.status_code == 200
+    assert sent == ["api.openai.com"]  # nothing went to Anthropic
+
+
+def test_a_client_that_goes_away_mid_body_is_one_log_line_and_the_proxy_serves_on(upstream):
+    """Issue 33: 3 of 10,000 requests under 50 clients ended in ``ClientDisconnect`` tracebacks in
+    the proxy's log: a client (its own timeout, a cancelled agent run) closing its connection
+    before its request body was complete. A real client does that here, twice (declared length,
+    and chunked); the proxy says it in one line, forwards nothing, and serves the next request."""
+    p = guardserver.start_proxy(upstream.url, mode="block")
+    host, port = urlsplit(p.url).hostname, urlsplit(p.url).port
+    try:
+        forget(upstream)
+        for head in (b"Content-Length: 5000\r\n", b"Transfer-Encoding: chunked\r\n"):
+            with socket.create_connection((host, port), timeout=30) as s:
+                part = b'{"model": "gpt-4o", "messages": ['
+                if b"chunked" in head:
+                    part = b"%x\r\n%s\r\n" % (len(part), part)
+                s.sendall(b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                          + head + b"\r\n" + part)
+            # closed: the proxy reads the end of the connection and says so
+        line = "the client closed the connection before its request body"
+        _wait_for_log(p, line, 2)
+        assert seen(upstream) == []  # nothing of the cut requests went on
+        r = httpx.post(p.url + "/v1/chat/completions", content=BODY, timeout=60)  # the next, whole one
+        assert len(seen(upstream)) == 1
+        assert r.headers.get("x-inspector-guard") == "ok"  # checked and forwarded: the proxy serves on
+        log = p.output()
+    finally:
+        p.stop()
+    assert "Traceback" not in log and "ClientDisconnect" not in log
+
+
+def _wait_for_log(p, line: str, count: int) -> None:
+    """Until ``line`` is in the proxy's log ``count`` times: each health request is a round trip
+    through the proxy's event loop, which handles the closed connections in order; bounded."""
+    for _ in range(500):
+        if p.output().count(line) >= count:
+            return
+        httpx.get(p.url + "/health", timeout=30)
+    raise AssertionError(f"{line!r} not {count} times in the log:\n{p.output()}")

@@ -73,3 +73,65 @@ def test_scan_has_a_loop_column_and_a_summary_line(tmp_path):
     allowed = json.loads(run("scan", data, "--format", "json", "-j", "1", "--loop-allow", "list_tables_tool",
                              "--loop-allow", "read_file").stdout)
     assert allowed["loops"]["transcripts"] == 0
+
+
+def test_github_annotations_carry_loops_apart_from_the_rules_and_keep_the_exit_code(tmp_path):
+    rig = tmp_path / "rig.jsonl"  # JSON Lines: the annotation names the loop's first call's line
+    rig.write_text("".join(json.dumps(m) + "\n" for m in shapes.rig_loop()))
+    clean_loop = write(tmp_path, "loop.json", shapes.same_result_loop())
+    out = run("check", rig, clean_loop, "--format", "github")
+    lines = out.stdout.decode().splitlines()
+    rules_only = run("check", rig, clean_loop, "--format", "github", "--loop-allow", "list_tables_tool",
+                     "--loop-allow", "read_file")
+    assert out.returncode == rules_only.returncode == 1  # the rig file's TC020 error; loops add nothing
+    stuck = [x for x in lines if "LP002" in x]
+    assert len(stuck) == 2 and all(x.startswith("::warning ") for x in stuck)
+    (on_rig,) = [x for x in stuck if f"file={rig}," in x]
+    assert ",line=2," in on_rig  # message #1, the first call, is the file's second line
+    assert "title=LP002 stuck_loop (loop%2C not a provider rule)::stuck loop: tool 'list_tables_tool'" in on_rig
+    (on_json,) = [x for x in stuck if f"file={clean_loop}," in x]
+    assert ",line=" not in on_json and "::$[1]: stuck loop: tool 'read_file' called 4 times" in on_json
+    # the rules' own annotations are the same with and without the loops
+    assert [x for x in lines if "LP00" not in x][:-1] == rules_only.stdout.decode().splitlines()[:-1]
+    assert not any("LP00" in x for x in rules_only.stdout.decode().splitlines())
+
+
+def test_a_repeated_call_is_a_github_notice(tmp_path):
+    # three calls of one tool with the same arguments and the log ends before any result: a
+    # repeat whose results cannot say whether it is stuck
+    last = shapes.call("call_0", "read_file", {"path": "src/app.py"})
+    last["tool_calls"] += [{**last["tool_calls"][0], "id": f"call_{k}"} for k in (1, 2)]
+    msgs = [{"role": "user", "content": "Read it."}, last]
+    p = write(tmp_path, "repeat.json", msgs)
+    lines = run("check", p, "--format", "github").stdout.decode().splitlines()
+    (notice,) = [x for x in lines if "LP00" in x]
+    assert notice.startswith("::notice ") and "title=LP001 repeated_call" in notice
+
+
+def test_sarif_has_loop_rules_and_results_tagged_apart_and_keeps_the_exit_code(tmp_path):
+    rig = tmp_path / "rig.jsonl"
+    rig.write_text("".join(json.dumps(m) + "\n" for m in shapes.rig_loop()))
+    clean_loop = write(tmp_path, "loop.json", shapes.same_result_loop())
+    out = run("check", rig, clean_loop, "--format", "sarif")
+    rules_only = run("check", rig, clean_loop, "--format", "sarif", "--loop-allow", "list_tables_tool",
+                     "--loop-allow", "read_file")
+    assert out.returncode == rules_only.returncode == 1
+    (run_,) = json.loads(out.stdout)["runs"]  # one run: code scanning does not combine runs of one tool
+    rules = run_["tool"]["driver"]["rules"]
+    ids = [r["id"] for r in rules]
+    assert "TC020" in ids and ids[-1] == "LP002"
+    lp = rules[-1]
+    assert lp["properties"]["tags"] == ["loop"] and lp["defaultConfiguration"]["level"] == "warning"
+    loops = [r for r in run_["results"] if r["ruleId"] == "LP002"]
+    assert len(loops) == 2 and {r["level"] for r in loops} == {"warning"}
+    assert all(ids[r["ruleIndex"]] == "LP002" and r["properties"]["family"] == "loop" for r in loops)
+    by_uri = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]: r for r in loops}
+    on_rig = by_uri[rig.as_uri()]
+    assert on_rig["locations"][0]["physicalLocation"]["region"] == {"startLine": 2}
+    assert on_rig["properties"]["tool"] == "list_tables_tool" and on_rig["properties"]["count"] == 6
+    assert on_rig["properties"]["calls"] == [1, 3, 5, 7, 9, 11] and "TC020" in on_rig["properties"]["causes"]
+    assert on_rig["properties"]["tokens"] > 0
+    # the rules' results are the same with and without the loops
+    rule_results = [r for r in run_["results"] if r["properties"].get("family") != "loop"]
+    assert rule_results == json.loads(rules_only.stdout)["runs"][0]["results"]
+    assert not any(r["id"].startswith("LP") for r in json.loads(rules_only.stdout)["runs"][0]["tool"]["driver"]["rules"])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import inspector
 from inspector.checking import check_document
-from inspector.render import TimelineModel, asset, assign_lanes, preview_text
+from inspector.render import TimelineModel, asset, assign_lanes, preview_text, script
 
 
 def call(cid, name="f"):
@@ -125,7 +125,7 @@ def test_hostile_text_is_passed_through_as_plain_strings():
 
 
 def test_component_assets_are_real_files_without_innerhtml():
-    js, css = asset("timeline.js"), asset("timeline.css")
+    js, css = script("timeline.js") + asset("compare.js"), asset("timeline.css") + asset("compare.css")
     assert js.count("\n") > 50 and css.count("\n") > 20
     assert "innerHTML" not in js.replace("No innerHTML", "")
     assert "insertAdjacentHTML" not in js

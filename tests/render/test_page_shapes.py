@@ -1,6 +1,6 @@
 """The timeline's rows are arrays named once, in Python: ``layout.CallChip``, ``ResultChip``,
 ``Mark`` and ``Bucket`` build them, every page sends their field names as ``shapes``, and
-``timeline.js`` reads each row by those names through ``rows(kind, list)``. A field renamed or
+``cards.js`` and ``timeline.js`` read each row by those names through ``rows(kind, list)``. A field renamed or
 moved on one side and not the other fails here, not as a chip that silently loses its link.
 
 The script is read as text: every ``rows("kind", ...)`` must be destructured where it is iterated
@@ -15,10 +15,10 @@ import re
 
 import inspector
 from inspector.checking import check_document
-from inspector.render import asset
+from inspector.render import script
 from inspector.render.layout import SHAPES, Bucket, CallChip, Fold, Mark, ResultChip, TimelineModel
 
-JS = asset("timeline.js")
+JS = script("timeline.js")  # cards.js (shared with the Compare view) and timeline.js
 ROW_TYPES = {"call": CallChip, "result": ResultChip, "mark": Mark, "bucket": Bucket, "fold": Fold}
 
 
