@@ -234,6 +234,9 @@ class Follower:
             # a Codex rollout's session_meta names the version whose fix-ups the rules know (harness_patches)
             head = [k for k, e in enumerate(self.items[:min(w.safe, 50)])
                     if w.dialect == "codex" and type(e) is dict and e.get("type") == "session_meta"][:1]
+            # and its last turn_context, which names the model the whole check read (issue 31: model_from)
+            head += [k for k in range(w.safe - 1, -1, -1) if w.dialect == "codex" and type(self.items[k]) is dict
+                     and self.items[k].get("type") == "turn_context"][:1]
             doc = self._document(w.safe, head)
             if len(doc.transcripts) != 1:
                 return None
