@@ -50,7 +50,7 @@ def agent_folder(where: SessionFiles, root: Path) -> Path:
     return root / where.folder
 
 
-def find(agent: str | None = None, root: str | os.PathLike | None = None) -> list[tuple[str, Path, float]]:
+def find(agent: str | None = None, root: str | os.PathLike[str] | None = None) -> list[tuple[str, Path, float]]:
     """``(agent, path, mtime)`` of every session file, newest first."""
     known = agents()
     if agent is not None and agent not in known:
@@ -88,7 +88,7 @@ def _started_and_cwd(doc: Any) -> tuple[str | None, str | None]:
     for e in root[:50]:
         if type(e) is not dict:
             continue
-        payload = e.get("payload") if type(e.get("payload")) is dict else e
+        payload: dict[str, Any] = e["payload"] if type(e.get("payload")) is dict else e
         if started is None:
             t = e.get("timestamp") or e.get("startTime")
             started = t if type(t) is str else None
@@ -124,7 +124,7 @@ def row(agent: str, path: Path, mtime: float, root: Path) -> SessionRow:
     return r
 
 
-def sessions(agent: str | None = None, root: str | os.PathLike | None = None, last: int = 20) -> list[SessionRow]:
+def sessions(agent: str | None = None, root: str | os.PathLike[str] | None = None, last: int = 20) -> list[SessionRow]:
     """The newest ``last`` sessions, each read and checked."""
     home = Path(root).expanduser() if root is not None else Path.home()
     return [row(a, p, m, home) for a, p, m in find(agent, root)[: max(last, 0)]]

@@ -42,7 +42,7 @@ _GEMINI_COMPUTER = ("open_web_browser", "wait_5_seconds", "go_back", "go_forward
                     "hover_at", "type_text_at", "key_combination", "scroll_document", "scroll_at", "drag_and_drop")
 
 
-def _names_by_type(tool: dict, out: set[str]) -> None:
+def _names_by_type(tool: dict[str, Any], out: set[str]) -> None:
     kind = tool.get("type")
     if type(kind) is str:
         out.update(_RESPONSES_TYPES.get(kind, ()))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 from .containers import Document
@@ -34,7 +35,7 @@ def code(text: Any) -> str:
     return f"{ticks}{pad}{s}{pad}{ticks}"
 
 
-def _text(text, raw: Any) -> str:
+def _text(text: Callable[[Any], str], raw: Any) -> str:
     """The message's text as its dialect reads it (the same words the app shows); a message
     with no text at all is shown as it is in the file."""
     t = text(raw)
@@ -87,12 +88,12 @@ def to_markdown(document: Document, report: Any = None) -> str:
                     out.append(f"**Result** (message #{r.msg}):")
                     out.append(_fence(_text(d.text, msgs[r.msg].raw)))
             for r in m.results:
-                c = answers.get((r.msg, r.pos))
-                if c is None:
+                asked = answers.get((r.msg, r.pos))
+                if asked is None:
                     out.append(f"Result for call {code(r.id or '(none)')}, which no call in this transcript made:")
                     out.append(_fence(_text(d.text, m.raw)))
                 else:
-                    out.append(f"*Result for call {code(c.id or c.name)} of message #{c.msg}, shown there.*")
+                    out.append(f"*Result for call {code(asked.id or asked.name)} of message #{asked.msg}, shown there.*")
     return "\n\n".join(out) + "\n"
 
 

@@ -228,7 +228,7 @@ def make_plan(a: Analysis, counter: Counter, options: FitOptions) -> Plan:
 # --- writing the kept messages back -----------------------------------------------------------
 
 
-def kept_items(a: Analysis, plan: Plan) -> tuple[list, list[list[int]]]:
+def kept_items(a: Analysis, plan: Plan) -> tuple[list[Any], list[list[int]]]:
     """The transcript's items without the removed messages, and the item indices of each message."""
     t = a.transcript
     groups = a.dialect.item_groups(t.items, t.path)
@@ -254,7 +254,7 @@ class _Run:
                           extra=t.extra)
 
 
-def _errors(report: dict) -> list[dict]:
+def _errors(report: dict[str, Any]) -> list[dict[str, Any]]:
     return [f for f in report["findings"] if f["severity"] == "error"]
 
 
@@ -268,7 +268,7 @@ def _input_index(run: _Run, out_msgs: list[Msg], j: int) -> int | None:
     return None
 
 
-def _settle(doc: Document, runs: list[_Run], target: str, dialect: str | None, before: dict) -> dict:
+def _settle(doc: Document, runs: list[_Run], target: str, dialect: str | None, before: dict[str, Any]) -> dict[str, Any]:
     """Check the output; while it has an error the input did not, remove the unit at that error.
 
     Raises ``FitError`` when that error sits between protected units (no removal can mend it)."""
@@ -319,7 +319,7 @@ class FitResult:
 
     __slots__ = ("document", "output", "plans", "report")
 
-    def __init__(self, output: bytes, document: Document, report: dict, plans: list[Plan]):
+    def __init__(self, output: bytes, document: Document, report: dict[str, Any], plans: list[Plan]):
         self.output, self.document, self.report, self.plans = output, document, report, plans
 
     @property
@@ -327,7 +327,7 @@ class FitResult:
         return self.document.root
 
 
-def fit(source: Any, max_tokens: int, target: str | None = None, options: FitOptions | dict | None = None, *,
+def fit(source: Any, max_tokens: int, target: str | None = None, options: FitOptions | dict[str, Any] | None = None, *,
         dialect: str | None = None) -> FitResult:
     """Fit a transcript (messages, a request body, JSON text, bytes, a path or ``-``) to ``max_tokens``.
 
@@ -405,7 +405,7 @@ def _fit_document(doc: Document, target: str | None, options: FitOptions, dialec
     return FitResult(output, out_doc, report, plans)
 
 
-def repair_and_fit(source: Any, max_tokens: int, target: str | None = None, options: FitOptions | dict | None = None,
+def repair_and_fit(source: Any, max_tokens: int, target: str | None = None, options: FitOptions | dict[str, Any] | None = None,
                    *, dialect: str | None = None, repair_options: Any = None) -> FitResult:
     """Repair, then fit the repaired file: one step for an input the target would reject as it is.
 

@@ -30,18 +30,20 @@ def har_entries(root: Any, fmt: str) -> list[tuple[Path, Any]]:
         return []
     out: list[tuple[Path, Any]] = []
     for k, e in enumerate(entries):
-        req = e.get("request") if type(e) is dict else None
-        post = req.get("postData") if type(req) is dict else None
+        if type(e) is not dict or type(e.get("request")) is not dict:
+            continue
+        req: dict[str, Any] = e["request"]
+        post = req.get("postData")
         body = embedded_json(post.get("text")) if type(post) is dict else None
         if type(body) is not dict:
             continue
         key = next((x for x in LIST_KEYS[:3] if type(body.get(x)) is list and looks_like_messages(body[x])), None)
         if key is None:
             continue
-        resp = e.get("response") if type(e.get("response")) is dict else {}
+        resp: dict[str, Any] = e["response"] if type(e.get("response")) is dict else {}
         status = resp.get("status")
-        url = req.get("url") if type(req.get("url")) is str else "?"
-        extra: dict = {"label": f"{req.get('method', 'POST')} {url} → {status if status is not None else '?'}"}
+        url = req["url"] if type(req.get("url")) is str else "?"
+        extra: dict[str, Any] = {"label": f"{req.get('method', 'POST')} {url} → {status if status is not None else '?'}"}
         extra["captured"] = True  # a captured HTTP request: judged as a request (rules/requests.py)
         target = target_from_url(url)
         if target:  # else the body's model, as for any request body (target_from_model)
@@ -51,7 +53,7 @@ def har_entries(root: Any, fmt: str) -> list[tuple[Path, Any]]:
             extra["target_reason"] = f"the request went to {url.split('/')[2] if '//' in url else url}"
         content = resp.get("content")
         text = content.get("text") if type(content) is dict else None
-        if type(text) is str and content.get("encoding") == "base64":  # HAR 1.2: binary-safe bodies
+        if type(text) is str and type(content) is dict and content.get("encoding") == "base64":  # HAR 1.2: binary-safe bodies
             try:
                 text = base64.b64decode(text).decode("utf-8", "replace")
             except ValueError:

@@ -14,7 +14,7 @@ import json
 import math
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
 import msgspec
@@ -187,7 +187,7 @@ def _has_wide_int(data: bytes) -> bool:
     return False
 
 
-def _loads_exactly(data: bytes, notes: list | None = None, wide: bool = True) -> Any:
+def _loads_exactly(data: bytes, notes: list[Any] | None = None, wide: bool = True) -> Any:
     """The fast parse (``_read``), but integers beyond 64 bits stay exact and duplicate object
     keys are noticed: when the parse may have lost either, the stdlib's exact parse decides, and
     appends each duplicate to ``notes`` (see ``DuplicateKey``) when a list is given.
@@ -276,6 +276,13 @@ _PIECE_END = rb"[}\]][ \t\r\n]*,"
 # Python file), and each such cut costs a failed parse of a whole piece.
 _NEXT_OBJECT = rb'[}\]][ \t\r\n]*,(?=[ \t\r\n]*\{[ \t\r\n]*")'
 _SPACE = re.compile(rb"[ \t\r\n]*")
+
+
+def _past_space(data: bytes, pos: int = 0) -> int:
+    """The position after the whitespace at ``pos`` (``_SPACE`` matches the empty string too)."""
+    m = _SPACE.match(data, pos)
+    assert m is not None
+    return m.end()
 _MAX_MISSES = 8  # cuts tried per piece
 
 
@@ -289,7 +296,7 @@ def _fast_loads(data: bytes) -> tuple[Any, int]:
     return value, _state(data, value, exact)
 
 
-def _loads_in_pieces(data: bytes) -> tuple[list, int] | None:
+def _loads_in_pieces(data: bytes) -> tuple[list[Any], int] | None:
     """A big top-level array parsed a few MB of elements at a time.
 
     orjson's write-back of the whole value (the duplicate-key check) would hold a copy of the
@@ -301,12 +308,12 @@ def _loads_in_pieces(data: bytes) -> tuple[list, int] | None:
     or no cut is found.
     """
     n = len(data)
-    start = _SPACE.match(data).end()
+    start = _past_space(data)
     if data[start:start + 1] != b"[":
         return None
     return_big_buffers()  # the pieces' buffers must not leave holes in the heap (see heap.py)
     mv = memoryview(data)
-    out: list = []
+    out: list[Any] = []
     state = SAME  # the worst of the pieces' states
     pos = start + 1  # the first byte of the next element (or whitespace before it)
     while n - pos > PIECE + (PIECE >> 1):
@@ -325,7 +332,7 @@ def _loads_in_pieces(data: bytes) -> tuple[list, int] | None:
     return out, state
 
 
-def _next_piece(data: bytes, mv: memoryview, pos: int, after: int | None = None) -> tuple[bytes, list, int, bool] | None:
+def _next_piece(data: bytes, mv: memoryview, pos: int, after: int | None = None) -> tuple[bytes, list[Any], int, bool] | None:
     """``(piece, its values, where the next begins, whether its integers are exact)`` for the
     elements from ``pos`` on, cut after ``after`` (default: ``PIECE`` bytes on); None when no cut
     parses (see ``_loads_in_pieces``)."""
@@ -346,7 +353,7 @@ def _next_piece(data: bytes, mv: memoryview, pos: int, after: int | None = None)
     return None
 
 
-def loads_stream(read: Callable[[int], bytes], limit: int) -> list | None:
+def loads_stream(read: Callable[[int], bytes], limit: int) -> list[Any] | None:
     """A big top-level array parsed while it is read, a few MB at a time: ``_loads_in_pieces``
     without ever holding the whole text, so that the peak is the parsed value and a few MB.
 
@@ -362,7 +369,7 @@ def loads_stream(read: Callable[[int], bytes], limit: int) -> list | None:
     encoding, bom = sniff_encoding(buf[:4096])
     if encoding != "UTF-8":
         return None
-    pos = _SPACE.match(buf, bom).end()
+    pos = _past_space(buf, bom)
     if buf[pos:pos + 1] != b"[":
         return None
     return_big_buffers()  # the pieces' buffers must not leave holes in the heap (see heap.py)
@@ -417,20 +424,20 @@ def _lossy(text: bytes, value: Any, exact: bool) -> bool:
 class _Dup:
     __slots__ = ("key", "obj", "values")
 
-    def __init__(self, obj: dict, key: str, values: list):
+    def __init__(self, obj: dict[str, Any], key: str, values: list[Any]) -> None:
         self.obj, self.key, self.values = obj, key, values
 
 
-def _exact_loads(data: bytes) -> tuple[Any, list[dict]]:
+def _exact_loads(data: bytes) -> tuple[Any, list[dict[str, Any]]]:
     """The stdlib's parse: integers of any size exact, and every repeated key recorded as
     ``{"path": (...), "key": k, "values": [first, ..., last]}`` (the object keeps the last, as
     orjson would)."""
     found: list[_Dup] = []
 
-    def pairs_hook(pairs: list) -> dict:
+    def pairs_hook(pairs: list[Any]) -> dict[str, Any]:
         obj = dict(pairs)
         if len(obj) != len(pairs):
-            seen: dict[str, list] = {}
+            seen: dict[str, list[Any]] = {}
             for k, v in pairs:
                 seen.setdefault(k, []).append(v)
             found.extend(_Dup(obj, k, vs) for k, vs in seen.items() if len(vs) > 1)
@@ -441,11 +448,11 @@ def _exact_loads(data: bytes) -> tuple[Any, list[dict]]:
     return value, _with_paths(value, found) if found else []
 
 
-def _with_paths(root: Any, found: list[_Dup]) -> list[dict]:
+def _with_paths(root: Any, found: list[_Dup]) -> list[dict[str, Any]]:
     """Each duplicate with the JSON path of the object that held it (one walk of the value)."""
-    where: dict[int, tuple] = {}
+    where: dict[int, tuple[Any, ...]] = {}
     wanted = {id(d.obj) for d in found}
-    stack: list[tuple[Any, tuple]] = [(root, ())]
+    stack: list[tuple[Any, tuple[Any, ...]]] = [(root, ())]
     while stack and len(where) < len(wanted):
         v, path = stack.pop()
         if type(v) is dict:
@@ -474,11 +481,11 @@ def parse(data: bytes | str) -> tuple[Any, str]:
 class Parsed(NamedTuple):
     value: Any
     format: str  # "json" or "jsonl"
-    duplicates: list[dict]  # see ``parse_noting``
+    duplicates: list[dict[str, Any]]  # see ``parse_noting``
     lines: list[int] | None  # JSON Lines: the 1-based line of the file each value came from
 
 
-def parse_noting(data: bytes | str) -> tuple[Any, str, list[dict]]:
+def parse_noting(data: bytes | str) -> tuple[Any, str, list[dict[str, Any]]]:
     """``parse``, and the duplicate object keys the parse resolved (the last value wins), each as
     ``{"path": (...), "key": k, "values": [first, ..., last]}``; for JSON Lines the path starts
     with the line's index among the values."""
@@ -489,7 +496,7 @@ def parse_noting(data: bytes | str) -> tuple[Any, str, list[dict]]:
 def parse_document(data: bytes | str) -> Parsed:
     """``parse_noting``, and for JSON Lines the line of each value (blank lines are skipped)."""
     data = decode_text(data)
-    notes: list[dict] = []
+    notes: list[dict[str, Any]] = []
     if not _lines_follow_a_value(data):
         try:
             return Parsed(_loads_exactly(data, notes), "json", notes, None)
@@ -512,7 +519,7 @@ def parse_document(data: bytes | str) -> Parsed:
         values = []
         first_error: tuple[int, bytes] | None = None
         for no, ln in zip(numbers, nonempty):
-            here: list[dict] = []
+            here: list[dict[str, Any]] = []
             try:
                 values.append(_loads_exactly(ln, here, wide))
             except orjson.JSONDecodeError:
@@ -533,7 +540,7 @@ def _lines_follow_a_value(data: bytes) -> bool:
     not one JSON value (JSON holds exactly one, and no string spans lines), and the parse of the
     whole text, which fails only after reading all of it, is skipped."""
     end = data.find(b"\n")
-    if end < 0 or _SPACE.match(data, end + 1).end() == len(data):
+    if end < 0 or _past_space(data, end + 1) == len(data):
         return False
     try:
         _read(data[:end])
@@ -542,7 +549,7 @@ def _lines_follow_a_value(data: bytes) -> bool:
     return True
 
 
-def _lines_at_once(lines: list[bytes], data: bytes) -> list | None:
+def _lines_at_once(lines: list[bytes], data: bytes) -> list[Any] | None:
     """Every line read alone (``_read``: msgspec, else orjson), when a comparison over the whole
     text shows that nothing was lost (``_compare``, a few thousand lines at a time): the common
     JSON Lines file pays no check per line. Lines that are each exactly orjson's writing of their
@@ -614,7 +621,7 @@ def dumps(value: Any, *, indent: bool = True) -> bytes:
 
 
 @contextlib.contextmanager
-def _recursion_room(limit: int):
+def _recursion_room(limit: int) -> Iterator[None]:
     """Let the stdlib encoder recurse through deep (but parseable) values, then restore the limit."""
     old = sys.getrecursionlimit()
     sys.setrecursionlimit(max(old, limit))

@@ -16,7 +16,7 @@ from typing import Any
 from .containers import Path, register
 
 
-def letta_tools(root: dict, agent: dict) -> frozenset[str] | None:
+def letta_tools(root: dict[str, Any], agent: dict[str, Any]) -> frozenset[str] | None:
     """The tools a Letta agent has: the file's top-level ``tools`` its ``tool_ids`` link (agent
     file v2), and the names its own ``tools`` lists (``CreateAgent.tools``, names). None when the
     file says nothing about tools."""

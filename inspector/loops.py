@@ -56,7 +56,7 @@ class LoopOptions:
 
     threshold: int = DEFAULT_THRESHOLD
     # ``{tool: threshold}``, kept as sorted pairs so that the options hash (the app caches by them)
-    per_tool: Mapping[str, int] | tuple[tuple[str, int], ...] = ()
+    per_tool: Mapping[str, int] | tuple[tuple[str, int], ...] = ()  # kept as sorted pairs (__post_init__)
     allow: frozenset[str] = frozenset()
     window: int = DEFAULT_WINDOW
 
@@ -163,7 +163,7 @@ class _Outcome:
 class _Answers:
     """What answered each call of one transcript (built once, on the first loop's question)."""
 
-    def __init__(self, a: Analysis):
+    def __init__(self, a: Analysis) -> None:
         self.answered = {id(link.call): link.result for link in a.pairing.links if link.status != "duplicate"}
         self.pending = {id(c) for c in a.pairing.pending}
         self.as_text: dict[int, int] = {}  # call message -> the user message holding its results (TC020)

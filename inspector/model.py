@@ -9,6 +9,7 @@ package, so that everything can import it.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any, Literal, TypedDict, Unpack
 
 import msgspec
@@ -48,8 +49,8 @@ class Msg(msgspec.Struct, eq=False, gc=False):
 
     index: int
     role: str  # normalised: system, user, assistant, tool, function, or the raw unknown role
-    calls: list[Call]  # a dialect may give an empty tuple for none
-    results: list[Result]
+    calls: Sequence[Call]  # a dialect may give an empty tuple for none
+    results: Sequence[Result]
     raw: Any
     # True when the message carries anything besides results (text, images): a message
     # with results and other content ends a call block in "run" dialects.
@@ -80,7 +81,7 @@ class IssueData(TypedDict, total=False):
     side: Literal["call", "result"]  # TC008: the id missing on a call or on a result
     value: Any  # TC008: the id value found instead
     role: Any  # the message's role (TC018, TC019, TC024: a role the dialect does not have, as found)
-    prev: str  # TC019: the role of the message before
+    prev: str | None  # TC019: the role of the message before (None: it is the first)
     field: str  # TC018: the empty field
     first: int  # TC005: the message holding the first of two results of one call
     got: str  # TC010: the type found instead of a string ("an object")
@@ -135,3 +136,7 @@ class Judged(msgspec.Struct, frozen=True):
 
 
 AS_LOG = Judged(why="a log: nothing says it is a request about to be sent")
+
+
+# How a read or rule pass reports a finding (``issues.append``, or a filter in front of it).
+Note = Callable[[Issue], None]

@@ -122,7 +122,7 @@ def pair(msgs: list[Msg], block_mode: str = "run", external_calls: bool = False,
         else:
             prev_block = block = None
         if m.calls:
-            block = Block(m.index, list(m.calls) if items_mode else m.calls, ends=m.index)
+            block = Block(m.index, list(m.calls) if items_mode or type(m.calls) is not list else m.calls, ends=m.index)
             blocks.append(block)
 
     # Calls never answered: TC001, or TC022 for the last block when nothing follows it and none

@@ -16,10 +16,13 @@ block of the turn made of messages 0-4, that is message 1. Given the analysis' `
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from .model import Msg
 from .report import Finding
+from .turns import Turns
 
 # Key phrase (lower case, regex) -> (rule codes, provider that words it that way or None).
 # Order matters only for the provider guess: the first phrase that matches names it.
@@ -110,8 +113,11 @@ class PastedError:
         return not (self.indexes or self.ids or self.rules)
 
 
-def _unique(xs):
-    seen: dict = {}
+_T = TypeVar("_T")
+
+
+def _unique(xs: Iterable[_T]) -> list[_T]:
+    seen: dict[_T, None] = {}
     for x in xs:
         seen.setdefault(x, None)
     return list(seen)
@@ -171,7 +177,7 @@ class Hit:
     findings: list[Finding]
 
 
-def ours(err: PastedError, index: int, turns=None) -> tuple[int, str] | None:
+def ours(err: PastedError, index: int, turns: Turns | None = None) -> tuple[int, str] | None:
     """Our message for an index the error names, and how it was found; None when there is none.
 
     Without ``turns`` the index is ours. With them it is the target's turn: ``messages.T`` is the
@@ -193,7 +199,7 @@ def ours(err: PastedError, index: int, turns=None) -> tuple[int, str] | None:
                f"into one turn")
 
 
-def locate(err: PastedError, msgs: list[Msg], findings: list[Finding], turns=None) -> list[Hit]:
+def locate(err: PastedError, msgs: list[Msg], findings: list[Finding], turns: Turns | None = None) -> list[Hit]:
     """The messages of a checked transcript that ``err`` points at, in transcript order.
 
     A message is pointed at when the text names its index, when it holds a call or result with
@@ -234,13 +240,13 @@ def locate(err: PastedError, msgs: list[Msg], findings: list[Finding], turns=Non
     return [Hit(i, reasons[i], by_msg.get(i, [])) for i in sorted(reasons)]
 
 
-def not_in_file(err: PastedError, msgs: list[Msg], turns=None) -> tuple[list[str], list[int]]:
+def not_in_file(err: PastedError, msgs: list[Msg], turns: Turns | None = None) -> tuple[list[str], list[int]]:
     """The ids and message indexes the error names that this transcript does not have.
 
     An id that occurs nowhere usually means the error came from another request (another run, or
     a history trimmed differently); saying so beats pointing at an unrelated message.
     """
-    present: set = set()
+    present: set[Any] = set()
     for m in msgs:
         for c in m.calls:
             present.add(c.id)
@@ -252,7 +258,7 @@ def not_in_file(err: PastedError, msgs: list[Msg], turns=None) -> tuple[list[str
     return ids, indexes
 
 
-def reading(err: PastedError, msgs: list[Msg], turns=None) -> list[str]:
+def reading(err: PastedError, msgs: list[Msg], turns: Turns | None = None) -> list[str]:
     """Sentences saying what was read out of the text, for the app and ``inspector explain``."""
     from .rules import RULES
 

@@ -92,7 +92,7 @@ def _literal(text: str) -> Any:
     return _jsonable(ast.literal_eval(text))
 
 
-def repr_value(data: bytes) -> list | dict | None:
+def repr_value(data: bytes) -> list[Any] | dict[str, Any] | None:
     """The repr read as a JSON value, or None when it cannot be read safely as a plain literal.
     (``jsonio.repr_to_json`` writes it as JSON; this module imports nothing of the package.)"""
     if len(data) > MAX_REPR_BYTES:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import os
 import stat
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from . import dialects  # noqa: F401  (the formats' container recognisers: they load before a file is searched)
 from .containers import Document, find_transcripts, looks_like_message
@@ -20,7 +21,7 @@ CHUNK = 1 << 20
 TIMEOUT_VARIABLE = "INSPECTOR_READ_TIMEOUT"
 
 
-def read_source(source: str | os.PathLike, *, timeout: float | None = None) -> tuple[bytes, str]:
+def read_source(source: str | os.PathLike[str], *, timeout: float | None = None) -> tuple[bytes, str]:
     """Bytes of a file, or of stdin for ``-``, with a one-line error when it cannot be read.
 
     Regular files are sized before reading; stdin, devices and FIFOs are read in chunks under the
@@ -62,7 +63,7 @@ def _read_special(p: Path, name: str) -> bytes:
         return _read_stream(f, name)
 
 
-def _read_stream(f, name: str) -> bytes:
+def _read_stream(f: BinaryIO, name: str) -> bytes:
     """Everything ``f`` gives, in chunks, refusing binary at the first chunk and more than the cap."""
     from .jsonio import sniff_encoding
 
@@ -97,15 +98,15 @@ def _timeout_from_env() -> float | None:
     return value
 
 
-def _with_timeout(read, name: str, timeout: float | None) -> bytes:
+def _with_timeout(read: Callable[[], bytes], name: str, timeout: float | None) -> bytes:
     """``read()``, or ``InputError`` when it has not finished within ``timeout`` seconds."""
     if timeout is None:
         return read()
     import threading
 
-    box: dict = {}
+    box: dict[str, Any] = {}
 
-    def run():
+    def run() -> None:
         try:
             box["data"] = read()
         except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread
@@ -118,7 +119,8 @@ def _with_timeout(read, name: str, timeout: float | None) -> bytes:
         raise InputError(f"no end of input after {timeout:g} s ({TIMEOUT_VARIABLE}); is anything writing to it?", name)
     if "error" in box:
         raise box["error"]
-    return box["data"]
+    data: bytes = box["data"]
+    return data
 
 
 def load(source: Any, *, name: str | None = None) -> Document:
@@ -141,7 +143,7 @@ def load(source: Any, *, name: str | None = None) -> Document:
     raise InputError(f"cannot read a transcript from a {type(source).__name__}")
 
 
-def load_path(path: str | os.PathLike, *, name: str | None = None) -> Document:
+def load_path(path: str | os.PathLike[str], *, name: str | None = None) -> Document:
     """``load`` of a file, or of stdin for ``-`` (never taken as JSON text).
 
     A big JSON array in a regular file is parsed while it is read (``jsonio.loads_stream``), so
@@ -158,7 +160,7 @@ def load_path(path: str | os.PathLike, *, name: str | None = None) -> Document:
     return load_bytes(data, name or label)
 
 
-def _streamed(path: str | os.PathLike) -> list | None:
+def _streamed(path: str | os.PathLike[str]) -> list[Any] | None:
     """The parsed array of a big regular file read a few MB at a time, or None: not such a file,
     or something the streamed parse cannot vouch for (``read_source`` and ``parse`` then give the
     file's error or its exact reading)."""
@@ -175,7 +177,7 @@ def _streamed(path: str | os.PathLike) -> list | None:
         return None
 
 
-def path_is_database(path: str | os.PathLike) -> bool:
+def path_is_database(path: str | os.PathLike[str]) -> bool:
     """True when ``path`` is a regular file that starts as a SQLite database does."""
     name = os.fspath(path)
     if name in ("", "-"):
@@ -213,7 +215,7 @@ def load_bytes(data: bytes, label: str) -> Document:
                     duplicate_keys=dups)
 
 
-def read_document(path: str | os.PathLike, python_repr: bool = False) -> Document:
+def read_document(path: str | os.PathLike[str], python_repr: bool = False) -> Document:
     """``load`` a path or ``-``, as every command reads its input; with ``python_repr``, a Python
     repr (what ``print(messages)`` shows) is read as a literal."""
     data, label = read_source(path) if path == "-" else (None, str(path))

@@ -34,7 +34,7 @@ TOOLISH = frozenset({
 _DEPTH = 4  # how deep into an item to look (parts of a message, a call inside a part)
 
 
-def _toolish(x: Any, depth: int, path: tuple, seen: dict) -> None:
+def _toolish(x: Any, depth: int, path: tuple[Any, ...], seen: dict[str, Any]) -> None:
     if depth > _DEPTH or len(seen) >= 4:
         return
     if type(x) is dict:
@@ -52,7 +52,7 @@ def _toolish(x: Any, depth: int, path: tuple, seen: dict) -> None:
 CHOOSE = "choose the file's format with --from (or the app's Dialect)"  # the app says it in its own words
 
 
-def _seen(items: list, issue: Issue) -> str:
+def _seen(items: list[Any], issue: Issue) -> str:
     """What an unrecognised item looked like: its role, or the keys it has instead."""
     role = issue.data.get("role")
     if role is not None:
@@ -66,7 +66,7 @@ def _seen(items: list, issue: Issue) -> str:
     return f"no role or type, only the keys {'/'.join(map(str, keys))}" if keys else "no role or type"
 
 
-def refuse_unaccounted(dialect: Dialect, items: list, where: tuple, msgs: list[Msg], issues: list[Issue]) -> None:
+def refuse_unaccounted(dialect: Dialect, items: list[Any], where: tuple[Any, ...], msgs: list[Msg], issues: list[Issue]) -> None:
     """Raise ``InputError`` when ``dialect`` plainly did not recognise ``items`` (see the module doc).
 
     The dialect's own tool fields (``Dialect.tool_fields``) are no sign of a wrong dialect (an
@@ -84,7 +84,7 @@ def refuse_unaccounted(dialect: Dialect, items: list, where: tuple, msgs: list[M
     own = dialect.tool_fields
     if own is None or any(m.calls or m.results for m in msgs):
         return
-    found: dict = {}
+    found: dict[str, Any] = {}
     for k, item in enumerate(items[:2000]):
         _toolish(item, 0, (*where, k), found)
         if len(found) >= 4:

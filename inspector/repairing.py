@@ -43,7 +43,7 @@ from .gc_pause import gc_paused
 from .reading import load, path_is_database, read_source
 from .rules import severity
 from .sqlite_sessions import is_database
-from .writing import Original, lines_kept_pieces, put_back, serialise_pieces, source_bytes
+from .writing import Original, lines_kept_pieces, put_back, replace_field, serialise_pieces, source_bytes
 
 DEFAULT_PLACEHOLDER = "No result was recorded for tool call {id} ({name}); its outcome is unknown."
 DEFAULT_BRIDGE = "[no assistant reply was recorded here]"
@@ -118,7 +118,7 @@ class RepairOptions(BaseModel):
 
     model_config = {"extra": "forbid"}
     # [bytes the texts may add, the input's size, bytes added so far, texts written]; None: no bound
-    _room: list | None = PrivateAttr(default=None)
+    _room: list[Any] | None = PrivateAttr(default=None)
 
     @field_validator("placeholder", "note")
     @classmethod
@@ -151,7 +151,7 @@ class RepairOptions(BaseModel):
         return text
 
 
-def usable_options(options: Any) -> dict:
+def usable_options(options: Any) -> dict[str, Any]:
     """The options (from a share link's view) that ``RepairOptions`` accepts one by one.
 
     A link is made by anyone: an option it carries that the engine refuses (a text over the
@@ -181,7 +181,7 @@ _BOOL_WORDS = {"true": True, "yes": True, "on": True, "1": True, "rename": True,
                "false": False, "no": False, "off": False, "0": False, "keep": False, "leave": False}
 
 
-def options_from_settings(pairs: list[str], base: dict | None = None) -> RepairOptions:
+def options_from_settings(pairs: list[str], base: dict[str, Any] | None = None) -> RepairOptions:
     """``["TC001=remove_call", "orphan=note"]`` → ``RepairOptions``; ``InputError`` for a bad pair."""
     values = dict(base or {})
     fields = RepairOptions.model_fields
@@ -201,7 +201,7 @@ def options_from_settings(pairs: list[str], base: dict | None = None) -> RepairO
     try:
         return RepairOptions(**values)
     except Exception as exc:  # noqa: BLE001  pydantic's ValidationError: say which value is wrong, on one line
-        errors = getattr(exc, "errors", list)()
+        errors: list[dict[str, Any]] = getattr(exc, "errors", list)()
         what = "; ".join(f"{'.'.join(map(str, e.get('loc', ())))}: {e.get('msg')}" for e in errors) or str(exc)
         raise InputError(f"invalid repair option: {what}") from None
 
@@ -243,7 +243,7 @@ class RepairReport(BaseModel):
     findings_after: dict[str, int]
     unfixed: list[str] = Field(default_factory=list, description="what could not be fixed safely, and why")
     ok: bool = True
-    input_findings: list[dict] = Field(default_factory=list, description="object keys the input repeats, with "
+    input_findings: list[dict[str, Any]] = Field(default_factory=list, description="object keys the input repeats, with "
                                        "every value: the output keeps the last, as any JSON reader would")
 
     def to_json(self, indent: bool = True) -> bytes:
@@ -266,9 +266,9 @@ class RepairResult:
 
     __slots__ = ("_after", "_output", "_pieces", "_reads", "document", "report", "unchanged")
 
-    def __init__(self, output: bytes | None, document: Document, report: RepairReport, after: dict,
+    def __init__(self, output: bytes | None, document: Document, report: RepairReport, after: dict[str, Any],
                  pieces: Callable[[], Iterable[bytes]] | None = None, reads: Original | None = None,
-                 unchanged: bool = False):
+                 unchanged: bool = False) -> None:
         self._output = output
         self._pieces = pieces
         self._reads = reads  # the input, when writing the output reads it again
@@ -281,6 +281,7 @@ class RepairResult:
     def output(self) -> bytes:
         """The repaired file's bytes (built on first use; ``write`` streams them instead)."""
         if self._output is None:
+            assert self._pieces is not None  # a result is built with its output or its pieces
             self._output = b"".join(self._pieces())
         return self._output
 
@@ -310,6 +311,7 @@ class RepairResult:
         if self._output is not None:
             f.write(self._output)
             return
+        assert self._pieces is not None
         f.writelines(self._pieces())
 
     @property
@@ -333,7 +335,7 @@ class RepairResult:
         return iter((self.data, self.report))
 
 
-def repair(source: Any, target: str | None = None, options: RepairOptions | dict | None = None, *,
+def repair(source: Any, target: str | None = None, options: RepairOptions | dict[str, Any] | None = None, *,
            dialect: str | None = None, as_request: bool | None = None) -> RepairResult:
     """Repair a transcript (messages, a request body, JSON text, bytes, a path or ``-``) for ``target``.
 
@@ -432,7 +434,7 @@ def _repair_document(doc: Document, target: str | None, options: RepairOptions, 
             break
         for run, ch in zip(runs, changed):
             if ch:
-                root = put_back(root, run.t, run.items, run.origin)
+                root = run.put(root)
         new_doc = Document(root=root, format=doc.format, transcripts=[r.transcript() for r in runs], source=doc.source)
         after, again = check_plain(new_doc, asked, dialect, as_request=as_request)
         # A pass that sees more to do (a fix that only shows once another is made) runs again,
@@ -448,7 +450,7 @@ def _repair_document(doc: Document, target: str | None, options: RepairOptions, 
                 "last one, so the rule(s) keep failing; the report lists only the changes the output shows")
             for run, ch in zip(runs, changed):
                 if ch:
-                    root = put_back(root, run.t, run.items, run.origin)
+                    root = run.put(root)
             new_doc = Document(root=root, format=doc.format, transcripts=[r.transcript() for r in runs],
                                source=doc.source)
             after, _ = check_plain(new_doc, asked, dialect, as_request=as_request)
@@ -458,16 +460,16 @@ def _repair_document(doc: Document, target: str | None, options: RepairOptions, 
         if original is not None:
             pieces, reads = original.pieces, original
         else:
-            def pieces():
+            def pieces() -> Iterator[bytes]:
                 return serialise_pieces(doc.root, doc.format, True)
     else:
         pretty = original is None or original.pretty
         if original is not None and original.utf8 and doc.format == "jsonl" and type(root) is list:
-            def pieces():  # a line repair did not touch is written back as the very bytes it was
+            def pieces() -> Iterator[bytes]:  # a line repair did not touch is written back as the very bytes it was
                 return lines_kept_pieces(root, doc.root, original.pieces())
             reads = original
         else:
-            def pieces():
+            def pieces() -> Iterator[bytes]:
                 return serialise_pieces(root, doc.format, pretty)
         report.findings_after = counts(after["findings"])
     for run in runs:
@@ -525,7 +527,7 @@ def editor_of(a: Any) -> Any:
 class _Run:
     """One transcript's repair over one or more passes, with indices kept in the input's terms."""
 
-    def __init__(self, n: int, t: Transcript, dialect: str):
+    def __init__(self, n: int, t: Transcript, dialect: str) -> None:
         self.n, self.t, self.path, self.dialect = n, t, t.path, dialect
         self.items = t.items
         self.changes: list[Change] = []
@@ -535,10 +537,22 @@ class _Run:
         self.origin: list[int | None] | None = None  # input index of each current item (None: new)
         self.reported: set[str] = set()  # codes check reported on the input (errors and warnings)
         self.stuck: list[str] = []  # the codes of the latest pass's changes
+        self.request_fields: dict[str, Any] = {}  # fields of the request body around the list that repair rewrote
 
     def transcript(self) -> Transcript:
         t = self.t
-        return Transcript(items=self.items, path=t.path, container=t.container, dialect=self.dialect, extra=t.extra)
+        extra = t.extra
+        if self.request_fields and type(extra.get("request")) is dict:  # the next pass reads the body as written
+            extra = {**extra, "request": {**extra["request"], **self.request_fields}}
+        return Transcript(items=self.items, path=t.path, container=t.container, dialect=self.dialect, extra=extra)
+
+    def put(self, root: Any) -> Any:
+        """``root`` with this transcript's items written back, and the request fields repair
+        rewrote (a top-level ``system`` a system message was folded into) beside them."""
+        root = put_back(root, self.t, self.items, self.origin)
+        for key, value in self.request_fields.items():
+            root = replace_field(root, self.path[:-1], key, value)
+        return root
 
     def step(self, a: Any, ed: Any, target: str, options: RepairOptions, later: bool = False) -> bool:
         """Run one pass of the plan; True when it changed something."""
@@ -547,7 +561,8 @@ class _Run:
             self.unfixed = [(f"{a.transcript.extra.get('label', 'this transcript')} is left as it is: repair rewrites a "
                             f"log's main conversation, not a view of some of its entries ({', '.join(bad)})")] if bad else []
             return False
-        documented = None
+        documented: DocumentedPlan | None = None
+        plan: EntryPlan | DocumentedPlan | JoinPlan | Plan
         if isinstance(ed, LogEditor):  # log entries that make messages: plan on the messages, write entries
             plan = EntryPlan(a, target, options, ed)
         else:
@@ -564,6 +579,7 @@ class _Run:
         self.unfixed = [next((e for e in self.unfixed if e.startswith(u)), u) for u in unfixed]
         if not plan.recs:
             return False
+        self.request_fields.update(getattr(plan, "request_fields", None) or {})
         if later and len(items) == len(self.items) and same_json(items, self.items):
             # A pass whose output is its input made no change, whatever its plan said: the log
             # lists only what the output shows (a Gemini join that joined nothing, issue 34).
@@ -575,6 +591,9 @@ class _Run:
         new_origin = getattr(plan, "origins", None)
         if later:  # earlier changes' output positions move with this pass
             where = {o: k for k, o in enumerate(new_origin or ()) if o is not None}
+            for r in plan.recs:  # a message joined into another: where this pass's change says it went
+                if r.before is not None and r.before not in where and r.slot is not None and r.slot.pos is not None:
+                    where[r.before] = r.slot.pos
             for c in self.changes:
                 c.index_after = where.get(c.index_after) if c.index_after is not None else None
         if not later:  # what check reported on the input, at a severity repair acts on

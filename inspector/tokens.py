@@ -53,7 +53,7 @@ class Counter:
         """The token count of each text."""
         import toktok  # lazy: the tokenizer loads only when something is counted
 
-        counts = toktok.batch_count(texts, self._encoding, threads=1)
+        counts: list[int] = toktok.batch_count(texts, self._encoding, threads=1)
         if self._factor != 1.0:
             f = self._factor
             return [math.ceil(c * f) for c in counts]
@@ -109,7 +109,7 @@ def count_messages(raws: Iterable[Any], counter: Counter) -> list[int]:
     return [c + FRAMING for c in counts]
 
 
-def token_summary(msgs_per_transcript: list[list[Any]], counter: Counter) -> dict:
+def token_summary(msgs_per_transcript: list[list[Any]], counter: Counter) -> dict[str, Any]:
     """The ``tokens`` object of ``check --format json --tokens``: totals and per-message counts."""
     per = [count_messages(raws, counter) for raws in msgs_per_transcript]
     return {

@@ -12,7 +12,7 @@ import zlib
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from .containers import EMBEDDED, embedded_json
+from .containers import EMBEDDED, embedded_json, get_path
 from .errors import InputError
 from .jsonio import dumps, sniff_encoding
 
@@ -26,7 +26,7 @@ def source_bytes(source: Any) -> bytes | None:
     return None
 
 
-def replace(root: Any, path: tuple, value: Any) -> Any:
+def replace(root: Any, path: tuple[Any, ...], value: Any) -> Any:
     """``root`` with ``value`` at ``path``, copying only the containers along the path."""
     if not path:
         return value
@@ -38,7 +38,14 @@ def replace(root: Any, path: tuple, value: Any) -> Any:
     return copy
 
 
-def put_back(root: Any, t: Any, items: list, origins: list | None = None) -> Any:
+def replace_field(root: Any, path: tuple[Any, ...], key: str, value: Any) -> Any:
+    """``root`` with the object at ``path`` holding ``value`` at ``key`` (added last if it was not
+    there), copying only the containers along the path."""
+    holder = get_path(root, path) if path else root
+    return replace(root, path, {**holder, key: value})
+
+
+def put_back(root: Any, t: Any, items: list[Any], origins: list[Any] | None = None) -> Any:
     """``root`` with transcript ``t``'s new ``items`` written where they were read from.
 
     A transcript continued by a second list (``extra["tail"]``: an OTLP span's output messages
@@ -106,7 +113,7 @@ def serialise_pieces(root: Any, fmt: str, pretty: bool) -> Iterator[bytes]:
 _SEEK = 64  # how far past the last line written back to look for the next (repair drops or moves a few)
 
 
-def lines_kept_pieces(root: list, read: list, original: Iterable[bytes]) -> Iterator[bytes]:
+def lines_kept_pieces(root: list[Any], read: list[Any], original: Iterable[bytes]) -> Iterator[bytes]:
     """JSON Lines ``root`` in pieces, a value that is the very object ``read`` from a line of the
     ``original`` bytes (a stream of chunks) written as that line's own bytes: a repaired log
     differs only in the lines repair changed (their spacing and escapes kept elsewhere).
@@ -128,6 +135,7 @@ def lines_kept_pieces(root: list, read: list, original: Iterable[bytes]) -> Iter
         if k is None:
             out.append(dumps(v, indent=False))
         else:
+            assert line is not None  # k is None when the lines ran out
             out.append(line + b"\n")
             j = k + 1
         if len(out) >= STREAM_ITEMS:
@@ -174,6 +182,7 @@ class Original:
             yield self.data
             return
         crc = size = 0
+        assert self.path is not None  # a file's bytes are read again from its path
         try:
             with open(self.path, "rb") as f:
                 while chunk := f.read(self.CHUNK):

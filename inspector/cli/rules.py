@@ -99,7 +99,7 @@ def describe(code: str, target: str | None = None, model: str | None = None) -> 
                 kind, by = cap[1], {}
                 note = f"model {model!r} takes it as a role; a misplaced one is TC019 ({cap[1]}, error)"
             elif has is False:
-                kind, by = cap[2], {c: rule.severity[c] for c in by}
+                kind, by = cap[2], {c: rule.severity[c] or "info" for c in by}
         sev = {t: by.get(t, rule.severity[t]) for t in targets if t in by}
         if not sev and note is None and kind not in rule.said_by_kind:
             continue
@@ -117,7 +117,7 @@ def describe(code: str, target: str | None = None, model: str | None = None) -> 
         if words:
             entry["provider_words"] = words
         cases.append(entry)
-    said = []
+    said: list[dict[str, Any]] = []
     for t, s in rule.said.items():
         if t in targets:
             said.append({"target": t, "text": s.text, "evidence": {"source": s.evidence,

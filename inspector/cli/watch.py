@@ -36,7 +36,7 @@ def run_watch(args: argparse.Namespace) -> int:
         new, loc, report = follower.poll()
         if follower.restarted:
             out.write(f"{args.path}: {follower.restarted}: reading it again from the start\n")
-        if new:
+        if new and report is not None:
             out.write("\n".join(_text_lines(report, args.path, loc, paint)) + "\n")
             out.flush()
             if args.fail_fast and any(f["severity"] == "error" for f in new):

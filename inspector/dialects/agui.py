@@ -15,9 +15,9 @@ Schema: ag-ui-protocol ``sdks/typescript/packages/core/src/types.ts`` (docs/form
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..model import Call, Issue, Msg, Result
+from ..model import Call, Issue, Msg, Note, Result
 from ..target_from_model import model_named
 from .base import (
     PERMISSIVE_TARGETS,
@@ -35,6 +35,9 @@ from .base import (
 )
 from .editing import Editor
 
+if TYPE_CHECKING:
+    from ..pairing import Pairing
+
 ROLES = {"developer": "system", "system": "system", "user": "user", "assistant": "assistant", "tool": "tool",
          "activity": "activity", "reasoning": "reasoning"}
 
@@ -44,13 +47,13 @@ class AgUi(Dialect):
     targets = PERMISSIVE_TARGETS
     block = Block.RUN
 
-    def detect(self, items: list) -> int:
+    def detect(self, items: list[Any]) -> int:
         for m in items[:50]:
             if type(m) is dict and ("toolCalls" in m or "toolCallId" in m or m.get("role") == "activity"):
                 return 3
         return 0
 
-    def read(self, items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
+    def read(self, items: list[Any], where: tuple[Any, ...], issues: list[Issue]) -> list[Msg]:
         out: list[Msg] = []
         add = out.append
         note = issues.append
@@ -67,7 +70,7 @@ class AgUi(Dialect):
         return out
 
     @staticmethod
-    def _calls(m: dict, i: int, note) -> list[Call]:
+    def _calls(m: dict[str, Any], i: int, note: Note) -> list[Call]:
         tc = m.get("toolCalls")
         if type(tc) is not list:
             return []
@@ -77,7 +80,7 @@ class AgUi(Dialect):
         for j, c in enumerate(tc):
             if type(c) is not dict:
                 continue
-            fn = c.get("function") if type(c.get("function")) is dict else {}
+            fn: dict[str, Any] = c["function"] if type(c.get("function")) is dict else {}
             call = block_call(i, j, c.get("id"), fn.get("name"), fn.get("arguments"), note)
             if call.args is not None and type(call.args) is not str:
                 note(Issue("TC010", i, call.id, pos=j, name=call.name, got=type_name(call.args)))
@@ -85,7 +88,7 @@ class AgUi(Dialect):
             calls.append(call)
         return calls
 
-    def target_from(self, items: list, holder: Any = None) -> tuple[str | None, str]:
+    def target_from(self, items: list[Any], holder: Any = None) -> tuple[str | None, str]:
         """The model a run input forwards to the agent (``forwardedProps.model``): AG-UI has no
         field of its own for it (a top-level ``model`` is read as any request body's)."""
         props = holder.get("forwardedProps", holder.get("forwarded_props")) if type(holder) is dict else None
@@ -93,13 +96,13 @@ class AgUi(Dialect):
             return None, ""
         return model_named(props.get("model"), "the run input's forwardedProps.model is")
 
-    def model_from(self, items: list, holder: Any = None) -> str | None:
+    def model_from(self, items: list[Any], holder: Any = None) -> str | None:
         """``forwardedProps.model`` of the run input."""
         props = holder.get("forwardedProps", holder.get("forwarded_props")) if type(holder) is dict else None
         model = props.get("model") if type(props) is dict else None
         return model.strip() if type(model) is str and model.strip() else None
 
-    def rules(self, msgs: list[Msg], pairing, target: str) -> list[Issue]:
+    def rules(self, msgs: list[Msg], pairing: Pairing, target: str) -> list[Issue]:
         return run_rules(msgs, pairing, target, self.text)
 
     def result_failed(self, raw: Any, result_id: Any) -> bool:
@@ -119,22 +122,22 @@ class AgUiEditor(Editor):
     """New messages get ids derived from what they answer (``<call id>-result``), so that a
     repaired file keeps AG-UI's one-id-per-message rule and the same input gives the same bytes."""
 
-    def placeholder(self, call: Call, call_id: str | None, text: str) -> dict:
+    def placeholder(self, call: Call, call_id: str | None, text: str) -> dict[str, Any]:
         return {"id": f"{call_id or 'call'}-result", "role": "tool", "toolCallId": call_id, "content": text,
                 "error": text}
 
-    def set_call_id(self, raw: dict, call: Call, new_id: str) -> dict:
+    def set_call_id(self, raw: dict[str, Any], call: Call, new_id: str) -> dict[str, Any]:
         calls = list(raw["toolCalls"])
         calls[call.pos] = {**calls[call.pos], "id": new_id}
         return {**raw, "toolCalls": calls}
 
-    def set_result_id(self, raw: dict, result: Result, new_id: str) -> dict:
+    def set_result_id(self, raw: dict[str, Any], result: Result, new_id: str) -> dict[str, Any]:
         return {**raw, "toolCallId": new_id}
 
-    def set_result_name(self, raw: dict, result: Result, name: str) -> None:
+    def set_result_name(self, raw: dict[str, Any], result: Result, name: str) -> None:
         return None  # AG-UI tool messages carry no tool name
 
-    def drop_calls(self, raw: dict, calls: list[Call]) -> tuple[dict, list[Any]]:
+    def drop_calls(self, raw: dict[str, Any], calls: list[Call]) -> tuple[dict[str, Any], list[Any]]:
         drop = {c.pos for c in calls}
         tc = raw.get("toolCalls") or []
         kept = [c for j, c in enumerate(tc) if j not in drop]
@@ -143,13 +146,13 @@ class AgUiEditor(Editor):
             out["content"] = "[tool call removed by repair: no result was recorded]"
         return out, [c for j, c in enumerate(tc) if j in drop]
 
-    def call_item(self, raw: dict, call: Call) -> Any:
+    def call_item(self, raw: dict[str, Any], call: Call) -> Any:
         return raw["toolCalls"][call.pos]
 
-    def has_id_slot(self, raw: dict, call: Call) -> bool:
+    def has_id_slot(self, raw: dict[str, Any], call: Call) -> bool:
         return True
 
-    def shape_fix(self, raw: dict, issue: Issue) -> tuple[dict, str] | None:
+    def shape_fix(self, raw: dict[str, Any], issue: Issue) -> tuple[dict[str, Any], str] | None:
         if issue.code == "TC007" and raw.get("toolCalls") == []:
             return {k: v for k, v in raw.items() if k != "toolCalls"}, "removed the empty 'toolCalls' array"
         if issue.code == "TC010":
@@ -164,14 +167,14 @@ class AgUiEditor(Editor):
             return {**raw, "content": ""}, "set the null or missing content to an empty string"
         return None
 
-    def note_for_orphan(self, raw: dict, result: Result, text: str) -> dict:
+    def note_for_orphan(self, raw: dict[str, Any], result: Result, text: str) -> dict[str, Any]:
         return {"id": f"{raw.get('id', 'orphan')}-note", "role": "user", "content": text + "\n" + self.text_of(raw)}
 
-    def user_to_result(self, raw: dict, call: Call, call_id: str | None) -> dict:
+    def user_to_result(self, raw: dict[str, Any], call: Call, call_id: str | None) -> dict[str, Any]:
         rest = {k: v for k, v in raw.items() if k not in ("role", "id")}
         return {"id": raw.get("id"), "role": "tool", "toolCallId": call_id, **rest}
 
-    def bridge(self, text: str) -> dict:
+    def bridge(self, text: str) -> dict[str, Any]:
         return {"id": "repair-bridge", "role": "assistant", "content": text}
 
     def role_of(self, item: Any) -> str:
@@ -179,7 +182,7 @@ class AgUiEditor(Editor):
         return ROLES.get(role, str(role)) if type(role) is str else str(role)
 
 
-def _call(cid: str, name: str, args: str) -> dict:
+def _call(cid: str, name: str, args: str) -> dict[str, Any]:
     return {"id": cid, "type": "function", "function": {"name": name, "arguments": args}}
 
 

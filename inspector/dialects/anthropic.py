@@ -16,13 +16,13 @@ list, as in ``openai_chat``.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..containers import path_text
 from ..errors import InputError
-from ..model import Call, Issue, Msg, Result
+from ..model import Call, Issue, Msg, Note, Result
 from ..model_families import CAPABILITIES, accepts
-from ..turns import MERGED_ROLES
+from ..turns import MERGED_ROLES, Turns
 from .base import (
     Block,
     Dialect,
@@ -38,7 +38,10 @@ from .base import (
     word,
 )
 from .base import type_name as _type
-from .editing import BlockEditor
+from .editing import BlockEditor, Raw
+
+if TYPE_CHECKING:
+    from ..pairing import Pairing
 
 ROLES = ("user", "assistant")
 # A plain list Anthropic reads as well as openai-chat does: mid-conversation system messages
@@ -53,7 +56,7 @@ OWN_BLOCKS = frozenset({"tool_use", "tool_result", "thinking", "redacted_thinkin
 SERVER_CALLS = frozenset({"server_tool_use", "mcp_tool_use"})
 
 
-def detect(items: list) -> int:
+def detect(items: list[Any]) -> int:
     """3 on blocks only Anthropic has; 1 for a plain list of user and assistant messages that it
     reads as well as openai-chat does (that tie goes to openai-chat unless the user names an
     Anthropic target)."""
@@ -74,7 +77,7 @@ def detect(items: list) -> int:
     return 1 if plain else 0
 
 
-def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
+def normalize(items: list[Any], where: tuple[Any, ...], issues: list[Issue]) -> list[Msg]:
     """The neutral view of ``items``; shape issues are appended to ``issues``."""
     out: list[Msg] = []
     add = out.append
@@ -112,13 +115,13 @@ def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
     return out
 
 
-def read_blocks(content: list, i: int, role: str, where: tuple, note, after_calls: bool = True) -> tuple[list, list, bool]:
+def read_blocks(content: list[Any], i: int, role: str, where: tuple[Any, ...], note: Note, after_calls: bool = True) -> tuple[list[Any], list[Any], bool]:
     """Calls, results and whether anything else is there, for one message's content blocks
     (``after_calls``: the turn before made calls, so text before the results is TC016)."""
     calls: list[Call] = []
     results: list[Result] = []
     other = misplaced = empty_text = False
-    server: set | None = None  # ids of the server tool calls seen so far in this message
+    server: set[Any] | None = None  # ids of the server tool calls seen so far in this message
     for j, b in enumerate(content):
         if type(b) is not dict:
             raise InputError(f"expected a content block object, got {_type(b)}", f"{path_text(where)}[{i}].content[{j}]")
@@ -176,7 +179,7 @@ def _is_server_block(b: Any) -> bool:
     return type(t) is str and (t in SERVER_CALLS or t[-12:] == "_tool_result")
 
 
-def _after_kind(iss: Issue, content: list) -> Issue:
+def _after_kind(iss: Issue, content: list[Any]) -> Issue:
     """TC025 for text or other client blocks after ``tool_use`` is ``text_after`` (a warning: five
     Claude models took ``[tool_use, tool_use, text]`` in a live test of 2026-09-20,
     gotgenes/pi-anthropic-auth#66); server-tool blocks after a client ``tool_use`` stay refused
@@ -199,7 +202,7 @@ SERVER_RESULT_TEXT = ("messages.{i}.content.{j}: unexpected `tool_use_id` found 
                       "Each `%s` block must have a corresponding `server_tool_use` block before it.")
 
 
-def server_result(b: dict, kind: str, i: int, j: int, server: set | None, note) -> None:
+def server_result(b: dict[str, Any], kind: str, i: int, j: int, server: set[Any] | None, note: Note) -> None:
     """TC002 for a server tool result with no server tool call before it in its message."""
     tid = b.get("tool_use_id")
     if server is not None and type(tid) is str and tid in server:
@@ -212,7 +215,7 @@ def server_result(b: dict, kind: str, i: int, j: int, server: set | None, note) 
     note(iss)
 
 
-def first_block_type(raw: dict) -> str | None:
+def first_block_type(raw: dict[str, Any]) -> str | None:
     """The type of a message's first content block (a string content is one text block)."""
     c = raw.get("content")
     if type(c) is str:
@@ -240,7 +243,7 @@ def text(raw: Any) -> str:
     return "\n".join(x for x in out if x)
 
 
-def same_role(msgs: list[Msg], note, turns=None) -> None:
+def same_role(msgs: list[Msg], note: Note, turns: Turns | None = None) -> None:
     """Two messages of one role in a row: Bedrock's Converse API refuses them; the Messages API
     combines them into one turn (``turns``: how it sees the list), which is worth a note."""
     prev = None
@@ -258,7 +261,7 @@ def same_role(msgs: list[Msg], note, turns=None) -> None:
             prev = None
 
 
-def _at(turns, i: int) -> str:
+def _at(turns: Turns, i: int) -> str:
     at = turns.where(i)
     return f" ({at})" if at else ""
 
@@ -273,7 +276,7 @@ def _ends_with_other(raw: Any) -> bool:
     return first is not None and any(not is_tool_use(b) for b in c[first + 1:])
 
 
-def merged_turn_order(msgs: list[Msg], turns, note) -> None:
+def merged_turn_order(msgs: list[Msg], turns: Turns, note: Note) -> None:
     """The order rules on a turn combined from several messages, as the API sees it: tool_use
     blocks followed by other blocks of a later message of the turn (TC025), and tool results after
     text of an earlier message of the turn that answers a call turn (TC016). The rules inside one
@@ -291,11 +294,13 @@ def merged_turn_order(msgs: list[Msg], turns, note) -> None:
                     ids = [c.id for k in r for c in msgs[k].calls if c.id]
                     later = [b for k in r if k > calls_at for b in (msgs[k].raw.get("content") or [])
                              if type(msgs[k].raw) is dict and type(msgs[k].raw.get("content")) is list]
-                    kind = {} if any(_is_server_block(b) for b in later) else {"kind": "text_after"}
-                    note(Issue("TC025", calls_at, None, i, ids=ids, merged=True, **kind,
-                               say=f"has tool calls, and message #{i} after it has other blocks; the API "
-                                   f"combines messages {turns.span(i)} into one assistant turn{_at(turns, i)}, "
-                                   "where the tool calls must come last."))
+                    iss = Issue("TC025", calls_at, None, i, ids=ids, merged=True,
+                                say=f"has tool calls, and message #{i} after it has other blocks; the API "
+                                    f"combines messages {turns.span(i)} into one assistant turn{_at(turns, i)}, "
+                                    "where the tool calls must come last.")
+                    if not any(_is_server_block(b) for b in later):
+                        iss.data["kind"] = "text_after"
+                    note(iss)
                     break
                 if m.calls and calls_at is None:
                     calls_at = i
@@ -314,7 +319,7 @@ def merged_turn_order(msgs: list[Msg], turns, note) -> None:
                     text_at = i
 
 
-def thinking(msgs: list[Msg], note) -> None:
+def thinking(msgs: list[Msg], note: Note) -> None:
     """Thinking blocks sent back: signed, first in their message, and present in the open tool loop."""
     used = False
     for m in msgs:
@@ -354,7 +359,7 @@ def thinking(msgs: list[Msg], note) -> None:
                        "transcript does not say whether the request turns thinking on."))
 
 
-def open_loop_without_thinking(msgs: list[Msg], block_type: Callable[[dict], str | None]) -> tuple[Msg, Msg] | None:
+def open_loop_without_thinking(msgs: list[Msg], block_type: Callable[[dict[str, Any]], str | None]) -> tuple[Msg, Msg] | None:
     """The last assistant message and the first message of its turn, when it makes calls that only
     tool results follow (the open tool loop) and its turn does not start with a thinking block; else
     None. Consecutive assistant messages are one turn to the API, which looks at the first block of
@@ -390,7 +395,7 @@ def thinking_enabled(setting: Any) -> bool:
     return type(setting) is dict and setting.get("type") == "enabled"
 
 
-def thinking_required(msgs: list[Msg], setting: Any, issues: list[Issue], block_type: Callable[[dict], str | None],
+def thinking_required(msgs: list[Msg], setting: Any, issues: list[Issue], block_type: Callable[[dict[str, Any]], str | None],
                       where: str = '"thinking"', says: str = "") -> None:
     """When the body turns thinking on (``setting``, read at ``where``), the open tool loop's last
     assistant turn without a thinking block is refused: the warning ``thinking`` gave (or would have
@@ -565,19 +570,39 @@ class AnthropicEditor(BlockEditor):
     def is_result(self, block: Any) -> bool:
         return type(block) is dict and block.get("type") == "tool_result"
 
-    def result_block(self, call, call_id, text, error):
-        b = {"type": "tool_result", "tool_use_id": call_id, "content": text}
+    def result_block(self, call: Call, call_id: str | None, text: str, error: bool) -> Raw:
+        b: dict[str, Any] = {"type": "tool_result", "tool_use_id": call_id, "content": text}
         if error:
             b["is_error"] = True
         return b
 
-    def with_call_id(self, block, new_id):
+    def with_call_id(self, block: Raw, new_id: str) -> Raw:
         return {**block, "id": new_id}
 
-    is_call = staticmethod(is_tool_use)
+    def is_call(self, block: Any) -> bool:
+        return is_tool_use(block)
 
-    def with_result_id(self, block, new_id):
+    def with_result_id(self, block: Raw, new_id: str) -> Raw:
         return {**block, "tool_use_id": new_id}
+
+    def fold_system(self, request: Mapping[str, Any], raws: list[Any]) -> tuple[str, Any] | None:
+        """``system`` with the messages' text after what it held: a string joined to a string by a
+        blank line, else text blocks (the messages' own, as they were) after the blocks it held."""
+        if not raws or not all(_text_only(r) for r in raws):
+            return None
+        value: Any = request.get("system")
+        if value is not None and type(value) is not str and not (
+                type(value) is list and all(type(b) is dict for b in value)):
+            return None  # a system field of a shape the API does not have: not ours to rewrite
+        for r in raws:
+            c = r["content"]
+            if type(value) is str or value is None:
+                if type(c) is str:
+                    value = c if not value else f"{value}\n\n{c}"
+                    continue
+                value = [{"type": "text", "text": value}] if value else []
+            value = [*value, *([{"type": "text", "text": c}] if type(c) is str else c)]
+        return "system", value
 
 
 class Anthropic(Dialect):
@@ -588,7 +613,7 @@ class Anthropic(Dialect):
     block = Block.NEXT
     tool_fields = frozenset({"tool_use_id"})
     merges: ClassVar[Mapping[str, frozenset[str]]] = {"anthropic": MERGED_ROLES}  # "Consecutive user or assistant turns ... will be combined into a single turn"
-    editor_class = AnthropicEditor
+    editor_class: ClassVar[type | None] = AnthropicEditor
     samples = Samples(
         clean=[{"role": "user", "content": "Weather in Paris?"},
                {"role": "assistant", "content": [
@@ -606,7 +631,7 @@ class Anthropic(Dialect):
     detect = staticmethod(detect)
     read = staticmethod(normalize)
 
-    def rules(self, msgs: list[Msg], pairing, target: str) -> list[Issue]:
+    def rules(self, msgs: list[Msg], pairing: Pairing, target: str) -> list[Issue]:
         """Role alternation (TC019), the order rules on combined turns (TC016, TC025), tool output
         sent as user text (TC020) and thinking blocks (TC021)."""
         issues: list[Issue] = []

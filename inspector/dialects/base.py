@@ -55,7 +55,7 @@ from __future__ import annotations
 import itertools
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -64,7 +64,7 @@ import orjson
 
 from ..containers import path_text
 from ..errors import InputError
-from ..model import Call, Issue, Msg, Result
+from ..model import Call, Issue, Msg, Note, Result
 
 if TYPE_CHECKING:
     from ..pairing import Pairing
@@ -111,7 +111,7 @@ class Dialect(ABC):
     name: ClassVar[str] = ""
     targets: ClassVar[tuple[str, ...]] = ()
     block: ClassVar[Block] = Block.RUN
-    recognisers: ClassVar[tuple[Callable, ...]] = ()
+    recognisers: ClassVar[tuple[Callable[..., Any], ...]] = ()
     # The tool-call and result field names this format has itself (``recognition.TOOLISH`` names
     # them all): finding one of them in a file read as this dialect is no sign of a wrong dialect,
     # only another format's are. None: the dialect is not second-guessed that way.
@@ -135,11 +135,11 @@ class Dialect(ABC):
         return self.targets[0]
 
     @abstractmethod
-    def detect(self, items: list) -> int:
+    def detect(self, items: list[Any]) -> int:
         raise NotImplementedError
 
     @abstractmethod
-    def read(self, items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
+    def read(self, items: list[Any], where: tuple[Any, ...], issues: list[Issue]) -> list[Msg]:
         raise NotImplementedError
 
     def is_message(self, item: Any) -> bool:
@@ -157,8 +157,8 @@ class Dialect(ABC):
         ``thinking`` setting): the dialect reads ``request`` (the object holding the list) and adds
         to or refines ``issues``, after ``rules``. Default: nothing."""
 
-    def through_gateway(self, items: list, target: str, model: str | None = None,
-                        issues: list[Issue] | None = None) -> tuple[Dialect, list, list[list[int]]] | None:
+    def through_gateway(self, items: list[Any], target: str, model: str | None = None,
+                        issues: list[Issue] | None = None) -> tuple[Dialect, list[Any], list[list[int]]] | None:
         """For a ``gateway_targets`` target: the destination's dialect, the list as the gateway
         sends it, and for each of its messages the file's own index of each block; ``model`` is the
         one the request names (it says which gateway), and what the gateway itself refuses goes to
@@ -214,7 +214,7 @@ class Dialect(ABC):
 
         return logged_meta(raw, envelope)
 
-    def envelopes(self, items: list) -> dict[int, Any]:
+    def envelopes(self, items: list[Any]) -> dict[int, Any]:
         """For a format whose messages sit inside log entries, each message object's entry, keyed
         by the message's ``id()`` (``meta`` reads both). Default: none."""
         return {}
@@ -225,7 +225,7 @@ class Dialect(ABC):
         do not map one to one to the API's, so that no provider index is given."""
         return None
 
-    def target_from(self, items: list, holder: Any = None) -> tuple[str | None, str]:
+    def target_from(self, items: list[Any], holder: Any = None) -> tuple[str | None, str]:
         """The provider a history names itself, and why: where the format records the model or
         provider of its replies (a Pydantic AI response's ``provider_name`` or ``model_name``, a
         LangChain AI message's ``response_metadata``, ...), or ``holder``, the object holding the
@@ -233,14 +233,14 @@ class Dialect(ABC):
         (the default); ``target_from_model.model_named`` turns a model name into a target."""
         return None, ""
 
-    def model_from(self, items: list, holder: Any = None) -> str | None:
+    def model_from(self, items: list[Any], holder: Any = None) -> str | None:
         """The model a history names itself, where ``target_from`` reads it (a LangChain AI
         message's ``response_metadata``, a Pydantic AI response's ``model_name``, a Codex
         ``turn_context``, an AG-UI run input's ``forwardedProps``): the model's rules
         (``model_families``) then apply to it. None (the default) for formats that do not say."""
         return None
 
-    def item_groups(self, items: list, where: tuple = ()) -> list[list[int]] | None:
+    def item_groups(self, items: list[Any], where: tuple[Any, ...] = ()) -> list[list[int]] | None:
         """For each neutral message, the raw items it was read from; None when that is one item
         each (a dialect that joins several items into one message says which)."""
         return None
@@ -311,7 +311,7 @@ def type_name(x: Any) -> str:
     )
 
 
-def objects(items: list, where: tuple, what: str = "a message object"):
+def objects(items: list[Any], where: tuple[Any, ...], what: str = "a message object") -> Iterator[tuple[int, dict[str, Any]]]:
     """``enumerate(items)``, with a located ``InputError`` for an entry that is not an object."""
     for i, m in enumerate(items):
         if type(m) is not dict:
@@ -319,13 +319,14 @@ def objects(items: list, where: tuple, what: str = "a message object"):
         yield i, m
 
 
-def unknown_role(i: int, role, m: Any, note, **data) -> Msg:
+def unknown_role(i: int, role: Any, m: Any, note: Note, say: str | None = None) -> Msg:
     """TC024 for a role the dialect does not have, and the message as it stands."""
-    note(Issue("TC024", i, None, **data, role=role))
+    note(Issue("TC024", i, None, say=say, role=role))
     return Msg(i, role if type(role) is str else repr(role), (), (), m)
 
 
-def known(items: list, where: tuple, out: list[Msg], note, roles: tuple | dict, key: str = "role"):
+def known(items: list[Any], where: tuple[Any, ...], out: list[Msg], note: Note, roles: tuple[Any, ...] | dict[str, Any],
+          key: str = "role") -> Iterator[tuple[int, dict[str, Any], str]]:
     """The read loop's preamble: ``(i, item, role)`` for each item whose ``key`` field is one of
     ``roles`` (a tuple, or a dict from the format's word to the neutral role); any other item is
     appended to ``out`` as a TC024 message, and an item that is not an object is a located
@@ -343,7 +344,7 @@ def known(items: list, where: tuple, out: list[Msg], note, roles: tuple | dict, 
         yield i, m, role
 
 
-def block_call(i: int, j: int, cid, name, args, note) -> Call:
+def block_call(i: int, j: int, cid: Any, name: Any, args: Any, note: Note) -> Call:
     """A call read from content block ``j`` of message ``i`` (anthropic ``tool_use``, bedrock
     ``toolUse``): TC008 when its id is missing, TC012 when its name is not a valid tool name."""
     if bad_id(cid):
@@ -354,7 +355,7 @@ def block_call(i: int, j: int, cid, name, args, note) -> Call:
     return Call(cid, name, args, j, i)
 
 
-def block_result(i: int, j: int, tid, note) -> Result:
+def block_result(i: int, j: int, tid: Any, note: Note) -> Result:
     """A result read from content block ``j`` of message ``i``: TC008 when its id is missing."""
     if bad_id(tid):
         note(Issue("TC008", i, None, side="result", pos=j, value=tid))
@@ -362,7 +363,7 @@ def block_result(i: int, j: int, tid, note) -> Result:
     return Result(tid, None, j, i)
 
 
-def string_args(call: Call, note) -> None:
+def string_args(call: Call, note: Note) -> None:
     """TC011 when a call's arguments are a string that is not JSON (an object is left alone: the
     formats that allow one send it as it is)."""
     if type(call.args) is str and call.args:
@@ -424,10 +425,10 @@ def looks_like_tool_output(text: str, ids: list[str], names: list[str]) -> bool:
     return any(type(n) is str and len(n) > 3 and n in t[:500] for n in names)
 
 
-def user_as_result(msgs: list[Msg], pairing: Pairing, note, text: Callable[[Any], str]) -> None:
+def user_as_result(msgs: list[Msg], pairing: Pairing, note: Note, text: Callable[[Any], str]) -> None:
     """TC020: a user message right after a call block whose calls have no result, that reads
     like the output of one of them. ``text`` is the dialect's ``text``."""
-    missing_by_msg: dict[int, list] = {}
+    missing_by_msg: dict[int, list[Any]] = {}
     for c in pairing.missing:
         missing_by_msg.setdefault(c.msg, []).append(c)
     for b in pairing.blocks:
@@ -455,7 +456,7 @@ MISTRAL_NEXT = {
 _BAD_PAIRS = frozenset((a, b) for a in MISTRAL_NEXT for b in MISTRAL_NEXT if b not in MISTRAL_NEXT[a])
 
 
-def role_order(msgs: list[Msg], note) -> None:
+def role_order(msgs: list[Msg], note: Note) -> None:
     """TC019 for each role transition Mistral refuses."""
     seen = [m for m in msgs if m.role != "activity"]  # AG-UI's activity messages reach no model
     for a, b in itertools.pairwise(seen):
@@ -475,7 +476,8 @@ def run_rules(msgs: list[Msg], pairing: Pairing, target: str, text: Callable[[An
     return issues
 
 
-def blocks_after_calls(i: int, content: list, is_call, note, ignore=lambda b: False) -> None:
+def blocks_after_calls(i: int, content: list[Any], is_call: Callable[[Any], bool], note: Note,
+                       ignore: Callable[[Any], bool] = lambda b: False) -> None:
     """TC025: blocks after the first call block of an assistant message (text, images, ...).
 
     Anthropic answers "`tool_use` ids were found without `tool_result` blocks immediately after"

@@ -18,10 +18,10 @@ from ..model import Call, Issue, Msg, Result
 from .anthropic import ROLES, Anthropic, thinking_required
 from .base import Samples, block_call, block_failed, block_result, blocks_after_calls, objects, unknown_role
 from .base import type_name as _type
-from .editing import BlockEditor
+from .editing import BlockEditor, Raw
 
 
-def detect(items: list) -> int:
+def detect(items: list[Any]) -> int:
     for m in items[:50]:
         if type(m) is dict and type(m.get("content")) is list:
             for b in m["content"]:
@@ -32,7 +32,7 @@ def detect(items: list) -> int:
     return 0
 
 
-def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
+def normalize(items: list[Any], where: tuple[Any, ...], issues: list[Issue]) -> list[Msg]:
     """The neutral view of ``items``; shape issues are appended to ``issues``."""
     out: list[Msg] = []
     add = out.append
@@ -100,7 +100,7 @@ def mixed_turn(i: int, rid: str | None, pos: int, before: bool) -> Issue:
     return iss
 
 
-def _result_text(tr: dict) -> str:
+def _result_text(tr: dict[str, Any]) -> str:
     c = tr.get("content")
     if type(c) is not list:
         return ""
@@ -137,19 +137,19 @@ class BedrockEditor(BlockEditor):
     def is_call(self, block: Any) -> bool:
         return is_tool_use(block)
 
-    def text_block(self, text):
+    def text_block(self, text: str) -> Raw:
         return {"text": text}
 
-    def result_block(self, call, call_id, text, error):
+    def result_block(self, call: Call, call_id: str | None, text: str, error: bool) -> Raw:
         r = {"toolUseId": call_id, "content": [{"text": text}]}
         if error:
             r["status"] = "error"
         return {"toolResult": r}
 
-    def with_call_id(self, block, new_id):
+    def with_call_id(self, block: Raw, new_id: str) -> Raw:
         return {**block, "toolUse": {**block["toolUse"], "toolUseId": new_id}}
 
-    def with_result_id(self, block, new_id):
+    def with_result_id(self, block: Raw, new_id: str) -> Raw:
         return {**block, "toolResult": {**block["toolResult"], "toolUseId": new_id}}
 
 
@@ -205,7 +205,7 @@ _KINDS = {"reasoningContent": "thinking", "text": "text", "toolUse": "tool_use",
           "image": "image", "document": "document"}
 
 
-def first_block_type(raw: dict) -> str | None:
+def first_block_type(raw: dict[str, Any]) -> str | None:
     c = raw.get("content")
     if type(c) is list and c and type(c[0]) is dict:
         b = c[0]

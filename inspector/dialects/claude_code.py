@@ -30,7 +30,7 @@ from .editing import EntryEditor, Written
 ENTRY_KEYS = ("sessionId", "uuid", "parentUuid", "timestamp")
 
 
-def is_entry(e) -> bool:
+def is_entry(e: Any) -> bool:
     return (
         type(e) is dict
         and e.get("type") in ("user", "assistant")
@@ -39,7 +39,7 @@ def is_entry(e) -> bool:
     )
 
 
-def detect(items: list) -> int:
+def detect(items: list[Any]) -> int:
     return 4 if any(is_entry(e) for e in items[:50]) else 0
 
 
@@ -49,12 +49,12 @@ _OTHER_LINES = ("summary", "system", "file-history-snapshot", "queue-operation")
 _LINE_KEYS = (*ENTRY_KEYS, "leafUuid", "messageId")
 
 
-def is_log_line(e) -> bool:
+def is_log_line(e: Any) -> bool:
     """One line of a session log: a message entry, or one of the log's other lines."""
     return is_entry(e) or (type(e) is dict and e.get("type") in _OTHER_LINES and any(k in e for k in _LINE_KEYS))
 
 
-def _blocks(content) -> list:
+def _blocks(content: Any) -> list[Any]:
     if type(content) is list:
         return content
     if type(content) is str and content:
@@ -69,7 +69,7 @@ def is_boundary(e: Any) -> bool:
     return type(e) is dict and e.get("subtype") == "compact_boundary" and e.get("parentUuid") is None
 
 
-def _is_prompt(e: dict) -> bool:
+def _is_prompt(e: dict[str, Any]) -> bool:
     """A user entry a person typed (not one holding only tool results): what a rewind replaces."""
     m = e.get("message")
     if e.get("type") != "user" or type(m) is not dict:
@@ -81,24 +81,26 @@ def _is_prompt(e: dict) -> bool:
 # The last list surveyed and what was found: the recogniser and then the reader ask about the same
 # list. The list itself is kept (not its id, which a new list could reuse); nothing edits a parsed
 # list in place, so the answer stays right while it is the same object.
-_seen: tuple = (None, None)
+_Survey = tuple[bool, list[Any] | None, list[Any] | None]
+_seen: tuple[Any, _Survey | None] = (None, None)
 
 
-def linear(items: list) -> bool:
+def linear(items: list[Any]) -> bool:
     """True for the common log: no sub-agent entries and no entry with two children."""
     return _survey(items)[0]
 
 
-def _survey(items: list) -> tuple[bool, list | None, list | None]:
+def _survey(items: list[Any]) -> tuple[bool, list[Any] | None, list[Any] | None]:
     """``(linear, msgs, entries)``: one pass over the log that groups its messages (``groups``)
     and, on the way, sees whether it is linear; the groups are kept only for a linear log (the
     others leave entries out). The recogniser asks first, then the reader takes the groups."""
     global _seen
-    if _seen[0] is items:
+    if _seen[0] is items and _seen[1] is not None:
         return _seen[1]
-    parents: list = []
-    side: list = []
+    parents: list[Any] = []
+    side: list[Any] = []
     got = _group(items, (), set(), parents, side)
+    answer: _Survey
     if got is None:  # an item that is not an object: the reader says where
         answer = (False, None, None)
     else:
@@ -113,7 +115,7 @@ def _survey(items: list) -> tuple[bool, list | None, list | None]:
     return answer
 
 
-def conversations(items: list) -> tuple[set[int], list[list[int]], dict[str, list[int]]]:
+def conversations(items: list[Any]) -> tuple[set[int], list[list[int]], dict[str, list[int]]]:
     """What is not the main conversation of a session log: ``(left_out, branches, sidechains)``.
 
     The main conversation is the chain of ``parentUuid`` links that ends at the last entry. Where
@@ -175,7 +177,7 @@ def conversations(items: list) -> tuple[set[int], list[list[int]], dict[str, lis
     return left, sorted(branches), side
 
 
-def _chain(items: list, k: int | None, parent_of: dict, index_of: dict) -> list[int]:
+def _chain(items: list[Any], k: int | None, parent_of: dict[str, Any], index_of: dict[str, Any]) -> list[int]:
     """The entries of the ``parentUuid`` chain that ends at entry ``k``, last first."""
     path: list[int] = []
     seen: set[int] = set()
@@ -187,7 +189,7 @@ def _chain(items: list, k: int | None, parent_of: dict, index_of: dict) -> list[
     return path
 
 
-def compacted(items: list) -> list[tuple[int, list[int]]]:
+def compacted(items: list[Any]) -> list[tuple[int, list[int]]]:
     """For each compaction boundary, ``(its entry, the entries of the conversation it summarised)``:
     the ``parentUuid`` chain ending at its ``logicalParentUuid`` (back to the boundary before, or
     the start), sub-agents' entries aside."""
@@ -208,13 +210,13 @@ def compacted(items: list) -> list[tuple[int, list[int]]]:
     return out
 
 
-def groups(items: list, where: tuple = (), left_out: set[int] | None = None) -> tuple[list[dict], list[list[int]]]:
+def groups(items: list[Any], where: tuple[Any, ...] = (), left_out: set[int] | None = None) -> tuple[list[dict[str, Any]], list[list[int]]]:
     """The API messages of a session log, and for each the indices of the entries it joins
     (without the entries of ``left_out``: abandoned branches and sub-agents, see ``conversations``).
     The lists returned are shared with the next caller: do not edit them."""
     if left_out is None:
         ok, msgs, entries = _survey(items)
-        if ok:
+        if ok and msgs is not None and entries is not None:
             return msgs, entries
         left_out = conversations(items)[0]
     got = _group(items, where, left_out)
@@ -224,23 +226,22 @@ def groups(items: list, where: tuple = (), left_out: set[int] | None = None) -> 
     return got
 
 
-def _group(items: list, where: tuple, left_out: set[int], parents: list | None = None,
-           side: list | None = None) -> tuple[list[dict], list[list[int]]] | None:
+def _group(items: list[Any], where: tuple[Any, ...], left_out: set[int], parents: list[Any] | None = None,
+           side: list[Any] | None = None) -> tuple[list[dict[str, Any]], list[list[int]]] | None:
     """``groups`` without ``left_out``'s entries; with ``parents`` and ``side``, each entry's
     parentUuid is appended to the one and a sub-agent entry to the other. None when an item is
     not an object."""
-    msgs: list[dict] = []
+    msgs: list[dict[str, Any]] = []
     entries: list[list[int]] = []
-    mids: list = []  # assistant message id per message (None for user messages)
+    mids: list[Any] = []  # assistant message id per message (None for user messages)
     merged: set[int] = set()  # messages built here (their content list is ours to extend)
     last_asst = -1
-    survey = parents is not None
     for k, e in enumerate(items):
         if type(e) is not dict:
             return None
-        if survey:
+        if parents is not None:
             parents.append(e.get("parentUuid"))
-            if e.get("isSidechain") is True:
+            if e.get("isSidechain") is True and side is not None:
                 side.append(k)
         m = e.get("message")
         if type(m) is not dict or (left_out and k in left_out):
@@ -269,12 +270,12 @@ def _group(items: list, where: tuple, left_out: set[int], parents: list | None =
     return msgs, entries
 
 
-def _only_results(m: dict) -> bool:
+def _only_results(m: dict[str, Any]) -> bool:
     c = m.get("content")
     return m.get("role") == "user" and type(c) is list and all(type(b) is dict and b.get("type") == "tool_result" for b in c)
 
 
-def _extend(msgs: list, merged: set, at: int, m: dict) -> None:
+def _extend(msgs: list[Any], merged: set[Any], at: int, m: dict[str, Any]) -> None:
     if at not in merged:
         first = msgs[at]
         msgs[at] = {**first, "content": list(_blocks(first.get("content")))}
@@ -282,16 +283,17 @@ def _extend(msgs: list, merged: set, at: int, m: dict) -> None:
     msgs[at]["content"].extend(_blocks(m.get("content")))
 
 
-def claude_code_log(root: Any, fmt: str) -> list[tuple]:
+def claude_code_log(root: Any, fmt: str) -> list[tuple[Any, ...]]:
     """Claude Code session logs (JSON Lines of entries, or a ``{"loglines": [...]}`` export): the
     main conversation, then each sub-agent and each abandoned branch as a view of its own."""
+    path: tuple[str, ...]
     if type(root) is dict and type(root.get("loglines")) is list:
         path, what, items = ("loglines",), "Claude Code session export", root["loglines"]
     elif type(root) is list and any(is_entry(e) for e in root[:20]):
         path, what, items = (), "Claude Code session log", root
     else:
         return []
-    out: list[tuple] = [(path, what)]
+    out: list[tuple[Any, ...]] = [(path, what)]
     if linear(items):
         return out
     _, branches, side = conversations(items)
@@ -320,7 +322,7 @@ class _Piece:
 
     __slots__ = ("changed", "entry", "message", "origin")
 
-    def __init__(self, entry: dict | None, origin: int | None, message: dict, changed: bool):
+    def __init__(self, entry: dict[str, Any] | None, origin: int | None, message: dict[str, Any], changed: bool) -> None:
         self.entry, self.origin, self.message, self.changed = entry, origin, message, changed
 
 
@@ -341,7 +343,7 @@ class ClaudeCodeEditor(EntryEditor, anthropic.AnthropicEditor):
 
     message_dialect = "anthropic"
 
-    def messages(self, items: list, where: tuple) -> tuple[list, list[list[int]]]:
+    def messages(self, items: list[Any], where: tuple[Any, ...]) -> tuple[list[Any], list[list[int]]]:
         left = set() if linear(items) else conversations(items)[0]
         msgs, grp = groups(items, where, left)
         for m, ks in zip(msgs, grp):
@@ -361,7 +363,7 @@ class ClaudeCodeEditor(EntryEditor, anthropic.AnthropicEditor):
                 pos += n
         return msgs, grp
 
-    def write_back(self, items: list, msgs: list, grp: list[list[int]], out: list) -> Written:
+    def write_back(self, items: list[Any], msgs: list[Any], grp: list[list[int]], out: list[Any]) -> Written:
         seq, spans, ids = self._pieces(items, msgs, grp, out)
         main = sorted(k for ks in grp for k in ks)
         for strict in (False, True):
@@ -376,7 +378,8 @@ class ClaudeCodeEditor(EntryEditor, anthropic.AnthropicEditor):
         return Written(entries, origins, [[at[id(seq[q])] for q in span] for span in spans],
                        {at[id(p)] for p in seq if p.changed}, gone, ids)
 
-    def _pieces(self, items: list, msgs: list, grp: list[list[int]], out: list):
+    def _pieces(self, items: list[Any], msgs: list[Any], grp: list[list[int]],
+                out: list[Any]) -> tuple[list[_Piece], list[list[int]], list[tuple[int, Any]]]:
         """The entries of each repaired message, in message order."""
         index_of = {id(m): i for i, m in enumerate(msgs)}
         seq: list[_Piece] = []
@@ -393,17 +396,17 @@ class ClaudeCodeEditor(EntryEditor, anthropic.AnthropicEditor):
                     seq.append(_Piece(items[k], k, items[k]["message"], False))
                 spans.append(span)
                 continue
-            runs: list[list] = []
+            runs: list[list[Any]] = []
             for b in self._blocks(n):
-                k = self.owner_of(b)
-                if k in done:
-                    k = None  # a second run of one entry's blocks: an entry of its own
-                if runs and runs[-1][0] == k and k is not None or runs and runs[-1][0] is None and k is None:
+                owner: int | None = self.owner_of(b)
+                if owner in done:
+                    owner = None  # a second run of one entry's blocks: an entry of its own
+                if runs and runs[-1][0] == owner and owner is not None or runs and runs[-1][0] is None and owner is None:
                     runs[-1][1].append(b)
                 else:
-                    runs.append([k, [b]])
-                    if k is not None:
-                        done.add(k)
+                    runs.append([owner, [b]])
+                    if owner is not None:
+                        done.add(owner)
             role = n.get("role")
             for k, bl in runs:
                 if k is not None:
@@ -423,14 +426,14 @@ class ClaudeCodeEditor(EntryEditor, anthropic.AnthropicEditor):
         return seq, spans, ids
 
     @staticmethod
-    def _same(e: dict, bl: list) -> bool:
+    def _same(e: dict[str, Any], bl: list[Any]) -> bool:
         c = e["message"].get("content")
         if type(c) is list:
             return len(c) == len(bl) and all(x is y for x, y in zip(c, bl))
         return type(c) is str and bl == [{"type": "text", "text": c}]
 
     @staticmethod
-    def _one_reply(seq: list, span: list[int], ids: list) -> None:
+    def _one_reply(seq: list[Any], span: list[int], ids: list[Any]) -> None:
         """The entries of one assistant message share its id (the reader joins entries by it)."""
         first = next((seq[q].message.get("id") for q in span if seq[q].message.get("id") is not None), None)
         if first is None:
@@ -448,12 +451,12 @@ class ClaudeCodeEditor(EntryEditor, anthropic.AnthropicEditor):
                 ids.append((p.origin, old))
 
     @staticmethod
-    def _place(items: list, main: list[int], seq: list, strict: bool) -> list:
+    def _place(items: list[Any], main: list[int], seq: list[Any], strict: bool) -> list[Any]:
         """The file: every entry that is not of the main conversation where it was, and the main
         conversation's pieces at their entries' places (``strict``: only while in message order),
         each other piece after the last entry placed before it (a placeholder after its call)."""
         here: dict[int, _Piece] = {}
-        after: dict[int, list] = {}
+        after: dict[int, list[Any]] = {}
         last = -1
         for p in seq:
             k = p.origin
@@ -463,7 +466,7 @@ class ClaudeCodeEditor(EntryEditor, anthropic.AnthropicEditor):
             else:
                 after.setdefault(last, []).append(p)
         mains = set(main)
-        placed: list = []
+        placed: list[Any] = []
         for j, e in enumerate(items):
             if main and j == main[0]:
                 placed.extend(after.get(-1, ()))
@@ -475,7 +478,7 @@ class ClaudeCodeEditor(EntryEditor, anthropic.AnthropicEditor):
                 placed.append((j, e))
         return placed
 
-    def _link(self, items: list, main: list[int], placed: list, gone: list[int]) -> None:
+    def _link(self, items: list[Any], main: list[int], placed: list[Any], gone: list[int]) -> None:
         """``parentUuid`` links for the placed entries, and the new entries made (see the class doc)."""
         by_uuid = {e["uuid"]: j for j, e in enumerate(items) if type(e) is dict and type(e.get("uuid")) is str}
         removed = {items[k]["uuid"]: k for k in gone if type(items[k].get("uuid")) is str}
@@ -493,12 +496,13 @@ class ClaudeCodeEditor(EntryEditor, anthropic.AnthropicEditor):
         pieces = [x for x in placed if type(x) is _Piece]
         prev: _Piece | None = None
         for n, p in enumerate(pieces):
-            up = prev.entry.get("uuid") if prev is not None else None
+            up = prev.entry.get("uuid") if prev is not None and prev.entry is not None else None
             if p.origin is None:
-                template = prev.entry if prev is not None else next(
+                template = prev.entry if prev is not None and prev.entry is not None else next(
                     (q.entry for q in pieces[n + 1:] if q.entry is not None), {})
                 p.entry = self._new_entry(p.message, template, up, by_uuid)
             else:
+                assert p.entry is not None  # an input entry's piece has its entry
                 op = before[p.origin]
                 if (prev.origin if prev is not None else None) != op:
                     was = items[op].get("uuid") if op is not None else None
@@ -521,11 +525,12 @@ class ClaudeCodeEditor(EntryEditor, anthropic.AnthropicEditor):
                         placed[n] = (x[0], e)
 
     @staticmethod
-    def _head(items: list, k: int, parent: Any, by_uuid: dict, mains: set) -> int | None:
+    def _head(items: list[Any], k: int, parent: Any, by_uuid: dict[str, Any], mains: set[Any]) -> int | None:
         """The entry on entry ``k``'s chain (``k`` itself, or a system entry between) whose
         ``parentUuid`` is ``parent``; None when the chain does not lead there (no links to keep)."""
-        j = k
+        j: int | None = k
         for _ in range(64):
+            assert j is not None
             p = items[j].get("parentUuid")
             if p == parent:
                 return j
@@ -535,7 +540,7 @@ class ClaudeCodeEditor(EntryEditor, anthropic.AnthropicEditor):
         return None
 
     @staticmethod
-    def _new_entry(message: dict, template: dict, parent: Any, by_uuid: dict) -> dict:
+    def _new_entry(message: dict[str, Any], template: dict[str, Any], parent: Any, by_uuid: dict[str, Any]) -> dict[str, Any]:
         """A new entry holding ``message``, in the context of ``template`` (the entry before it)."""
         role = message.get("role")
         seed = f"{parent}:{dumps(message, indent=False).decode()}"
@@ -543,7 +548,7 @@ class ClaudeCodeEditor(EntryEditor, anthropic.AnthropicEditor):
         while u in by_uuid:
             u = str(uuid.uuid5(uuid.NAMESPACE_URL, "inspector-repair:" + u))
         by_uuid[u] = -1
-        entry: dict = {}
+        entry: dict[str, Any] = {}
         for key, v in template.items():
             if key in CONTEXT_KEYS:
                 entry[key] = v
@@ -559,7 +564,7 @@ class ClaudeCodeEditor(EntryEditor, anthropic.AnthropicEditor):
         entry.setdefault("message", message)
         return entry
 
-    def _reads_as(self, placed: list, out: list) -> bool:
+    def _reads_as(self, placed: list[Any], out: list[Any]) -> bool:
         """True when the main conversation's pieces, in file order, read as the repaired messages."""
         pieces = [{"type": p.message.get("role"), "message": p.message} for p in placed if type(p) is _Piece]
         again, _ = groups(pieces, (), set())
@@ -569,8 +574,8 @@ class ClaudeCodeEditor(EntryEditor, anthropic.AnthropicEditor):
                    for a, b in zip(again, out))
 
 
-def _entry(uuid: str, parent: str | None, role: str, content, mid: str | None = None) -> dict:
-    message = {"role": role, "content": content}
+def _entry(uuid: str, parent: str | None, role: str, content: Any, mid: str | None = None) -> dict[str, Any]:
+    message: dict[str, Any] = {"role": role, "content": content}
     if mid:
         message["id"] = mid
     return {"type": role, "uuid": uuid, "parentUuid": parent, "sessionId": "s1", "message": message}
@@ -602,18 +607,18 @@ class ClaudeCode(anthropic.Anthropic):
 
     detect = staticmethod(detect)
 
-    def is_message(self, item) -> bool:
+    def is_message(self, item: Any) -> bool:
         return is_log_line(item)
 
-    def read(self, items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
+    def read(self, items: list[Any], where: tuple[Any, ...], issues: list[Issue]) -> list[Msg]:
         msgs, _ = groups(items, where)
         return anthropic.normalize(msgs, where, issues)
 
-    def envelopes(self, items: list) -> dict[int, Any]:
+    def envelopes(self, items: list[Any]) -> dict[int, Any]:
         """Each entry's message, keyed by its ``id()``: the entry keeps the ``timestamp``."""
         return {id(it["message"]): it for it in items if type(it) is dict and type(it.get("message")) is dict}
 
-    def item_groups(self, items: list, where: tuple = ()) -> list[list[int]]:
+    def item_groups(self, items: list[Any], where: tuple[Any, ...] = ()) -> list[list[int]]:
         """For each API message, the log entries it joins (what fit removes when it removes the message)."""
         return groups(items, where)[1]
 

@@ -41,19 +41,19 @@ def is_line(e: Any) -> bool:
     return type(e) is dict and word(e.get("type")) in LINE_TYPES and type(e.get("payload")) is dict and "timestamp" in e
 
 
-def detect(items: list) -> int:
+def detect(items: list[Any]) -> int:
     return 4 if any(is_line(e) and e["type"] in ("response_item", "session_meta") for e in items[:50]) else 0
 
 
-def _compacted_history(e: dict) -> list | None:
+def _compacted_history(e: dict[str, Any]) -> list[Any] | None:
     rh = e["payload"].get("replacement_history")
     return rh if type(rh) is list else None
 
 
-def history(items: list, where: tuple = ()) -> tuple[list, list[int]]:
+def history(items: list[Any], where: tuple[Any, ...] = ()) -> tuple[list[Any], list[int]]:
     """The Responses items the API receives (after the last compaction) and, for each, the line it
     is written in (a ``compacted`` line for the items of its ``replacement_history``)."""
-    out: list = []
+    out: list[Any] = []
     lines: list[int] = []
     for k, e in enumerate(items):
         if type(e) is not dict:
@@ -76,7 +76,7 @@ def history(items: list, where: tuple = ()) -> tuple[list, list[int]]:
     return out, lines
 
 
-def segments(items: list) -> list[tuple[int, list[int]]]:
+def segments(items: list[Any]) -> list[tuple[int, list[int]]]:
     """For each compaction, ``(its line, the lines of the conversation it replaced)``: the previous
     compaction's line (its replacement history) and the ``response_item`` lines up to it."""
     out = []
@@ -117,11 +117,11 @@ class CodexEditor(LogEditor, responses.ResponsesEditor):
 
     message_dialect = "openai-responses"
 
-    def messages(self, items: list, where: tuple) -> tuple[list, list[list[int]]]:
+    def messages(self, items: list[Any], where: tuple[Any, ...]) -> tuple[list[Any], list[list[int]]]:
         msgs, lines = history(items, where)
         return msgs, [[k] for k in lines]
 
-    def write_back(self, items: list, msgs: list, grp: list[list[int]], out: list) -> Written:
+    def write_back(self, items: list[Any], msgs: list[Any], grp: list[list[int]], out: list[Any]) -> Written:
         origins = self.origins if self.origins is not None and len(self.origins) == len(out) else [
             next((i for i, m in enumerate(msgs) if m is x), None) for x in out]
         line_of = [ks[0] for ks in grp]
@@ -142,14 +142,23 @@ class CodexEditor(LogEditor, responses.ResponsesEditor):
                 into[last].append(j)
             else:
                 after.setdefault(last, []).append(j)
-        new: list = []
+        new: list[Any] = []
         new_origin: list[int | None] = []
         spans: list[list[int]] = [[] for _ in out]
         changed: set[int] = set()
 
-        def emit(j: int, template: dict | None, k: int | None) -> None:
+        def emit(j: int, template: dict[str, Any] | None, k: int | None) -> None:
             o = origins[j]
             same = o is not None and out[j] is msgs[o]
+            if template is None and o is not None and o < len(line_of) and len(grp[o]) == 1:
+                # An item moved to another place: its own line, as it was (its timestamp too), there.
+                own = items[line_of[o]]
+                new.append(own if same else {**own, "payload": out[j]})
+                new_origin.append(line_of[o])
+                if not same:
+                    changed.add(len(new) - 1)
+                spans[j].append(len(new) - 1)
+                return
             if template is not None and same:
                 new.append(template)
             else:
@@ -191,7 +200,7 @@ class CodexEditor(LogEditor, responses.ResponsesEditor):
         return Written(new, new_origin, spans, changed, gone)
 
 
-def _line(t: str, payload: dict, ts: str = "2025-10-29T00:59:38.317Z") -> dict:
+def _line(t: str, payload: dict[str, Any], ts: str = "2025-10-29T00:59:38.317Z") -> dict[str, Any]:
     return {"timestamp": ts, "type": t, "payload": payload}
 
 
@@ -233,14 +242,14 @@ class Codex(responses.Responses):
     def is_message(self, item: Any) -> bool:
         return is_line(item)
 
-    def read(self, items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
+    def read(self, items: list[Any], where: tuple[Any, ...], issues: list[Issue]) -> list[Msg]:
         msgs, _ = history(items, where)
         return responses.normalize(msgs, where, issues)
 
-    def item_groups(self, items: list, where: tuple = ()) -> list[list[int]]:
+    def item_groups(self, items: list[Any], where: tuple[Any, ...] = ()) -> list[list[int]]:
         return [[k] for k in history(items, where)[1]]
 
-    def envelopes(self, items: list) -> dict[int, Any]:
+    def envelopes(self, items: list[Any]) -> dict[int, Any]:
         """Each response item's line (its ``timestamp``)."""
         return {id(e["payload"]): e for e in items if is_line(e) and e["type"] == "response_item"}
 
@@ -258,7 +267,7 @@ class Codex(responses.Responses):
                 return ("codex", v) if isinstance(v, str) and v else None
         return None
 
-    def target_from(self, items: list, holder: Any = None) -> tuple[str | None, str]:
+    def target_from(self, items: list[Any], holder: Any = None) -> tuple[str | None, str]:
         """The model of the last ``turn_context`` (the one the latest requests went to)."""
         from ..target_from_model import model_named
 
@@ -268,7 +277,7 @@ class Codex(responses.Responses):
                 return ("responses" if target == "openai" else target), why  # Codex speaks Responses to OpenAI
         return None, ""
 
-    def model_from(self, items: list, holder: Any = None) -> str | None:
+    def model_from(self, items: list[Any], holder: Any = None) -> str | None:
         """The model of the last ``turn_context``."""
         for e in reversed(items):
             if is_line(e) and e["type"] == "turn_context":

@@ -33,6 +33,7 @@ result block is a message of its own, then joins runs of one role back.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..model import Call, Issue, Result
@@ -131,6 +132,12 @@ class Editor(ABC):
     def drop_empty_text(self, raw: Any) -> tuple[Any, list[Any]] | None:
         """The message without its empty text blocks, and those blocks; None when none is there or
         none would be left."""
+        return None
+
+    def fold_system(self, request: Mapping[str, Any], raws: list[Any]) -> tuple[str, Any] | None:
+        """The request's top-level system field and its value with the text of the system messages
+        ``raws`` appended after what it held, in order; None where the format has no such field or a
+        message holds more than text (Anthropic's top-level ``system``)."""
         return None
 
 

@@ -13,40 +13,43 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..containers import path_text
 from ..errors import InputError
-from ..model import Call, Issue, Msg, Result
+from ..model import Call, Issue, Msg, Note, Result
 from .base import Block, Dialect, Samples, objects, unknown_role, user_as_result
 from .base import type_name as _type
-from .editing import BlockEditor
+from .editing import BlockEditor, Raw
+
+if TYPE_CHECKING:
+    from ..pairing import Pairing
 
 # FunctionDeclaration.name: starts with a letter or underscore; letters, digits, _ . : -; at most 64.
 NAME_RE = re.compile(r"[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}")
 ROLES = {"user": "user", "model": "assistant", "function": "user"}
 
 
-def detect(items: list) -> int:
+def detect(items: list[Any]) -> int:
     for m in items[:50]:
         if type(m) is dict and type(m.get("parts")) is list:
             return 3
     return 0
 
 
-def _get(p: dict, camel: str, snake: str):
+def _get(p: dict[str, Any], camel: str, snake: str) -> Any:
     v = p.get(camel)
     return p.get(snake) if v is None else v
 
 
-def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
+def normalize(items: list[Any], where: tuple[Any, ...], issues: list[Issue]) -> list[Msg]:
     """The neutral view of ``items``; shape issues are appended to ``issues``."""
     out: list[Msg] = []
     add = out.append
     note = issues.append
     idless: list[tuple[int, int, str, object]] = []  # (msg, pos, side, name) of parts without id
     with_id = False
-    names_ok: set = set()  # call names already found valid: names repeat, the regex need not
+    names_ok: set[Any] = set()  # call names already found valid: names repeat, the regex need not
     for i, m in objects(items, where, "a content object"):
         raw_role = m.get("role", "user")  # the API takes a missing role as the user's
         role = ROLES.get(raw_role) if type(raw_role) is str else None
@@ -105,7 +108,7 @@ def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
         add(Msg(i, role, calls, results, m, other))
     if with_id:
         for i, j, side, name in idless:
-            note(Issue("TC008", i, None, side=side, pos=j, name=name))
+            note(Issue("TC008", i, None, side="call" if side == "call" else "result", pos=j, name=name))
     return out
 
 
@@ -141,7 +144,7 @@ def text(raw: Any) -> str:
     return "\n".join(x for x in out if x)
 
 
-def call_turns(msgs: list[Msg], note) -> None:
+def call_turns(msgs: list[Msg], note: Note) -> None:
     """TC019 for a function call turn that does not follow a user turn or a function response turn."""
     prev = None
     for m in msgs:
@@ -172,7 +175,7 @@ def surplus_responses(msgs: list[Msg], found: list[Issue]) -> None:
                            "calls of the turn before it: Gemini wants as many responses as calls.")
 
 
-def _signed(p: dict) -> bool:
+def _signed(p: dict[str, Any]) -> bool:
     return bool(_get(p, "thoughtSignature", "thought_signature"))
 
 
@@ -184,7 +187,7 @@ THOUGHT_SIGNATURE_TEXT = ("Function call is missing a thought_signature in funct
                           "performance.")
 
 
-def signatures(msgs: list[Msg], note) -> None:
+def signatures(msgs: list[Msg], note: Note) -> None:
     """Gemini 3 wants the first ``functionCall`` part of each step of the current turn signed.
 
     Only checked when some part carries a signature (a model that does not think never sends one),
@@ -231,10 +234,10 @@ class GeminiEditor(BlockEditor):
     def is_call(self, part: Any) -> bool:
         return type(part) is dict and ("functionCall" in part or "function_call" in part)
 
-    def text_block(self, text):
+    def text_block(self, text: str) -> Raw:
         return {"text": text}
 
-    def sign_call(self, raw, call, signature):
+    def sign_call(self, raw: Any, call: Call, signature: str) -> Any | None:
         parts = self._blocks(raw)
         p = parts[call.pos] if call.pos < len(parts) else None
         if type(p) is not dict or _signed(p):
@@ -242,24 +245,24 @@ class GeminiEditor(BlockEditor):
         parts[call.pos] = {**p, "thoughtSignature": signature}
         return {**raw, "parts": parts}
 
-    def result_block(self, call, call_id, text, error):
-        fr: dict = {"name": call.name, "response": {"error" if error else "output": text}}
+    def result_block(self, call: Call, call_id: str | None, text: str, error: bool) -> Raw:
+        fr: dict[str, Any] = {"name": call.name, "response": {"error" if error else "output": text}}
         if call_id:
             fr["id"] = call_id
         return {"functionResponse": fr}
 
-    def _key(self, part, camel, snake):
+    def _key(self, part: dict[str, Any], camel: str, snake: str) -> str:
         return camel if camel in part else snake
 
-    def with_call_id(self, part, new_id):
+    def with_call_id(self, part: Raw, new_id: str) -> Raw:
         k = self._key(part, "functionCall", "function_call")
         return {**part, k: {**part[k], "id": new_id}}
 
-    def with_result_id(self, part, new_id):
+    def with_result_id(self, part: Raw, new_id: str) -> Raw:
         k = self._key(part, "functionResponse", "function_response")
         return {**part, k: {**part[k], "id": new_id}}
 
-    def has_id_slot(self, raw, call):
+    def has_id_slot(self, raw: Any, call: Call) -> bool:
         return False  # Gemini ids are optional: repair never invents them
 
 
@@ -285,7 +288,7 @@ class Gemini(Dialect):
     detect = staticmethod(detect)
     read = staticmethod(normalize)
 
-    def rules(self, msgs: list[Msg], pairing, target: str) -> list[Issue]:
+    def rules(self, msgs: list[Msg], pairing: Pairing, target: str) -> list[Issue]:
         """Call-turn placement (TC019), tool output sent as user text (TC020), thought signatures (TC021)."""
         issues: list[Issue] = []
         note = issues.append
@@ -304,7 +307,9 @@ class Gemini(Dialect):
         parts = raw.get("parts") if type(raw) is dict else None
         for p in parts if type(parts) is list else ():
             fr = p.get("functionResponse") if type(p) is dict else None
-            resp = fr.get("response") if type(fr) is dict else None
+            if type(fr) is not dict:
+                continue
+            resp = fr.get("response")
             if type(resp) is dict and resp.get("error") not in (None, "", {}) and (
                     result_id is None or fr.get("id") in (None, result_id)):
                 return True

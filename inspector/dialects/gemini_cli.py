@@ -55,20 +55,20 @@ def is_line(e: Any) -> bool:
     return is_record(e) or is_metadata(e) or (type(e) is dict and ("$set" in e or "$rewindTo" in e))
 
 
-def claims(items: list) -> bool:
+def claims(items: list[Any]) -> bool:
     """A session file: a user or model record among the first lines, or its metadata line first
     (a session that holds no message yet)."""
     return bool(items) and (is_metadata(items[0]) or any(is_record(e) and e["type"] in SENT for e in items[:50]))
 
 
-def detect(items: list) -> int:
+def detect(items: list[Any]) -> int:
     return 4 if claims(items) else 0
 
 
-def replay(items: list, where: tuple = ()) -> tuple[list[tuple[int, dict]], list[list[int]]]:
+def replay(items: list[Any], where: tuple[Any, ...] = ()) -> tuple[list[tuple[int, dict[str, Any]]], list[list[int]]]:
     """The records the session holds now, each with its line, and the lines of each branch a
     rewind abandoned (the records then, in order)."""
-    live: dict[str, tuple[int, dict]] = {}
+    live: dict[str, tuple[int, dict[str, Any]]] = {}
     branches: list[list[int]] = []
     for k, e in enumerate(items):
         if type(e) is not dict:
@@ -90,7 +90,7 @@ def replay(items: list, where: tuple = ()) -> tuple[list[tuple[int, dict]], list
     return list(live.values()), branches
 
 
-def _parts(content: Any) -> list:
+def _parts(content: Any) -> list[Any]:
     if type(content) is str:
         return [{"text": content}] if content else []
     if type(content) is dict:
@@ -100,10 +100,10 @@ def _parts(content: Any) -> list:
     return []
 
 
-def contents(records: list[tuple[int, dict]]) -> tuple[list[dict], list[list[int]], list[int | None]]:
+def contents(records: list[tuple[int, dict[str, Any]]]) -> tuple[list[dict[str, Any]], list[list[int]], list[int | None]]:
     """The Gemini contents the records make, the line of each, and for each the index of the
     record whose tool calls it carries or answers (None for a user content)."""
-    out: list[dict] = []
+    out: list[dict[str, Any]] = []
     lines: list[list[int]] = []
     owner: list[int | None] = []
     for n, (k, rec) in enumerate(records):
@@ -113,7 +113,7 @@ def contents(records: list[tuple[int, dict]]) -> tuple[list[dict], list[list[int
             lines.append([k])
             owner.append(None)
         elif t == "gemini":
-            calls = rec.get("toolCalls") if type(rec.get("toolCalls")) is list else []
+            calls: list[Any] = rec["toolCalls"] if type(rec.get("toolCalls")) is list else []
             parts = [p for p in _parts(rec.get("content")) if not (type(p) is dict and p.get("thought") is True)]
             for tc in calls:
                 if type(tc) is dict:
@@ -166,15 +166,15 @@ class GeminiCliEditor(LogEditor, gemini.GeminiEditor):
 
     message_dialect = "gemini"
 
-    def messages(self, items: list, where: tuple) -> tuple[list, list[list[int]]]:
+    def messages(self, items: list[Any], where: tuple[Any, ...]) -> tuple[list[Any], list[list[int]]]:
         records, _ = replay(items, where)
         msgs, lines, _ = contents(records)
         return msgs, lines
 
-    def write_back(self, items: list, msgs: list, grp: list[list[int]], out: list) -> Written:
+    def write_back(self, items: list[Any], msgs: list[Any], grp: list[list[int]], out: list[Any]) -> Written:
         where = {id(p): i for i, m in enumerate(msgs) for p in (m.get("parts") or ())}
-        seen: list = []  # the input's parts, in the order the output has them
-        added: dict[int, list] = {}  # line of a model record -> the result parts repair gives its calls
+        seen: list[Any] = []  # the input's parts, in the order the output has them
+        added: dict[int, list[Any]] = {}  # line of a model record -> the result parts repair gives its calls
         touched: list[set[int]] = []  # for each output content, the lines of the input records it holds
         last_model: int | None = None
         for m in out:
@@ -231,7 +231,7 @@ class GeminiCliEditor(LogEditor, gemini.GeminiEditor):
         return Written(new, new_origin, spans, changed, notes=notes)
 
 
-def _record(rid: str, t: str, content: Any, **more: Any) -> dict:
+def _record(rid: str, t: str, content: Any, **more: Any) -> dict[str, Any]:
     return {"id": rid, "timestamp": f"2026-05-02T10:00:0{rid[-1]}.000Z", "type": t, "content": content, **more}
 
 
@@ -265,12 +265,12 @@ class GeminiCli(gemini.Gemini):
     def is_message(self, item: Any) -> bool:
         return is_line(item)
 
-    def read(self, items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
+    def read(self, items: list[Any], where: tuple[Any, ...], issues: list[Issue]) -> list[Msg]:
         records, _ = replay(items, where)
         msgs, _, _ = contents(records)
         return gemini.normalize(msgs, where, issues)
 
-    def item_groups(self, items: list, where: tuple = ()) -> list[list[int]]:
+    def item_groups(self, items: list[Any], where: tuple[Any, ...] = ()) -> list[list[int]]:
         records, _ = replay(items, where)
         return contents(records)[1]
 

@@ -12,9 +12,9 @@ provider adapters send a run of ToolMessages after the AIMessage, so pairing is 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..model import Call, Issue, Msg, Result
+from ..model import Call, Issue, Msg, Note, Result
 from ..target_from_model import model_named
 from .base import (
     NAME_RE,
@@ -34,6 +34,9 @@ from .base import (
 from .base import bad_id as _bad_id
 from .editing import Editor
 
+if TYPE_CHECKING:
+    from ..pairing import Pairing
+
 KINDS = {
     "ai": "assistant", "AIMessage": "assistant", "AIMessageChunk": "assistant",
     "human": "user", "HumanMessage": "user", "HumanMessageChunk": "user",
@@ -46,10 +49,10 @@ KINDS = {
 PROVIDERS = {"openai": "openai", "azure_openai": "openai", "anthropic": "anthropic", "google_genai": "gemini",
              "google_vertexai": "gemini", "google_anthropic_vertex": "anthropic", "bedrock": "bedrock",
              "bedrock_converse": "bedrock", "mistralai": "mistral", "deepseek": "deepseek"}
-CHAT_ROLES = {"user": "user", "assistant": "assistant", "system": "system", "developer": "system", "tool": "tool"}
+CHAT_ROLES: dict[Any, str] = {"user": "user", "assistant": "assistant", "system": "system", "developer": "system", "tool": "tool"}
 
 
-def detect(items: list) -> int:
+def detect(items: list[Any]) -> int:
     for m in items[:50]:
         if type(m) is not dict:
             continue
@@ -61,18 +64,18 @@ def detect(items: list) -> int:
     return 0
 
 
-def shape(m: dict) -> str:
+def shape(m: dict[str, Any]) -> str:
     """``lc`` (a dumpd dump), ``data`` (messages_to_dict) or ``plain`` (model_dump)."""
     return _opened(m)[0]
 
 
-def unwrap(m: dict) -> tuple[object, dict]:
+def unwrap(m: dict[str, Any]) -> tuple[object, dict[str, Any]]:
     """(kind, fields) of one serialized message, whatever of the three shapes it has."""
     _, kind, fields = _opened(m)
     return kind, fields
 
 
-def _opened(m: dict) -> tuple[str, object, dict]:
+def _opened(m: dict[str, Any]) -> tuple[str, object, dict[str, Any]]:
     """``(shape, kind, fields)``: ``shape`` and ``unwrap`` in one look (the reader needs both for
     every message)."""
     if m.get("lc") == 1 and type(m.get("id")) is list and m["id"]:
@@ -84,7 +87,7 @@ def _opened(m: dict) -> tuple[str, object, dict]:
     return "plain", m.get("type"), m
 
 
-def rewrap(m: dict, fields: dict) -> dict:
+def rewrap(m: dict[str, Any], fields: dict[str, Any]) -> dict[str, Any]:
     """``m`` with its fields replaced by ``fields``, in the shape ``m`` has."""
     s = shape(m)
     if s == "lc":
@@ -94,12 +97,12 @@ def rewrap(m: dict, fields: dict) -> dict:
     return fields
 
 
-def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
+def normalize(items: list[Any], where: tuple[Any, ...], issues: list[Issue]) -> list[Msg]:
     """The neutral view of ``items``; shape issues are appended to ``issues``."""
     out: list[Msg] = []
     add = out.append
     note = issues.append
-    names_ok: set = set()  # call names already found valid: names repeat, the regex need not
+    names_ok: set[Any] = set()  # call names already found valid: names repeat, the regex need not
     for i, m in objects(items, where):
         form, kind, d = _opened(m)
         role = KINDS.get(kind) if type(kind) is str else None
@@ -128,7 +131,7 @@ def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
     return out
 
 
-def _calls(d: dict, i: int, note, form: str, names_ok: set) -> list[Call]:
+def _calls(d: dict[str, Any], i: int, note: Note, form: str, names_ok: set[Any]) -> list[Call]:
     calls: list[Call] = []
     tc = d.get("tool_calls")
     if tc is None:  # older dumps keep the provider's own calls in additional_kwargs
@@ -175,7 +178,7 @@ def text(raw: Any) -> str:
 LC_PATH = ["langchain", "schema", "messages"]
 
 
-def _message(kind: str, form: str, fields: dict) -> dict:
+def _message(kind: str, form: str, fields: dict[str, Any]) -> dict[str, Any]:
     """A new message of ``kind`` (``tool``, ``human``, ``ai``) in serialization shape ``form``."""
     if form == "lc":
         cls = {"tool": "ToolMessage", "human": "HumanMessage", "ai": "AIMessage"}[kind]
@@ -191,11 +194,11 @@ class LangChainEditor(Editor):
     call they answer and carry ``status: "error"`` (LangChain's own flag for a failed tool) when
     they are placeholders."""
 
-    def placeholder(self, call: Call, call_id: str | None, text: str) -> dict:
+    def placeholder(self, call: Call, call_id: str | None, text: str) -> dict[str, Any]:
         form = getattr(call, "tag", "plain")
         return _message("tool", form, {"content": text, "tool_call_id": call_id, "name": call.name, "status": "error"})
 
-    def _call_slot(self, d: dict, pos: int) -> tuple[str, list, int]:
+    def _call_slot(self, d: dict[str, Any], pos: int) -> tuple[str, list[Any], int]:
         """Which list holds call ``pos``: tool_calls, invalid_tool_calls, or additional_kwargs.tool_calls."""
         tc = d.get("tool_calls")
         if tc is None:
@@ -204,7 +207,7 @@ class LangChainEditor(Editor):
             return "tool_calls", list(tc), pos
         return "invalid_tool_calls", list(d.get("invalid_tool_calls") or []), pos - len(tc)
 
-    def set_call_id(self, raw: dict, call: Call, new_id: str) -> dict:
+    def set_call_id(self, raw: dict[str, Any], call: Call, new_id: str) -> dict[str, Any]:
         _, d = unwrap(raw)
         key, lst, k = self._call_slot(d, call.pos)
         lst[k] = {**lst[k], "id": new_id}
@@ -212,15 +215,15 @@ class LangChainEditor(Editor):
             return rewrap(raw, {**d, "additional_kwargs": {**d["additional_kwargs"], "tool_calls": lst}})
         return rewrap(raw, {**d, key: lst})
 
-    def set_result_id(self, raw: dict, result: Result, new_id: str) -> dict:
+    def set_result_id(self, raw: dict[str, Any], result: Result, new_id: str) -> dict[str, Any]:
         _, d = unwrap(raw)
         return rewrap(raw, {**d, "tool_call_id": new_id})
 
-    def set_result_name(self, raw: dict, result: Result, name: str) -> dict | None:
+    def set_result_name(self, raw: dict[str, Any], result: Result, name: str) -> dict[str, Any] | None:
         _, d = unwrap(raw)
         return rewrap(raw, {**d, "name": name}) if "name" in d else None
 
-    def drop_calls(self, raw: dict, calls: list[Call]) -> tuple[dict, list[Any]]:
+    def drop_calls(self, raw: dict[str, Any], calls: list[Call]) -> tuple[dict[str, Any], list[Any]]:
         _, d = unwrap(raw)
         d = dict(d)
         removed: list[Any] = []
@@ -240,28 +243,28 @@ class LangChainEditor(Editor):
             d["content"] = ""
         return rewrap(raw, d), removed
 
-    def call_item(self, raw: dict, call: Call) -> Any:
+    def call_item(self, raw: dict[str, Any], call: Call) -> Any:
         _, d = unwrap(raw)
         _, lst, k = self._call_slot(d, call.pos)
         return lst[k]
 
-    def has_id_slot(self, raw: dict, call: Call) -> bool:
+    def has_id_slot(self, raw: dict[str, Any], call: Call) -> bool:
         return True
 
-    def shape_fix(self, raw: dict, issue: Issue) -> tuple[dict, str] | None:
+    def shape_fix(self, raw: dict[str, Any], issue: Issue) -> tuple[dict[str, Any], str] | None:
         _, d = unwrap(raw)
         if issue.code == "TC018" and d.get("content") is None:
             return rewrap(raw, {**d, "content": ""}), "set the null or missing content to an empty string"
         return None
 
-    def note_for_orphan(self, raw: dict, result: Result, text: str) -> dict:
+    def note_for_orphan(self, raw: dict[str, Any], result: Result, text: str) -> dict[str, Any]:
         return _message("human", shape(raw), {"content": text + "\n" + self.text_of(raw)})
 
-    def user_to_result(self, raw: dict, call: Call, call_id: str | None) -> dict:
+    def user_to_result(self, raw: dict[str, Any], call: Call, call_id: str | None) -> dict[str, Any]:
         _, d = unwrap(raw)
         return _message("tool", shape(raw), {"content": d.get("content", ""), "tool_call_id": call_id, "name": call.name})
 
-    def bridge(self, text: str) -> dict:
+    def bridge(self, text: str) -> dict[str, Any]:
         return {"type": "ai", "content": text}
 
     def role_of(self, item: Any) -> str:
@@ -297,7 +300,7 @@ class LangChain(Dialect):
     detect = staticmethod(detect)
     read = staticmethod(normalize)
 
-    def target_from(self, items: list, holder: Any = None) -> tuple[str | None, str]:
+    def target_from(self, items: list[Any], holder: Any = None) -> tuple[str | None, str]:
         """The provider the latest AI message's ``response_metadata`` names: ``model_provider``
         (LangChain 1.x), else its model (``model_name``, ``model``, ``model_id``)."""
         for m in reversed(items[-500:]):
@@ -317,7 +320,7 @@ class LangChain(Dialect):
                     return t, f"{why} (response_metadata.{key})"
         return None, ""
 
-    def model_from(self, items: list, holder: Any = None) -> str | None:
+    def model_from(self, items: list[Any], holder: Any = None) -> str | None:
         """The model the latest AI message's ``response_metadata`` names (``model_name``, ``model``,
         ``model_id``)."""
         for m in reversed(items[-500:]):
@@ -331,7 +334,7 @@ class LangChain(Dialect):
                     return v.strip()
         return None
 
-    def rules(self, msgs: list[Msg], pairing, target: str) -> list[Issue]:
+    def rules(self, msgs: list[Msg], pairing: Pairing, target: str) -> list[Issue]:
         """The openai-chat order rules (TC019 for strict targets) and tool output sent as user text (TC020)."""
         issues: list[Issue] = []
         note = issues.append

@@ -37,7 +37,7 @@ def _when(v: Any) -> datetime | None:
     return None
 
 
-def _first(d: dict, keys: tuple[str, ...]) -> Any:
+def _first(d: dict[str, Any], keys: tuple[str, ...]) -> Any:
     for k in keys:
         if k in d:
             return d[k]

@@ -12,12 +12,12 @@ state, Mistral's roles), the text of a message and the repair editor.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..containers import path_text
 from ..errors import InputError
-from ..model import Call, Issue, Msg, Result
+from ..model import Call, Issue, Msg, Note, Result
 from .base import (
     NAME_RE,
     Block,
@@ -35,12 +35,15 @@ from .base import type_name as _type
 from .editing import Editor
 from .gateway import DESTINATION_DIALECT, GATEWAY_TARGETS, gateway_target, translate
 
+if TYPE_CHECKING:
+    from ..pairing import Pairing
+
 ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
 _loads = loads
 _JSONError = JSONError
 
 
-def detect(items: list) -> int:
+def detect(items: list[Any]) -> int:
     """1 for role messages (every chat format looks like this), 2 with Chat Completions' own tool
     shapes: a ``tool_calls`` entry with a ``function`` object, or a ``tool`` message with a
     ``tool_call_id``. The 2 makes a file's openai-chat lines count as evidence of their own, so a
@@ -61,7 +64,7 @@ def detect(items: list) -> int:
     return score
 
 
-def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
+def normalize(items: list[Any], where: tuple[Any, ...], issues: list[Issue]) -> list[Msg]:
     """The neutral view of ``items``; shape issues are appended to ``issues``.
 
     The common shapes (a tool reply with a string id, a message without calls) take a short
@@ -70,13 +73,13 @@ def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
     out: list[Msg] = []
     add = out.append
     note = issues.append
-    names_ok: set = set()  # tool names already found valid: names repeat, the regex need not
+    names_ok: set[Any] = set()  # tool names already found valid: names repeat, the regex need not
     # Role order (TC019), as mistral_common and the hosted Mistral API check it: only
     # user -> tool and tool -> user are refused among the roles openai-chat has.
     prev: str | None = None
     # Names assistant messages give themselves (the optional participant ``name``). A tool
     # message carrying one of them names the agent, not the tool, and is no TC013.
-    speakers: set = set()
+    speakers: set[Any] = set()
     for i, m in enumerate(items):
         if type(m) is not dict:
             raise InputError(f"expected a message object, got {_type(m)}", f"{path_text(where)}[{i}]")
@@ -86,6 +89,7 @@ def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
             name = m.get("name")
             if name is not None and type(name) is str and name in speakers:
                 name = None  # a participant's name (Letta writes the agent's), not the tool's
+            res: Sequence[Result]
             if type(cid) is str and cid and cid != "null":
                 res = (Result(cid, name, 0, i),)
             else:
@@ -97,6 +101,7 @@ def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
                 note(Issue("TC019", i, None, i - 1, role="tool", prev="user"))
             prev = "tool"
         elif role == "assistant":
+            calls: Sequence[Call]
             if m.get("tool_calls") is None and "function_call" not in m:
                 calls = ()
                 if m.get("content") is None and not m.get("refusal"):
@@ -131,7 +136,7 @@ def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
     return out
 
 
-def _tool_results(m: dict, i: int, note, name) -> list[Result]:
+def _tool_results(m: dict[str, Any], i: int, note: Note, name: Any) -> list[Result]:
     cid = m.get("tool_call_id")
     if cid is None and type(m.get("tool_call_ids")) is list:  # SWE-agent: one reply for several calls
         ids = m["tool_call_ids"]
@@ -143,7 +148,7 @@ def _tool_results(m: dict, i: int, note, name) -> list[Result]:
     return [Result(cid, name, 0, i)]
 
 
-def _assistant_calls(m: dict, i: int, where: tuple, note, names_ok: set) -> list[Call]:
+def _assistant_calls(m: dict[str, Any], i: int, where: tuple[Any, ...], note: Note, names_ok: set[Any]) -> list[Call]:
     calls: list[Call] = []
     tc = m.get("tool_calls")
     if tc is not None:
@@ -204,7 +209,7 @@ def text(raw: Any) -> str:
     return parts_text(raw.get("content")) if type(raw) is dict else ""
 
 
-def reasoning(msgs: list[Msg], target: str, note) -> None:
+def reasoning(msgs: list[Msg], target: str, note: Note) -> None:
     """``reasoning_content`` sent back (TC021): DeepSeek's thinking mode wants it on every call
     message, other targets ignore it."""
     with_rc = [m for m in msgs if m.role == "assistant" and "reasoning_content" in m.raw]
@@ -223,12 +228,12 @@ def reasoning(msgs: list[Msg], target: str, note) -> None:
 # --- repair --------------------------------------------------------------------------------------
 
 
-def _call_list(raw: dict) -> list:
+def _call_list(raw: dict[str, Any]) -> list[Any]:
     tc = raw.get("tool_calls")
     return tc if type(tc) is list else []
 
 
-def _is_legacy(raw: dict, call: Call) -> bool:
+def _is_legacy(raw: dict[str, Any], call: Call) -> bool:
     return call.pos >= len(_call_list(raw)) and type(raw.get("function_call")) is dict
 
 
@@ -245,35 +250,35 @@ class OpenAIChatEditor(Editor):
     objects, Inspect AI calls, custom tool calls, the legacy ``function_call`` / ``role:"function"``
     pair, and SWE-agent replies with ``tool_call_ids``."""
 
-    def placeholder(self, call: Call, call_id: str | None, text: str) -> dict:
+    def placeholder(self, call: Call, call_id: str | None, text: str) -> dict[str, Any]:
         if call_id is None:  # legacy function_call: answered by a role "function" message
             return {"role": "function", "name": call.name, "content": text}
         return {"role": "tool", "tool_call_id": call_id, "content": text}
 
-    def set_call_id(self, raw: dict, call: Call, new_id: str) -> dict:
+    def set_call_id(self, raw: dict[str, Any], call: Call, new_id: str) -> dict[str, Any]:
         calls = list(_call_list(raw))
         calls[call.pos] = {**calls[call.pos], "id": new_id}
         return {**raw, "tool_calls": calls}
 
-    def set_result_id(self, raw: dict, result: Result, new_id: str) -> dict:
+    def set_result_id(self, raw: dict[str, Any], result: Result, new_id: str) -> dict[str, Any]:
         if raw.get("tool_call_id") is None and type(raw.get("tool_call_ids")) is list and result.pos < len(raw["tool_call_ids"]):
             ids = list(raw["tool_call_ids"])
             ids[result.pos] = new_id
             return {**raw, "tool_call_ids": ids}
         return {**raw, "tool_call_id": new_id}
 
-    def set_result_name(self, raw: dict, result: Result, name: str) -> dict | None:
+    def set_result_name(self, raw: dict[str, Any], result: Result, name: str) -> dict[str, Any] | None:
         if "name" not in raw:
             return None
         return {**raw, "name": name}
 
-    def drop_calls(self, raw: dict, calls: list[Call]) -> tuple[dict, list[Any]]:
+    def drop_calls(self, raw: dict[str, Any], calls: list[Call]) -> tuple[dict[str, Any], list[Any]]:
         out = dict(raw)
-        removed = []
+        removed: list[Any] = []
         positions = {c.pos for c in calls}
         tc = _call_list(raw)
         if any(p < len(tc) for p in positions):
-            kept = []
+            kept: list[Any] = []
             for j, c in enumerate(tc):
                 (removed if j in positions else kept).append(c)
             if kept:
@@ -287,15 +292,15 @@ class OpenAIChatEditor(Editor):
             out["content"] = ""
         return out, removed
 
-    def call_item(self, raw: dict, call: Call) -> Any:
+    def call_item(self, raw: dict[str, Any], call: Call) -> Any:
         if _is_legacy(raw, call):
             return raw["function_call"]
         return _call_list(raw)[call.pos]
 
-    def has_id_slot(self, raw: dict, call: Call) -> bool:
+    def has_id_slot(self, raw: dict[str, Any], call: Call) -> bool:
         return not _is_legacy(raw, call)
 
-    def shape_fix(self, raw: dict, issue: Issue) -> tuple[dict, str] | None:
+    def shape_fix(self, raw: dict[str, Any], issue: Issue) -> tuple[dict[str, Any], str] | None:
         code = issue.code
         if code == "TC007" and raw.get("tool_calls") == []:
             out = {k: v for k, v in raw.items() if k != "tool_calls"}
@@ -319,33 +324,33 @@ class OpenAIChatEditor(Editor):
             return {**raw, "content": ""}, "set the null or missing content to an empty string"
         return None
 
-    def note_for_orphan(self, raw: dict, result: Result, text: str) -> dict:
+    def note_for_orphan(self, raw: dict[str, Any], result: Result, text: str) -> dict[str, Any]:
         return {"role": "user", "content": text + "\n" + _content_text(raw.get("content"))}
 
-    def user_to_result(self, raw: dict, call: Call, call_id: str | None) -> dict:
+    def user_to_result(self, raw: dict[str, Any], call: Call, call_id: str | None) -> dict[str, Any]:
         rest = {k: v for k, v in raw.items() if k != "role"}
         if call_id is None:
             return {"role": "function", "name": call.name, **rest}
         return {"role": "tool", "tool_call_id": call_id, **rest}
 
-    def bridge(self, text: str) -> dict:
+    def bridge(self, text: str) -> dict[str, Any]:
         return {"role": "assistant", "content": text}
 
-    def add_reasoning(self, raw: dict, text: str) -> dict | None:
+    def add_reasoning(self, raw: dict[str, Any], text: str) -> dict[str, Any] | None:
         if "reasoning_content" in raw:
             return None
         return {**raw, "reasoning_content": text}
 
-    def rename_call(self, raw: dict, call: Call, name: str) -> dict | None:
+    def rename_call(self, raw: dict[str, Any], call: Call, name: str) -> dict[str, Any] | None:
         calls = list(_call_list(raw))
         c = calls[call.pos] if call.pos < len(calls) else None
         fn = c.get("function") if type(c) is dict else None
-        if type(fn) is not dict or _is_legacy(raw, call):
+        if type(c) is not dict or type(fn) is not dict or _is_legacy(raw, call):
             return None
         calls[call.pos] = {**c, "function": {**fn, "name": name}}
         return {**raw, "tool_calls": calls}
 
-    def user_text(self, text: str) -> dict:
+    def user_text(self, text: str) -> dict[str, Any]:
         return {"role": "user", "content": text}
 
     def role_of(self, item: Any) -> str:
@@ -353,7 +358,7 @@ class OpenAIChatEditor(Editor):
         return "system" if role == "developer" else str(role)
 
 
-def _call(cid: str, name: str, args: str = "{}") -> dict:
+def _call(cid: str, name: str, args: str = "{}") -> dict[str, Any]:
     return {"id": cid, "type": "function", "function": {"name": name, "arguments": args}}
 
 
@@ -386,7 +391,7 @@ class OpenAIChat(Dialect):
         mini-swe-agent's ``exit`` say), so a list of them is a message list to report on."""
         return type(item) is dict and ("role" in item or detect([item]) > 0)
 
-    def rules(self, msgs: list[Msg], pairing, target: str) -> list[Issue]:
+    def rules(self, msgs: list[Msg], pairing: Pairing, target: str) -> list[Issue]:
         """Tool output sent as user text (TC020), reasoning state (TC021), Mistral's roles (TC024)."""
         issues: list[Issue] = []
         note = issues.append
@@ -407,8 +412,8 @@ class OpenAIChat(Dialect):
 
     gateway_targets = GATEWAY_TARGETS
 
-    def through_gateway(self, items: list, target: str, model: str | None = None,
-                        issues: list[Issue] | None = None) -> tuple[Dialect, list, list[list[int]]] | None:
+    def through_gateway(self, items: list[Any], target: str, model: str | None = None,
+                        issues: list[Issue] | None = None) -> tuple[Dialect, list[Any], list[list[int]]] | None:
         """LiteLLM's translation of the history for Claude, Bedrock or Gemini (``gateway``)."""
         if target not in GATEWAY_TARGETS:
             return None

@@ -24,7 +24,7 @@ provider it called (``gen_ai.provider.name``, formerly ``gen_ai.system``; else
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..containers import EMBEDDED, Path, embedded_json
 from ..model import Call, Issue, Msg, Result
@@ -44,6 +44,9 @@ from .base import (
 )
 from .editing import PartsEditor
 
+if TYPE_CHECKING:
+    from ..pairing import Pairing
+
 ROLES = ("system", "user", "assistant", "tool")
 OWN_PARTS = frozenset({"tool_call", "tool_call_response", "server_tool_call", "server_tool_call_response",
                        "reasoning", "blob", "uri"})
@@ -51,7 +54,7 @@ INPUT_ATTR = "gen_ai.input.messages"
 OUTPUT_ATTR = "gen_ai.output.messages"
 
 
-def _response(part: dict) -> Any:
+def _response(part: dict[str, Any]) -> Any:
     return part["response"] if "response" in part else part.get("result")
 
 
@@ -60,7 +63,7 @@ class OtelGenAi(Dialect):
     targets = PERMISSIVE_TARGETS
     block = Block.RUN
 
-    def detect(self, items: list) -> int:
+    def detect(self, items: list[Any]) -> int:
         for m in items[:50]:
             if type(m) is dict and type(m.get("parts")) is list:
                 for p in m["parts"][:20]:
@@ -68,7 +71,7 @@ class OtelGenAi(Dialect):
                         return 4
         return 0
 
-    def read(self, items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
+    def read(self, items: list[Any], where: tuple[Any, ...], issues: list[Issue]) -> list[Msg]:
         out: list[Msg] = []
         note = issues.append
         for i, m, role in known(items, where, out, note, ROLES):
@@ -87,7 +90,7 @@ class OtelGenAi(Dialect):
             out.append(Msg(i, role, calls, results, m, other))
         return out
 
-    def rules(self, msgs: list[Msg], pairing, target: str) -> list[Issue]:
+    def rules(self, msgs: list[Msg], pairing: Pairing, target: str) -> list[Issue]:
         return run_rules(msgs, pairing, target, self.text)
 
     def text(self, raw: Any) -> str:
@@ -105,29 +108,29 @@ class OtelGenAi(Dialect):
 
 
 class OtelGenAiEditor(PartsEditor):
-    def text_part(self, text: str) -> dict:
+    def text_part(self, text: str) -> dict[str, Any]:
         return {"type": "text", "content": text}
 
-    def placeholder(self, call: Call, call_id: str | None, text: str) -> dict:
+    def placeholder(self, call: Call, call_id: str | None, text: str) -> dict[str, Any]:
         return {"role": "tool", "parts": [{"type": "tool_call_response", "id": call_id, "response": text}]}
 
-    def set_call_id(self, raw: dict, call: Call, new_id: str) -> dict:
+    def set_call_id(self, raw: dict[str, Any], call: Call, new_id: str) -> dict[str, Any]:
         return self.with_part(raw, call.pos, id=new_id)
 
-    def set_result_id(self, raw: dict, result: Result, new_id: str) -> dict:
+    def set_result_id(self, raw: dict[str, Any], result: Result, new_id: str) -> dict[str, Any]:
         return self.with_part(raw, result.pos, id=new_id)
 
-    def set_result_name(self, raw: dict, result: Result, name: str) -> dict | None:
+    def set_result_name(self, raw: dict[str, Any], result: Result, name: str) -> dict[str, Any] | None:
         return self.with_part(raw, result.pos, name=name) if "name" in raw["parts"][result.pos] else None
 
-    def note_for_orphan(self, raw: dict, result: Result, text: str) -> dict:
+    def note_for_orphan(self, raw: dict[str, Any], result: Result, text: str) -> dict[str, Any]:
         return {"role": "user", "parts": [self.text_part(text + "\n" + self.text_of(raw))]}
 
-    def user_to_result(self, raw: dict, call: Call, call_id: str | None) -> dict:
+    def user_to_result(self, raw: dict[str, Any], call: Call, call_id: str | None) -> dict[str, Any]:
         return {**raw, "role": "tool",
                 "parts": [{"type": "tool_call_response", "id": call_id, "response": self.text_of(raw)}]}
 
-    def bridge(self, text: str) -> dict:
+    def bridge(self, text: str) -> dict[str, Any]:
         return {"role": "assistant", "parts": [self.text_part(text)]}
 
 
@@ -145,6 +148,7 @@ def _attr_value(v: Any) -> Any:
 def otlp_traces(root: Any, fmt: str) -> list[tuple[Path, Any]]:
     """One transcript per span holding ``gen_ai.input.messages`` (a file, or JSON Lines of exports),
     continued by the span's ``gen_ai.output.messages`` when it has them."""
+    docs: list[tuple[tuple[Any, ...], Any]]
     if type(root) is dict:
         docs = [((), root)]
     elif type(root) is list and root and type(root[0]) is dict and "resourceSpans" in root[0]:
@@ -170,7 +174,7 @@ def otlp_traces(root: Any, fmt: str) -> list[tuple[Path, Any]]:
                     path = (*at, values[INPUT_ATTR][0], "value", "stringValue", EMBEDDED)
                     say = {key: values[key][1] for key in
                            ("gen_ai.provider.name", "gen_ai.system", "gen_ai.request.model") if key in values}
-                    extra = {"label": f"span {span.get('name', '?')} ({span.get('spanId', '?')})"}
+                    extra: dict[str, Any] = {"label": f"span {span.get('name', '?')} ({span.get('spanId', '?')})"}
                     if OUTPUT_ATTR in values and type(embedded_json(values[OUTPUT_ATTR][1])) is list:
                         # The model's answer continues the conversation: read after the input.
                         extra["tail"] = (*at, values[OUTPUT_ATTR][0], "value", "stringValue", EMBEDDED)
@@ -196,7 +200,7 @@ def span_model(attrs: dict[str, Any]) -> str | None:
     return None
 
 
-def span_target(attrs: dict) -> dict:
+def span_target(attrs: dict[str, Any]) -> dict[str, Any]:
     """``{"target", "target_reason"}`` from a span's provider name, else its requested model."""
     for key in ("gen_ai.provider.name", "gen_ai.system"):
         target = target_from_provider(attrs.get(key))

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..model import Call, Issue, Msg, Result
 from ..target_from_model import model_named
@@ -44,7 +44,10 @@ from .base import (
 )
 from .editing import BlockEditor
 
-KINDS = {"request": "user", "response": "assistant"}
+if TYPE_CHECKING:
+    from ..pairing import Pairing
+
+KINDS: dict[Any, str] = {"request": "user", "response": "assistant"}
 OWN_PARTS = frozenset({"system-prompt", "user-prompt", "tool-return", "retry-prompt", "tool-call", "text", "thinking",
                        "builtin-tool-call", "builtin-tool-return", "file"})
 
@@ -68,7 +71,7 @@ class PydanticAi(Dialect):
     # not the API's, so none is given.
     merges: ClassVar[Mapping[str, frozenset[str]]] = {"anthropic": MERGED_ROLES, "bedrock": frozenset({"user"})}
 
-    def detect(self, items: list) -> int:
+    def detect(self, items: list[Any]) -> int:
         for m in items[:50]:
             if type(m) is dict and word(m.get("kind")) in KINDS and type(m.get("parts")) is list:
                 for p in m["parts"][:20]:
@@ -76,7 +79,7 @@ class PydanticAi(Dialect):
                         return 4
         return 0
 
-    def read(self, items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
+    def read(self, items: list[Any], where: tuple[Any, ...], issues: list[Issue]) -> list[Msg]:
         out: list[Msg] = []
         add = out.append
         note = issues.append
@@ -109,7 +112,7 @@ class PydanticAi(Dialect):
             add(Msg(i, role, calls, results, m, other))
         return out
 
-    def rules(self, msgs: list[Msg], pairing, target: str) -> list[Issue]:
+    def rules(self, msgs: list[Msg], pairing: Pairing, target: str) -> list[Issue]:
         issues: list[Issue] = []
         if pairing.turns is not None:  # the order rules on the turns the API combines
             merged_turn_order(msgs, pairing.turns, issues.append)
@@ -138,7 +141,7 @@ class PydanticAi(Dialect):
                     out.append(t)
         return "\n".join(out)
 
-    def target_from(self, items: list, holder: Any = None) -> tuple[str | None, str]:
+    def target_from(self, items: list[Any], holder: Any = None) -> tuple[str | None, str]:
         """The provider the history's responses name (``provider_name``, else ``model_name``), and why."""
         for m in items[:200]:
             if type(m) is dict and m.get("kind") == "response":
@@ -151,7 +154,7 @@ class PydanticAi(Dialect):
                     return t, why
         return None, ""
 
-    def model_from(self, items: list, holder: Any = None) -> str | None:
+    def model_from(self, items: list[Any], holder: Any = None) -> str | None:
         """The ``model_name`` of the history's latest response."""
         for m in reversed(items[-500:]):
             if type(m) is dict and m.get("kind") == "response" and type(m.get("model_name")) is str \
@@ -168,33 +171,33 @@ class PydanticAiEditor(BlockEditor):
     def is_result(self, block: Any) -> bool:
         return is_result(block)
 
-    def result_block(self, call: Call, call_id: str | None, text: str, error: bool) -> dict:
+    def result_block(self, call: Call, call_id: str | None, text: str, error: bool) -> dict[str, Any]:
         # A tool return, also for a placeholder: a retry prompt would ask the model to call again.
         return {"part_kind": "tool-return", "tool_name": call.name, "content": text, "tool_call_id": call_id}
 
-    def join(self, raws: list[dict]) -> dict:
+    def join(self, raws: list[dict[str, Any]]) -> dict[str, Any]:
         """Results first, then the other parts; the message keeps every field any piece had
         (a placeholder joined into a request takes on that request's fields)."""
-        merged: dict = {}
+        merged: dict[str, Any] = {}
         for r in raws:
             for k, v in r.items():
                 merged.setdefault(k, v)
         parts = [b for r in raws for b in self._blocks(r)]
         return {**merged, "parts": [b for b in parts if is_result(b)] + [b for b in parts if not is_result(b)]}
 
-    def with_call_id(self, block: dict, new_id: str) -> dict:
+    def with_call_id(self, block: dict[str, Any], new_id: str) -> dict[str, Any]:
         return {**block, "tool_call_id": new_id}
 
-    def with_result_id(self, block: dict, new_id: str) -> dict:
+    def with_result_id(self, block: dict[str, Any], new_id: str) -> dict[str, Any]:
         return {**block, "tool_call_id": new_id}
 
-    def text_block(self, text: str) -> dict:
+    def text_block(self, text: str) -> dict[str, Any]:
         return {"part_kind": "user-prompt", "content": text}
 
-    def placeholder(self, call: Call, call_id: str | None, text: str) -> dict:
+    def placeholder(self, call: Call, call_id: str | None, text: str) -> dict[str, Any]:
         return {"kind": "request", "parts": [self.result_block(call, call_id, text, True)]}
 
-    def drop_calls(self, raw: dict, calls: list[Call]) -> tuple[dict, list[Any]]:
+    def drop_calls(self, raw: dict[str, Any], calls: list[Call]) -> tuple[dict[str, Any], list[Any]]:
         drop = {c.pos for c in calls}
         blocks = self._blocks(raw)
         kept = [b for j, b in enumerate(blocks) if j not in drop]
@@ -202,13 +205,13 @@ class PydanticAiEditor(BlockEditor):
             kept = [{"part_kind": "text", "content": "[tool call removed by repair: no result was recorded]"}]
         return {**raw, "parts": kept}, [b for j, b in enumerate(blocks) if j in drop]
 
-    def note_for_orphan(self, raw: dict, result: Result, text: str) -> dict:
+    def note_for_orphan(self, raw: dict[str, Any], result: Result, text: str) -> dict[str, Any]:
         return {"kind": "request", "parts": [self.text_block(text + "\n" + self.text_of(raw))]}
 
-    def user_to_result(self, raw: dict, call: Call, call_id: str | None) -> dict:
+    def user_to_result(self, raw: dict[str, Any], call: Call, call_id: str | None) -> dict[str, Any]:
         return {**raw, "kind": "request", "parts": [self.result_block(call, call_id, self.text_of(raw), False)]}
 
-    def bridge(self, text: str) -> dict:
+    def bridge(self, text: str) -> dict[str, Any]:
         return {"kind": "response", "parts": [{"part_kind": "text", "content": text}]}
 
     def role_of(self, item: Any) -> str:
@@ -218,11 +221,11 @@ class PydanticAiEditor(BlockEditor):
 PydanticAi.editor_class = PydanticAiEditor
 
 
-def _request(*parts: dict) -> dict:
+def _request(*parts: dict[str, Any]) -> dict[str, Any]:
     return {"kind": "request", "parts": list(parts), "instructions": None}
 
 
-def _response(*parts: dict) -> dict:
+def _response(*parts: dict[str, Any]) -> dict[str, Any]:
     return {"kind": "response", "parts": list(parts), "model_name": "gpt-4o-2024-08-06", "provider_name": "openai",
             "timestamp": "2026-03-02T09:14:03.218Z"}
 

@@ -11,12 +11,13 @@ through their ``raw_item``. A ``reasoning`` item must be followed by the item it
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from typing import Any
+import re
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from ..containers import Path, path_text
 from ..errors import InputError
-from ..model import Call, Issue, Msg, Result
+from ..model import Call, Issue, Msg, Note, Result
 from ..model_families import accepts
 from .base import (
     NAME_RE,
@@ -35,6 +36,9 @@ from .base import bad_id as _bad_id
 from .base import loads as _loads
 from .base import type_name as _type
 from .editing import Editor
+
+if TYPE_CHECKING:
+    from ..pairing import Pairing
 
 # call item type -> its output item type (openai-agents-python ``_TOOL_CALL_TO_OUTPUT_TYPE``)
 OUTPUT_OF = {
@@ -63,7 +67,7 @@ OWN_TYPES = OUTPUTS | HOSTED | frozenset(OUTPUT_OF) | {"reasoning"} | REFERENCES
 OWN_PARTS = frozenset({"input_text", "output_text", "input_image", "input_file", "refusal"})
 
 
-def detect(items: list) -> int:
+def detect(items: list[Any]) -> int:
     for m in items[:50]:
         if type(m) is not dict:
             continue
@@ -80,7 +84,7 @@ def detect(items: list) -> int:
     return 0
 
 
-def _call_id(m: dict, t: str):
+def _call_id(m: dict[str, Any], t: str) -> Any:
     # mcp approvals link by the request's own id; local shell outputs carry the call's id in "id".
     if t == "mcp_approval_request":
         return m.get("id")
@@ -94,7 +98,7 @@ def _call_id(m: dict, t: str):
 LOCAL_SHELL_UNANSWERED = "No tool output found for local shell call {id}."
 
 
-def normalize(items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
+def normalize(items: list[Any], where: tuple[Any, ...], issues: list[Issue]) -> list[Msg]:
     """The neutral view of ``items``; shape issues are appended to ``issues``."""
     out: list[Msg] = []
     add = out.append
@@ -202,7 +206,42 @@ def deepseek_words(pairing_issues: list[Issue]) -> None:
         iss.provider = DEEPSEEK_NO_OUTPUT if iss.code in ("TC001", "TC003") else None
 
 
-def reasoning(msgs: list[Msg], note) -> None:
+# The items of one response share the first 16 hex digits of their ids after the type prefix
+# (``rs_0a4d512680f81369006a5364c4…`` and ``fc_0a4d512680f81369006a5364c6…``, cline/cline#12242,
+# 2026-07-12; the same in continuedev/continue#10018 and #10880, mastra-ai/mastra#8738,
+# VRSEN/agency-swarm#367): the response a call or reasoning item came from.
+_ITEM_ID = re.compile(r"(fc|rs)_([0-9a-f]{16})[0-9a-f]{16,}")
+
+
+def response_of(raw: Any, kind: str) -> str | None:
+    """The response an output item's ``id`` says it came from (``kind``: ``fc`` or ``rs``), or None."""
+    rid = raw.get("id") if type(raw) is dict else None
+    m = _ITEM_ID.fullmatch(rid) if type(rid) is str else None
+    return m.group(2) if m is not None and m.group(1) == kind else None
+
+
+def reasoning_binding(msgs: list[Msg], note: Callable[[Issue], None]) -> None:
+    """A reasoning item followed by a function call another response made (TC021
+    ``reasoning_binding``): its encrypted reasoning is bound to the call it was produced with, which
+    is not after it, so the API finds it without its required following item. Ids that do not have
+    the API's shape say nothing. (A call without its response's reasoning item is
+    ``reasoning_dropped``, issue 31.)"""
+    for k, m in enumerate(msgs):
+        if m.role == "reasoning":
+            key = response_of(m.raw, "rs")
+            if key is None:
+                continue
+            nxt = msgs[k + 1] if k + 1 < len(msgs) else None
+            got = response_of(nxt.raw, "fc") if nxt is not None and nxt.calls else None
+            if nxt is not None and got is not None and got != key:
+                rid = m.raw.get("id")
+                note(Issue("TC021", m.index, None, nxt.index, kind="reasoning_binding", item=rid,
+                           say=f"is a reasoning item ({rid}) followed by function call {nxt.raw.get('id')}, which "
+                               "another response made: the call it was produced with is not after it, and its "
+                               "encrypted reasoning is bound to that call."))
+
+
+def reasoning(msgs: list[Msg], note: Note) -> None:
     """A run of reasoning items must be followed by the item the model produced with it: a call
     item or an assistant message item that carries its ``id`` (a bare ``{"role": "assistant"}``
     message cannot be tied back to it)."""
@@ -232,7 +271,7 @@ def reasoning(msgs: list[Msg], note) -> None:
 SERVER_CALL_PREFIX = "fc_"
 
 
-def dropped_reasoning(msgs: list[Msg], note: Any) -> None:
+def dropped_reasoning(msgs: list[Msg], note: Note) -> None:
     """TC021 ``reasoning_dropped``: a ``function_call`` item that keeps the id the API gave it
     (``fc_…``) is looked up with the response it came from, and a reasoning model's response put a
     reasoning item (``rs_…``) before its calls: replayed without that item, the API refuses it. The
@@ -262,7 +301,7 @@ def dropped_reasoning(msgs: list[Msg], note: Any) -> None:
         kept = False  # an input item: the next model items are another response's
 
 
-def _inner(raw: dict) -> dict:
+def _inner(raw: dict[str, Any]) -> dict[str, Any]:
     """The item itself: an Agents SDK run item's ``raw_item``, or the item."""
     inner = raw.get("raw_item")
     return inner if type(inner) is dict and type(raw.get("type")) is str and raw["type"].endswith("_item") else raw
@@ -291,11 +330,11 @@ def agents_run_state(root: Any, fmt: str) -> list[tuple[Path, str]]:
 # --- repair --------------------------------------------------------------------------------------
 
 
-def _with_inner(raw: dict, inner: dict) -> dict:
+def _with_inner(raw: dict[str, Any], inner: dict[str, Any]) -> dict[str, Any]:
     return {**raw, "raw_item": inner} if _inner(raw) is not raw else inner
 
 
-def _id_key(item: dict) -> str:
+def _id_key(item: dict[str, Any]) -> str:
     t = item.get("type")
     if t == "mcp_approval_request":
         return "id"
@@ -310,48 +349,48 @@ class ResponsesEditor(Editor):
     answers the call. Agents SDK run items are edited inside their ``raw_item``. Removing a call
     (``missing=remove_call``) would remove the whole item, which is refused with a clear message."""
 
-    def placeholder(self, call: Call, call_id: str | None, text: str) -> dict:
+    def placeholder(self, call: Call, call_id: str | None, text: str) -> dict[str, Any]:
         kind = OUTPUT_OF.get(getattr(call, "tag", "function_call"), "function_call_output")
         if kind == "mcp_approval_response":
             return {"type": kind, "approval_request_id": call_id, "approve": False, "reason": text}
         return {"type": kind, "call_id": call_id, "output": text}
 
-    def set_call_id(self, raw: dict, call: Call, new_id: str) -> dict:
+    def set_call_id(self, raw: dict[str, Any], call: Call, new_id: str) -> dict[str, Any]:
         item = _inner(raw)
         return _with_inner(raw, {**item, _id_key(item): new_id})
 
-    def set_result_id(self, raw: dict, result: Result, new_id: str) -> dict:
+    def set_result_id(self, raw: dict[str, Any], result: Result, new_id: str) -> dict[str, Any]:
         item = _inner(raw)
         return _with_inner(raw, {**item, _id_key(item): new_id})
 
-    def set_result_name(self, raw: dict, result: Result, name: str) -> dict | None:
+    def set_result_name(self, raw: dict[str, Any], result: Result, name: str) -> dict[str, Any] | None:
         item = _inner(raw)
         return _with_inner(raw, {**item, "name": name}) if "name" in item else None
 
-    def drop_calls(self, raw: dict, calls: list[Call]) -> tuple[dict, list[Any]]:
+    def drop_calls(self, raw: dict[str, Any], calls: list[Call]) -> tuple[dict[str, Any], list[Any]]:
         raise InputError("missing=remove_call is not available for Responses input: a call is a whole item; "
                          "use missing=placeholder")
 
-    def call_item(self, raw: dict, call: Call) -> Any:
+    def call_item(self, raw: dict[str, Any], call: Call) -> Any:
         return _inner(raw)
 
-    def has_id_slot(self, raw: dict, call: Call) -> bool:
+    def has_id_slot(self, raw: dict[str, Any], call: Call) -> bool:
         return True
 
-    def shape_fix(self, raw: dict, issue: Issue) -> tuple[dict, str] | None:
+    def shape_fix(self, raw: dict[str, Any], issue: Issue) -> tuple[dict[str, Any], str] | None:
         item = _inner(raw)
         if issue.code == "TC010" and item.get("type") == "function_call" and type(item.get("arguments")) in (dict, list):
             text = json.dumps(item["arguments"], ensure_ascii=False)
             return _with_inner(raw, {**item, "arguments": text}), "serialised the object arguments as a JSON string"
         return None
 
-    def note_for_orphan(self, raw: dict, result: Result, text: str) -> dict:
+    def note_for_orphan(self, raw: dict[str, Any], result: Result, text: str) -> dict[str, Any]:
         return {"role": "user", "content": text + "\n" + self.text_of(raw)}
 
-    def user_to_result(self, raw: dict, call: Call, call_id: str | None) -> dict:
+    def user_to_result(self, raw: dict[str, Any], call: Call, call_id: str | None) -> dict[str, Any]:
         return self.placeholder(call, call_id, self.text_of(raw))
 
-    def bridge(self, text: str) -> dict:
+    def bridge(self, text: str) -> dict[str, Any]:
         return {"role": "assistant", "content": text}
 
     def role_of(self, item: Any) -> str:
@@ -390,11 +429,12 @@ class Responses(Dialect):
     detect = staticmethod(detect)
     read = staticmethod(normalize)
 
-    def rules(self, msgs: list[Msg], pairing, target: str) -> list[Issue]:
+    def rules(self, msgs: list[Msg], pairing: Pairing, target: str) -> list[Issue]:
         """Tool output sent as user text (TC020) and reasoning items cut off from their item (TC021);
         the words of continuation and DeepSeek findings."""
         issues: list[Issue] = []
         note = issues.append
+        reasoning_binding(msgs, note)
         user_as_result(msgs, pairing, note, self.text)
         reasoning(msgs, note)
         if target == "responses":

@@ -29,7 +29,7 @@ says otherwise. Schema: vercel/ai ``packages/provider-utils/src/types/*.ts`` and
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..model import Call, Issue, Msg, Result
 from .base import (
@@ -48,6 +48,9 @@ from .base import (
 )
 from .editing import PartsEditor
 
+if TYPE_CHECKING:
+    from ..pairing import Pairing
+
 ROLES = ("system", "user", "assistant", "tool")
 OWN_PARTS = frozenset({"tool-call", "tool-result", "tool-approval-request", "tool-approval-response", "reasoning"})
 # The AI SDK's ``openai`` provider sends the Responses API by default (AI SDK 5 and later), so that
@@ -62,7 +65,7 @@ def missing_results_error(ids: list[str]) -> str:
             f"{', '.join(ids)}.")
 
 
-def result_text(part: dict) -> str:
+def result_text(part: dict[str, Any]) -> str:
     """A tool result's output as text: ``{type: "text"|"json"|"error-text"|..., value}``, or v4's ``result``."""
     out = part.get("output", part.get("result"))
     if type(out) is dict and "value" in out and type(out.get("type")) is str:
@@ -75,7 +78,7 @@ class VercelAi(Dialect):
     targets = SDK_TARGETS
     block = Block.RUN
 
-    def detect(self, items: list) -> int:
+    def detect(self, items: list[Any]) -> int:
         for m in items[:50]:
             if type(m) is dict and type(m.get("content")) is list and "parts" not in m:
                 for p in m["content"][:20]:
@@ -83,7 +86,7 @@ class VercelAi(Dialect):
                         return 3
         return 0
 
-    def read(self, items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
+    def read(self, items: list[Any], where: tuple[Any, ...], issues: list[Issue]) -> list[Msg]:
         out: list[Msg] = []
         add = out.append
         note = issues.append
@@ -120,11 +123,11 @@ class VercelAi(Dialect):
             add(Msg(i, role, calls, results, m, other if role == "tool" else True))
         return out
 
-    def rules(self, msgs: list[Msg], pairing, target: str) -> list[Issue]:
+    def rules(self, msgs: list[Msg], pairing: Pairing, target: str) -> list[Issue]:
         responded = approval_responses(msgs) if pairing.missing else {}
         last = len(msgs) - 1
         resolved = {tid for tid, (at, _) in responded.items() if at == last}
-        pending = []
+        pending: list[Any] = []
         for iss in pairing.issues:
             if iss.code not in ("TC001", "TC022"):
                 continue
@@ -144,7 +147,7 @@ class VercelAi(Dialect):
         set_sdk_wording(pairing, exempt=set(responded))
         return run_rules(msgs, pairing, target, self.text)
 
-    def target_from(self, items: list, holder: Any = None) -> tuple[str | None, str]:
+    def target_from(self, items: list[Any], holder: Any = None) -> tuple[str | None, str]:
         return provider_keys(items, "content", ("providerOptions",))
 
     def result_failed(self, raw: Any, result_id: Any) -> bool:
@@ -177,7 +180,7 @@ PROVIDER_KEYS = {"openai": "openai", "azure": "openai", "anthropic": "anthropic"
                  "vertex": "gemini", "bedrock": "bedrock", "mistral": "mistral", "deepseek": "deepseek"}
 
 
-def provider_keys(items: list, key: str, fields: tuple[str, ...]) -> tuple[str | None, str]:
+def provider_keys(items: list[Any], key: str, fields: tuple[str, ...]) -> tuple[str | None, str]:
     """The provider whose metadata the latest assistant message's parts (``key``: ``content`` or
     ``parts``) carry in ``fields`` (``providerOptions``, ``providerMetadata``, ...): the AI SDK
     writes them per provider package (``{"anthropic": {"signature": ...}}``), and an assistant
@@ -187,7 +190,9 @@ def provider_keys(items: list, key: str, fields: tuple[str, ...]) -> tuple[str |
         for p in parts if type(parts) is list else ():
             for f in fields:
                 meta = p.get(f) if type(p) is dict else None
-                for name in meta if type(meta) is dict else ():
+                if type(meta) is not dict:
+                    continue
+                for name in meta:
                     t = PROVIDER_KEYS.get(name)
                     if t == "openai" and type(meta[name]) is dict and "itemId" in meta[name]:
                         return "responses", (f"the history's assistant parts carry 'openai' provider metadata with a "
@@ -240,7 +245,7 @@ def approval_not_result(iss: Issue, at: int | None, approved: bool) -> None:
     iss.data["kind"] = "approved_not_run" if approved else "denied_no_result"
 
 
-def set_sdk_wording(pairing, exempt: set | frozenset = frozenset()) -> None:
+def set_sdk_wording(pairing: Pairing, exempt: set[Any] | frozenset[Any] = frozenset()) -> None:
     """TC001 in an AI SDK history is the SDK's own ``MissingToolResultsError``, whatever the target,
     except for the calls in ``exempt`` (answered approvals), which the SDK lets through."""
     by_msg: dict[int, list[str]] = {}
@@ -255,7 +260,7 @@ def set_sdk_wording(pairing, exempt: set | frozenset = frozenset()) -> None:
 class VercelAiEditor(PartsEditor):
     KEY = "content"
 
-    def placeholder(self, call: Call, call_id: str | None, text: str) -> dict:
+    def placeholder(self, call: Call, call_id: str | None, text: str) -> dict[str, Any]:
         part = {"type": "tool-result", "toolCallId": call_id, "toolName": call.name}
         if getattr(call, "tag", "v5") == "v4":
             part.update(result=text, isError=True)
@@ -263,29 +268,29 @@ class VercelAiEditor(PartsEditor):
             part["output"] = {"type": "error-text", "value": text}
         return {"role": "tool", "content": [part]}
 
-    def set_call_id(self, raw: dict, call: Call, new_id: str) -> dict:
+    def set_call_id(self, raw: dict[str, Any], call: Call, new_id: str) -> dict[str, Any]:
         return self.with_part(raw, call.pos, toolCallId=new_id)
 
-    def set_result_id(self, raw: dict, result: Result, new_id: str) -> dict:
+    def set_result_id(self, raw: dict[str, Any], result: Result, new_id: str) -> dict[str, Any]:
         return self.with_part(raw, result.pos, toolCallId=new_id)
 
-    def set_result_name(self, raw: dict, result: Result, name: str) -> dict | None:
+    def set_result_name(self, raw: dict[str, Any], result: Result, name: str) -> dict[str, Any] | None:
         return self.with_part(raw, result.pos, toolName=name)
 
-    def shape_fix(self, raw: dict, issue: Issue) -> tuple[dict, str] | None:
+    def shape_fix(self, raw: dict[str, Any], issue: Issue) -> tuple[dict[str, Any], str] | None:
         if issue.code == "TC018" and raw.get("content") is None:
             return {**raw, "content": ""}, "set the null or missing content to an empty string"
         return None
 
-    def note_for_orphan(self, raw: dict, result: Result, text: str) -> dict:
+    def note_for_orphan(self, raw: dict[str, Any], result: Result, text: str) -> dict[str, Any]:
         return {"role": "user", "content": text + "\n" + self.text_of(raw)}
 
-    def user_to_result(self, raw: dict, call: Call, call_id: str | None) -> dict:
+    def user_to_result(self, raw: dict[str, Any], call: Call, call_id: str | None) -> dict[str, Any]:
         return {**raw, "role": "tool", "content": [
             {"type": "tool-result", "toolCallId": call_id, "toolName": call.name,
              "output": {"type": "text", "value": self.text_of(raw)}}]}
 
-    def bridge(self, text: str) -> dict:
+    def bridge(self, text: str) -> dict[str, Any]:
         return {"role": "assistant", "content": text}
 
 

@@ -23,30 +23,34 @@ Schema: vercel/ai ``packages/ai/src/ui/ui-messages.ts`` (docs/formats-research.m
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..model import Call, Issue, Msg, Result
 from .base import Block, Dialect, Samples, TaggedCall, block_call, json_text, known, word
 from .editing import PartsEditor
 from .vercel_ai import SDK_TARGETS, approval_not_result, provider_keys, set_sdk_wording
 
+if TYPE_CHECKING:
+    from ..pairing import Pairing
+
 ROLES = ("system", "user", "assistant")
 OPEN_STATES = frozenset({"input-streaming", "input-available", "approval-requested", "partial-call", "call"})
 
 
-def tool_part(p: Any) -> dict | None:
+def tool_part(p: Any) -> dict[str, Any] | None:
     """The fields of a tool part (the ``toolInvocation`` object for AI SDK 4), or None."""
     if type(p) is not dict or type(p.get("type")) is not str:
         return None
     t = p["type"]
     if t == "tool-invocation" and type(p.get("toolInvocation")) is dict:
-        return p["toolInvocation"]
+        fields: dict[str, Any] = p["toolInvocation"]
+        return fields
     if t == "dynamic-tool" or (t.startswith("tool-") and "toolCallId" in p):
         return p
     return None
 
 
-def tool_name(p: dict, fields: dict) -> Any:
+def tool_name(p: dict[str, Any], fields: dict[str, Any]) -> Any:
     return fields.get("toolName") if "toolName" in fields else p["type"][5:]
 
 
@@ -55,7 +59,7 @@ class VercelUi(Dialect):
     targets = SDK_TARGETS
     block = Block.RUN
 
-    def detect(self, items: list) -> int:
+    def detect(self, items: list[Any]) -> int:
         for m in items[:50]:
             if type(m) is dict and type(m.get("parts")) is list and word(m.get("role")) in ROLES:
                 for p in m["parts"][:20]:
@@ -66,13 +70,13 @@ class VercelUi(Dialect):
                         return 4
         return 0
 
-    def read(self, items: list, where: tuple, issues: list[Issue]) -> list[Msg]:
+    def read(self, items: list[Any], where: tuple[Any, ...], issues: list[Issue]) -> list[Msg]:
         out: list[Msg] = []
         note = issues.append
         for i, m, role in known(items, where, out, note, ROLES):
-            parts = m.get("parts")
+            parts: list[Any] = m["parts"] if type(m.get("parts")) is list else []
             calls: list[Call] = []
-            for j, p in enumerate(parts if type(parts) is list else ()):
+            for j, p in enumerate(parts):
                 f = tool_part(p)
                 if f is None or role != "assistant" or f.get("providerExecuted"):
                     continue
@@ -89,11 +93,12 @@ class VercelUi(Dialect):
             out.append(Msg(i, role, calls, (), m))
         return out
 
-    def rules(self, msgs: list[Msg], pairing, target: str) -> list[Issue]:
-        approved = {(c.msg, c.pos): c for c in pairing.missing if getattr(c, "tag", "").startswith("approved")}
+    def rules(self, msgs: list[Msg], pairing: Pairing, target: str) -> list[Issue]:
+        approved = {(c.msg, c.pos): c for c in pairing.missing if isinstance(c, TaggedCall) and c.tag.startswith("approved")}
         exempt = set()
         for iss in pairing.issues:
-            c = approved.get((iss.index, iss.data.get("pos"))) if iss.code in ("TC001", "TC022") else None
+            pos = iss.data.get("pos")
+            c = approved.get((iss.index, pos)) if iss.code in ("TC001", "TC022") and pos is not None else None
             if c is None:
                 continue
             if iss.code == "TC022" and c.tag == "approved":
@@ -106,7 +111,7 @@ class VercelUi(Dialect):
         set_sdk_wording(pairing, exempt)
         return []
 
-    def target_from(self, items: list, holder: Any = None) -> tuple[str | None, str]:
+    def target_from(self, items: list[Any], holder: Any = None) -> tuple[str | None, str]:
         return provider_keys(items, "parts", ("providerMetadata", "callProviderMetadata"))
 
     def result_failed(self, raw: Any, result_id: Any) -> bool:
@@ -128,7 +133,7 @@ class VercelUi(Dialect):
         return "\n".join(t for t in out if t)
 
 
-def _later_step(parts: list, j: int) -> bool:
+def _later_step(parts: list[Any], j: int) -> bool:
     """True when a ``step-start`` with parts after it follows part ``j``: the SDK's next step."""
     for k in range(j + 1, len(parts) - 1):
         if type(parts[k]) is dict and parts[k].get("type") == "step-start":
@@ -139,7 +144,7 @@ def _later_step(parts: list, j: int) -> bool:
 class VercelUiEditor(PartsEditor):
     """Edits parts in place; a missing result is written into the call's own part."""
 
-    def answer_in_place(self, raw: dict, call: Call, text: str) -> dict:
+    def answer_in_place(self, raw: dict[str, Any], call: Call, text: str) -> dict[str, Any]:
         p = raw["parts"][call.pos]
         if p.get("type") == "tool-invocation":  # AI SDK 4
             return self.with_part(raw, call.pos, toolInvocation={**p["toolInvocation"], "state": "result",
@@ -149,25 +154,25 @@ class VercelUiEditor(PartsEditor):
     def placeholder(self, call: Call, call_id: str | None, text: str) -> Any:
         raise NotImplementedError("UIMessage results live in the call's part: answer_in_place")
 
-    def set_call_id(self, raw: dict, call: Call, new_id: str) -> dict:
+    def set_call_id(self, raw: dict[str, Any], call: Call, new_id: str) -> dict[str, Any]:
         p = raw["parts"][call.pos]
         if p.get("type") == "tool-invocation":
             return self.with_part(raw, call.pos, toolInvocation={**p["toolInvocation"], "toolCallId": new_id})
         return self.with_part(raw, call.pos, toolCallId=new_id)
 
-    def set_result_id(self, raw: dict, result: Result, new_id: str) -> dict:
+    def set_result_id(self, raw: dict[str, Any], result: Result, new_id: str) -> dict[str, Any]:
         return raw  # UIMessages have no result parts of their own
 
-    def set_result_name(self, raw: dict, result: Result, name: str) -> None:
+    def set_result_name(self, raw: dict[str, Any], result: Result, name: str) -> None:
         return None
 
-    def note_for_orphan(self, raw: dict, result: Result, text: str) -> dict:
+    def note_for_orphan(self, raw: dict[str, Any], result: Result, text: str) -> dict[str, Any]:
         return {"id": f"{raw.get('id', 'orphan')}-note", "role": "user", "parts": [self.text_part(text)]}
 
-    def user_to_result(self, raw: dict, call: Call, call_id: str | None) -> dict:
+    def user_to_result(self, raw: dict[str, Any], call: Call, call_id: str | None) -> dict[str, Any]:
         return raw  # never asked: this dialect reports no TC020
 
-    def bridge(self, text: str) -> dict:
+    def bridge(self, text: str) -> dict[str, Any]:
         return {"id": "repair-bridge", "role": "assistant", "parts": [self.text_part(text)]}
 
 

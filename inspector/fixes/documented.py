@@ -9,7 +9,8 @@ each is one change in the log:
 - a DeepSeek thinking-mode tool-call turn that lost its ``reasoning_content`` (TC021) gets an
   empty one, marked as synthesized (accepted in the recorded control of the shared corpus);
 - a signature or reasoning state nobody documents a stand-in for (Anthropic thinking blocks,
-  Bedrock reasoning) is not fixed: ``unfixed`` says why and what the user can do;
+  Bedrock reasoning, a Responses reasoning item whose encrypted content is bound to another call)
+  is not fixed: ``unfixed`` says why and what the user can do;
 - a namespaced tool name (TC012, ``functions.open_file`` left by a parser) loses its namespace
   when the bare name is declared (or, without a tool list, is a valid name);
 - empty text blocks (TC018, anthropic and bedrock) go to the quarantine;
@@ -18,7 +19,8 @@ each is one change in the log:
 - a history that starts with a function call (TC019, Gemini) gets a user turn before it, marked as
   synthesized, or (``--set TC019=drop_leading``) loses the call and its responses to the quarantine;
 - an Anthropic mid-conversation system message out of its place (TC019 ``system_misplaced``)
-  moves forward to the nearest place the model takes it, or is said not fixed;
+  moves forward to the nearest place the model takes it; the first message, one with no such place
+  after it, and one the model refuses (TC024) are folded into the top-level ``system``;
 - a request that ends on unanswered calls where the target refuses it (TC022) loses that message
   to the quarantine (``pending=quarantine``, the default there), or they are answered by
   placeholders (``pending=placeholder``, done by the plan).
@@ -69,6 +71,12 @@ NO_STAND_IN = {
         "a thinking block is not first in its assistant message; its signature binds it where the model put "
         "it, so repair does not move it. What you can do: start the turn again, or send the request with "
         "thinking disabled"),
+    "reasoning_binding": (
+        "a reasoning item is followed by a function call another response made, not by the call it was produced "
+        "with; its encrypted content is bound to that call, so repair does not move or rebind it. What you can "
+        "do: send the input again with each reasoning item right before the call of its own response, exactly as "
+        "the response returned them, or continue the stored response (store: true and previous_response_id), or "
+        "start the turn again from the last user message"),
 }
 
 
@@ -96,7 +104,9 @@ class DocumentedPlan:
         self.slots: dict[int, Slot] = {}
         self.first: list[Slot] = []
         self.moved_after: dict[int, list[int]] = {}  # input index -> messages moved to follow it
-        self.by_code: dict[str, list] = {}
+        self.origins: list[int | None] = []  # the input index of each output item (None: new)
+        self.request_fields: dict[str, Any] = {}  # fields of the request body around the list, rewritten
+        self.by_code: dict[str, list[Any]] = {}
         for iss in a.issues:
             self.by_code.setdefault(iss.code, []).append(iss)
 
@@ -124,7 +134,7 @@ class DocumentedPlan:
 
     # --- the fixes -------------------------------------------------------------------------------
 
-    def run(self) -> list:
+    def run(self) -> list[Any]:
         self.reasoning_state()
         self.namespaced_names()
         self.empty_text()
@@ -134,18 +144,18 @@ class DocumentedPlan:
         self.trailing_calls()
         if not self.recs:
             self.origins = list(range(len(self.items)))
-            return self.items
-        out: list = []
-        self.origins: list[int | None] = []
+            return list(self.items) if type(self.items) is not list else self.items
+        out: list[Any] = []
+        self.origins = []
         for s in self.first:
             s.pos = len(out)
             out.append(s.raw)
             self.origins.append(None)
         for i, item in enumerate(self.items):
             if i not in self.skip:
-                s = self.slots.get(i)
-                if s is not None:
-                    s.pos = len(out)
+                kept = self.slots.get(i)
+                if kept is not None:
+                    kept.pos = len(out)
                 out.append(self.cur.get(i, item))
                 self.origins.append(i)
             for k in self.moved_after.get(i, ()):
@@ -268,12 +278,15 @@ class DocumentedPlan:
                  "(or use --set TC019=drop_leading to take the call and its response out).")
 
     def system_placement(self) -> None:
-        """A mid-conversation system message out of its place on an Anthropic model that takes one
-        (TC019 ``system_misplaced``, rules.md "Changes of 2026-11-27"): moved forward to the nearest
-        legal place (right after a user message that an assistant message follows, or that ends the
-        list), the other messages keeping their order. One that is the first message, holds more than
-        text, or has no legal place after it is not fixed: folding it into the top-level ``system``
-        is the user's call (the request's own field, outside the message list)."""
+        """Anthropic ``role: "system"`` messages where the model refuses them (rules.md "Changes of
+        2026-11-27"). A misplaced one on a model that takes them (TC019 ``system_misplaced``) moves
+        forward to the nearest legal place (right after a user message that an assistant message
+        follows, or that ends the list), the other messages keeping their order. The first message,
+        a misplaced one with no legal place after it, and one the model refuses outright (TC024) are
+        folded into the request's top-level ``system`` (after what it held, in order), which every
+        model takes: the message goes to the quarantine whole, its text is in ``system``. One that
+        holds more than text, or a bare message list (no request body, no ``system``), is not fixed."""
+        fold: list[tuple[int, str, str]] = []  # (message index, code, why it is folded, not moved)
         for iss in self.by_code.get("TC019", ()):
             i = iss.index
             if iss.data.get("kind") != "system_misplaced" or not self._error("TC019", "system_misplaced") or i in self.skip:
@@ -282,17 +295,21 @@ class DocumentedPlan:
             content = raw.get("content") if type(raw) is dict else None
             text_only = type(content) is str or (type(content) is list and all(
                 type(b) is dict and b.get("type") == "text" for b in content))
-            if i == 0 or not text_only:
-                why = "it is the first message" if i == 0 else "it holds more than text"
-                self.unfixed.append(f"message #{i}: a system message out of its place (TC019), not moved: {why}; put "
-                                    "its text in the request's top-level 'system' parameter")
+            if not text_only:
+                self.unfixed.append(f"message #{i}: a system message out of its place (TC019), not moved: it holds "
+                                    "more than text, and a system message (in 'messages' or the top-level "
+                                    "'system') holds text only")
+                continue
+            if i == 0:
+                fold.append((i, "TC019", ("it is the first message, whose place is the top-level 'system' "
+                                          "(the order is kept: that comes before the messages)")))
                 continue
             n = len(self.msgs)
             k = next((k for k in range(i + 1, n) if self.msgs[k].role == "user" and k not in self.skip
                       and not self.msgs[k].calls and (k + 1 == n or self.msgs[k + 1].role == "assistant")), None)
             if k is None:
-                self.unfixed.append(f"message #{i}: a system message out of its place (TC019), and no place after it "
-                                    "takes one; put its text in the request's top-level 'system' parameter")
+                fold.append((i, "TC019", ("no place after it takes a mid-conversation system message, so it now "
+                                          "comes before the conversation instead of at its place")))
                 continue
             self.skip.add(i)
             self.moved_after.setdefault(k, []).append(i)
@@ -301,6 +318,39 @@ class DocumentedPlan:
                      "model takes a mid-conversation system message (right after a user message, followed by an "
                      "assistant message or last); the other messages keep their order. Not folded into the "
                      "top-level system: that would move it to the start.")
+        for iss in self.by_code.get("TC024", ()):
+            i, kind = iss.index, iss.data.get("kind")
+            if iss.data.get("role") != "system" or kind not in ("system_refused", "system_model_unknown") \
+                    or self.opt.unknown_role == "keep" \
+                    or severity("TC024", self.target, kind) not in ("error", "warning") or i in self.skip:
+                continue
+            why = ("the request's model refuses a system message inside 'messages'" if kind == "system_refused" else
+                   "the request names no model that takes a system message inside 'messages', and every model "
+                   "takes the top-level one")
+            fold.append((i, "TC024", why + "; it now comes before the conversation instead of at its place"))
+        if fold:
+            self._fold_system(sorted(fold))
+
+    def _fold_system(self, fold: list[tuple[int, str, str]]) -> None:
+        request = self.a.transcript.extra.get("request")
+        got = self.ed.fold_system(request, [self.items[i] for i, _, _ in fold]) if type(request) is dict else None
+        if got is None:
+            for i, code, _ in fold:
+                if code == "TC019":  # TC024's own fix (the quarantine) is the plan's
+                    where = ("this is a bare message list, with no request body to hold a top-level 'system'"
+                             if type(request) is not dict else "it holds more than text")
+                    self.unfixed.append(f"message #{i}: a system message out of its place (TC019), not folded into "
+                                        f"the top-level 'system': {where}; put its text there yourself")
+            return
+        key, value = got
+        self.request_fields[key] = value
+        for i, code, why in fold:
+            self.skip.add(i)
+            reason = f"a system message whose text repair folded into the request's top-level '{key}' (the message as it was)"
+            self.quarantine.append((i, code, reason, self.items[i]))
+            self.log("fold_system", code, None, i, None,
+                     f"Folded system message #{i} into the request's top-level '{key}', after what it held: {why}. "
+                     f"Its text is all there; the message as it was is in the quarantine.")
 
     def trailing_calls(self) -> None:
         pending = self.by_code.get("TC022", ())

@@ -49,14 +49,14 @@ class EntryPlan:
     def __init__(self, a: Analysis, target: str, options: Any, ed: LogEditor):
         self.a, self.target, self.opt = a, target, options
         self.ed = ed.for_run()
-        self.recs: list = []
-        self.plan_recs: list = []
-        self.quarantine: list = []
+        self.recs: list[Any] = []
+        self.plan_recs: list[Any] = []
+        self.quarantine: list[Any] = []
         self.id_map: dict[str, str] = {}
         self.unfixed: list[str] = []
         self.origins: list[int | None] | None = None
 
-    def run(self) -> list:
+    def run(self) -> list[Any]:
         t = self.a.transcript
         items = t.items
         msgs, grp = self.ed.messages(items, t.path)
@@ -82,7 +82,6 @@ class EntryPlan:
         self.plan_recs = plan.recs
         self.origins = w.origins
         self.id_map = plan.id_map
-        first = [ks[0] for ks in grp]
 
         def after(slot: Any) -> _Slot | None:
             pos = getattr(slot, "pos", None) if slot is not None else None
@@ -95,15 +94,29 @@ class EntryPlan:
             slot = after(r.slot)
             if r.action in TAKE_OUT and slot is not None and slot.pos not in w.changed:
                 slot = None  # the entry that held it is gone whole; the message's other entries are as they were
-            rec = _Rec(r, first[r.before] if r.before is not None and r.before < len(first) else None, slot)
+            rec = _Rec(r, self._entry_before(r.before, slot, grp, w), slot)
             if slot is not None and slot.pos in w.notes:
                 rec.text = f"{rec.text} {w.notes[slot.pos]}"
             self.recs.append(rec)
         self._quarantine(items, msgs, grp, plan.quarantine, w)
         self._unlogged(items, w)
-        return w.items
+        written: list[Any] = w.items
+        return written
 
-    def _unlogged(self, items: list, w: Any) -> None:
+    @staticmethod
+    def _entry_before(before: int | None, slot: _Slot | None, grp: list[list[int]], w: Any) -> int | None:
+        """The input entry a change of message ``before`` was made to: the one its output entry
+        was written from, when that is one of the message's entries (a result re-linked in the
+        second entry of a user message is logged there, not at the message's first entry)."""
+        if before is None or before >= len(grp):
+            return None
+        if slot is not None and slot.pos is not None and slot.pos < len(w.origins):
+            o: int | None = w.origins[slot.pos]
+            if o is not None and o in grp[before]:
+                return o
+        return grp[before][0]
+
+    def _unlogged(self, items: list[Any], w: Any) -> None:
         """An entry written back changed that no change names (its ``parentUuid`` follows an entry
         that moved, or it was made from the blocks of another): one change says so, so that the
         log is the whole truth (issue 34)."""
@@ -124,7 +137,7 @@ class EntryPlan:
             r.before, r.slot = o, _Slot(k)
             self.recs.append(r)
 
-    def _quarantine(self, items: list, msgs: list, grp: list[list[int]], held: list, w: Any) -> None:
+    def _quarantine(self, items: list[Any], msgs: list[Any], grp: list[list[int]], held: list[Any], w: Any) -> None:
         """The plan's quarantine in the log's terms: a block whose entry is gone becomes that
         entry, whole; an entry gone without a word from the plan (rewritten into new ones) too."""
         gone = set(w.gone)

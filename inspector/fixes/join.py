@@ -49,14 +49,15 @@ class _Out:
 
     __slots__ = ("origin", "pos", "raw")
 
-    def __init__(self, pos: int, raw: Any, origin: int | None):
+    def __init__(self, pos: int, raw: Any, origin: int | None) -> None:
         self.pos, self.raw, self.origin = pos, raw, origin
 
 
 class _Rec:
     __slots__ = ("action", "before", "call_id", "code", "new_id", "slot", "text")
 
-    def __init__(self, action, code, call_id, before, slot, text, new_id=None):
+    def __init__(self, action: str, code: str, call_id: Any, before: int | None, slot: _Out | None, text: str,
+                 new_id: Any = None) -> None:
         self.action, self.code, self.call_id, self.before = action, code, call_id, before
         self.slot, self.text, self.new_id = slot, text, new_id
 
@@ -64,18 +65,18 @@ class _Rec:
 class JoinPlan:
     """Explode, run repair's own plan, join back; ``recs``/``quarantine``/... as the plan's."""
 
-    def __init__(self, a: Analysis, target: str, options: Any, ed: BlockEditor):
+    def __init__(self, a: Analysis, target: str, options: Any, ed: BlockEditor) -> None:
         self.a, self.target, self.opt, self.ed = a, target, options, ed
-        self.recs: list = []
-        self.quarantine: list = []
+        self.recs: list[Any] = []
+        self.quarantine: list[Any] = []
         self.id_map: dict[str, str] = {}
         self.unfixed: list[str] = []
-        self.resolved: list = []
-        self._split: list = []  # messages the Bedrock split added (bridges and the moved blocks)
+        self.resolved: list[Any] = []
+        self._split: list[Any] = []  # messages the Bedrock split added (bridges and the moved blocks)
         self.merging = target in a.dialect.merges  # the target combines consecutive messages of one role
         self.origins: list[int | None] = []  # the input index of each output message (None: new)
 
-    def _analyse(self, items: list) -> Analysis:
+    def _analyse(self, items: list[Any]) -> Analysis:
         t = self.a.transcript
         d = self.a.dialect
         issues: list[Issue] = []
@@ -89,7 +90,7 @@ class JoinPlan:
         ex = Transcript(items=items, path=t.path, container=t.container, dialect=d.name, extra=t.extra)
         return Analysis(ex, d, msgs, pairing, issues, judged=self.a.judged)
 
-    def run(self) -> list:
+    def run(self) -> list[Any]:
         items = self.a.transcript.items
         ex, origin, pieces = self.ed.explode(items)
         inner = Plan(self._analyse(ex), self.target, self.opt, self.ed)
@@ -118,7 +119,7 @@ class JoinPlan:
             forced = {iss.index for iss in joins if iss.data.get("merged") or iss.code == "TC019"}
             groups = self._own_messages(groups, getattr(inner, "origins", None), origin, forced)
         by_piece = {id(p): k for k, ps in pieces.items() for p in ps}
-        new: list = []
+        new: list[Any] = []
         group_of: dict[int, _Out] = {}
         for g in groups:
             raws = [out[k] for k in g]
@@ -134,7 +135,7 @@ class JoinPlan:
                         [id(b) for b in raw[key]] == [id(b) for b in items[k0][key]]:
                     raw = items[k0]
                 else:
-                    self._keep_fields(raws, ex, origin)
+                    raw = self._keep_fields(raw, raws, ex, origin)
             slot = _Out(len(new), raw, None)
             new.append(raw)
             for k in g:
@@ -150,30 +151,29 @@ class JoinPlan:
         self.origins = [None] * len(new)
         inner_origin = getattr(inner, "origins", None) or []
         for g in groups:
-            src = [origin[inner_origin[k]] if k < len(inner_origin) and inner_origin[k] is not None
-                   else by_piece.get(id(out[k])) for k in g]
-            first = next((x for x in src if x is not None), None)
-            slot = group_of[g[0]]
-            if first is not None and self.origins[slot.pos] is None:
-                self.origins[slot.pos] = first
+            srcs = [origin[inner_origin[k]] if k < len(inner_origin) and inner_origin[k] is not None
+                    else by_piece.get(id(out[k])) for k in g]
+            first = next((x for x in srcs if x is not None), None)
+            if first is not None and self.origins[group_of[g[0]].pos] is None:
+                self.origins[group_of[g[0]].pos] = first
 
         def ours(text: str) -> str:  # the plan's "message #k" are exploded indices
             return _MSG_NO.sub(lambda mo: f"#{origin[int(mo[1])]}" if int(mo[1]) < len(origin) else mo[0], text)
 
         home: dict[int, _Out] = {}  # input index -> the first output message holding a piece of it
         for k, raw in enumerate(out):
-            src = by_piece.get(id(raw))
-            if src is not None and k in group_of:
-                home.setdefault(src, group_of[k])
+            piece_of = by_piece.get(id(raw))
+            if piece_of is not None and k in group_of:
+                home.setdefault(piece_of, group_of[k])
         for r in inner.recs:
             before = origin[r.before] if r.before is not None else None
             pos = inner_pos.get(id(r.slot)) if r.slot is not None else None
             if pos is None and r.slot is not None and getattr(r.slot, "raw", None) is not None:
                 pos = at_out.get(id(r.slot.raw))  # an item the plan added, joined into a message
-            slot = group_of.get(pos) if pos is not None else None
-            if slot is None and before is not None:
-                slot = home.get(before)  # a block taken out of a message that stays: the change shows there
-            self.recs.append(_Rec(r.action, r.code, r.call_id, before, slot, ours(r.text), r.new_id))
+            at_slot = group_of.get(pos) if pos is not None else None
+            if at_slot is None and before is not None:
+                at_slot = home.get(before)  # a block taken out of a message that stays: the change shows there
+            self.recs.append(_Rec(r.action, r.code, r.call_id, before, at_slot, ours(r.text), r.new_id))
         # A piece taken out is quarantined as its block; when every piece of an input message went,
         # the message went whole, and the quarantine holds it exactly as it was (its other fields too).
         taken: dict[int, set[int]] = {}
@@ -195,8 +195,8 @@ class JoinPlan:
         for iss in joins:
             if iss.code == "TC016" and self.ed.RESULTS_ALONE:
                 continue  # said by the separate_results change
-            slot = self._slot_of_input(iss.index, out, group_of, by_piece, items)
-            if slot is None or slot.raw is items[iss.index] or same_json(slot.raw, items[iss.index]):
+            joined_at = self._slot_of_input(iss.index, out, group_of, by_piece, items)
+            if joined_at is None or joined_at.raw is items[iss.index] or same_json(joined_at.raw, items[iss.index]):
                 continue  # nothing was joined there: the log lists only what the output shows
             if iss.data.get("merged"):
                 what = ("join_turn", "joined the messages of its turn (the API combines them into one) into one message, "
@@ -205,18 +205,18 @@ class JoinPlan:
                 what = {"TC015": ("merge_results", "joined the tool results split over several user messages into one"),
                         "TC016": ("results_first", "put the tool results before the other blocks of the message"),
                         "TC019": ("merge_messages", "joined two messages of one role into one")}[iss.code]
-            self.recs.append(_Rec(what[0], iss.code, iss.call_id, iss.index, slot, f"Message #{iss.index}: {what[1]}."))
+            self.recs.append(_Rec(what[0], iss.code, iss.call_id, iss.index, joined_at, f"Message #{iss.index}: {what[1]}."))
         for iss in moved:
-            slot = self._slot_of_input(iss.index, out, group_of, by_piece, items)
-            if slot is None or slot.raw is items[iss.index] or same_json(slot.raw, items[iss.index]):
+            joined_at = self._slot_of_input(iss.index, out, group_of, by_piece, items)
+            if joined_at is None or joined_at.raw is items[iss.index] or same_json(joined_at.raw, items[iss.index]):
                 continue
             if iss.data.get("kind") == "mixed_call_response":
-                self.recs.append(_Rec("split_call_turn", iss.code, iss.call_id, iss.index, slot,
+                self.recs.append(_Rec("split_call_turn", iss.code, iss.call_id, iss.index, joined_at,
                                       f"Message #{iss.index}: split it into its own parts, a model turn with its "
                                       "function calls and a turn with their responses: one content may not mix "
                                       "function calls and function responses."))
                 continue
-            self.recs.append(_Rec("results_to_user", iss.code, iss.call_id, iss.index, slot,
+            self.recs.append(_Rec("results_to_user", iss.code, iss.call_id, iss.index, joined_at,
                                   f"Message #{iss.index}: moved its tool_result block(s) out of the assistant message "
                                   "into a user message right after the blocks before them (the blocks after them "
                                   "follow as an assistant message): tool results can only be in user messages."))
@@ -225,7 +225,7 @@ class JoinPlan:
         self.unfixed = [ours(u) for u in inner.unfixed]
         return new
 
-    def _unlogged(self, new: list, items: list) -> None:
+    def _unlogged(self, new: list[Any], items: list[Any]) -> None:
         """A message joined back in another shape than the input's, which no change names (its
         blocks put back results first): one change says so, so that the log is the whole truth."""
         named = {id(r.slot) for r in self.recs if r.slot is not None}
@@ -247,7 +247,7 @@ class JoinPlan:
                                   f"Message #{src}: written back with its function or tool results before its other "
                                   "parts, as the results of a call are joined back."))
 
-    def _results_alone(self, slot: _Out, new: list, sources: set) -> None:
+    def _results_alone(self, slot: _Out, new: list[Any], sources: set[Any]) -> None:
         """Bedrock Converse refuses tool results and other blocks in one message (TC016): the
         results keep the message, the other blocks follow in a user message of their own, after an
         assistant message marked as synthesized (two user messages in a row are refused too)."""
@@ -279,7 +279,7 @@ class JoinPlan:
                               "the target refuses tool results and other blocks in one message."))
 
     @staticmethod
-    def _own_messages(groups: list[list[int]], inner_origin: list | None, origin: list[int],
+    def _own_messages(groups: list[list[int]], inner_origin: list[Any] | None, origin: list[int],
                       forced: set[int]) -> list[list[int]]:
         """For a target that combines a run of one role itself: split each run back into the input
         messages it came from, unless a message of the run has an order error on the combined turn
@@ -302,7 +302,7 @@ class JoinPlan:
             before = inner_origin[g[0]] if g[0] < len(inner_origin) else None  # last item of the input kept so far
             for k, s in zip(g[1:], src[1:]):
                 o = inner_origin[k] if k < len(inner_origin) else None
-                if o is not None and first[s] == o and before is not None and last[origin[before]] == before \
+                if o is not None and s is not None and first[s] == o and before is not None and last[origin[before]] == before \
                         and origin[before] != s:
                     out.append(part)
                     part = []
@@ -312,19 +312,31 @@ class JoinPlan:
             out.append(part)
         return out
 
-    def _keep_fields(self, raws: list, ex: list, origin: list[int]) -> None:
-        """A joined message keeps the first one's fields; another's differing fields go to the report."""
+    def _keep_fields(self, joined: Any, raws: list[Any], ex: list[Any], origin: list[int]) -> Any:
+        """A joined message keeps every field of the messages it joins: the first one's, then the
+        fields another has that it lacks (a placeholder joined in before a user message must not
+        cost that message its ``x_trace``, issue 34); a field two of them hold with different
+        values keeps the first value, and the other goes to the quarantine whole."""
         at = {id(x): origin[i] for i, x in enumerate(ex)}
         first = raws[0]
+        added: dict[str, Any] = {}
         for r in raws[1:]:
-            extra = {k: v for k, v in r.items() if k not in (self.ed.KEY, "role") and first.get(k) != v}
+            extra = {}
+            for k, v in r.items():
+                if k in (self.ed.KEY, "role"):
+                    continue
+                if k not in first and k not in added:
+                    added[k] = v
+                elif (added[k] if k in added else first[k]) != v:
+                    extra[k] = v
             if extra:
                 k = at.get(id(r), at.get(id(first), 0))
-                self.quarantine.append((k, "TC019", ("message fields that the message it was joined into does not "
-                                        "have (the blocks themselves are in the output)"), extra))
+                self.quarantine.append((k, "TC019", ("message fields that the message it was joined into holds with "
+                                        "other values (the blocks themselves are in the output)"), extra))
+        return {**joined, **added} if added else joined
 
     @staticmethod
-    def _inner_positions(inner) -> dict[int, int]:
+    def _inner_positions(inner: Any) -> dict[int, int]:
         pos: dict[int, int] = {}
         for r in inner.recs:
             s = r.slot
@@ -336,7 +348,8 @@ class JoinPlan:
                 pos.setdefault(id(s), k)
         return pos
 
-    def _slot_of_input(self, index: int, out: list, group_of: dict, by_piece: dict, items: list):
+    def _slot_of_input(self, index: int, out: list[Any], group_of: dict[int, _Out], by_piece: dict[int, int],
+                       items: list[Any]) -> _Out | None:
         """The output message holding (a piece of) input message ``index``, if it is still there."""
         target = items[index] if 0 <= index < len(items) else None
         for k, raw in enumerate(out):

@@ -29,7 +29,7 @@ class Interaction:
     headers: dict[str, list[str]]  # the response headers
 
 
-def _body(part: dict, key: str = "body") -> bytes | None:
+def _body(part: dict[str, Any], key: str = "body") -> bytes | None:
     if "parsed_body" in part:
         return json.dumps(part["parsed_body"], ensure_ascii=False).encode("utf-8")
     b = part.get(key)

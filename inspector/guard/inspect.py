@@ -104,10 +104,10 @@ class Inspection:
     endpoint: Endpoint
     body: bytes
     model: str | None = None
-    report: dict | None = None
+    report: dict[str, Any] | None = None
     unreadable: str | None = None
     repaired: bytes | None = None
-    repair_report: dict | None = None
+    repair_report: dict[str, Any] | None = None
     streaming: bool = False
     culprits: list[int] = field(default_factory=list)
 
@@ -116,7 +116,7 @@ class Inspection:
         return self.report["target"] if self.report else None
 
     @property
-    def errors(self) -> list[dict]:
+    def errors(self) -> list[dict[str, Any]]:
         return [f for f in self.report["findings"] if f["severity"] == "error"] if self.report else []
 
     @property
@@ -124,7 +124,7 @@ class Inspection:
         return bool(self.errors)
 
     @property
-    def first_error(self) -> dict | None:
+    def first_error(self) -> dict[str, Any] | None:
         errs = self.errors
         return errs[0] if errs else None
 
@@ -153,7 +153,7 @@ def inspect_request(url: str, body: bytes, *, repair: bool = False, endpoint: En
         return _inspect(ep, url, body, repair)
 
 
-def inspect_messages(messages: list, endpoint: Endpoint = CHAT, *, model: str | None = None, repair: bool = False,
+def inspect_messages(messages: list[Any], endpoint: Endpoint = CHAT, *, model: str | None = None, repair: bool = False,
                      where: str | None = None) -> Inspection:
     """``inspect_request`` for a message list a framework hook holds (no URL): the body is
     ``{"model": model, KEY: messages}`` as the endpoint's API would send it, so ``inspector
@@ -161,7 +161,7 @@ def inspect_messages(messages: list, endpoint: Endpoint = CHAT, *, model: str | 
     from ..gc_pause import without_settling
     from ..jsonio import dumps
 
-    body: dict = {"model": model} if model else {}
+    body: dict[str, Any] = {"model": model} if model else {}
     body[endpoint.key] = messages
     with without_settling():
         return _inspect(endpoint, where or f"{endpoint.api}:", dumps(body, indent=False), repair)
@@ -184,7 +184,7 @@ def _inspect(ep: Endpoint, url: str, body: bytes, repair: bool) -> Inspection:
     return out
 
 
-def _warnings(report: dict) -> bool:
+def _warnings(report: dict[str, Any]) -> bool:
     return any(f["severity"] == "warning" for f in report["findings"])
 
 

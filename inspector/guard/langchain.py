@@ -27,7 +27,7 @@ from .refusal import RejectedRequest
 from .transport import check_mode
 
 log = logging.getLogger("inspector.guard")
-_CLASSES = {"ai": AIMessage, "human": HumanMessage, "system": SystemMessage, "tool": ToolMessage}
+_CLASSES: dict[str, Any] = {"ai": AIMessage, "human": HumanMessage, "system": SystemMessage, "tool": ToolMessage}
 
 
 def _model_name(model: Any) -> str | None:

@@ -36,7 +36,7 @@ class InspectorGuard(CustomLogger):
         self.mode = check_mode(mode)
         self.recorder = recorder if recorder is not None else Recorder("litellm")
 
-    def _guard(self, data: dict, call_type: Any) -> dict | None:
+    def _guard(self, data: dict[str, Any], call_type: Any) -> dict[str, Any] | None:
         name = getattr(call_type, "value", call_type)
         messages = data.get("messages")
         if name not in _CHAT_CALLS or type(messages) is not list:
@@ -55,10 +55,10 @@ class InspectorGuard(CustomLogger):
             self.recorder.record(ins, "would_reject")
         return None
 
-    async def async_pre_call_deployment_hook(self, kwargs: dict, call_type: Any) -> dict | None:
+    async def async_pre_call_deployment_hook(self, kwargs: dict[str, Any], call_type: Any) -> dict[str, Any] | None:
         return self._guard(kwargs, call_type)
 
-    async def async_pre_call_hook(self, user_api_key_dict: Any, cache: Any, data: dict, call_type: Any) -> dict:
+    async def async_pre_call_hook(self, user_api_key_dict: Any, cache: Any, data: dict[str, Any], call_type: Any) -> dict[str, Any]:
         try:
             changed = self._guard(data, call_type)
         except RejectedRequest as refused:

@@ -32,6 +32,7 @@ import logging
 import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 import httpx
 from starlette.applications import Starlette
@@ -72,7 +73,7 @@ _HOP = frozenset({"connection", "keep-alive", "proxy-authenticate", "proxy-autho
                   "transfer-encoding", "upgrade", "host", "content-length"})
 
 
-def upstream_url(path: str, query: bytes, headers, upstreams: dict[str, str]) -> str | None:
+def upstream_url(path: str, query: bytes, headers: Any, upstreams: dict[str, str]) -> str | None:
     """Where a request to the proxy's ``path`` goes, or None (no route)."""
     q = ("?" + query.decode("latin-1")) if query else ""
     if "/models/" in path and ":" in path.rsplit("/", 1)[-1]:
@@ -140,7 +141,7 @@ def build_app(*, mode: str = "observe", upstreams: dict[str, str] | None = None,
     holder: dict[str, httpx.AsyncClient] = {}
 
     @asynccontextmanager
-    async def lifespan(app):
+    async def lifespan(app: Any) -> AsyncIterator[None]:
         holder["client"] = httpx.AsyncClient(transport=guard, timeout=httpx.Timeout(upstream_seconds, connect=10.0))
         try:
             yield
@@ -227,14 +228,14 @@ async def _read_body(request: Request, limit: int, idle: float = BODY_IDLE_SECON
         parts.append(chunk)
 
 
-def header_timeout_protocol(seconds: float):
+def header_timeout_protocol(seconds: float) -> type:
     """uvicorn's h11 protocol, closing a connection whose first request's headers have not all
     arrived ``seconds`` after it opened (uvicorn has no such limit: 200 slow clients held the proxy
     for 90 s, issue 33)."""
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
     class HeaderTimeout(H11Protocol):
-        def connection_made(self, transport) -> None:  # type: ignore[override]
+        def connection_made(self, transport: Any) -> None:
             super().connection_made(transport)
             self._headers_timer = self.loop.call_later(seconds, self._no_headers)
 
@@ -242,7 +243,7 @@ def header_timeout_protocol(seconds: float):
             if self.cycle is None and not self.transport.is_closing():
                 self.transport.close()
 
-        def connection_lost(self, exc) -> None:
+        def connection_lost(self, exc: Exception | None) -> None:
             self._headers_timer.cancel()
             super().connection_lost(exc)
 

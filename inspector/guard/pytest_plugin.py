@@ -17,12 +17,18 @@ PyYAML is imported only when cassettes are checked.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
+if TYPE_CHECKING:
+    from .cassettes import Interaction
+    from .inspect import Inspection
 
-def pytest_addoption(parser) -> None:
+
+def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("inspector", "tool-call transcript inspector")
     group.addoption("--inspector-cassettes", action="store_true", default=False,
                     help="check every request body recorded in VCR.py / pytest-recording cassettes "
@@ -31,7 +37,7 @@ def pytest_addoption(parser) -> None:
                     help="record what --inspector-cassettes finds for the team inbox (inspector inbox)")
 
 
-def pytest_collect_file(file_path: Path, parent):
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> CassetteFile | None:
     if not parent.config.getoption("inspector_cassettes"):
         return None
     if file_path.suffix in (".yaml", ".yml") and "cassettes" in file_path.parts:
@@ -40,7 +46,7 @@ def pytest_collect_file(file_path: Path, parent):
 
 
 class CassetteFile(pytest.File):
-    def collect(self):
+    def collect(self) -> Iterator[RecordedRequest]:
         from .cassettes import read_cassette
         from .inspect import endpoint_of
 
@@ -54,7 +60,7 @@ class CassetteProblem(Exception):
 
 
 class RecordedRequest(pytest.Item):
-    def __init__(self, *, interaction, **kwargs):
+    def __init__(self, *, interaction: Interaction, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.interaction = interaction
 
@@ -63,7 +69,10 @@ class RecordedRequest(pytest.Item):
         from .recorder import Recorder, error_text, names_a_tool_call_problem
 
         it = self.interaction
+        assert it.body is not None  # collect() yields only requests with a body
         ins = inspect_request(it.uri, it.body)
+        if ins is None:
+            pytest.skip("not a chat request the guard checks")
         if ins.report is None:
             pytest.skip(f"the guard cannot read this request: {ins.unreadable}")
         refused = it.status is not None and 400 <= it.status < 500
@@ -82,16 +91,16 @@ class RecordedRequest(pytest.Item):
             raise CassetteProblem(f"recorded as refused (HTTP {it.status}: {said[:300]}), but the check finds no "
                                   f"error for {ins.target}: a blind spot")
 
-    def repr_failure(self, excinfo, style=None):
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         if isinstance(excinfo.value, CassetteProblem):
             return f"{self.path}:{self.interaction.line}: {self.interaction.method} {self.interaction.uri}: {excinfo.value}"
         return super().repr_failure(excinfo, style)
 
-    def reportinfo(self):
+    def reportinfo(self) -> tuple[Path, int, str]:
         return self.path, self.interaction.line - 1, f"{self.path.name}:{self.interaction.line}"
 
 
-def _points_at(ins, said: str | None) -> str:
+def _points_at(ins: Inspection, said: str | None) -> str:
     """``yes`` / ``no`` / ``unknown``: does our first error sit on a message the provider names?"""
     if not said:
         return "unknown"
@@ -111,7 +120,7 @@ def _points_at(ins, said: str | None) -> str:
     return "yes" if ours & named else "no"
 
 
-def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
     if not config.getoption("inspector_cassettes"):
         return
     rows = []

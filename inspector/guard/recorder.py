@@ -20,9 +20,13 @@ from __future__ import annotations
 import logging
 import os
 import threading
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from .inspect import Inspection, public_url
+
+if TYPE_CHECKING:
+    from ..sharing.redact import Redactor
 
 log = logging.getLogger("inspector.guard")
 
@@ -31,7 +35,7 @@ VERDICTS = ("would_reject", "rejected", "repaired", "unreadable")
 ERROR_CHARS = 20_000
 
 
-def recording_on(env=os.environ) -> bool:
+def recording_on(env: Mapping[str, str] = os.environ) -> bool:
     return env.get("INSPECTOR_RECORD", "").strip().lower() in ("1", "true", "yes", "on")
 
 
@@ -47,7 +51,7 @@ def error_text(body: bytes | str) -> str:
         return text[:ERROR_CHARS]
     err = value.get("error") if type(value) is dict else None
     if type(err) is dict and type(err.get("message")) is str:
-        msg = err["message"]
+        msg: str = err["message"]
         param = err.get("param")
         return (msg + (f" (param: {param})" if type(param) is str and param not in msg else ""))[:ERROR_CHARS]
     if type(err) is str:
@@ -69,7 +73,7 @@ class Recorder:
     Safe from many threads; the store opens on the first record. A store that cannot be written
     is logged once per failure and never stops a request."""
 
-    def __init__(self, source: str = "sdk", *, enabled: bool | None = None, store: Any = None, settings: Any = None):
+    def __init__(self, source: str = "sdk", *, enabled: bool | None = None, store: Any = None, settings: Any = None) -> None:
         if source not in SOURCES:
             raise ValueError(f"source must be one of {', '.join(SOURCES)}")
         self.source = source
@@ -77,9 +81,9 @@ class Recorder:
         self._store = store
         self._settings = settings
         self._lock = threading.Lock()
-        self._redactor = None
+        self._redactor: Redactor | None = None
 
-    def _open(self):
+    def _open(self) -> Any:
         with self._lock:
             if self._store is None:
                 from ..sharing.config import Settings
@@ -116,12 +120,13 @@ class Recorder:
             store = self._open()
             fields, har = record_fields(ins, verdict, self.source, status, provider_error, response_body)
             data = self._redacted(har, store.max_bytes)
-            return store.add_record(fields, data)
+            record_id: str | None = store.add_record(fields, data)
+            return record_id
         except Exception as exc:  # noqa: BLE001 - the inbox must never break a request
             log.warning("inspector guard: could not record the request (%s: %s)", type(exc).__name__, exc)
             return None
 
-    def _redacted(self, har: dict, max_bytes: int) -> bytes:
+    def _redacted(self, har: dict[str, Any], max_bytes: int) -> bytes:
         from ..jsonio import dumps
         from ..sharing.redact import check_masked
 
@@ -132,6 +137,7 @@ class Recorder:
             entry["request"]["postData"]["text"] = ""
             entry["comment"] = f"the request body ({size:,} bytes) is larger than a share may be; it was not kept"
             data = dumps(har, indent=False)
+        assert self._redactor is not None  # built by _open
         found = self._redactor.scan(data)
         if found:
             masked = self._redactor.mask(data, found)
@@ -141,7 +147,7 @@ class Recorder:
 
 
 def record_fields(ins: Inspection, verdict: str, source: str, status: int | None, provider_error: str | None,
-                  response_body: bytes | None) -> tuple[dict, dict]:
+                  response_body: bytes | None) -> tuple[dict[str, Any], dict[str, Any]]:
     """The ``guard_records`` columns and the one-entry HAR for a record."""
     report = ins.report or {}
     findings = report.get("findings", [])
@@ -173,7 +179,7 @@ def record_fields(ins: Inspection, verdict: str, source: str, status: int | None
         "first_finding": f"{first['code']} {first['rule']}: {first['text']}" if first else None,
         "findings": _json(findings),
     }
-    response: dict = {"status": status if status is not None else 0, "statusText": "", "headers": [],
+    response: dict[str, Any] = {"status": status if status is not None else 0, "statusText": "", "headers": [],
                       "content": {"mimeType": "application/json", "size": 0}}
     if response_body is not None and status is not None and status >= 400:
         text = response_body.decode("utf-8", "replace")[:ERROR_CHARS]

@@ -13,7 +13,7 @@ from typing import Any
 from .inspect import Inspection, who
 
 
-def _first_words(ins: Inspection) -> tuple[str, dict | None]:
+def _first_words(ins: Inspection) -> tuple[str, dict[str, Any] | None]:
     f = ins.first_error
     if f is None:
         return f"the guard cannot read this request: {ins.unreadable}", None
@@ -45,7 +45,7 @@ class RejectedRequest(BaseException):
     def __init__(self, inspection: Inspection):
         self.inspection = inspection
         self.report = inspection.report
-        self.findings: list[dict] = inspection.errors
+        self.findings: list[dict[str, Any]] = inspection.errors
         first = inspection.first_error
         self.provider_error: str | None = first["provider_error"] if first else None
         self.index: int | None = first["message_index"] if first else None

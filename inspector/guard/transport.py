@@ -19,7 +19,8 @@ response, streamed ones included, is handed back untouched: nothing is buffered.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 from .inspect import Inspection, inspect_request
 from .recorder import Recorder, error_text, names_a_tool_call_problem
@@ -35,10 +36,11 @@ HEADER = "x-inspector-guard"
 # pool of this many threads (so that four big bodies at once do not all hold their parse at once).
 OFF_LOOP_BYTES = 1_000_000
 OFF_LOOP_THREADS = 2
-_POOL: list = []
+_POOL: list[Any] = []
+_T = TypeVar("_T")
 
 
-def _off_loop(fn, *args):
+def _off_loop(fn: Callable[..., _T], *args: Any) -> Awaitable[_T]:
     """``fn(*args)`` in the guard's thread pool, awaited from the event loop."""
     import asyncio
 
@@ -59,11 +61,11 @@ def check_mode(mode: str) -> str:
 class _Guard:
     """What both transports do around the inner one: inspect, refuse or rewrite, record."""
 
-    def __init__(self, mode: str, recorder: Recorder | None, source: str):
+    def __init__(self, mode: str, recorder: Recorder | None, source: str) -> None:
         self.mode = check_mode(mode)
         self.recorder = recorder if recorder is not None else Recorder(source)
 
-    def before(self, request, body: bytes) -> tuple[Inspection | None, Any]:
+    def before(self, request: Any, body: bytes) -> tuple[Inspection | None, Any]:
         if request.method != "POST":
             return None, request
         ins = inspect_request(str(request.url), body, repair=self.mode == "repair")
@@ -84,7 +86,7 @@ class _Guard:
             log.warning("inspector guard: %s (%s, sent anyway: observe mode)", ins.summary(), ins.url)
         return ins, request
 
-    def after(self, ins: Inspection | None, response, error_body: bytes | None) -> None:
+    def after(self, ins: Inspection | None, response: Any, error_body: bytes | None) -> None:
         if ins is None:
             return
         status = response.status_code
@@ -120,34 +122,36 @@ def header_value(ins: Inspection) -> str:
     return "ok"
 
 
-def _with_body(hx, request, body: bytes):
+def _with_body(hx: Any, request: Any, body: bytes | None) -> Any:
+    assert body is not None  # only a repaired request is rebuilt
     headers = hx.Headers(request.headers)
     headers["content-length"] = str(len(body))
     headers.pop("transfer-encoding", None)
     return hx.Request(request.method, request.url, headers=headers, content=body, extensions=request.extensions)
 
 
-def _is_client_error(response) -> bool:
-    return 400 <= response.status_code < 500
+def _is_client_error(response: Any) -> bool:
+    status: int = response.status_code
+    return 400 <= status < 500
 
 
-def _transports(hx) -> tuple[type, type]:
+def _transports(hx: Any) -> tuple[type, type]:
     """``(GuardTransport, AsyncGuardTransport)`` for one httpx package (``httpx`` or ``httpx2``,
     whose APIs are the same: the Anthropic SDK takes only ``httpx2`` clients, the OpenAI SDK both)."""
 
     class GuardTransport(hx.BaseTransport):
         """Wraps ``transport`` (default ``HTTPTransport()``) with the guard."""
 
-        def __init__(self, transport=None, *, mode: str = "observe", recorder: Recorder | None = None,
-                     source: str = "sdk"):
+        def __init__(self, transport: Any = None, *, mode: str = "observe", recorder: Recorder | None = None,
+                     source: str = "sdk") -> None:
             self.inner = transport if transport is not None else hx.HTTPTransport()
             self.guard = _Guard(mode, recorder, source)
 
-        def handle_request(self, request):
+        def handle_request(self, request: Any) -> Any:
             body = request.read() if request.method == "POST" else b""
             ins, send = self.guard.before(request, body)
             if send is not request:
-                send = _with_body(hx, request, ins.repaired)
+                send = _with_body(hx, request, ins.repaired if ins is not None else None)
             try:
                 response = self.inner.handle_request(send)
             except Exception:
@@ -166,12 +170,12 @@ def _transports(hx) -> tuple[type, type]:
         (``benchmarks/bench_guard.py``); a body over ``OFF_LOOP_BYTES`` is checked, and a request
         that is recorded is recorded, in the guard's thread pool, so no other client waits."""
 
-        def __init__(self, transport=None, *, mode: str = "observe", recorder: Recorder | None = None,
-                     source: str = "sdk"):
+        def __init__(self, transport: Any = None, *, mode: str = "observe", recorder: Recorder | None = None,
+                     source: str = "sdk") -> None:
             self.inner = transport if transport is not None else hx.AsyncHTTPTransport()
             self.guard = _Guard(mode, recorder, source)
 
-        async def handle_async_request(self, request):
+        async def handle_async_request(self, request: Any) -> Any:
             body = await request.aread() if request.method == "POST" else b""
             recording = self.guard.recorder is not None and self.guard.recorder.enabled
             if len(body) > OFF_LOOP_BYTES or recording:
@@ -179,7 +183,7 @@ def _transports(hx) -> tuple[type, type]:
             else:
                 ins, send = self.guard.before(request, body)
             if send is not request:
-                send = _with_body(hx, request, ins.repaired)
+                send = _with_body(hx, request, ins.repaired if ins is not None else None)
             try:
                 response = await self.inner.handle_async_request(send)
             except Exception:
@@ -200,11 +204,21 @@ def _transports(hx) -> tuple[type, type]:
 
     for cls in (GuardTransport, AsyncGuardTransport):
         cls.__module__ = __name__
-        cls.package = hx.__name__
     return GuardTransport, AsyncGuardTransport
 
 
 _BUILT: dict[str, tuple[type, type]] = {}
+
+
+def _package(package: str | None) -> str:
+    """"httpx" or "httpx2" (``None``: httpx2 when it is installed, else httpx)."""
+    import importlib.util
+
+    if package is None:
+        package = "httpx2" if importlib.util.find_spec("httpx2") is not None else "httpx"
+    if package not in ("httpx", "httpx2"):
+        raise ValueError(f"package must be httpx or httpx2 (got {package!r})")
+    return package
 
 
 def transports(package: str | None = None) -> tuple[type, type]:
@@ -212,40 +226,39 @@ def transports(package: str | None = None) -> tuple[type, type]:
     when it is installed, which both SDKs take, else httpx)."""
     import importlib
 
-    if package is None:
-        package = "httpx2" if importlib.util.find_spec("httpx2") is not None else "httpx"
-    if package not in ("httpx", "httpx2"):
-        raise ValueError(f"package must be httpx or httpx2 (got {package!r})")
+    package = _package(package)
     if package not in _BUILT:
         _BUILT[package] = _transports(importlib.import_module(package))
     return _BUILT[package]
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> type:
     if name in ("GuardTransport", "AsyncGuardTransport"):  # the httpx package's
         return transports("httpx")[name == "AsyncGuardTransport"]
     raise AttributeError(name)
 
 
 def client(mode: str = "observe", *, transport: Any = None, recorder: Recorder | None = None,
-           package: str | None = None, **kwargs: Any):
+           package: str | None = None, **kwargs: Any) -> Any:
     """A client whose requests pass the guard; give it to an SDK as ``http_client``. An
     ``httpx2.Client`` when httpx2 is installed (the OpenAI and Anthropic SDKs both take it),
     else an ``httpx.Client``; ``package`` chooses."""
     import importlib
 
+    package = _package(package)
     sync, _ = transports(package)
-    hx = importlib.import_module(sync.package)
+    hx = importlib.import_module(package)
     kwargs.setdefault("timeout", hx.Timeout(600.0, connect=5.0))  # the SDKs' own default
     return hx.Client(transport=sync(transport, mode=mode, recorder=recorder), **kwargs)
 
 
 def async_client(mode: str = "observe", *, transport: Any = None, recorder: Recorder | None = None,
-                 package: str | None = None, **kwargs: Any):
+                 package: str | None = None, **kwargs: Any) -> Any:
     """The async ``client``: an ``AsyncClient`` of the same package."""
     import importlib
 
+    package = _package(package)
     _, asyn = transports(package)
-    hx = importlib.import_module(asyn.package)
+    hx = importlib.import_module(package)
     kwargs.setdefault("timeout", hx.Timeout(600.0, connect=5.0))
     return hx.AsyncClient(transport=asyn(transport, mode=mode, recorder=recorder), **kwargs)

@@ -14,9 +14,10 @@ import logging
 import sys
 import threading
 import time
+from typing import Any
 
 from prometheus_client import (
-    CONTENT_TYPE_LATEST,  # noqa: F401 - re-exported for the metrics route
+    CONTENT_TYPE_LATEST,
     CollectorRegistry,
     Counter,
     Gauge,
@@ -24,6 +25,7 @@ from prometheus_client import (
     generate_latest,
 )
 
+METRICS_TYPE: str = CONTENT_TYPE_LATEST  # the metrics route's media type
 disable_created_metrics()  # the *_created series only say when the process started
 REGISTRY = CollectorRegistry(auto_describe=True)
 COUNTERS = {
@@ -77,7 +79,7 @@ def configure(json_lines: bool) -> None:
         _configured = True
 
 
-def _clean(fields: dict) -> dict:
+def _clean(fields: dict[str, Any]) -> dict[str, Any]:
     out = {}
     for k, v in fields.items():
         if k not in FIELDS or v is None:
@@ -86,7 +88,7 @@ def _clean(fields: dict) -> dict:
     return out
 
 
-def record(event: str, *, count: int = 1, level: int = logging.INFO, **fields) -> None:
+def record(event: str, *, count: int = 1, level: int = logging.INFO, **fields: Any) -> None:
     """Count ``event`` (when it is a counter) and log it with the allowed ``fields``."""
     counter = _counters.get(event)
     if counter is not None and count:

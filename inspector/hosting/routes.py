@@ -16,20 +16,26 @@ from __future__ import annotations
 
 import base64
 import logging
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from http.cookies import SimpleCookie
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from ..sharing.config import Hosting, oidc_secrets
 from . import events, retention
+
+if TYPE_CHECKING:
+    from starlette.requests import Request
+    from starlette.responses import Response
+    from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 NO_CACHE = {"Cache-Control": "no-cache, no-store"}
 RETURN_COOKIE = "inspector_return"
 RETURN_SECONDS = 900
 
 
-async def health(request):
+async def health(request: Request) -> Response:
     from starlette.concurrency import run_in_threadpool
     from starlette.responses import JSONResponse
 
@@ -44,16 +50,17 @@ async def health(request):
     return JSONResponse({"status": "ok", "store": "ok"}, headers=NO_CACHE)
 
 
-async def metrics(request):
+async def metrics(request: Request) -> Response:
     from starlette.responses import Response
 
-    return Response(events.exposition(), media_type=events.CONTENT_TYPE_LATEST, headers=NO_CACHE)
+    return Response(events.exposition(), media_type=events.METRICS_TYPE, headers=NO_CACHE)
 
 
-def _header(scope, name: bytes) -> str | None:
+def _header(scope: Scope, name: bytes) -> str | None:
     for k, v in scope.get("headers", []):
         if k.lower() == name:
-            return v.decode("latin-1")
+            text: str = v.decode("latin-1")
+            return text
     return None
 
 
@@ -70,10 +77,10 @@ def _return_query(referer: str | None, host: str | None) -> str:
 class ReturnAfterSignIn:
     """ASGI middleware: bring ``?t=...`` (the share link) back after Streamlit's OIDC round trip."""
 
-    def __init__(self, app):
+    def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         path = scope.get("path", "") if scope["type"] == "http" else ""
         if path.endswith("/auth/login"):
             query = _return_query(_header(scope, b"referer"), _header(scope, b"host"))
@@ -93,8 +100,8 @@ class ReturnAfterSignIn:
         await self.app(scope, receive, send)
 
     @staticmethod
-    def _adding_cookie(send, value: str):
-        async def wrapped(message):
+    def _adding_cookie(send: Send, value: str) -> Send:
+        async def wrapped(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", []))
                 headers.append((b"set-cookie", f"{value}; Path=/; HttpOnly; SameSite=Lax".encode("latin-1")))
@@ -104,12 +111,12 @@ class ReturnAfterSignIn:
         return wrapped
 
     @classmethod
-    def _returning(cls, send, query: str):
+    def _returning(cls, send: Send, query: str) -> Send:
         clear = cls._adding_cookie(send, f"{RETURN_COOKIE}=; Max-Age=0")
 
-        async def wrapped(message):
+        async def wrapped(message: Message) -> None:
             if message["type"] == "http.response.start" and message["status"] in (302, 303, 307) and query:
-                headers = []
+                headers: list[tuple[bytes, bytes]] = []
                 for k, v in message.get("headers", []):
                     if k.lower() == b"location":
                         target = v.decode("latin-1")
@@ -123,7 +130,7 @@ class ReturnAfterSignIn:
 
 
 @asynccontextmanager
-async def lifespan(app):
+async def lifespan(app: Any) -> AsyncIterator[None]:
     hosting = Hosting.from_env()
     events.configure(hosting.log_json)
     events.record("server_started", mode=hosting.auth)

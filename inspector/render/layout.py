@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import bisect
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
 from ..dialects import Dialect, detect
@@ -78,7 +78,7 @@ def first_string_arg(args: Any, limit: int = ARG_CHARS) -> str:
         if depth > 3:
             return None
         if isinstance(x, dict):
-            values = x.values()
+            values: Iterable[Any] = x.values()
         elif isinstance(x, list):
             values = x[:10]
         else:
@@ -127,7 +127,7 @@ class Bucket(NamedTuple):
     first: int  # the slice's first message
     last: int  # and its last
     worst: int  # its worst finding's rank (SEV_RANK; 0: none)
-    count: int  # its findings
+    count: int  # type: ignore[assignment]  # its findings (a field named like tuple.count, which it hides)
     target: int  # the message a click goes to (the first with its worst finding)
 
 
@@ -189,7 +189,7 @@ class TimelineModel:
     """Whole-transcript facts the timeline needs, computed once per checked transcript."""
 
     def __init__(self, msgs: list[Msg], pairing: Pairing, findings: list[Finding], dialect: Dialect,
-                 page_size: int = PAGE_SIZE, items: list | None = None, loop_folds: list[LoopFold] | tuple = ()):
+                 page_size: int = PAGE_SIZE, items: list[Any] | None = None, loop_folds: list[LoopFold] | tuple[Any, ...] = ()):
         self.msgs = msgs
         # Runs shown as one row (folded) until opened; they never overlap (a later one that
         # would is dropped).
@@ -224,17 +224,17 @@ class TimelineModel:
         self._haystack: list[str] | None = None
         # Links: (id, call msg, call pos, result msg, result pos, status). Ghosts stand where a
         # missing result should have been: after the last message of the call's block.
-        self.links: list[tuple] = [
+        self.links: list[tuple[Any, ...]] = [
             (l.call.id, l.call.msg, l.call.pos, l.result.msg, l.result.pos, l.status) for l in pairing.links
         ]
         block_end = {b.index: b.ends for b in pairing.blocks}
         pending = {id(c) for c in pairing.pending}
-        self.ghosts: list[tuple] = []  # (id, name, call msg, call pos, anchor msg, status)
+        self.ghosts: list[tuple[Any, ...]] = []  # (id, name, call msg, call pos, anchor msg, status)
         for c in pairing.missing:
             anchor = block_end.get(c.msg, c.msg)
             self.ghosts.append((c.id, c.name, c.msg, c.pos, anchor, "pending" if id(c) in pending else "missing"))
-        self._overviews: dict[int, list] = {}
-        self._pages: dict[tuple, dict] = {}
+        self._overviews: dict[int, list[Any]] = {}
+        self._pages: dict[tuple[Any, ...], dict[str, Any]] = {}
         self._lock = threading.Lock()
         self.by_msg: dict[int, list[int]] = {}
         for k, (_, cm, _, rm, _, _) in enumerate(self.links):
@@ -296,7 +296,7 @@ class TimelineModel:
     def turns(self) -> list[Fold]:
         """Each turn: a message with calls and the messages right after it that hold only
         results (the assistant's step and what its tools answered), when there is at least one."""
-        got = getattr(self, "_turns", None)
+        got: list[Fold] | None = getattr(self, "_turns", None)
         if got is not None:
             return got
         out: list[Fold] = []
@@ -342,7 +342,7 @@ class TimelineModel:
 
     def tool_names(self) -> list[tuple[str, int]]:
         """Each tool name called in the transcript with its number of calls, most called first."""
-        got = getattr(self, "_tool_names", None)
+        got: list[tuple[str, int]] | None = getattr(self, "_tool_names", None)
         if got is not None:  # asked on every run of the timeline: counted once
             return got
         counts: dict[str, int] = {}
@@ -396,7 +396,7 @@ class TimelineModel:
             keep.append(i)
         return keep
 
-    def card(self, i: int) -> dict:
+    def card(self, i: int) -> dict[str, Any]:
         """Message ``i`` as the timeline draws it (also the Compare view's cards, ``pairs.py``)."""
         m = self.msgs[i]
         return {
@@ -417,7 +417,7 @@ class TimelineModel:
             "sev": SEV_NAME[self.worst.get(i, 0)],
         }
 
-    def page(self, p: int, selected: int | None = None, focus: int = 0, opened: frozenset[int] = frozenset()) -> dict:
+    def page(self, p: int, selected: int | None = None, focus: int = 0, opened: frozenset[int] = frozenset()) -> dict[str, Any]:
         """The data of page ``p`` (0-based): cards, ghosts, connectors with lanes, stubs, overview.
         ``opened``: the first messages of the folds the user opened (a fold holding the
         selected message is open too).
@@ -441,11 +441,11 @@ class TimelineModel:
                 if start <= f.first and f.last < end and f.first not in opened
                 and not (selected is not None and f.first <= selected <= f.last)}
 
-    def _page(self, p: int, selected: int | None, focus: int, opened: frozenset[int] = frozenset()) -> dict:
+    def _page(self, p: int, selected: int | None, focus: int, opened: frozenset[int] = frozenset()) -> dict[str, Any]:
         start = p * self.page_size
         end = min(self.n, start + self.page_size)  # exclusive
         rows: dict[Any, int] = {}  # message index or ("g", ghost no) -> row
-        items: list[dict] = []
+        items: list[dict[str, Any]] = []
         closed = self.folded(start, end, selected, opened)
         inside = -1  # the last message of the closed fold being passed, if any
         for i in range(start, end):
@@ -477,7 +477,7 @@ class TimelineModel:
                 ghost_ids[g] = None
             for g in self.ghosts_at.get(i, ()):
                 ghost_ids[g] = None
-        links: list[dict] = []
+        links: list[dict[str, Any]] = []
         spans: list[tuple[int, int]] = []
         for k in link_ids:
             cid, cm, cpos, rm, rpos, status = self.links[k]
@@ -522,7 +522,7 @@ class TimelineModel:
             "shapes": SHAPES,
         }
 
-    def _stub(self, d: dict, a: int | None, b: int | None, cm: int, rm: int) -> None:
+    def _stub(self, d: dict[str, Any], a: int | None, b: int | None, cm: int, rm: int) -> None:
         """Mark a link whose other end is on another page: where it goes and the page to open."""
         if a is None:
             d["stub"] = {"end": "from", "dir": "up" if cm < rm else "down", "other": cm, "page": self.page_of(cm) + 1}
@@ -555,7 +555,7 @@ def _query_words(query: str) -> list[str]:
     return [w for w in words if w]
 
 
-def _span(a: int | None, b: int | None, d: dict, last_row: int) -> tuple[int, int]:
+def _span(a: int | None, b: int | None, d: dict[str, Any], last_row: int) -> tuple[int, int]:
     """Rows a connector occupies; an end on another page is the top (-1) or the bottom (last_row)."""
     edge = -1 if d.get("stub", {}).get("dir") == "up" else last_row
     a = edge if a is None else a

@@ -123,6 +123,9 @@ PROBE = 'docs/provider-evidence.md, "Provider drift of 2026" (live probe of La P
 RECORDED = ('docs/provider-evidence.md, "Recorded rejections held as tests" (corpus: '
             "broken/pydantic-ai_openai_responses_reasoning_without_following_item)")
 
+REASONING_BINDING = ('docs/provider-evidence.md, "Responses reasoning items" (the reasoning item\'s own words, '
+                     "rules.md 2026-11-23; item ids of one response: cline/cline#12242, 2026-07-12)")
+
 _MISSING_RESULTS_ANTHROPIC = ("messages.{i}: `tool_use` ids were found without `tool_result` blocks immediately "
                               "after: {ids}. Each `tool_use` block must have a corresponding `tool_result` block in "
                               "the next message.")
@@ -320,7 +323,14 @@ _RULES = (
         # (reports 2026-04 to 2026-05), and ignores reasoning_content elsewhere (its thinking-mode guide).
         "missing_reasoning": {"deepseek": E},
         "reasoning_content": {"deepseek": I},
+        # a reasoning item followed by a call another response made (item ids of one response share a
+        # prefix: cline/cline#12242, 2026-07-12): its required following item is missing (issue 34)
+        "reasoning_binding": {"responses": E},
     }, said_by_kind={
+        "reasoning_binding": {
+            "responses": Said("Item '{item}' of type 'reasoning' was provided without its required following item.",
+                              REASONING_BINDING),
+        },
         # DeepSeek V4's words (reports 2026-04-24 to 2026-05-17); before V4 (to 2026-03): "Missing
         # `reasoning_content` field in the assistant message at message index {i}. ..."
         "missing_reasoning": {
@@ -456,6 +466,7 @@ KIND_EVIDENCE: Mapping[tuple[str, str], tuple[str, str]] = {
     ("TC021", "thinking_required"): ("langchain-ai/langchain-aws#844; Kilo-Org/kilocode#5219", "2026-01-22"),
     ("TC021", "thought_signature"): ("Gemini 3 thought signatures (docs/provider-evidence.md, Rules that moved)",
                                      "2026-09"),
+    ("TC021", "reasoning_binding"): (REASONING_BINDING, "2026-07-12"),
     ("TC021", "missing_reasoning"): ("DeepSeek V4 thinking mode (baby-llm/baby-agent#17)", "2026-05-22"),
     ("TC021", "reasoning_item"): (RECORDED, "2026-11-23"),
     ("TC021", "reasoning_dropped"): (REASONING_DROPPED, "2026-07-12"),

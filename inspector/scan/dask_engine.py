@@ -29,7 +29,7 @@ def _count(part: Part) -> int:
 
 
 def _scan_partition(part: Part, index: int, newlines_before: int, opts: Any, out: str | None,
-                    want_rows: bool) -> tuple[Summary, list[dict] | None]:
+                    want_rows: bool) -> tuple[Summary, list[dict[str, Any]] | None]:
     from .lines import first_line
     from .work import scan_part
 
@@ -45,7 +45,7 @@ def _scan_partition(part: Part, index: int, newlines_before: int, opts: Any, out
     return s, (rows if want_rows else None)
 
 
-def connect(jobs: int, scheduler: str | None):
+def connect(jobs: int, scheduler: str | None) -> tuple[Any, Any]:
     """A ``Client``, and the ``LocalCluster`` started for it (None when joining ``scheduler``)."""
     try:
         from dask.distributed import Client, LocalCluster
@@ -61,7 +61,7 @@ def connect(jobs: int, scheduler: str | None):
 
 
 def scan(parts: list[Part], opts: Any, jobs: int, scheduler: str | None, out: str | None,
-         on_done: Callable[[Part, Summary, list[dict] | None], None], want_rows: bool = False) -> None:
+         on_done: Callable[[Part, Summary, list[dict[str, Any]] | None], None], want_rows: bool = False) -> None:
     """Scan every part on the cluster; ``on_done`` gets each partition's summary as it finishes."""
     from dask.distributed import as_completed
 
@@ -74,7 +74,8 @@ def scan(parts: list[Part], opts: Any, jobs: int, scheduler: str | None, out: st
     client, cluster = connect(jobs, scheduler)
     try:
         counts = client.gather(client.map(_count, parts, pure=False))
-        before, seen = [], {}
+        before: list[int] = []
+        seen: dict[str, int] = {}
         for p, n in zip(parts, counts):
             before.append(seen.get(p.path, 0))
             seen[p.path] = seen.get(p.path, 0) + n

@@ -40,7 +40,7 @@ def _align(f: BinaryIO, start: int) -> tuple[int, bool]:
     return f.tell(), False
 
 
-def read_range(path: str | os.PathLike, start: int, end: int) -> Iterator[tuple[int, bytes]]:
+def read_range(path: str | os.PathLike[str], start: int, end: int) -> Iterator[tuple[int, bytes]]:
     """Yield ``(k, line)`` for the lines that start in ``[start, end)``; ``k`` counts from 0.
 
     Empty lines are counted (so that line numbers match the file) but yielded as ``b""``.
@@ -61,7 +61,7 @@ def read_range(path: str | os.PathLike, start: int, end: int) -> Iterator[tuple[
             k += 1
 
 
-def newlines(path: str | os.PathLike, start: int, end: int) -> int:
+def newlines(path: str | os.PathLike[str], start: int, end: int) -> int:
     """How many newline bytes lie in ``[start, end)`` (a fast pass: ``bytes.count``)."""
     n = 0
     with open(path, "rb") as f:
@@ -76,7 +76,7 @@ def newlines(path: str | os.PathLike, start: int, end: int) -> int:
     return n
 
 
-def first_line(path: str | os.PathLike, start: int, newlines_before: int) -> int:
+def first_line(path: str | os.PathLike[str], start: int, newlines_before: int) -> int:
     """The 1-based number of the first line that starts in a range beginning at ``start``.
 
     ``newlines_before`` is the number of newlines in ``[0, start)``.
@@ -90,7 +90,7 @@ def first_line(path: str | os.PathLike, start: int, newlines_before: int) -> int
     return newlines_before - (1 if nl else 0) + 2
 
 
-def has_second_line(path: str | os.PathLike, limit: int = 64 << 20) -> bool:
+def has_second_line(path: str | os.PathLike[str], limit: int = 64 << 20) -> bool:
     """Whether anything but white space follows the file's first non-empty line: a one-line file
     (a byte-order mark or a trailing newline or not) is one document, not a dataset (issue 33)."""
     seen = False
@@ -109,7 +109,7 @@ def has_second_line(path: str | os.PathLike, limit: int = 64 << 20) -> bool:
     return False
 
 
-def first_line_bytes(path: str | os.PathLike, limit: int = 64 << 20) -> bytes:
+def first_line_bytes(path: str | os.PathLike[str], limit: int = 64 << 20) -> bytes:
     """The file's first non-empty line (up to ``limit`` bytes), without a BOM: enough to sniff."""
     with open(path, "rb") as f:
         for line in iter(lambda: f.readline(limit), b""):

@@ -30,7 +30,7 @@ def ordered_map(fn: Callable[..., Any], parts: Iterable[Part], jobs: int, *args:
         return
     from concurrent.futures import ProcessPoolExecutor
 
-    window: deque = deque()
+    window: deque[Any] = deque()
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         for p in parts:
             window.append((p, pool.submit(fn, p, *args)))
@@ -48,7 +48,7 @@ class LineNumbers:
     def __init__(self) -> None:
         self._base: dict[str, int] = {}
 
-    def fix(self, part: Part, rows: list[dict], nlines: int) -> list[dict]:
+    def fix(self, part: Part, rows: list[dict[str, Any]], nlines: int) -> list[dict[str, Any]]:
         if part.kind != "lines":
             return rows
         base = self._base.get(part.path, 0)
@@ -59,7 +59,7 @@ class LineNumbers:
         return rows
 
 
-def scan(parts: list[Part], opts: Any, jobs: int, on_rows: Callable[[Part, list[dict]], None]) -> None:
+def scan(parts: list[Part], opts: Any, jobs: int, on_rows: Callable[[Part, list[dict[str, Any]]], None]) -> None:
     """Scan every part; ``on_rows(part, rows)`` gets each part's rows in input order."""
     from .work import scan_part
 

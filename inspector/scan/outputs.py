@@ -8,7 +8,7 @@ for ``.parquet`` (pyarrow, from the ``scale`` extra). A finding row repeats its 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import orjson
 
@@ -24,7 +24,7 @@ def findings_path(out: str) -> str:
     return str(p.with_name(p.stem + ".findings" + p.suffix))
 
 
-def split(rows: list[dict]) -> tuple[list[dict], list[dict]]:
+def split(rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Transcript rows without their findings, and one row per finding located by its transcript."""
     ts, fs = [], []
     for r in rows:
@@ -34,7 +34,7 @@ def split(rows: list[dict]) -> tuple[list[dict], list[dict]]:
     return ts, fs
 
 
-def schemas():
+def schemas() -> tuple[Any, Any]:
     import pyarrow as pa
 
     s, i, b = pa.string(), pa.int64(), pa.bool_()
@@ -48,14 +48,14 @@ def schemas():
     return transcripts, findings
 
 
-def _tool_call_ids_as_text(fs: list[dict]) -> list[dict]:
+def _tool_call_ids_as_text(fs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for f in fs:
         if f["tool_call_id"] is not None and not isinstance(f["tool_call_id"], str):
             f["tool_call_id"] = str(f["tool_call_id"])
     return fs
 
 
-def write_part(rows: list[dict], out_dir: str, findings_dir: str, index: int) -> None:
+def write_part(rows: list[dict[str, Any]], out_dir: str, findings_dir: str, index: int) -> None:
     """One partition's two tables as ``part-NNNNN`` files under two directories (the Dask engine).
 
     The directories take the suffix of ``-o`` (``.parquet`` or ``.jsonl``), and so do the files.
@@ -79,7 +79,7 @@ def write_part(rows: list[dict], out_dir: str, findings_dir: str, index: int) ->
 class RowWriter:
     """Append rows part by part to ``OUT`` and ``OUT.findings`` (JSON Lines or Parquet by suffix)."""
 
-    def __init__(self, out: str):
+    def __init__(self, out: str) -> None:
         self.out = out
         self.parquet = out.endswith(".parquet")
         if not (self.parquet or out.endswith((".jsonl", ".ndjson"))):
@@ -100,7 +100,7 @@ class RowWriter:
         except OSError as exc:
             raise InputError(f"cannot write the file ({exc.strerror or exc})", out) from None
 
-    def write(self, rows: list[dict]) -> None:
+    def write(self, rows: list[dict[str, Any]]) -> None:
         ts, fs = split(rows)
         if self.parquet:
             import pyarrow as pa
@@ -118,6 +118,6 @@ class RowWriter:
         self._fs.close()
 
 
-def _jsonl(f: IO[bytes], rows: list[dict]) -> None:
+def _jsonl(f: IO[bytes], rows: list[dict[str, Any]]) -> None:
     if rows:
         f.write(b"".join(orjson.dumps(r, default=str) + b"\n" for r in rows))

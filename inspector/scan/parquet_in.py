@@ -18,7 +18,7 @@ from ..errors import InputError
 JSON_COLUMNS = (*LIST_KEYS, "tools", "system")
 
 
-def _pq():
+def _pq() -> Any:
     try:
         import pyarrow.parquet as pq
     except ModuleNotFoundError:
@@ -43,7 +43,7 @@ def _strip_nulls(v: Any) -> Any:
     return v
 
 
-def _record(row: dict) -> dict:
+def _record(row: dict[str, Any]) -> dict[str, Any]:
     out = {}
     for k, v in row.items():
         if k in JSON_COLUMNS:

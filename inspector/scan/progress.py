@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import sys
 import time
+from typing import TextIO
 
 
 class Progress:
     """Redraws at most a few times a second; silent when stderr is not a terminal (piped, in CI)."""
 
-    def __init__(self, total_bytes: int, enabled: bool | None = None, stream=None):
+    def __init__(self, total_bytes: int, enabled: bool | None = None, stream: TextIO | None = None) -> None:
         self.stream = stream or sys.stderr
         self.enabled = self.stream.isatty() if enabled is None else enabled
         self.total = max(1, total_bytes)

@@ -65,13 +65,13 @@ def _open(name: str, stdout: IO[bytes]) -> IO[bytes]:
 
 
 def repair_dataset(path: str, output: str, unfixable: str | None, report: str | None, target: str | None,
-                   options: Any, dialect: str | None, jobs: int, stdout: IO[bytes], progress: Any) -> dict:
+                   options: Any, dialect: str | None, jobs: int, stdout: IO[bytes], progress: Any) -> dict[str, Any]:
     """Repair every record of a JSON Lines dataset; returns the tally."""
     from .local import LineNumbers, ordered_map
     from .sources import plan
 
     parts = plan([path])
-    tally = {"records": 0, "clean": 0, "repaired": 0, "unfixed": 0, "held_out": 0, "unreadable": 0,
+    tally: dict[str, Any] = {"records": 0, "clean": 0, "repaired": 0, "unfixed": 0, "held_out": 0, "unreadable": 0,
              "first_problem": None}
     files = [_open(output, stdout)]
     held = _open(unfixable, stdout) if unfixable else None

@@ -18,6 +18,7 @@ import fnmatch
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import orjson
 
@@ -66,7 +67,7 @@ def expand(paths: list[str], globs: list[str] | None = None) -> list[str]:
     return out
 
 
-def _is_record(value) -> bool:
+def _is_record(value: Any) -> bool:
     """A JSON Lines value that is a whole transcript (a request, a batch line, a sample), not one
     message of one: the same test the whole-file reader applies (``containers.looks_like_message``,
     which asks every dialect), so ``scan`` and ``check`` cut a file the same way."""

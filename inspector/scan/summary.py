@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import heapq
 from collections import Counter
+from typing import Any
 
 from ..rules import RULES
 from ..targets import PROVIDER_NAME
@@ -17,9 +18,9 @@ PROBLEMS = 5
 _SEVERITY_RANK = {"error": 3, "warning": 2, "info": 1}
 
 
-def where(row: dict) -> str:
+def where(row: dict[str, Any]) -> str:
     """``path:line`` for a JSON Lines record, ``path:key`` otherwise."""
-    at = row["source"]
+    at: str = row["source"]
     if row.get("line") is not None:
         at += f":{row['line']}"
     if row.get("key"):
@@ -37,12 +38,12 @@ class Summary:
         self.noted = 0  # transcripts with notes only
         self.unreadable = 0
         self.messages = 0
-        self.targets: Counter = Counter()
-        self.dialects: Counter = Counter()
-        self.rule_transcripts: Counter = Counter()  # code -> transcripts with it
-        self.rule_findings: Counter = Counter()  # code -> findings
+        self.targets: Counter[str] = Counter()
+        self.dialects: Counter[str] = Counter()
+        self.rule_transcripts: Counter[str] = Counter()  # code -> transcripts with it
+        self.rule_findings: Counter[str] = Counter()  # code -> findings
         self.rule_severity: dict[str, str] = {}  # code -> worst severity seen
-        self.worst: list[tuple] = []  # min-heap of (errors, warnings, -seq, where, first error)
+        self.worst: list[tuple[Any, ...]] = []  # min-heap of (errors, warnings, -seq, where, first error)
         self.problems: list[tuple[str, str]] = []
         self.looping = 0  # transcripts with a loop (``inspector.loops``)
         self.loops = 0
@@ -50,7 +51,7 @@ class Summary:
         self.loop_tokens = 0
         self._seq = 0
 
-    def add(self, row: dict) -> None:
+    def add(self, row: dict[str, Any]) -> None:
         self.scanned += 1
         self._seq += 1
         if row.get("problem"):
@@ -114,11 +115,11 @@ class Summary:
                 "info": self.rejected + self.warned + self.noted}[fail_on]
         return bool(over or self.unreadable)
 
-    def worst_examples(self) -> list[dict]:
+    def worst_examples(self) -> list[dict[str, Any]]:
         return [{"where": at, "errors": e, "warnings": w, "first": text}
                 for e, w, _, at, text in sorted(self.worst, reverse=True)]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The JSON summary (``scan --format json``)."""
         return {
             "transcripts": self.scanned,

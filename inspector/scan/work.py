@@ -37,7 +37,7 @@ class ScanOptions:
     loops: LoopOptions = DEFAULT_LOOPS
 
 
-def _row(source: str, line: int | None, key: str | None) -> dict:
+def _row(source: str, line: int | None, key: str | None) -> dict[str, Any]:
     return {"source": source, "line": line, "key": key, "dialect": None, "target": None, "messages": 0,
             "errors": 0, "warnings": 0, "notes": 0, "codes": [], "rejected": False, "problem": None,
             "loops": 0, "loop_calls": 0, "loop_tokens": 0, "findings": [], "loop_findings": []}
@@ -46,7 +46,8 @@ def _row(source: str, line: int | None, key: str | None) -> dict:
 def _key(root: Any, t: Transcript, many: bool) -> str | None:
     """What names a transcript besides its line: a Batch ``custom_id``, a sample id, its JSON path."""
     if type(root) is dict and isinstance(root.get("custom_id"), str):
-        return root["custom_id"]
+        custom_id: str = root["custom_id"]
+        return custom_id
     if t.path:
         parent = get_path(root, t.path[:-1])
         sid = parent.get("id") if type(parent) is dict else None
@@ -56,12 +57,12 @@ def _key(root: Any, t: Transcript, many: bool) -> str | None:
 
 
 def check_one(root: Any, t: Transcript, fmt: str, source: str, line: int | None, key: str | None,
-              opts: ScanOptions) -> dict:
+              opts: ScanOptions) -> dict[str, Any]:
     """The row of one transcript checked on its own (a file whose transcripts cannot be read together)."""
     return _rows(Document(root=root, format=fmt, transcripts=[t], source=source), line, [key], opts)[0]
 
 
-def _rows(doc: Document, line: int | None, keys: list, opts: ScanOptions) -> list[dict]:
+def _rows(doc: Document, line: int | None, keys: list[Any], opts: ScanOptions) -> list[dict[str, Any]]:
     """A row per transcript of ``doc``, from one ``check_plain`` of the whole document: the same
     reading as ``inspector check`` (the dialect a weak transcript takes from its siblings, the
     target each transcript's own request names)."""
@@ -75,10 +76,10 @@ def _rows(doc: Document, line: int | None, keys: list, opts: ScanOptions) -> lis
         row["dialect"] = doc.transcripts[0].dialect or None if doc.transcripts else None
         row["problem"] = str(exc)
         return [row]
-    by_transcript: list[list[dict]] = [[] for _ in doc.transcripts]
+    by_transcript: list[list[dict[str, Any]]] = [[] for _ in doc.transcripts]
     for f in report["findings"]:
         by_transcript[f["transcript"]].append(f)
-    loops_of: list[list[dict]] = [[] for _ in doc.transcripts]
+    loops_of: list[list[dict[str, Any]]] = [[] for _ in doc.transcripts]
     for f in report["loops"]:
         loops_of[f["transcript"]].append(f)
     rows = []
@@ -97,7 +98,7 @@ def _rows(doc: Document, line: int | None, keys: list, opts: ScanOptions) -> lis
 
 
 def check_value(root: Any, fmt: str, source: str, line: int | None, opts: ScanOptions,
-                key: str | None = None) -> list[dict]:
+                key: str | None = None) -> list[dict[str, Any]]:
     """Rows for every transcript in one parsed value (a line's record, a whole file, a Parquet row)."""
     try:
         found = find_transcripts(root, fmt)
@@ -110,20 +111,20 @@ def check_value(root: Any, fmt: str, source: str, line: int | None, opts: ScanOp
                  [key or _key(root, t, many) for t in found], opts)
 
 
-def _problem_row(source: str, line: int | None, key: str | None, exc: Exception) -> dict:
+def _problem_row(source: str, line: int | None, key: str | None, exc: Exception) -> dict[str, Any]:
     row = _row(source, line, key)
     row["problem"] = str(exc) if isinstance(exc, InputError) else f"{type(exc).__name__}: {exc}"
     return row
 
 
-def fast_path(source: str, opts: ScanOptions, general: Callable[[bytes, int], list[dict]]) -> FastPath | None:
+def fast_path(source: str, opts: ScanOptions, general: Callable[[bytes, int], list[dict[str, Any]]]) -> FastPath | None:
     """The fast path for clean Chat Completions examples (``scan.fast``), when the scan reads
     them as the general path would without options: openai-chat, for OpenAI."""
     chat = of_target("openai").name  # the format of OpenAI's own Chat Completions API
     if opts.target not in (None, "openai") or opts.dialect not in (None, chat):
         return None
 
-    def clean_row(line: int, messages: int) -> dict:
+    def clean_row(line: int, messages: int) -> dict[str, Any]:
         row = _row(source, line, None)
         row["dialect"], row["target"], row["messages"] = chat, "openai", messages
         return row
@@ -145,17 +146,17 @@ def parse_line(ln: bytes) -> Any:
         return InputError("not a JSON value")
 
 
-def scan_part(part: Part, opts: ScanOptions, line_base: int = 0) -> tuple[list[dict], int]:
+def scan_part(part: Part, opts: ScanOptions, line_base: int = 0) -> tuple[list[dict[str, Any]], int]:
     """Rows for one part, and how many lines it spans (0 for other kinds).
 
     Lines are numbered ``line_base + k + 1``; the caller fixes ``line_base`` when it only learns
     it afterwards (the local engine knows how many lines came before once earlier parts are back).
     """
-    rows: list[dict] = []
+    rows: list[dict[str, Any]] = []
     if part.kind == "lines":
         from . import lines
 
-        def general(ln: bytes, line: int) -> list[dict]:
+        def general(ln: bytes, line: int) -> list[dict[str, Any]]:
             value = parse_line(ln)
             if isinstance(value, InputError):
                 return [_problem_row(part.path, line, None, value)]

@@ -49,9 +49,10 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 DEFAULT_BASE_URL = "http://127.0.0.1:8501"
 DEFAULT_TTL_DAYS = 30.0
@@ -70,7 +71,7 @@ def default_store_path(env: Mapping[str, str] = os.environ) -> Path:
     return Path(base) / "tool-call-inspector" / "shares.sqlite3"
 
 
-def _number(env: Mapping[str, str], name: str, default: float, kind=float) -> float:
+def _number(env: Mapping[str, str], name: str, default: float, kind: Callable[[str], float] = float) -> float:
     raw = env.get(name, "").strip()
     if not raw:
         return default
@@ -238,7 +239,7 @@ def oidc_secrets(env: Mapping[str, str] = os.environ) -> dict[str, str] | None:
     The other way is ``[auth]`` in ``.streamlit/secrets.toml``, as Streamlit documents it. All five
     are needed: a partial set is a ``ConfigError`` naming the missing ones.
     """
-    given = {key: env.get(name, "").strip() for name, key in OIDC_VARIABLES.items()}
+    given: dict[str, Any] = {key: env.get(name, "").strip() for name, key in OIDC_VARIABLES.items()}
     if not any(given.values()):
         return None
     missing = [name for name, key in OIDC_VARIABLES.items() if not given[key]]

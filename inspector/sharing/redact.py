@@ -48,6 +48,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import accumulate, chain, compress, repeat
 from operator import add, and_, eq, ge, getitem, gt, is_not, itemgetter, lt, ne, neg, sub
+from typing import Any
 
 import orjson
 import re2
@@ -184,6 +185,8 @@ class Secret:
     """
 
     __slots__ = ("_around", "_i", "_of", "_preview")
+    _around: str
+    _preview: str
 
     def __init__(self, of: _Found, i: int):
         self._of, self._i = of, i
@@ -219,7 +222,7 @@ class Secret:
             self._around = self._of.around(self._i)
             return self._around
 
-    def _key(self) -> tuple:
+    def _key(self) -> tuple[Any, ...]:
         return self.kind, self.start, self.end, self.line, self.column, self.preview
 
     def __eq__(self, other: object) -> bool:
@@ -243,7 +246,7 @@ class _Columns:
     __slots__ = ("a", "b", "column", "e", "line", "order", "s", "start", "values", "width")
 
     def __init__(self, order: list[int], a: list[int], b: list[int], s: list[int], e: list[int],
-                 values: list, start: list[int], width: list[int], line: list[int], column: list[int]):
+                 values: list[Any], start: list[int], width: list[int], line: list[int], column: list[int]):
         self.order, self.a, self.b, self.s, self.e, self.values = order, a, b, s, e, values
         self.start, self.width, self.line, self.column = start, width, line, column
 
@@ -254,7 +257,7 @@ class _Columns:
     def __len__(self) -> int:
         return len(self.a)
 
-    def columns(self) -> tuple[list, ...]:
+    def columns(self) -> tuple[list[Any], ...]:
         return self.order, self.a, self.b, self.s, self.e, self.values, self.start, self.width, self.line, self.column
 
     def merged(self, other: _Columns) -> _Columns:
@@ -276,11 +279,11 @@ class _Found(_Columns):
         super().__init__(*columns.columns())
         self.data, self.kinds, self.escaped = data, kinds, escaped
         self._groups: dict[int, tuple[int, int]] = {}  # literal start -> its rows
-        self._masked: dict[int, tuple[str, dict]] = {}  # literal start -> masked value, where each mask is
+        self._masked: dict[int, tuple[str, dict[tuple[int, int], tuple[int, int]]]] = {}  # literal start -> masked value, where each mask is
 
     def value(self, i: int) -> bytes:
         """The string value secret ``i`` is in."""
-        value = self.values[i]
+        value: bytes | int | None = self.values[i]
         if value is None:
             return self.data[self.a[i] + 1:self.b[i] - 1]
         if isinstance(value, int):  # a literal with escapes in ``_decoded_file``
@@ -386,7 +389,7 @@ _UNANCHORED = re2._re2.RE2.Anchor.UNANCHORED
 # quantifier, and a look-around reads at most the run of word characters its match is in, which
 # no later candidate in that run gets past the look-behind to read again. Tests check them against
 # the plain definition (``BUILTIN`` + ``ACCEPT``, tests/redact/test_redact_equivalence.py).
-_FAST: dict[str, re.Pattern] = {kind: re.compile(p, re.DOTALL) for kind, p in {
+_FAST: dict[str, re.Pattern[bytes]] = {kind: re.compile(p, re.DOTALL) for kind, p in {
     "API key (sk-)": (rb"(sk-(?<![A-Za-z0-9_-]...)(?=[A-Za-z0-9_-]*[0-9]|(?:proj|svcacct|admin|ant|or)-|[A-Za-z0-9_-]{40})"
                       rb"[A-Za-z0-9][A-Za-z0-9_-]{19,})"),
     "AWS access key": rb"(A(?:KIA|SIA)(?<![A-Z0-9]....)[A-Z0-9]{16}(?![A-Z0-9]))",
@@ -428,7 +431,7 @@ _NAMED_MAX = 2000  # distinct values per scan
 NAMED_KINDS = ("cookie", "HTTP header", "credential assignment")  # kinds found by a name beside the value
 
 
-def _documents(data: bytes) -> list:
+def _documents(data: bytes) -> list[Any]:
     """``data`` parsed: one JSON document, or each line of JSON Lines; [] when neither."""
     try:
         return [orjson.loads(data)]
@@ -539,7 +542,8 @@ class Redactor:
         buf, decoded, spans, vals = _decoded_file(data)
         raw = _raw_hits(builtin, buf)
         apart = _value_hits(builtin, vals) if vals else ([], [], [], [])
-        valued = texts = None
+        valued: _Hits | None = None
+        texts: _Texts = {}
         if custom:  # literals with a custom pattern's match are located by their value, with all their matches
             valued, texts = _custom_hits(custom, len(builtin), data, self.budget)
             for i, s, e, order in zip(*apart):
@@ -637,12 +641,14 @@ def _builtin_spans(pattern: _Pattern, buf: bytes, raw: bool) -> tuple[list[int],
         parts = rx.split(buf)  # [gap, secret, gap, secret, ..., gap]
         if len(parts) == 1:
             return [], []
-        ends = list(accumulate(map(len, parts)))
+        bounds = list(accumulate(map(len, parts)))
         del parts
-        return ends[0:-1:2], ends[1::2]
+        return bounds[0:-1:2], bounds[1::2]
     # RE2 called directly: its match objects cost more than the search
     accept = ACCEPT.get(pattern.kind)
-    match, g, n = (pattern.raw if raw else pattern.rx)._regexp.Match, pattern.secret, len(buf)
+    rx2 = pattern.raw if raw else pattern.rx
+    assert rx2 is not None  # built-ins have their raw form
+    match, g, n = rx2._regexp.Match, pattern.secret, len(buf)
     starts: list[int] = []
     ends: list[int] = []
     pos = 0
@@ -705,8 +711,10 @@ class _Escaped:
         return 1 if self._literal(a) is not None else None
 
     def value(self, data: bytes, a: int) -> bytes:
-        text = _decode_literal(self._literal(a))
-        value = self._literal(a)[1:-1] if text is None else text.encode("utf-8", "surrogatepass")
+        literal = self._literal(a)
+        assert literal is not None  # asked only where ``get`` said it has an escape
+        text = _decode_literal(literal)
+        value = literal[1:-1] if text is None else text.encode("utf-8", "surrogatepass")
         return _unnest(value) if b"\\" in value else value
 
 
@@ -729,7 +737,9 @@ def _chunks(data: bytes, size: int = _CHUNK) -> Iterable[tuple[int, int]]:
         cut = data.rfind(b"\n", lo, hi) + 1
         if cut <= lo:
             while True:
-                cut = _OUTSIDE.match(data, lo, hi).end()
+                outside = _OUTSIDE.match(data, lo, hi)
+                assert outside is not None  # the pattern matches the empty string
+                cut = outside.end()
                 if cut > lo or hi >= n:
                     break
                 hi = min(n, hi * 2 - lo)  # one literal longer than the window: take it whole
@@ -934,7 +944,13 @@ def _seconds_from_env() -> float:
     return value if value > 0 else PATTERN_SECONDS
 
 
-def _custom_hits(custom: list[_Pattern], first: int, data: bytes, budget: float = PATTERN_SECONDS) -> tuple[dict, dict]:
+# A custom pattern's hits, by the span of the literal they are in: (start, -end, pattern order);
+# and that literal's decoded value.
+_Hits = dict[tuple[int, int], list[tuple[int, int, int]]]
+_Texts = dict[tuple[int, int], bytes]
+
+
+def _custom_hits(custom: list[_Pattern], first: int, data: bytes, budget: float = PATTERN_SECONDS) -> tuple[_Hits, _Texts]:
     """Custom patterns (numbered from ``first``) on every string value that is not a key:
     ``{literal span: [(start, -end, pattern number)]}``, and ``{literal span: its value}``.
     The file is read ``_CHUNK`` bytes at a time (memory in proportion to it), and the patterns
@@ -942,8 +958,8 @@ def _custom_hits(custom: list[_Pattern], first: int, data: bytes, budget: float 
     import time
 
     deadline = time.monotonic() + budget
-    hits: dict[tuple[int, int], list] = {}
-    texts: dict[tuple[int, int], bytes] = {}
+    hits: _Hits = {}
+    texts: _Texts = {}
     n = len(data)
     for lo, hi in _chunks(data, _CUSTOM_CHUNK):
         window = data if (lo, hi) == (0, n) else data[lo:hi]
@@ -995,12 +1011,13 @@ def _values(literals: list[bytes], keys: list[bool] | None) -> list[bytes]:
 
 def _decode_literal(literal: bytes) -> str | None:
     try:
-        return json.loads(literal.decode("utf-8", "surrogateescape"))
+        text: str = json.loads(literal.decode("utf-8", "surrogateescape"))
+        return text
     except ValueError:
         return None
 
 
-def _matches(pattern: _Pattern, joined: bytes, starts: list[int], values: list[bytes]) -> dict[int, list]:
+def _matches(pattern: _Pattern, joined: bytes, starts: list[int], values: list[bytes]) -> dict[int, list[Any]]:
     """Matches of one custom pattern, per string value: ``{value index: [(start, end)]}``.
 
     The values are scanned joined (one pass); a match that runs from one value into the next is
@@ -1033,7 +1050,7 @@ def _matches(pattern: _Pattern, joined: bytes, starts: list[int], values: list[b
 
 
 def _locate_raw(data: bytes, buf: bytes, raw: tuple[list[int], list[int], list[int]], decoded: _Escaped,
-                valued: dict | None, texts: dict) -> _Columns:
+                valued: _Hits | None, texts: _Texts) -> _Columns:
     """The built-in matches in ``buf`` (``_decoded_file``, ``_raw_hits``) that lie in a string
     (a value or an object key; in JSON, letters only occur in strings): located exactly in a literal
     without escapes, at the whole literal in one with (its value in ``decoded``). A literal in
@@ -1063,7 +1080,7 @@ def _locate_raw(data: bytes, buf: bytes, raw: tuple[list[int], list[int], list[i
         ok = list(map(gt, ok or repeat(True), map(ge, map(data.find, repeat(b"\\"), lit_a, closing), repeat(0))))
         ok = list(map(gt, ok, map(eq, map(data.__getitem__, map(slice, map(sub, lit_a, repeat(1)), lit_a)),
                                       repeat(b"\\"))))
-    lit_of = list(map(sub, accumulate(first), repeat(1))) if grouped else None
+    lit_of = list(map(sub, accumulate(first), repeat(1))) if grouped else []
     if ok is not None and not all(ok):
         keep = list(map(ok.__getitem__, lit_of)) if grouped else ok
         starts, ends, orders, opening = (list(compress(c, keep)) for c in (starts, ends, orders, opening))
@@ -1085,7 +1102,7 @@ def _locate_raw(data: bytes, buf: bytes, raw: tuple[list[int], list[int], list[i
 
 
 def _locate_raw_loop(data: bytes, buf: bytes, starts: list[int], ends: list[int], orders: list[int],
-                     opening: list[int], decoded: _Escaped, valued: dict | None, texts: dict) -> _Columns:
+                     opening: list[int], decoded: _Escaped, valued: _Hits | None, texts: _Texts) -> _Columns:
     """``_locate_raw`` one match at a time: when matches overlap or custom patterns ran."""
     find = buf.find
     backslash = buf is data and b"\\" in data
@@ -1094,7 +1111,7 @@ def _locate_raw_loop(data: bytes, buf: bytes, starts: list[int], ends: list[int]
     at_end: list[int] = []
     current, mode = -2, 0  # the literal's opening quote; 0: drop its matches, 1: keep them, 2: ``valued`` has it
     base = kept_end = lit_end = 0
-    group: list = []
+    group: list[Any] = []
     value = None
     for s, e, order, a in zip(starts, ends, orders, opening):
         if a != current:  # a new literal: [a, b] with its quotes
@@ -1202,7 +1219,8 @@ def _masked_value(value: bytes, kept: list[tuple[int, int, str]]) -> tuple[str, 
 
 
 def _span(s: Secret) -> tuple[int, int]:
-    return s.span
+    span: tuple[int, int] = s.span
+    return span
 
 
 def _masked_literal(literal: bytes, group: Sequence[Secret], masks: Sequence[str]) -> bytes:

@@ -269,19 +269,19 @@ def _engine(url: str) -> Engine:
     # pysqlite opens transactions lazily and never around DDL; take control so a migration and
     # its version row commit together, and so migrating replicas queue up (BEGIN IMMEDIATE).
     @sa.event.listens_for(engine, "connect")
-    def _connect(dbapi_conn, _record):
+    def _connect(dbapi_conn: Any, _record: Any) -> None:
         dbapi_conn.isolation_level = None
         if u.database and u.database != ":memory:":
             _use_wal(dbapi_conn)
 
     @sa.event.listens_for(engine, "begin")
-    def _begin(conn):
+    def _begin(conn: Any) -> None:
         conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.get_execution_options().get("immediate") else "BEGIN")
 
     return engine
 
 
-def _use_wal(dbapi_conn) -> None:
+def _use_wal(dbapi_conn: Any) -> None:
     """Switch a SQLite file to WAL (readers never wait for a writer); the mode sticks to the file.
 
     Switching needs the file to itself and SQLite reports "locked" without waiting, so
@@ -321,7 +321,7 @@ class Store:
         ttl_days: float = DEFAULT_TTL_DAYS,
         clock: Callable[[], float] = time.time,
         migrate: bool = True,
-    ):
+    ) -> None:
         self.url = url
         self.max_bytes = max_bytes
         self.ttl_days = ttl_days
@@ -618,7 +618,7 @@ class Store:
         self.engine.dispose()
 
 
-def _shared(row) -> Shared:
+def _shared(row: Any) -> Shared:
     data = zlib.decompress(row.data) if row.encoding == "zlib" else bytes(row.data)
     return Shared(row.name, data, json.loads(row.view), row.created_at, row.expires_at, row.owner)
 

@@ -73,19 +73,23 @@ def byte_cached(size_of: Callable[..., int]) -> Callable:
                     _ENTRIES.move_to_end(key)
                     return hit[0]
                 gate = _INFLIGHT.setdefault(key, threading.Lock())
-            with gate:  # two sessions opening the same file compute it once
+            try:
+                with gate:  # two sessions opening the same file compute it once
+                    with _LOCK:
+                        hit = _ENTRIES.get(key)
+                        if hit is not None:
+                            return hit[0]
+                    value = fn(*args, **kwargs)
+                    size = max(0, int(size_of(*args, **kwargs)))
+                    with _LOCK:
+                        now = time.monotonic()
+                        _evict(now, size)
+                        if size <= budget_bytes():  # bigger than the whole budget: computed, not kept
+                            _ENTRIES[key] = (value, size, now)
+            finally:  # a computation that raised, or a hit found behind the gate, leaves no gate behind
                 with _LOCK:
-                    hit = _ENTRIES.get(key)
-                    if hit is not None:
-                        return hit[0]
-                value = fn(*args, **kwargs)
-                size = max(0, int(size_of(*args, **kwargs)))
-                with _LOCK:
-                    now = time.monotonic()
-                    _evict(now, size)
-                    if size <= budget_bytes():  # bigger than the whole budget: computed, not kept
-                        _ENTRIES[key] = (value, size, now)
-                    _INFLIGHT.pop(key, None)
+                    if _INFLIGHT.get(key) is gate and not gate.locked():
+                        del _INFLIGHT[key]
             return value
 
         cached.clear = clear  # type: ignore[attr-defined]

@@ -72,3 +72,68 @@ def test_renamed_ids_log_each_result_that_follows_its_call():
     actions = [(c.action, c.code, c.index_before, c.index_after) for c in fixed.report.changes]
     assert actions[:2] == [("rename_id", "TC009", 1, 1), ("follow_call_id", "TC009", 2, 2)]
     assert check_result(load(msgs), fixed) == []
+
+
+def test_the_replay_checks_the_values_of_an_edit_not_only_its_place():
+    """An edit beyond what the log names, inside an item a change names, fails (issue 34)."""
+    from support.repair_log import values
+
+    msgs = [{"role": "user", "content": "hi"},
+            {"role": "assistant", "content": None, "tool_calls": [
+                {"id": "call_abc_123_long", "type": "function", "function": {"name": "f", "arguments": "{}"}}]},
+            {"role": "tool", "tool_call_id": "call_abc_123_long", "content": "ok"}]
+    fixed = inspector.repair(copy.deepcopy(msgs), "mistral")
+    out = fixed.document.transcripts[0].items
+    changes, held = fixed.report.changes, fixed.report.quarantine
+    assert values(msgs, out, changes, held) == []
+    # The renamed call's message, with its tool's name changed too: the rename does not say so.
+    renamed = copy.deepcopy(out)
+    renamed[1]["tool_calls"][0]["function"]["name"] = "g"
+    assert replay(msgs, renamed, changes) == []  # the places match...
+    assert values(msgs, renamed, changes, held) != []  # ...the values do not
+    # The result, with its content dropped as well as its id renamed.
+    dropped = copy.deepcopy(out)
+    dropped[2]["content"] = ""
+    assert values(msgs, dropped, changes, held) != []
+
+
+def test_a_moved_item_is_the_input_item_as_it_was():
+    from support.repair_log import values
+
+    msgs = [{"role": "user", "content": "hi"},
+            {"role": "assistant", "content": None, "tool_calls": [
+                {"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]},
+            {"role": "user", "content": "and?"},
+            {"role": "tool", "tool_call_id": "call_1", "content": "ok"}]
+    fixed = inspector.repair(copy.deepcopy(msgs), "openai")
+    out = fixed.document.transcripts[0].items
+    changes = fixed.report.changes
+    assert [c.action for c in changes] == ["move_result"] and replay(msgs, out, changes) == []
+    edited = copy.deepcopy(out)
+    edited[2]["content"] = "ok, edited"
+    assert replay(msgs, edited, changes) == []  # in its place...
+    assert values(msgs, edited, changes, fixed.report.quarantine) != []  # ...but not as it was
+
+
+def test_a_claude_code_relink_is_logged_at_the_entry_it_changed():
+    """Before: logged at the first entry of the user message the result shares with another."""
+    import json
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_claude_code_logs import asst, bash, jsonl, result, text, user
+
+    entries = [user("u1", None, "run two things", 1),
+               asst("a1", "u1", "msg_1", [bash("toolu_A", "ls")], 2),
+               asst("a2", "a1", "msg_1", [bash("toolu_B", "pwd")], 3),
+               result("toolu_A", "f.txt", "r1", "a2", 4),
+               result("toolu_rewritten_by_proxy", "/home", "r2", "r1", 5),
+               text("a3", "r2", "msg_2", "done", 6)]
+    data = jsonl(entries)
+    fixed = inspector.repair(data)
+    [c] = fixed.report.changes
+    assert (c.action, c.index_before, c.index_after) == ("relink_result", 4, 4)
+    out = [json.loads(x) for x in fixed.output.splitlines()]
+    assert [k for k, (a, b) in enumerate(zip(entries, out)) if a != b] == [4]
+    assert check_result(load(data), fixed) == []

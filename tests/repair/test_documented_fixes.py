@@ -261,3 +261,109 @@ def test_a_misplaced_mid_conversation_system_message_moves_to_the_nearest_legal_
     assert [(c.action, c.code, c.index_before, c.index_after) for c in fixed.report.changes] == [
         ("move_message", "TC019", 2, 3)]
     assert fixed.report.quarantine == []
+
+
+# --- Anthropic system messages folded into the top-level system ----------------------------------
+
+def _sys_body(model, messages, **fields):
+    return {"model": model, "max_tokens": 512, **fields, "messages": messages}
+
+
+SYS_REFUSED = _sys_body("claude-sonnet-4-5", [
+    {"role": "user", "content": "Read the file."},
+    {"role": "assistant", "content": [{"type": "text", "text": "It says hello."}]},
+    {"role": "system", "content": "The user is on a slow link; keep answers short."},
+    {"role": "user", "content": "Thanks. And the next one?"},
+], system="You are a careful assistant.")
+
+
+def test_a_system_message_the_model_refuses_is_folded_into_the_top_level_system():
+    [f] = _errors(SYS_REFUSED, "anthropic")
+    assert f.code == "TC024" and f.provider_error == "role 'system' is not supported on this model"
+    fixed = _repaired_clean(SYS_REFUSED, "anthropic")
+    assert fixed.data["system"] == ("You are a careful assistant.\n\n"
+                                    "The user is on a slow link; keep answers short.")
+    assert [m["role"] for m in fixed.data["messages"]] == ["user", "assistant", "user"]
+    assert fixed.data["messages"] == [m for m in SYS_REFUSED["messages"] if m["role"] != "system"]
+    [c] = fixed.report.changes
+    assert (c.action, c.code, c.index_before, c.index_after) == ("fold_system", "TC024", 2, None)
+    assert "top-level 'system'" in c.text and "before the conversation" in c.text
+    [q] = fixed.report.quarantine
+    assert (q.index, q.code, q.content) == (2, "TC024", SYS_REFUSED["messages"][2])
+    assert list(fixed.data) == list(SYS_REFUSED)  # the body keeps its keys and their order
+
+
+def test_a_first_message_system_is_folded_as_blocks_after_a_block_system():
+    body = _sys_body("claude-opus-4-8", [
+        {"role": "system", "content": [{"type": "text", "text": "Answer in French.", "cache_control": {"type": "ephemeral"}}]},
+        {"role": "user", "content": [{"type": "text", "text": "Bonjour"}]},
+    ], system=[{"type": "text", "text": "You are terse."}])
+    [f] = _errors(body, "anthropic")
+    assert f.code == "TC019" and f.provider_error.startswith("messages.0: use the top-level 'system' parameter")
+    fixed = _repaired_clean(body, "anthropic")
+    assert fixed.data["system"] == [{"type": "text", "text": "You are terse."}, body["messages"][0]["content"][0]]
+    assert fixed.data["messages"] == body["messages"][1:]
+    assert [(c.action, c.code, c.index_before) for c in fixed.report.changes] == [("fold_system", "TC019", 0)]
+
+
+def test_a_body_without_system_gets_one_and_repair_of_the_output_changes_nothing():
+    body = _sys_body("claude-sonnet-4-5", [
+        {"role": "user", "content": "Hi"}, {"role": "assistant", "content": [{"type": "text", "text": "Hello."}]},
+        {"role": "system", "content": "Be brief."}, {"role": "user", "content": "Go on."}])
+    fixed = _repaired_clean(body, "anthropic")
+    assert fixed.data["system"] == "Be brief." and list(fixed.data)[-1] == "system"
+    again = inspector.repair(fixed.output, "anthropic")
+    assert again.report.changes == [] and again.output == fixed.output
+
+
+# --- Responses: a function call without its encrypted reasoning item ------------------------------
+
+# Item ids as the API gives them: the items of one response share their first 16 hex digits.
+RS_A, FC_A = "rs_0a4d512680f81369006a5364c4142481a1803037dcae023e29", "fc_0a4d512680f81369006a5364c645f481a1a979134e6d548de1"
+RS_B, FC_B = "rs_07b27acff2b3b34800697bc10b56608195bfcb7755c43d483c", "fc_07b27acff2b3b34800697bc13c9a408195a3a79b346cfc2714"
+
+
+def _reasoning(rid):
+    return {"type": "reasoning", "id": rid, "summary": [], "encrypted_content": "gAAAAB" + "x" * 40}
+
+
+def _fcall(fid, cid):
+    return {"type": "function_call", "id": fid, "call_id": cid, "name": "get_weather", "arguments": "{}"}
+
+
+def _responses_body(items):
+    return {"model": "gpt-5", "store": False, "include": ["reasoning.encrypted_content"], "input": items}
+
+
+def test_a_reasoning_item_bound_to_another_responses_call_is_not_fixed_and_says_what_to_do(tmp_path):
+    """The encrypted-reasoning binding broken (issue 34): the reasoning item of one response followed
+    by the call of another. (A call whose reasoning item was dropped is issue 31's reasoning_dropped.)"""
+    body = _responses_body([
+        {"role": "user", "content": "Weather in Oslo and Bergen?"},
+        _reasoning(RS_B), _fcall(FC_B, "call_1"),
+        {"type": "function_call_output", "call_id": "call_1", "output": "4C"},
+        _reasoning(RS_A), _fcall(FC_B.replace("c9a4", "c9a5"), "call_2"),  # a call of response B after A's reasoning
+        {"type": "function_call_output", "call_id": "call_2", "output": "6C"},
+    ])
+    found = [(f.code, f.message_index, f.provider_error) for f in _errors(body) if f.code == "TC021"]
+    assert ("TC021", 4, f"Item '{RS_A}' of type 'reasoning' was provided without its required following item.") in found
+    fixed = inspector.repair(copy.deepcopy(body))
+    assert not fixed.report.ok and fixed.report.changes == [] and fixed.report.quarantine == []
+    [why] = [u for u in fixed.report.unfixed if u.startswith("message #4: not fixed (TC021)")]
+    assert "another response" in why and "right before the call of its own response" in why
+    assert "previous_response_id" in why and "start the turn again" in why
+    path = tmp_path / "body.json"
+    path.write_text(json.dumps(body))
+    from inspector.cli import main
+
+    assert main(["repair", str(path), "-o", str(tmp_path / "out.json")]) == 1
+
+
+def test_reasoning_items_with_their_own_calls_and_made_up_ids_are_not_flagged():
+    kept = _responses_body([{"role": "user", "content": "Weather?"}, _reasoning(RS_A), _fcall(FC_A, "call_1"),
+                            {"type": "function_call_output", "call_id": "call_1", "output": "4C"}])
+    assert _errors(kept) == []
+    plain = _responses_body([{"role": "user", "content": "Weather?"}, _reasoning("rs_1"), _fcall("fc_1", "call_1"),
+                             {"type": "function_call_output", "call_id": "call_1", "output": "4C"},
+                             _fcall("fc_2", "call_2"), {"type": "function_call_output", "call_id": "call_2", "output": "x"}])
+    assert _errors(plain) == []

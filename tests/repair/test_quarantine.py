@@ -88,3 +88,43 @@ def test_an_orphan_beside_other_blocks_is_quarantined_as_the_block():
     [q] = result.report.quarantine
     assert q.content == block
     assert result.data[2] == {"role": "user", "x_trace": "t1", "content": [{"type": "text", "text": "more"}]}
+
+
+# --- a field of a message joined with a placeholder stays in the output (issue 34) ----------------
+
+def _tool_use(cid: str) -> dict:
+    return {"toolUse": {"toolUseId": cid, "name": "lookup", "input": {}}}
+
+
+def _tool_result(cid: str) -> dict:
+    return {"toolResult": {"toolUseId": cid, "content": [{"text": "ok"}]}}
+
+
+def test_a_bedrock_user_message_keeps_its_unknown_field_when_a_placeholder_is_joined_in():
+    """Before: the placeholder's message came first in the join, so the user message's
+    ``x_trace`` went to the report only, and the output had lost it."""
+    for messages in (
+        [{"role": "user", "content": [{"text": "q"}]}, {"role": "assistant", "content": [_tool_use("t1")]},
+         {"role": "user", "content": [{"text": "and?"}], "x_trace": "abc"}],
+        [{"role": "user", "content": [{"text": "q"}]}, {"role": "assistant", "content": [_tool_use("t1"), _tool_use("t2")]},
+         {"role": "user", "content": [_tool_result("t1")]}, {"role": "user", "content": [_tool_result("t2")], "x_trace": "abc"}],
+    ):
+        body = {"modelId": "anthropic.claude-3-5-sonnet", "messages": messages}
+        fixed = inspector.repair(body, "bedrock")
+        assert fixed.report.ok, fixed.report.unfixed
+        held = [m for m in fixed.data["messages"] if m.get("x_trace") == "abc"]
+        assert len(held) == 1 and held[0]["role"] == "user"
+        assert not [q for q in fixed.report.quarantine if "x_trace" in q.content]
+        after = inspector.check(fixed.output, target="bedrock")
+        assert after.dialect == "bedrock" and after.ok
+
+
+def test_a_field_two_joined_messages_hold_with_other_values_keeps_the_first_and_quarantines_the_other():
+    messages = [{"role": "user", "content": [{"text": "q"}]},
+                {"role": "assistant", "content": [_tool_use("t1"), _tool_use("t2"), _tool_use("t3")]},
+                {"role": "user", "content": [_tool_result("t2")], "x_trace": "abc"},
+                {"role": "user", "content": [_tool_result("t3")], "x_trace": "def"}]
+    fixed = inspector.repair({"modelId": "m", "messages": messages}, "bedrock")
+    assert [m.get("x_trace") for m in fixed.data["messages"] if "x_trace" in m] == ["abc"]
+    [q] = [q for q in fixed.report.quarantine if "x_trace" in q.content]
+    assert q.content == {"x_trace": "def"} and q.index == 3

@@ -250,6 +250,44 @@ def test_the_change_log_replays_to_the_output(msgs, target, choices):
 
 
 @settings(**SETTINGS)
+@given(broken_transcripts(), st.sampled_from(TARGETS), CHOICES, st.data())
+def test_the_change_log_replay_checks_the_values_and_finds_an_unlogged_edit(msgs, target, choices, data):
+    """Issue 34: the values of the output are the input's, edited only as the log says; a string
+    changed in any item of the output, one a change names included, fails the replay."""
+    from support.repair_log import WRITES, replay, values
+
+    result = inspector.repair(msgs, target=target, options=choices)
+    out = orjson.loads(result.output)
+    changes, held = result.report.changes, result.report.quarantine
+    assert values(msgs, out, changes, held) == []
+    # Items repair wrote whole (a placeholder, a bridge, a note) may hold any text; the others are
+    # the input's, edited as the log says.
+    written = {c.index_after for c in changes if c.index_before is None or c.action in WRITES
+               or c.action.startswith(("insert", "orphan_to", "user_to"))}
+    spots = [(k, path) for k, item in enumerate(out) if k not in written for path in _string_paths(item)]
+    if not spots:
+        return
+    k, path = data.draw(st.sampled_from(spots))
+    edited = copy.deepcopy(out)
+    holder = edited[k]
+    for step in path[:-1]:
+        holder = holder[step]
+    holder[path[-1]] = holder[path[-1]] + " (edited by hand)"
+    assert replay(msgs, edited, changes) + values(msgs, edited, changes, held) != []
+
+
+def _string_paths(value, path=()):
+    if isinstance(value, dict):
+        for key, v in value.items():
+            yield from _string_paths(v, (*path, key))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _string_paths(v, (*path, i))
+    elif isinstance(value, str) and path:
+        yield path
+
+
+@settings(**SETTINGS)
 @given(broken_transcripts(end_with_user=True), CHOICES)
 def test_mistral_common_accepts_the_repair_of_a_request_ending_on_calls(msgs, choices):
     """Issue 34: by default the trailing unanswered calls go to the quarantine, and Mistral takes the rest."""

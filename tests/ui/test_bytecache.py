@@ -52,3 +52,20 @@ def test_idle_entries_are_dropped_at_the_next_call(monkeypatch):
     monkeypatch.setenv("INSPECTOR_CACHE_IDLE_SECONDS", "0")
     work("b")  # any session's call sweeps entries nobody used within the idle time
     assert bytecache.held_bytes() <= 1_000
+
+
+def test_a_computation_that_raises_leaves_no_gate_and_the_next_open_computes_again():
+    tries = []
+
+    @bytecache.byte_cached(lambda key: 1)
+    def work(key):
+        tries.append(key)
+        if len(tries) == 1:
+            raise MemoryError("first try fails")
+        return key * 2
+
+    with pytest.raises(MemoryError):
+        work(21)
+    assert not bytecache._INFLIGHT  # nothing left behind for a file that failed to open
+    assert work(21) == 42 and tries == [21, 21]
+    assert not bytecache._INFLIGHT
