@@ -269,6 +269,8 @@ def reasoning(msgs: list[Msg], note: Note) -> None:
 # continuedev/continue#10018, 2026-01-29; #10880, 2026-02-27; cline/cline#12242, gpt-5.5, 2026-07-12).
 # The reasoning item's id is the one that was dropped: not in the input, so not given here.
 SERVER_CALL_PREFIX = "fc_"
+# An id the API gave (``fc_`` and the response's hex): a made-up ``fc_2`` is not looked up.
+_API_CALL_ID = re.compile(r"fc_[0-9a-f]{16,}")
 
 
 def dropped_reasoning(msgs: list[Msg], note: Note) -> None:
@@ -289,7 +291,7 @@ def dropped_reasoning(msgs: list[Msg], note: Note) -> None:
             continue
         if m.role in ("assistant", "hosted"):
             fc = m.raw.get("id") if m.calls and m.raw.get("type") == "function_call" else None
-            if not kept and type(fc) is str and fc.startswith(SERVER_CALL_PREFIX):
+            if not kept and type(fc) is str and _API_CALL_ID.fullmatch(fc):
                 c = m.calls[0]
                 note(Issue("TC021", m.index, c.id, name=c.name, item=fc,
                            kind="reasoning_dropped" if reasons else "reasoning_dropped_unsure",

@@ -178,10 +178,7 @@ def test_agents_sdk_run_items_are_unwrapped():
         {"type": "tool_approval_item", "raw_item": call},
     ]}
     r = inspector.check(state)
-    assert r.dialect == "openai-responses" and [f.code for f in r.findings if f.code != "TC021"] == ["TC022"]
-    # the call item keeps an id the API gave it (fc_…) and no reasoning item precedes it: whether the
-    # model reasoned is not known from the state, so a warning says so (issue 31, reasoning_dropped)
-    assert [f.severity for f in r.findings if f.code == "TC021"] == ["warning"]
+    assert r.dialect == "openai-responses" and [f.code for f in r.findings] == ["TC022"]
 
 
 def test_deepseek_responses_endpoint_refuses_interleaving_in_its_own_words():
