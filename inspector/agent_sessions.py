@@ -2,7 +2,9 @@
 
 Each session-log dialect says where its agent keeps them (``Dialect.session_files``: Claude Code's
 ``.claude/projects/<project>/*.jsonl``, Codex's ``.codex/sessions/YYYY/MM/DD/rollout-*.jsonl``
-or ``$CODEX_HOME/sessions``, Gemini CLI's ``.gemini/tmp/<project hash>/chats/session-*``), under a
+or ``$CODEX_HOME/sessions``, Gemini CLI's ``.gemini/tmp/<project hash>/chats/session-*``, Copilot
+CLI's ``.copilot/session-state/<id>/events.jsonl``, OpenHands' ``.openhands/conversations/<id>/``
+folders), under a
 home directory (``--root``, default ``~``). A row is read with ``check`` (the same reading as
 every other door): its agent, project, start, message count, the verdict for the target the
 session names, and its first error.
@@ -88,12 +90,14 @@ def _started_and_cwd(doc: Any) -> tuple[str | None, str | None]:
     for e in root[:50]:
         if type(e) is not dict:
             continue
-        payload: dict[str, Any] = e["payload"] if type(e.get("payload")) is dict else e
+        payload: dict[str, Any] = next((e[k] for k in ("payload", "data") if type(e.get(k)) is dict), e)  # Codex, Copilot
         if started is None:
             t = e.get("timestamp") or e.get("startTime")
             started = t if type(t) is str else None
-        if cwd is None and type(payload.get("cwd")) is str:
-            cwd = payload["cwd"]
+        context: dict[str, Any] = payload["context"] if type(payload.get("context")) is dict else payload
+        for where in (payload, context):
+            if cwd is None and type(where.get("cwd")) is str:
+                cwd = where["cwd"]
         if started and cwd:
             break
     return started, cwd

@@ -36,7 +36,7 @@ from .rules import (
 )
 from .rules.requests import judge
 from .target_from_model import framework_model, target_from_model, transcript_model
-from .targets import PROVIDER_NAME, check_target
+from .targets import PROVIDER_NAME, TARGETS, check_target
 from .turns import Turns
 
 if TYPE_CHECKING:
@@ -223,7 +223,10 @@ def named_target(doc: Document, dialect: Dialect, fits: Collection[str], k: int 
     hint, why = t.extra.get("target"), t.extra.get("target_reason", "")
     if hint is None:
         hint, why = dialect.target_from(t.items, get_path(doc.root, t.path[:-1]) if t.path else None)
-    return (hint, why) if hint in fits else (None, "")
+    # A history read through a gateway it names (OpenHands sends through LiteLLM) takes the
+    # destination it names, as a request's model does (``target_for_transcript``).
+    return (hint, why) if hint in fits or (hint is not None and hint in dialect.gateway_targets
+                                           and dialect.sends_through_gateway) else (None, "")
 
 
 def findings_for(a: Analysis, target: str, transcript_no: int = 0) -> list[FindingDict]:
@@ -402,6 +405,20 @@ def why_not_offered(dialect: str, target: str) -> str | None:
     return (f"{names.get(target, target)}'s rules do not apply to the {d.name} format as read (it fits: "
             f"{', '.join(d.targets)}); read the file as a format {names.get(target, target)} takes (the Dialect box, "
             "--from) to check it for that provider")
+
+
+def not_offered(dialect: str) -> str | None:
+    """Every target not offered for a file read in ``dialect``, and why, in one sentence (the app
+    says it under the Target box), or None when every target is offered."""
+    d = get(dialect)
+    missing = [t for t in TARGETS if why_not_offered(dialect, t) is not None]
+    if not missing:
+        return None
+    names = [PROVIDER_NAME.get(t, t) for t in missing]
+    listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    one = len(missing) == 1
+    return (f"Not offered: {listed}. {'Its' if one else 'Their'} rules do not apply to the {d.name} format as read; "
+            f"to check for {'it' if one else 'one'}, read the file as a format it takes (Dialect box, --from).")
 
 
 def targets_for(doc: Document, read_as: list[Dialect], target: str | None) -> list[tuple[str, str | None]]:

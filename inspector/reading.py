@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from . import dialects  # noqa: F401  (the formats' container recognisers: they load before a file is searched)
+from . import dialects  # the formats' container recognisers (they load before a file is searched), and read_folder
 from .containers import Document, find_transcripts, looks_like_message
 from .errors import InputError, PythonReprInput
 from .gc_pause import gc_paused
@@ -39,7 +39,10 @@ def read_source(source: str | os.PathLike[str], *, timeout: float | None = None)
     p = Path(name)
     try:
         if p.is_dir():
-            raise InputError("is a directory, not a transcript file", name)
+            folder = read_folder(name)
+            if folder is None:
+                raise InputError("is a directory, not a transcript file", name)
+            return folder, name
         info = p.stat()
         if stat.S_ISREG(info.st_mode):
             if info.st_size > MAX_BYTES:
@@ -56,6 +59,15 @@ def read_source(source: str | os.PathLike[str], *, timeout: float | None = None)
         raise InputError("permission denied", name) from None
     except OSError as exc:
         raise InputError(exc.strerror or str(exc), name) from None
+
+
+def read_folder(name: str) -> bytes | None:
+    """A folder a format keeps one conversation in (``Dialect.read_folder``), as one document."""
+    for d in dialects.all_dialects():
+        data = d.read_folder(name)
+        if data is not None:
+            return data
+    return None
 
 
 def _read_special(p: Path, name: str) -> bytes:

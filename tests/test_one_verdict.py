@@ -278,3 +278,46 @@ def test_gemini_through_a_gateway_reads_alike_in_check_scan_repair_and_the_guard
     back = inspector.check(tmp_path / "fixed.jsonl")
     assert back.transcript_targets == report.transcript_targets
     assert not [f for f in back.findings if f.severity == "error"]
+
+
+# --- a conversation kept as a folder (OpenHands V1: one file per event) ---------------------------
+
+def test_an_openhands_conversation_folder_reads_alike_in_check_scan_repair_and_the_app(tmp_path):
+    """``check`` and ``scan`` read the folder as one conversation (never its event files one by
+    one), the app gives the same findings on the same events, and ``repair`` writes a new folder
+    that checks clean."""
+    from inspector.checking import check_document
+    from inspector.dialects import get
+    from inspector.reading import read_folder
+    from inspector.scan import sources
+    from inspector.scan.work import ScanOptions, scan_part
+    from inspector.ui.analysis import Checked
+    from inspector.ui.findings import findings_frame
+
+    folder = tmp_path / "conversation" / "events"
+    folder.mkdir(parents=True)
+    for n, e in enumerate(get("openhands").samples.broken):
+        (folder / f"event-{n:05d}-{e['id']}.json").write_text(json.dumps(e))
+    folder = folder.parent
+    (folder / "base_state.json").write_text(json.dumps({"id": "c1", "agent": {"llm": {
+        "model": "anthropic/claude-sonnet-4-5-20250929"}, "kind": "Agent"}}))
+    got = run("check", folder, "--format", "json")
+    assert got.returncode == 1, got.stderr
+    report = json.loads(got.stdout)
+    want = [(f["message_index"], f["code"], f["tool_call_id"]) for f in report["findings"]]
+    assert report["dialect"] == "openhands" and ("TC001" in {c for _, c, _ in want})
+    assert report["target"] == "anthropic"  # the model base_state.json names, through LiteLLM
+    [part] = sources.plan(sources.expand([str(folder)]))
+    [row] = scan_part(part, ScanOptions(), 0)[0]
+    assert [(f["message_index"], f["code"], f["tool_call_id"]) for f in row["findings"]] == want
+    assert row["target"] == "anthropic"
+    doc = inspector.load(read_folder(str(folder)), name="events.json")
+    app_report, analyses = check_document(doc)
+    table = findings_frame(Checked(doc, app_report, analyses).findings(0)).to_dict("records")
+    assert [(r["message"], r["code"]) for r in table] == [(i, c) for i, c, _ in want]
+    assert app_report.target == "anthropic"
+    out = tmp_path / "repaired"
+    fixed = run("repair", folder, "-o", out)
+    assert fixed.returncode == 0, fixed.stderr
+    assert run("check", out).returncode == 0
+    assert (out / "base_state.json").read_text() == (folder / "base_state.json").read_text()

@@ -90,10 +90,12 @@ def expand_paths(paths: list[str], globs: list[str] | None) -> list[tuple[str, s
     """Each file to check, with None, or the one-line reason a directory gave no file."""
     from pathlib import Path
 
+    from ..reading import read_folder
+
     patterns = tuple(globs or DEFAULT_GLOBS)
     out: list[tuple[str, str | None]] = []
     for p in paths:
-        if p != "-" and os.path.isdir(p):
+        if p != "-" and os.path.isdir(p) and read_folder(p) is None:
             found = sorted({str(f) for g in patterns for f in Path(p).rglob(g) if f.is_file()})
             if not found:
                 out.append((p, f"{p}: is a directory with no file matching {' or '.join(patterns)}"))
@@ -159,11 +161,12 @@ def run_check(args: argparse.Namespace) -> int:
     from ..checking import check_plain
     from ..ci_output import Locator, github_line, github_loop_line, github_unreadable, sarif_log
     from ..jsonio import dumps
-    from ..reading import read_document
+    from ..reading import read_document, read_folder
 
     # One file named: its report is the output (the JSON contract) and its errors are the command's.
     # Directories and several paths give one report per file and a summary, however many are found.
-    single = len(args.paths) == 1 and (args.paths[0] == "-" or not os.path.isdir(args.paths[0]))
+    single = len(args.paths) == 1 and (args.paths[0] == "-" or not os.path.isdir(args.paths[0])
+                                       or read_folder(args.paths[0]) is not None)
     files = expand_paths(args.paths, args.glob)
     paint = _colour(args.format == "text" and sys.stdout.isatty() and not os.environ.get("NO_COLOR"))
     checked: list[tuple[str, Report, Locator]] = []

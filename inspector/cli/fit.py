@@ -13,6 +13,7 @@ The system prompt and the first user message (the task) are kept unless ``--no-k
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from ..errors import InputError
@@ -45,10 +46,14 @@ def _arguments(p: argparse.ArgumentParser) -> None:
 def run_fit(args: argparse.Namespace) -> int:
     from ..fitting import FitError, fit, repair_and_fit
     from ..jsonio import dumps
-    from .repair import write_output
+    from .repair import folder_format, write_output
 
     if args.output == "-" and args.report == "-":
         raise InputError("only one of --output and --report can be - (stdout)")
+    folder = folder_format(args.path)
+    if folder is not None and (args.output == "-" or os.path.exists(args.output)):
+        raise InputError("is a conversation folder (one file per event): fit writes it back as a folder; name a "
+                         "new folder with -o", args.path)
     options = {"keep_system": args.keep_system, "keep_first_user": args.keep_first_user,
                "keep_last": args.keep_last, "strategy": args.strategy, "counter": args.counter}
     source = args.path
@@ -78,7 +83,10 @@ def run_fit(args: argparse.Namespace) -> int:
                              f"and a fit keeps them ({rep['errors_after']} in the fitted file); no file written. "
                              "Run with --repair to repair, then fit, in one step.\n")
         return EXIT_FINDINGS
-    write_output(args.output, result.output)
+    if folder is not None:
+        folder.write_folder(result.output, args.path, args.output)
+    else:
+        write_output(args.output, result.output)
     if args.report:
         write_output(args.report, dumps(rep))
     counter = rep["counter"]

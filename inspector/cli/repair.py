@@ -8,9 +8,10 @@ option is wrong (one line on stderr).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from ..errors import InputError
 from .parser import EXIT_FINDINGS, EXIT_OK, command
@@ -67,6 +68,15 @@ def write_output(target: str, data: bytes | RepairResult) -> None:
         raise InputError(f"cannot write the file ({exc.strerror or exc})", target) from None
 
 
+def folder_format(path: str) -> Any:
+    """The dialect that keeps a conversation in the folder ``path`` (``Dialect.read_folder``), or None."""
+    if path == "-" or not os.path.isdir(path):
+        return None
+    from ..dialects import all_dialects
+
+    return next((d for d in all_dialects() if d.read_folder(path) is not None), None)
+
+
 def run_repair(args: argparse.Namespace) -> int:
     from ..export import to_markdown
     from ..repairing import options_from_settings, repair
@@ -84,6 +94,10 @@ def run_repair(args: argparse.Namespace) -> int:
         return _repair_dataset(args, options)
     if args.unfixable:
         raise InputError("--unfixable applies to JSON Lines datasets (one transcript per line)", args.path)
+    folder = folder_format(args.path)
+    if folder is not None and not args.dry_run and (args.output == "-" or os.path.exists(args.output)):
+        raise InputError("is a conversation folder (one file per event): repair writes it back as a folder; name a "
+                         "new folder with -o", args.path)
     if not args.dry_run:
         _new_database_only(args.path, args.output)
     result = repair(args.path, args.target, options, dialect=args.dialect)
@@ -92,7 +106,10 @@ def run_repair(args: argparse.Namespace) -> int:
         sys.stdout.write(plan_text(rep))
         sys.stdout.flush()
         return EXIT_OK if rep.ok else EXIT_FINDINGS
-    write_output(args.output, result)
+    if folder is not None:
+        folder.write_folder(result.output, args.path, args.output)
+    else:
+        write_output(args.output, result)
     if args.report:
         write_output(args.report, rep.to_json())
     if args.markdown:

@@ -7,9 +7,11 @@ after reading the file as it is and printing its findings); 2 when the file cann
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 
+from ..errors import InputError
 from .parser import EXIT_FINDINGS, EXIT_OK, command
 
 
@@ -29,6 +31,9 @@ def run_watch(args: argparse.Namespace) -> int:
     from ..watching import Follower
     from .check import _colour, _text_lines
 
+    if os.path.isdir(args.path):  # an OpenHands conversation folder: one file per event, not one file appended to
+        raise InputError("is a directory: watch follows one session file as it grows (check reads a conversation "
+                         "folder)", args.path)
     follower = Follower(args.path, args.target, args.dialect)
     paint = _colour(sys.stdout.isatty())
     out = sys.stdout

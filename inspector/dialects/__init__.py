@@ -53,7 +53,8 @@ class EntryPoint(NamedTuple):
 # metadata lists entry points sorted by name, so the order is kept here; a dialect not listed (a
 # new one, another package's) needs no edit: it comes after these, in the entry points' order.
 TIE_ORDER = ("openai-chat", "anthropic", "openai-responses", "gemini", "bedrock", "langchain", "claude-code",
-             "ag-ui", "vercel-ai", "vercel-ui", "pydantic-ai", "otel-genai", "codex", "gemini-cli")
+             "ag-ui", "vercel-ai", "vercel-ui", "pydantic-ai", "otel-genai", "codex", "gemini-cli",
+             "openhands", "copilot", "adk")
 
 _lock = threading.RLock()
 _DIALECTS: dict[str, Dialect] = {}  # the dialects imported and registered

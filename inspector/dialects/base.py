@@ -126,6 +126,9 @@ class Dialect(ABC):
     # Targets a gateway (LiteLLM, OpenRouter) reaches with this format, translating it into the
     # destination's own (``through_gateway``); not the format's own targets.
     gateway_targets: ClassVar[tuple[str, ...]] = ()
+    # The harness that writes this format's logs sends every model through a gateway (OpenHands
+    # through LiteLLM): a model the log names of a ``gateway_targets`` vendor is checked there.
+    sends_through_gateway: ClassVar[bool] = False
 
     def __init__(self) -> None:
         self.editor: Editor | None = self.editor_class(self) if self.editor_class is not None else None
@@ -184,6 +187,21 @@ class Dialect(ABC):
     @abstractmethod
     def text(self, raw: Any) -> str:
         raise NotImplementedError
+
+    def agent(self, items: list[Any]) -> tuple[str, str | None] | None:
+        """The coding agent whose log this is and the version the log names (None: not named),
+        for the app's badge; None when the format is no agent's log. Default: None."""
+        return None
+
+    def read_folder(self, path: str) -> bytes | None:
+        """A folder this format keeps one conversation in (an OpenHands V1 conversation: one file
+        per event), as the bytes of one document; None when the folder is not one. Default: None."""
+        return None
+
+    def write_folder(self, data: bytes, source: str, out: str) -> None:
+        """Write ``data`` (a document ``read_folder`` made, repaired) as a new folder ``out`` in the
+        format's own layout, the rest of folder ``source`` copied. Default: the format keeps no folder."""
+        raise InputError(f"the {self.name} format keeps no conversation folder", out)
 
     def names_list(self, key: str | None, request: Mapping[str, Any] | None, target: str | None) -> bool:
         """True when the request body around a list says the list is in this format although its

@@ -622,5 +622,11 @@ class ClaudeCode(anthropic.Anthropic):
         """For each API message, the log entries it joins (what fit removes when it removes the message)."""
         return groups(items, where)[1]
 
+    def agent(self, items: list[Any]) -> tuple[str, str | None] | None:
+        """Claude Code, and the ``version`` its entries name (the last one: a session resumed by a
+        newer Claude Code names the newer one)."""
+        v = next((e["version"] for e in reversed(items) if type(e) is dict and type(e.get("version")) is str), None)
+        return "Claude Code", v
+
 
 DIALECT = ClaudeCode()

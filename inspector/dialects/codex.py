@@ -259,6 +259,12 @@ class Codex(responses.Responses):
     def continues_stored(self, request: Any) -> bool:
         return False
 
+    def agent(self, items: list[Any]) -> tuple[str, str | None] | None:
+        """Codex CLI, and the ``cli_version`` of its ``session_meta``."""
+        v = next((e["payload"].get("cli_version") for e in items[:50] if is_line(e) and e["type"] == "session_meta"),
+                 None)
+        return "Codex CLI", v if type(v) is str else None
+
     def harness(self, items: list[Any]) -> tuple[str, str] | None:
         """The ``cli_version`` of the rollout's ``session_meta`` (``harness_patches``)."""
         for e in items[:50]:

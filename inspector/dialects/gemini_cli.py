@@ -277,5 +277,9 @@ class GeminiCli(gemini.Gemini):
     def names_list(self, key: str | None, request: Any, target: str | None) -> bool:
         return False
 
+    def agent(self, items: list[Any]) -> tuple[str, str | None] | None:
+        """Gemini CLI (its session files name no version)."""
+        return "Gemini CLI", None
+
 
 DIALECT = GeminiCli()

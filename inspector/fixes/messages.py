@@ -64,39 +64,42 @@ ACTION = {
 }
 
 
-class MessageFixes(PlanState):
+class MessageFixes:
     """A family of ``Plan``'s fixes, over ``PlanState``: what changes inside messages."""
 
+    def __init__(self, state: PlanState) -> None:
+        self.state = state  # the plan's state, which every family reads and writes
+
     def unknown_roles(self) -> None:
-        for iss in self.by_code.get("TC024", ()):
-            if severity("TC024", self.target, iss.data.get("kind")) not in ("error", "warning"):
+        for iss in self.state.by_code.get("TC024", ()):
+            if severity("TC024", self.state.target, iss.data.get("kind")) not in ("error", "warning"):
                 continue  # a note (a harness record in a log): repair acts only on what check reports
             role = iss.data.get("role")
-            if self.opt.unknown_role == "keep":
-                self.unfixed.append(f"message #{iss.index} has role {role!r}, kept as asked (unknown_role=keep)")
+            if self.state.opt.unknown_role == "keep":
+                self.state.unfixed.append(f"message #{iss.index} has role {role!r}, kept as asked (unknown_role=keep)")
                 continue
-            raw = self.raw(iss.index)
+            raw = self.state.raw(iss.index)
             if role == "developer" and type(raw) is dict and raw.get("role") == "developer":
                 # A target without OpenAI's developer role (Mistral): the same instructions as system.
-                self.cur[iss.index] = {**raw, "role": "system"}
-                self.log("rename_role", "TC024", None, iss.index, self.slot(iss.index),
+                self.state.cur[iss.index] = {**raw, "role": "system"}
+                self.state.log("rename_role", "TC024", None, iss.index, self.state.slot(iss.index),
                          f"Message #{iss.index}: the developer role became system, which the target has.")
                 continue
-            self.take_out(iss.index, "TC024", f"role {role!r} is not a role of this format", "quarantine_message",
+            self.state.take_out(iss.index, "TC024", f"role {role!r} is not a role of this format", "quarantine_message",
                           None, f"Took message #{iss.index} (role {role!r}) out into the quarantine.")
 
     def dangling_reasoning(self) -> None:
         """A Responses ``reasoning`` item whose following item is gone is refused (TC021, error for
         the Responses API): take it out into the quarantine. Reasoning items may be left out of an
         input; repair never fabricates the item it belonged to (rules.md §4.12)."""
-        for iss in self.by_code.get("TC021", ()):
-            if iss.data.get("kind") != "reasoning_item" or severity(iss.code, self.target, "reasoning_item") != "error":
+        for iss in self.state.by_code.get("TC021", ()):
+            if iss.data.get("kind") != "reasoning_item" or severity(iss.code, self.state.target, "reasoning_item") != "error":
                 continue
-            end = iss.other if iss.other is not None else len(self.msgs)
+            end = iss.other if iss.other is not None else len(self.state.msgs)
             for i in range(iss.index, end):
-                if self.msgs[i].role == "reasoning" and i not in self.skip:
-                    item = self.raw(i).get("id") if type(self.raw(i)) is dict else None
-                    self.take_out(i, "TC021", "a reasoning item without its required following item",
+                if self.state.msgs[i].role == "reasoning" and i not in self.state.skip:
+                    item = self.state.raw(i).get("id") if type(self.state.raw(i)) is dict else None
+                    self.state.take_out(i, "TC021", "a reasoning item without its required following item",
                                   "quarantine_message", None,
                                   f"Took reasoning item #{i} ({item or 'no id'}) out into the quarantine: the item "
                                   "it was produced with is not in the input, and the target refuses it alone.")
@@ -105,69 +108,69 @@ class MessageFixes(PlanState):
         self.renamed: list[tuple[int, Call, str]] = []  # (message index, call, new id)
         self.rename_code: dict[int, str] = {}  # id(call) -> the rule its new id answers
         idless_ok = self._idless_blocks()
-        reuse = bool(self.by_code.get("TC023")) and severity("TC023", self.target) == "error"
-        if not (self.by_code.get("TC006") or self.by_code.get("TC008") or reuse
-                or (self.by_code.get("TC009") and self.acts("TC009"))):
+        reuse = bool(self.state.by_code.get("TC023")) and severity("TC023", self.state.target) == "error"
+        if not (self.state.by_code.get("TC006") or self.state.by_code.get("TC008") or reuse
+                or (self.state.by_code.get("TC009") and self.state.acts("TC009"))):
             return  # every id stays as it is
-        taken = {c.id for m in self.msgs for c in m.calls if c.id is not None}
+        taken = {c.id for m in self.state.msgs for c in m.calls if c.id is not None}
         fitted: dict[str, str] = {}
         used_in: dict[str, int] = {}  # id -> how many messages have used it so far (TC023)
-        for m in self.msgs:
-            if not m.calls or m.index in self.skip:
+        for m in self.state.msgs:
+            if not m.calls or m.index in self.state.skip:
                 continue
-            raw = self.items[m.index]
+            raw = self.state.items[m.index]
             seen: set[str] = set()
             for c in m.calls:
                 cid = c.id
                 if cid is None:
-                    if not self.ed.has_id_slot(raw, c):
-                        self.final_id[id(c)] = None
+                    if not self.state.ed.has_id_slot(raw, c):
+                        self.state.final_id[id(c)] = None
                         continue
                     if idless_ok.get(id(c), True):
-                        new = make_id(f"{m.index}:{c.pos}:{c.name}", self.target, taken)
-                        self.final_id[id(c)] = new
+                        new = make_id(f"{m.index}:{c.pos}:{c.name}", self.state.target, taken)
+                        self.state.final_id[id(c)] = new
                         self.renamed.append((m.index, c, new))
-                        was = replaced_id(lambda r, v, c=c: self.ed.set_call_id(r, c, v), raw)
-                        self.log("assign_id", "TC008", None, m.index, self.slot(m.index),
+                        was = replaced_id(lambda r, v, c=c: self.state.ed.set_call_id(r, c, v), raw)
+                        self.state.log("assign_id", "TC008", None, m.index, self.state.slot(m.index),
                                  f"Gave call {c.pos} of message #{m.index} ({tool_label(c.name)}) the id {new}{was}.",
                                  new)
                     else:
-                        self.final_id[id(c)] = None
+                        self.state.final_id[id(c)] = None
                     continue
                 new = cid
                 if cid in seen:
-                    if not self.opt.rename_ids:
-                        self.unfixed.append(f"message #{m.index} has two calls with id {cid}, kept as asked (rename_ids=false)")
+                    if not self.state.opt.rename_ids:
+                        self.state.unfixed.append(f"message #{m.index} has two calls with id {cid}, kept as asked (rename_ids=false)")
                     else:
-                        new = make_id(f"{cid}#{m.index}#{c.pos}", self.target, taken)
+                        new = make_id(f"{cid}#{m.index}#{c.pos}", self.state.target, taken)
                         self.rename_code[id(c)] = "TC006"
-                        self.log("rename_id", "TC006", cid, m.index, self.slot(m.index),
+                        self.state.log("rename_id", "TC006", cid, m.index, self.state.slot(m.index),
                                  f"Renamed the second call with id {cid} in message #{m.index} ({tool_label(c.name)}) "
                                  f"to {new}, and its result with it.", new)
-                elif reuse and used_in.get(cid) and self.opt.rename_ids:
+                elif reuse and used_in.get(cid) and self.state.opt.rename_ids:
                     # The same id in an earlier message, which the target refuses (TC023): the later
                     # call gets a new id, and its results follow; id_map keys it "old@n", the n-th use.
                     n = used_in[cid] + 1
-                    new = make_id(f"{cid}@{n}", self.target, taken)
+                    new = make_id(f"{cid}@{n}", self.state.target, taken)
                     self.rename_code[id(c)] = "TC023"
-                    self.id_map[f"{cid}@{n}"] = new
-                    self.log("rename_id", "TC023", cid, m.index, self.slot(m.index),
+                    self.state.id_map[f"{cid}@{n}"] = new
+                    self.state.log("rename_id", "TC023", cid, m.index, self.state.slot(m.index),
                              f"Renamed call id {cid} in message #{m.index} ({tool_label(c.name)}), already used by a "
                              f"call of an earlier message, to {new}, and its result with it.", new)
                 seen.add(cid)
-                if new == cid and self.acts("TC009") and not fits(cid, self.target):
-                    if not self.opt.rename_ids:
-                        self.unfixed.append(f"message #{m.index}: call id {cid} does not fit the target's format, kept as asked (rename_ids=false)")
+                if new == cid and self.state.acts("TC009") and not fits(cid, self.state.target):
+                    if not self.state.opt.rename_ids:
+                        self.state.unfixed.append(f"message #{m.index}: call id {cid} does not fit the target's format, kept as asked (rename_ids=false)")
                     else:
                         if cid not in fitted:
-                            fitted[cid] = make_id(cid, self.target, taken)
+                            fitted[cid] = make_id(cid, self.state.target, taken)
                         new = fitted[cid]
-                        self.id_map[cid] = new
+                        self.state.id_map[cid] = new
                         self.rename_code[id(c)] = "TC009"
-                        self.log("rename_id", "TC009", cid, m.index, self.slot(m.index),
+                        self.state.log("rename_id", "TC009", cid, m.index, self.state.slot(m.index),
                                  f"Renamed call id {cid} in message #{m.index} to {new} to fit the target's id format, "
                                  "and its result with it.", new)
-                self.final_id[id(c)] = new
+                self.state.final_id[id(c)] = new
                 if new is not None and new != cid:
                     self.renamed.append((m.index, c, new))
             for cid in seen:
@@ -182,15 +185,15 @@ class MessageFixes(PlanState):
         """
         ok: dict[int, bool] = {}
         by_block: dict[int, list[Link]] = {}
-        for l in self.a.pairing.links:
+        for l in self.state.a.pairing.links:
             if l.status == DUPLICATE or (l.call.id is not None and l.result.id is not None):
                 continue
             if l.result.legacy:
-                if self.ed.has_id_slot(self.items[l.call.msg], l.call):
+                if self.state.ed.has_id_slot(self.state.items[l.call.msg], l.call):
                     # A tool call answered by a legacy function message: an id would unpair them.
                     ok[id(l.call)] = False
-                    self.idless_bad.add(id(l.call))
-                    self.unfixed.append(f"message #{l.call.msg}: a call without an id is answered by the legacy "
+                    self.state.idless_bad.add(id(l.call))
+                    self.state.unfixed.append(f"message #{l.call.msg}: a call without an id is answered by the legacy "
                                         f"function message #{l.result.msg}; no id was given")
                 continue
             by_block.setdefault(l.call.msg, []).append(l)
@@ -201,9 +204,9 @@ class MessageFixes(PlanState):
             for l in ls:
                 ok[id(l.call)] = fine
                 if not fine:
-                    self.idless_bad.add(id(l.call))
+                    self.state.idless_bad.add(id(l.call))
             if not fine:
-                self.unfixed.append(
+                self.state.unfixed.append(
                     f"message #{index}: calls and results without ids cannot be paired unambiguously "
                     "(names differ or the results come in another order), so no ids were given")
         return ok
@@ -212,55 +215,55 @@ class MessageFixes(PlanState):
 
     def edit_messages(self, converted: dict[int, Call]) -> None:
         for code in ("TC007", "TC010", "TC018"):
-            if not self.acts(code):
+            if not self.state.acts(code):
                 continue
-            for iss in self.by_code.get(code, ()):
+            for iss in self.state.by_code.get(code, ()):
                 i = iss.index
-                if i in self.skip and i not in self.keeper_of:
+                if i in self.state.skip and i not in self.state.keeper_of:
                     continue
-                fixed = self.ed.shape_fix(self.raw(i), iss)
+                fixed = self.state.ed.shape_fix(self.state.raw(i), iss)
                 if fixed is not None:
-                    self.cur[i], text = fixed
-                    self.log(ACTION[code], code, iss.call_id, i, self.slot(i), f"Message #{i}: {text}.")
+                    self.state.cur[i], text = fixed
+                    self.state.log(ACTION[code], code, iss.call_id, i, self.state.slot(i), f"Message #{i}: {text}.")
         # Calls renamed or given an id; their kept results follow.
         for i, c, new in self.renamed:
-            self.cur[i] = self.ed.set_call_id(self.raw(i), c, new)
+            self.state.cur[i] = self.state.ed.set_call_id(self.state.raw(i), c, new)
         # A result moved into its block may only then show a name mismatch: check kept ones too.
-        names = self.acts("TC013") and bool(self.by_code.get("TC013") or self.keeper_of)
-        if self.renamed or names or self.by_code.get("TC008"):
+        names = self.state.acts("TC013") and bool(self.state.by_code.get("TC013") or self.state.keeper_of)
+        if self.renamed or names or self.state.by_code.get("TC008"):
             self._edit_results(names)
         for k, c in converted.items():
-            final = self.final_id.get(id(c), c.id)
-            self.cur[k] = self.ed.user_to_result(self.items[k], c, final)
-            self.log("user_to_result", "TC020", final, k, self.slot(k),
+            final = self.state.final_id.get(id(c), c.id)
+            self.state.cur[k] = self.state.ed.user_to_result(self.state.items[k], c, final)
+            self.state.log("user_to_result", "TC020", final, k, self.state.slot(k),
                      f"Made user message #{k} the result of call {final} ({tool_label(c.name)}) from message #{c.msg}.")
 
     def calls_last(self) -> None:
         """TC025: text and other blocks after the calls of an assistant message move before them
         (lossless; run after every fix that may drop or rename calls)."""
-        if not self.acts("TC025"):
+        if not self.state.acts("TC025"):
             return
-        for iss in self.by_code.get("TC025", ()):
+        for iss in self.state.by_code.get("TC025", ()):
             i = iss.index
-            if i in self.skip:
+            if i in self.state.skip:
                 continue
-            calls_last = getattr(self.ed, "calls_last", None)
+            calls_last = getattr(self.state.ed, "calls_last", None)
             if calls_last is None:  # a format of one call list per message, joined by a gateway (issue 31)
-                self.unfixed.append(f"message #{i}: not fixed (TC025): the gateway joins it with the assistant "
-                                    "message after it, whose text then follows its tool calls; put that text "
-                                    "before the calls, or a user message between the two")
+                self.state.unfixed.append(f"message #{i}: not fixed (TC025): the gateway joins it with the assistant "
+                                          "message after it, whose text then follows its tool calls; put that text "
+                                          "before the calls, or a user message between the two")
                 continue
-            moved = calls_last(self.raw(i))
+            moved = calls_last(self.state.raw(i))
             if moved is not None:
-                self.cur[i] = moved
-                self.log("move_blocks_before_calls", "TC025", None, i, self.slot(i),
+                self.state.cur[i] = moved
+                self.state.log("move_blocks_before_calls", "TC025", None, i, self.state.slot(i),
                          f"Message #{i}: moved {iss.data.get('count', 1)} block(s) that followed the tool calls "
                          "before the first call, keeping their order.")
 
     def _edit_results(self, names: bool) -> None:
         """Kept results take their call's final id (and, for TC013, its name)."""
-        keeper_of, skip = self.keeper_of, self.skip
-        for link in self.a.pairing.links:
+        keeper_of, skip = self.state.keeper_of, self.state.skip
+        for link in self.state.a.pairing.links:
             i = link.result.msg
             kept = keeper_of.get(i)
             if kept is None:
@@ -269,33 +272,33 @@ class MessageFixes(PlanState):
             elif id(link.call) not in kept:
                 continue
             c, r = link.call, link.result
-            new = self.final_id.get(id(c), c.id)
-            if new is not None and new != r.id and not (r.id is None and id(c) in self.idless_bad):
-                before = self.raw(i)
-                self.cur[i] = self.ed.set_result_id(before, r, new)
+            new = self.state.final_id.get(id(c), c.id)
+            if new is not None and new != r.id and not (r.id is None and id(c) in self.state.idless_bad):
+                before = self.state.raw(i)
+                self.state.cur[i] = self.state.ed.set_result_id(before, r, new)
                 if r.id is None:
-                    was = replaced_id(lambda raw, v, r=r: self.ed.set_result_id(raw, r, v), before)
-                    self.log("assign_id", "TC008", new, i, self.slot(i),
+                    was = replaced_id(lambda raw, v, r=r: self.state.ed.set_result_id(raw, r, v), before)
+                    self.state.log("assign_id", "TC008", new, i, self.state.slot(i),
                              f"Gave the result in message #{i} the id {new} of the call it answers "
                              f"(message #{c.msg}){was}.", new)
                 else:
-                    self.log("follow_call_id", self.rename_code.get(id(c), "TC008"), r.id, i, self.slot(i),
+                    self.state.log("follow_call_id", self.rename_code.get(id(c), "TC008"), r.id, i, self.state.slot(i),
                              f"Message #{i}: the result for call {r.id} now carries its call's new id {new} "
                              f"(message #{c.msg}).", new)
-            if id(c) in self.idless_bad:
+            if id(c) in self.state.idless_bad:
                 continue  # an ambiguous pairing: its names are not ours to change either
             if (names and r.name is not None and c.name is not None and r.name != c.name
                     and type(c.name) is str and c.name):
-                named = self.ed.set_result_name(self.raw(i), r, c.name)
+                named = self.state.ed.set_result_name(self.state.raw(i), r, c.name)
                 if named is not None:
-                    self.cur[i] = named
-                    self.log("set_result_name", "TC013", new, i, self.slot(i),
+                    self.state.cur[i] = named
+                    self.state.log("set_result_name", "TC013", new, i, self.state.slot(i),
                              f"Message #{i}: set the result's name {r.name!r} to its call's name {c.name!r}.")
 
     def unfixable_shapes(self) -> None:
-        for iss in self.by_code.get("TC012", ()):
-            if iss.index in self.skip or not self.acts("TC012"):
+        for iss in self.state.by_code.get("TC012", ()):
+            if iss.index in self.state.skip or not self.state.acts("TC012"):
                 continue
             what = "has no function name" if iss.data.get("missing") else f"has the name {iss.data.get('name')!r}"
-            self.unfixed.append(f"message #{iss.index}: call {iss.data.get('pos', 0)} {what}, which the target "
+            self.state.unfixed.append(f"message #{iss.index}: call {iss.data.get('pos', 0)} {what}, which the target "
                                 "refuses; repair does not rename tools")

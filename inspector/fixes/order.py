@@ -14,13 +14,16 @@ from .base import Slot
 from .state import PlanState
 
 
-class OrderFixes(PlanState):
+class OrderFixes:
     """A family of ``Plan``'s fixes, over ``PlanState``: the output list and its role order."""
+
+    def __init__(self, state: PlanState) -> None:
+        self.state = state  # the plan's state, which every family reads and writes
 
     def _put(self, s: Slot, raws: list[Any], origins: list[Any]) -> None:
         if s.raw is None:
             assert s.origin is not None  # only a slot of an input item is filled late
-            s.raw = self.cur.get(s.origin, self.items[s.origin])
+            s.raw = self.state.cur.get(s.origin, self.state.items[s.origin])
         s.pos = len(raws)
         raws.append(s.raw)
         origins.append(s.origin)
@@ -30,8 +33,8 @@ class OrderFixes(PlanState):
         raws: list[Any] = []
         origins: list[Any] = []
         add, orig = raws.append, origins.append
-        skip, after, notes, instead = self.skip, self.after, self.notes_after, self.instead
-        slots, cur, items, put = self.slots, self.cur, self.items, self._put
+        skip, after, notes, instead = self.state.skip, self.state.after, self.state.notes_after, self.state.instead
+        slots, cur, items, put = self.state.slots, self.state.cur, self.state.items, self._put
         for i in range(len(items)):
             if i in skip:
                 s = instead.get(i)
@@ -59,7 +62,7 @@ class OrderFixes(PlanState):
         or system message before it (nothing else can follow there without inventing a turn);
         a user message right after a tool result gets a synthesized assistant message before it.
         """
-        placed = {s.pos: s for s in (*self.slots.values(), *self._new_slots()) if s.pos is not None}
+        placed = {s.pos: s for s in (*self.state.slots.values(), *self._new_slots()) if s.pos is not None}
         out = [placed.get(k) or Slot(raw, origins[k]) for k, raw in enumerate(raws)]
         out = self._bridge_tool_user(self._move_systems(out))
         for k, s in enumerate(out):
@@ -67,11 +70,11 @@ class OrderFixes(PlanState):
         return [s.raw for s in out], [s.origin for s in out]
 
     def _new_slots(self) -> list[Slot]:
-        extra = [s for lst in (*self.after.values(), *self.notes_after.values()) for s in lst]
-        return extra + list(self.instead.values())
+        extra = [s for lst in (*self.state.after.values(), *self.state.notes_after.values()) for s in lst]
+        return extra + list(self.state.instead.values())
 
     def _role(self, s: Slot) -> str:
-        r = self.ed.role_of(s.raw)
+        r = self.state.ed.role_of(s.raw)
         return "tool" if r == "function" else r
 
     def _move_systems(self, out: list[Slot]) -> list[Slot]:
@@ -83,7 +86,7 @@ class OrderFixes(PlanState):
             if r == "system" and prev in ("assistant", "tool") and at is not None:
                 res.insert(at, s)
                 at += 1
-                self.log("move_message", "TC019", None, s.origin, s,
+                self.state.log("move_message", "TC019", None, s.origin, s,
                          f"Moved system message #{s.origin} up to follow the last user or system message before "
                          f"it: the target refuses a system message right after a {prev} message.")
                 continue
@@ -99,31 +102,31 @@ class OrderFixes(PlanState):
         for s in out:
             r = self._role(s)
             if prev == "tool" and r == "user":
-                b = Slot(self.ed.bridge(self.opt.bridge_text()), None)
+                b = Slot(self.state.ed.bridge(self.state.opt.bridge_text()), None)
                 res.append(b)
-                self.log("insert_bridge", "TC019", None, None, b,
+                self.state.log("insert_bridge", "TC019", None, None, b,
                          "Inserted an assistant message marked as synthesized between a tool result and a user "
                          "message: the target refuses that order.")
             elif prev is not None and prev in ROLE_NEXT and r in ROLE_NEXT and r not in ROLE_NEXT[prev]:
                 where = f"input #{s.origin}" if s.origin is not None else "a new message"
-                self.unfixed.append(f"a {r} message ({where}) directly follows a {prev} message, an order the "
+                self.state.unfixed.append(f"a {r} message ({where}) directly follows a {prev} message, an order the "
                                     "target refuses and no repair can make valid without inventing a turn")
             res.append(s)
             prev = r
         return res
 
     def last_message_rules(self, raws: list[Any]) -> None:
-        if self.target != "mistral":
+        if self.state.target != "mistral":
             return
         if not raws:
-            self.unfixed.append("the transcript is empty; Mistral needs at least one message")
+            self.state.unfixed.append("the transcript is empty; Mistral needs at least one message")
             return
         last = raws[-1]
-        role = self.ed.role_of(last)
+        role = self.state.ed.role_of(last)
         if role == "assistant" and not (type(last) is dict and last.get("prefix") is True):
-            if not any(m.calls for m in self.a.dialect.read([last], (), [])):  # the dialect says what a call is
-                self.unfixed.append(
+            if not any(m.calls for m in self.state.a.dialect.read([last], (), [])):  # the dialect says what a call is
+                self.state.unfixed.append(
                     "the transcript ends with an assistant message; Mistral serving expects the last message to be "
                     "user or tool (or an assistant message with prefix=true), and repair does not invent a user turn")
         elif len(raws) == 1 and role not in ("user", "system"):
-            self.unfixed.append("a one-message conversation must be a user or system message for Mistral")
+            self.state.unfixed.append("a one-message conversation must be a user or system message for Mistral")

@@ -17,40 +17,50 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..checking import Analysis
 from .base import Rec, Slot
 from .messages import MessageFixes
 from .order import OrderFixes
 from .results import ResultFixes
+from .state import PlanState
 
 __all__ = ["Plan", "Rec", "Slot"]
 
 
-class Plan(ResultFixes, MessageFixes, OrderFixes):
+class Plan(PlanState):
     """Builds the repaired list for one analysed transcript. ``run()`` returns the new items.
 
-    Its state is ``state.PlanState``'s, which every family of fixes is written against."""
+    The plan is the state (``state.PlanState``); its three families of fixes each hold it and
+    read and write nothing else: ``results`` (the fate of every result), ``messages`` (ids and
+    edits inside messages) and ``order`` (the output list and the target's role order)."""
+
+    def __init__(self, a: Analysis, target: str, options: Any, editor: Any) -> None:
+        super().__init__(a, target, options, editor)
+        self.results = ResultFixes(self)
+        self.messages = MessageFixes(self)
+        self.order = OrderFixes(self)
 
     # --- the plan -----------------------------------------------------------------------------
 
     def run(self) -> list[Any]:
-        self.unknown_roles()
-        self.dangling_reasoning()
-        converted = self.user_as_result()
-        self.relink(converted)
-        self.place_results(converted)
-        self.orphans()
-        self.assign_ids()
-        self.edit_messages(converted)
-        self.relink_results()
-        self.add_missing()
-        self.calls_last()
+        self.messages.unknown_roles()
+        self.messages.dangling_reasoning()
+        converted = self.results.user_as_result()
+        self.results.relink(converted)
+        self.results.place_results(converted)
+        self.results.orphans()
+        self.messages.assign_ids()
+        self.messages.edit_messages(converted)
+        self.results.relink_results()
+        self.results.add_missing()
+        self.messages.calls_last()
         if self.recs or self.skip:
-            raws, origins = self.emit()
+            raws, origins = self.order.emit()
         else:
             raws, origins = self.items, list(range(len(self.items)))  # nothing moved or changed
         if self.target == "mistral" and self.acts("TC019") and raws:
-            raws, origins = self.bridges(raws, origins)  # other targets' role order is the dialect's to join
+            raws, origins = self.order.bridges(raws, origins)  # other targets' role order is the dialect's to join
         self.origins: list[int | None] = origins  # the input index of each output item (None: new)
-        self.last_message_rules(raws)
-        self.unfixable_shapes()
+        self.order.last_message_rules(raws)
+        self.messages.unfixable_shapes()
         return raws

@@ -1,9 +1,11 @@
 """The state of one transcript's repair: what every family of fixes reads and writes.
 
 ``PlanState`` sets and types all of it in one place: the analysed transcript and the options,
-the edited raw items, the output slots, the change records, the quarantine and the id map. The
-families (``results.ResultFixes``, ``messages.MessageFixes``, ``order.OrderFixes``) are written
-against it and ``plan.Plan`` puts them together in rules.md §4's order.
+the edited raw items, the output slots, the change records, the quarantine and the id map. It is one
+object, passed explicitly: ``plan.Plan`` is a ``PlanState`` that builds its three families of
+fixes (``results.ResultFixes``, ``messages.MessageFixes``, ``order.OrderFixes``), each holding the
+state as ``self.state``, and runs them in rules.md §4's order. A family keeps only its own
+working values (``ResultFixes.relinked``, ``MessageFixes.renamed``, ...).
 """
 
 from __future__ import annotations

@@ -151,6 +151,7 @@ class Fold(NamedTuple):
     kind: str  # "turn", ...
     label: str  # what the folded row says
     sev: str  # its worst finding's severity ("" when none)
+    codes: str  # the rule codes of its findings, worst first, with counts ("TC001 ×2, TC015"; "" when none)
 
 
 SHAPES: dict[str, tuple[str, ...]] = {"call": CallChip._fields, "result": ResultChip._fields,
@@ -326,7 +327,20 @@ class TimelineModel:
         if len(label) > FOLD_LABEL_CHARS:
             label = label[: FOLD_LABEL_CHARS - 1] + "…"
         worst = max((self.worst.get(k, 0) for k in range(i, j + 1)), default=0)
-        return Fold(i, j, "turn", label, SEV_NAME[worst])
+        return Fold(i, j, "turn", label, SEV_NAME[worst], self.codes_in(i, j))
+
+    def codes_in(self, first: int, last: int) -> str:
+        """The rule codes of the findings on messages ``first``..``last``, the worst severity first,
+        each with its count when more than one: "TC001 ×2, TC015" (a folded row names what it holds,
+        so an error folded away is never hidden)."""
+        per: dict[str, list[int]] = {}  # code -> [worst rank, count]
+        for k in range(first, last + 1):
+            for code, sev in self.marks.get(k, ()):
+                got = per.setdefault(code, [0, 0])
+                got[0] = max(got[0], SEV_RANK[sev])
+                got[1] += 1
+        order = sorted(per.items(), key=lambda kv: (-kv[1][0], kv[0]))
+        return ", ".join(code + (f" ×{n}" if n > 1 else "") for code, (_, n) in order)
 
     def folds(self, start: int, end: int) -> list[Fold]:
         """The groups wholly on the page ``[start, end)`` (a group cut by the page's edge stays open)."""
@@ -454,7 +468,8 @@ class TimelineModel:
                 inside = f.last
                 rows[i] = len(items)
                 items.append({"fold": f.first, "first": f.first, "last": f.last, "label": f.label,
-                              "sev": SEV_NAME[max((self.worst.get(k, 0) for k in range(f.first, f.last + 1)), default=0)]})
+                              "sev": SEV_NAME[max((self.worst.get(k, 0) for k in range(f.first, f.last + 1)), default=0)],
+                              "codes": self.codes_in(f.first, f.last)})
             if i <= inside:
                 rows[i] = len(items) - 1
                 for g in self.ghosts_at.get(i, ()):

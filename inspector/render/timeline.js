@@ -297,6 +297,8 @@ export default function (component) {
       const head = el("div", "card-head");
       head.appendChild(el("span", "idx", "#" + fmt(it.first) + "\u2013#" + fmt(it.last)));
       head.appendChild(el("span", "role", "loop"));
+      // The rule codes of what it holds: a folded error is never hidden.
+      if (it.codes) head.appendChild(el("span", "fold-codes", it.codes));
       f.appendChild(head);
       f.appendChild(el("div", "card-text fold-label", it.label));
       // Python opens the run when asked for its first message (a jump), and keeps it open.
@@ -351,7 +353,7 @@ export default function (component) {
   const groups = [];
   const ghostAfter = new Map();
   for (const it of data.items) if (it.ghost !== undefined) ghostAfter.set(it.ghost, it.after);
-  for (const { first, last, kind, label, sev } of rows("fold", data.folds || [])) {
+  for (const { first, last, kind, label, sev, codes } of rows("fold", data.folds || [])) {
     const headCard = cards.get(first);
     if (!headCard) continue;
     const row = el("div", "fold-row" + (sev ? " sev-" + sev : ""));
@@ -363,6 +365,8 @@ export default function (component) {
     const caret = el("span", "fold-caret", "\u25b8");
     row.appendChild(caret);
     row.appendChild(el("span", "idx", `#${num(first)}\u2013#${num(last)}`));
+    // The rule codes of the findings inside, never cut (the label may be): a folded error is never hidden.
+    if (codes) row.appendChild(el("span", "fold-codes", codes));
     row.appendChild(el("span", "fold-label", label));
     row.appendChild(el("span", "fold-count", `${fmt(last - first + 1)} messages`));
     row.title = "Click (or Enter) to open or fold this group";

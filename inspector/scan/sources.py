@@ -25,6 +25,7 @@ import orjson
 from .. import dialects  # noqa: F401  (its hook loads every dialect, each saying what its messages are)
 from ..containers import looks_like_message
 from ..errors import InputError
+from ..reading import read_folder
 from . import lines
 
 DEFAULT_GLOBS = ("*.jsonl", "*.ndjson", "*.json", "*.traj", "*.har", "*.parquet")
@@ -48,7 +49,9 @@ def expand(paths: list[str], globs: list[str] | None = None) -> list[str]:
     out: list[str] = []
     for name in paths:
         p = Path(name)
-        if p.is_dir():
+        if p.is_dir() and read_folder(name) is not None:
+            out.append(name)  # a folder that is one conversation (OpenHands V1): read whole, as check reads it
+        elif p.is_dir():
             found = []
             for root, dirs, files in os.walk(p):
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))
@@ -80,6 +83,8 @@ def kind_of(path: str) -> str:
     """``lines``, ``whole`` or ``parquet`` for one file (see the module docstring)."""
     if path.endswith(".parquet"):
         return "parquet"
+    if os.path.isdir(path):
+        return "whole"  # a conversation folder (``expand`` keeps only those)
     first = lines.first_line_bytes(path)
     try:
         value = orjson.loads(first)

@@ -9,6 +9,7 @@ argument: Streamlit does not hash them, the sha256 in the key stands for them.
 from __future__ import annotations
 
 import gc
+import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -77,6 +78,24 @@ def through_gateway(dialect: str, target: str) -> bool:
     """True when ``target`` is reached with this format only through a gateway (LiteLLM, OpenRouter)."""
     d = dialects.get(dialect)
     return target not in d.targets and target in d.gateway_targets
+
+
+# A version the badge shows: digits and dots, with letters, "-" or "+" after them (a log's text
+# goes in a badge, which renders Markdown, only when it cannot be anything but a version).
+_VERSION = re.compile(r"[0-9]+(\.[0-9]+){0,3}([-+.][0-9A-Za-z]+){0,3}")
+
+
+def agent_badge(dialect: str, doc: Document, transcript: int = 0) -> str | None:
+    """"Codex CLI 0.46.0": the coding agent whose log this is and the version the log names
+    (``Dialect.agent``), for the badge; None when the format is no agent's log."""
+    if not doc.transcripts:
+        return None
+    t = doc.transcripts[min(transcript, len(doc.transcripts) - 1)]
+    who = dialects.get(dialect).agent(t.items)
+    if who is None:
+        return None
+    name, version = who
+    return f"{name} {version}" if version is not None and _VERSION.fullmatch(version) else name
 
 
 def target_default(dialect: str, doc: Document | None = None) -> tuple[str, str | None]:

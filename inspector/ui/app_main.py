@@ -15,6 +15,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from .. import dialects
+from ..checking import not_offered
 from ..errors import InputError, PythonReprInput
 from ..hosting import events
 from . import analysis, inbox, loading, signin, state, style, url
@@ -105,8 +106,13 @@ def toolbar(doc, loaded: state.Loaded) -> tuple[str | None, str, int, DeltaGener
                                    "translates for Claude, Gemini or Bedrock. Every rule, with its evidence: "
                                    "`inspector rules`.")
     transcript = 0
+    # Why the Target box lacks a provider (our words and names only): beside it when there is room.
+    gap = not_offered(effective)
     with c3:
         n = len(doc.transcripts)
+        if gap and n <= 1:
+            with st.container(key="target_not_offered"):
+                st.caption(gap)
         if n > 1 and state.TRANSCRIPT not in st.session_state:
             # A capture that recorded the provider's error opens on the request that got it.
             refused = next((k for k, t in enumerate(doc.transcripts) if t.extra.get("response_error")), None)
@@ -127,6 +133,9 @@ def toolbar(doc, loaded: state.Loaded) -> tuple[str | None, str, int, DeltaGener
         with st.container(horizontal=True, gap="small", width="content"):
             st.badge(dialect or read_in, icon=":material/translate:", color="violet" if dialect else "blue",
                      help="dialect (overridden)" if dialect else "detected dialect")
+            agent = analysis.agent_badge(effective, doc, transcript)
+            if agent is not None:  # the coding agent and version the log names (a checked version string)
+                st.badge(agent, icon=":material/smart_toy:", color="violet", help="the agent whose session log this is")
             # A HAR capture is JSON, but the user knows it as HAR (an inbox entry is one too).
             st.badge("HAR" if loaded.name.lower().endswith(".har") else f"{doc.format.upper()}", color="gray")
             if analysis.through_gateway(effective, st.session_state.get(state.TARGET) or ""):
@@ -144,6 +153,9 @@ def toolbar(doc, loaded: state.Loaded) -> tuple[str | None, str, int, DeltaGener
         # Beside the Dialect box, in the app's words; the view below is the last good one.
         with st.container(key="dialect_refused", border=True):
             st.text(f"Not read as {not_read[1]}: {not_read[2]} The view stays as it was.")
+    if gap and len(doc.transcripts) > 1:  # the Transcript box took the place beside Target: under the boxes
+        with st.container(key="target_not_offered"):
+            st.caption(gap)
     if why:
         with st.container(key="target_reason"):
             # The line about where the target came from stays when the user picks another one.

@@ -89,8 +89,23 @@ def dataset_rows(sha: str, dialect: str | None, target: str, _checked: Checked) 
             (f for f in fs if f.severity == "warning"), None) or (fs[0] if fs else None)
         rows.append((n + 1, record_name(_checked.doc, a.transcript), a.dialect.name, len(a.transcript.items), c["error"],
                      c["warning"], c["info"], ", ".join(sorted({f.code for f in fs})),
-                     f"{first.code} {first.text}" if first else ""))
+                     first_finding(first)))
     return pd.DataFrame(rows, columns=COLUMNS)
+
+
+def first_finding(f) -> str:
+    """A transcript's first finding as the table's cell shows it whole: its rule code and name, and
+    the message (the sentence, which the grid would cut, is read whole in the transcript)."""
+    if f is None:
+        return ""
+    name = str(RULES.get(f.code, "")).replace("_", " ")
+    return " ".join(x for x in (f.code, name, f"at #{f.message_index:,}" if f.message_index is not None else "") if x)
+
+
+def codes_width(df: pd.DataFrame) -> int:
+    """The "codes" column's width (px) for its longest cell, whole: 8 px a character and the padding."""
+    longest = int(df["codes"].str.len().max()) if len(df) else 0
+    return max(120, min(420, 8 * longest + 28))
 
 
 def _rule_frame(checked: Checked) -> pd.DataFrame:
@@ -226,8 +241,12 @@ def dataset_view(checked: Checked, key: tuple) -> None:
             "errors": st.column_config.NumberColumn("errors", width=80),
             "warnings": st.column_config.NumberColumn("warnings", width=96),
             "notes": st.column_config.NumberColumn("notes", width=80),
-            "codes": st.column_config.TextColumn("codes", width=120),
-            "first finding": st.column_config.TextColumn("first finding", width="large"),
+            # Wide enough for every code of the longest row; the first finding is short (its code, rule
+            # and message): the canvas grid cuts text with no way to read the rest.
+            "codes": st.column_config.TextColumn("codes", width=codes_width(df)),
+            "first finding": st.column_config.TextColumn(
+                "first finding", width="large",
+                help="the first error (else warning, else note): its rule and message; open the transcript to read it whole"),
         }, default=default,
     )
     st.caption(f"{len(shown):,} of {len(df):,} transcripts shown. They are counted from 1, the messages inside one "

@@ -131,15 +131,26 @@ def _before_after(checked: Checked, result: Any, transcript: int) -> None:
         return
     import pandas as pd
 
-    st.dataframe(
+    from .tables import whole_row_table
+
+    def _at(v: Any) -> str:
+        return "—" if v is None or pd.isna(v) else f"#{int(v)}"
+
+    # The grid cuts a long reason or id: the clicked change (the first until one is) is read whole below.
+    whole_row_table(
         pd.DataFrame(
             [(c.action, c.code, c.tool_call_id or "", c.index_before, c.index_after, c.text) for c in changes],
             columns=["action", "code", "tool call id", "before #", "after #", "change"],
-        ),
-        hide_index=True,
-        width="stretch",
-        key="repair_changes",
-    )
+        ), "repair_changes", {
+            "action": st.column_config.TextColumn("action", width=150),
+            "code": st.column_config.TextColumn("code", width=70),
+            "tool call id": st.column_config.TextColumn("tool call id", width=130),
+            "before #": st.column_config.NumberColumn("before #", width=80, format="%d"),
+            "after #": st.column_config.NumberColumn("after #", width=80, format="%d"),
+            "change": st.column_config.TextColumn("change", width="large"),
+        }, whole=["change"],
+        head=lambda r: (f"{r['action']} ({r['code']}) · tool call id: {r['tool call id'] or 'none'} · "
+                        f"{_at(r['before #'])} → {_at(r['after #'])}"))
     before = checked.doc.transcripts[transcript].items
     after_doc = result.document
     after = after_doc.transcripts[transcript].items if transcript < len(after_doc.transcripts) else []

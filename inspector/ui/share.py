@@ -213,7 +213,14 @@ def _preview_table(data: bytes, found) -> None:
         {"kind": s.kind, "line": s.line, "column": s.column, "secret": s.preview, "after masking": context(text, s)}
         for s in found
     ]
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", key="share_secrets")
+    from .tables import whole_row_table
+
+    # The popover is narrow and the grid cuts the masked line: the clicked row is read whole below.
+    whole_row_table(pd.DataFrame(rows, columns=["kind", "line", "column", "secret", "after masking"]), "share_secrets", {
+        "kind": st.column_config.TextColumn("kind", width="small"),
+        "line": st.column_config.NumberColumn("line", width=60),
+        "column": st.column_config.NumberColumn("column", width=70),
+    }, whole=["secret", "after masking"], head=lambda r: f"{r['kind']}, line {r['line']}, column {r['column']}")
 
 
 def share_panel(data: bytes, name: str, view: dict) -> None:

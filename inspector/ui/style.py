@@ -25,6 +25,29 @@ CSS = """
 .st-key-filename [data-testid="stText"] { font-family: var(--st-code-font, monospace); font-size: 1.0rem; }
 .st-key-samples button, .st-key-samples button > div { justify-content: flex-start !important; width: 100%; }
 .st-key-samples button p { text-align: left; }
+/* Issue 36, cut and covered. The uploader's chip shortens a long file name in the middle
+   ("train_…mber.jsonl") and keeps it whole only in its title: show the title, wrapped. */
+[data-testid="stFileChipName"] { font-size: 0; white-space: normal; overflow: visible; text-overflow: clip; }
+[data-testid="stFileChipName"]::after {
+  content: attr(title); font-size: 0.875rem; line-height: 1.3; overflow-wrap: anywhere; white-space: normal;
+}
+/* A table's toolbar (search, download, full screen) shows above its top right corner on hover:
+   tables right under a row of boxes get room for it, so it does not cover "Sort by" or "Rule code". */
+.st-key-ds_table, .st-key-findings { margin-top: 2rem; }
+/* Contrast (WCAG AA, 4.5:1 for text): Streamlit's captions (60% grey) and pills (4.48:1) are a
+   little light on white; tests/e2e/test_app_contrast.py measures every text on the page. */
+[data-testid="stCaptionContainer"] { opacity: 0.78 !important; }
+.st-key-target_not_offered [data-testid="stCaptionContainer"] { font-size: 0.75rem; line-height: 1.3; }
+.st-key-target_not_offered p { margin: 0; }
+[data-testid="stButtonGroup"] button p { color: rgb(38, 39, 48); }
+[data-testid="stFileChips"] [data-testid="stBaseButton-borderlessIcon"],
+[data-testid="stFileChips"] [data-testid="stBaseButton-borderlessIcon"] * { color: rgb(49, 51, 63) !important; opacity: 1 !important; }
+button:not(:disabled) kbd { opacity: 1 !important; color: inherit !important; }
+/* st.json's Solarized numbers (3.6:1) and booleans (3:1): darker, strings a darker orange. */
+[data-testid="stJson"] .variable-value, [data-testid="stJson"] .variable-value *:not(.string-value) { color: #1d5f99 !important; }
+[data-testid="stJson"] .string-value { color: #a63c10 !important; }
+[data-testid="stJson"] .array-key { color: #4b4f9e; }
+[data-testid="stJson"] span:has(> .array-key) { opacity: 1 !important; }
 </style>
 """
 

@@ -1,4 +1,6 @@
-"""Tables whose rows open something (a finding's message, a dataset's transcript), shared by both.
+"""Tables whose rows open something (a finding's message, a dataset's transcript), shared by both,
+and tables whose selected row is shown whole below them (the Repair tab's change log, the Share
+panel's masking preview): the grid is a canvas that cuts long text.
 
 A dataframe renders cells as text, so transcript text is safe in them. A row selection is
 detected by comparing with the last selection handled (not a callback), so it works the same in
@@ -6,6 +8,9 @@ the browser and under AppTest; a selection left over from other filters is not a
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
 
 import pandas as pd
 import streamlit as st
@@ -51,3 +56,26 @@ def clicked_row(event, filters: tuple, seen_key: str, n_rows: int, first_column:
     elif rows and rows != was_rows:
         row = rows[0]
     return row if row is not None and 0 <= row < n_rows else None
+
+
+def whole_row_table(df: pd.DataFrame, key: str, column_config: dict[str, Any], *, whole: list[str],
+                    head: Callable[[pd.Series], str], max_height: int = 420) -> int:
+    """A table whose long text columns the grid cuts (a canvas: no wrapping, no way to read the
+    rest), with the selected row (the first until one is clicked) shown whole below it: ``head``
+    names the row, then each column of ``whole`` as wrapped text (transcript text stays text).
+    Returns the row shown."""
+    event = st.dataframe(df, key=key, on_select="rerun", selection_mode=["single-row", "single-cell"],
+                         hide_index=True, width="stretch", height=min(max_height, 38 + 35 * max(1, len(df))),
+                         column_config=column_config)
+    rows, cells = _picked(event)
+    k = rows[0] if rows else cells[0][0] if cells else 0
+    if not 0 <= k < len(df):
+        k = 0
+    if len(df):
+        row = df.iloc[k]
+        with st.container(key=f"{key}_whole", border=True):
+            st.text(head(row))
+            for col in whole:
+                st.text(f"{col}: {row[col]}")
+        st.caption("Click a row to read it whole in the box above.")
+    return k

@@ -1,5 +1,5 @@
 """Nothing cut or covered, readable contrast (issue 36): the cut-text check over every tab of a
-transcript (Findings, Repair, Fit), the dataset view and the team inbox, the search box's hint
+transcript (Findings, Repair, Fit, Compare), the dataset view and the team inbox, the search box's hint
 whole, and the timeline's new rows (compact density, folded turns) at 4.5:1 or better. At
 1440x900 and 1280x720."""
 
@@ -31,10 +31,12 @@ def test_nothing_is_cut_in_any_tab_the_dataset_view_or_the_inbox(app_page, size)
     assert page.evaluate(CUT) == [], "Findings"
     width, room = page.evaluate(HINT_FITS)
     assert width <= room, (width, room)
-    for tab in ("Repair", "Fit"):
+    for tab in ("Repair", "Fit", "Compare"):
         page.get_by_role("tab", name=tab).click()
         wait_idle(page)
         assert page.evaluate(CUT) == [], tab
+    page.get_by_role("tab", name="Findings").click()  # the Compare tab's uploader goes with it
+    wait_idle(page)
     open_sample(page, "parallel_half_answered")  # a turn to fold, ghost cards
     page.locator(f'{TL} [data-nav="compact"]').click()
     page.locator(f'{TL} [data-nav="fold"]').click()

@@ -148,3 +148,34 @@ def test_a_turn_folds_an_assistant_message_with_the_results_after_it():
     card = next(it for it in m.page(0)["items"] if it.get("i") == 2)
     assert card["text"] == "line one\n\nline two 0"
     assert preview_text(items[2]) == "line one line two 0"
+
+
+def test_a_folded_turn_names_the_rule_codes_inside_it_worst_first_with_counts():
+    """Issue 36: a folded row says which rules broke inside it (with counts), errors first, so an
+    error folded away is never hidden; a turn without findings names none."""
+    items = [{"role": "user", "content": "go"},
+             {"role": "assistant", "content": None, "tool_calls": [call("a", "ls"), call("b", "ls"), call("c", "ls")]},
+             {"role": "tool", "tool_call_id": "a", "content": "x"},
+             {"role": "tool", "tool_call_id": "zz", "content": "stray"},
+             {"role": "tool", "tool_call_id": "yy", "content": "stray"},
+             {"role": "user", "content": "next"},
+             {"role": "assistant", "content": None, "tool_calls": [call("d", "ls")]},
+             {"role": "tool", "tool_call_id": "d", "content": "ok"},
+             {"role": "assistant", "content": "done"}]
+    m = model(items)
+    report, _ = check_document(inspector.load(items))
+    inside = [f for f in report.findings if 1 <= f.message_index <= 4]
+    assert inside and any(f.severity == "error" for f in inside)
+    broken, clean = m.turns()
+    assert (broken.first, broken.last, clean.first, clean.last) == (1, 4, 6, 7)
+    per: dict[str, int] = {}
+    for f in inside:
+        per[f.code] = per.get(f.code, 0) + 1
+    for code, n in per.items():
+        assert (f"{code} ×{n}" if n > 1 else code) in broken.codes.split(", ")
+    assert len(broken.codes.split(", ")) == len(per)
+    worst_first = [c.split(" ")[0] for c in broken.codes.split(", ")]
+    sev = {f.code: f.severity for f in inside if f.severity == "error"}
+    assert worst_first[0] in sev  # an error's code leads
+    assert clean.codes == "" and clean.sev == ""
+    assert m.page(0)["folds"][0].codes == broken.codes  # sent with the page
