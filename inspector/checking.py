@@ -148,7 +148,7 @@ def through_gateway(t: Transcript, target: str, dialect: Dialect, judged: Judged
     """The analysis of a history sent to ``target`` through a gateway (``dialects/gateway.py``):
     the destination's dialect checks the gateway's translation, each finding keeps the destination's
     own words (with its own indexes, as it answers) and is placed on the file's own message."""
-    from .dialects.gateway import back, file_call_id, first_result
+    from .dialects.gateway import back, drops_call_ids, file_call_id, first_result
 
     refused: list[Issue] = []  # what the gateway itself refuses, at the file's own indexes
     via = dialect.through_gateway(t.items, target, judged.model, refused)
@@ -174,7 +174,7 @@ def through_gateway(t: Transcript, target: str, dialect: Dialect, judged: Judged
         pos = iss.data.get("pos")
         iss.index = back(origin, iss.index, pos) or 0
         iss.other = back(origin, iss.other)
-        if iss.call_id is None and target == "gemini":  # a call without an id: name it by the file's message
+        if iss.call_id is None and drops_call_ids(target):  # a call without an id: name it by the file's message
             iss.call_id = file_call_id(t.items, iss.index, iss.data.get("name"))
         if iss.code == "TC005":  # the first result's own message, not the first of the content it joined
             first = first_result(t.items, iss.call_id, iss.index)

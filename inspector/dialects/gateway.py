@@ -164,6 +164,12 @@ _THOUGHT = "__thought__"  # LiteLLM keeps a call's signature in its id: ``call_x
 STAND_IN = "skip_thought_signature_validator"
 
 
+def drops_call_ids(target: str) -> bool:
+    """True when the gateway's translation for ``target`` carries no call ids (Gemini's parts):
+    a finding on an id-less call is named by the file's own id (``file_call_id``)."""
+    return target == "gemini"
+
+
 def file_call_id(items: list[Any], index: int, name: Any) -> str | None:
     """The file's own id of the call (or result) a Gemini finding names by ``name`` at file message
     ``index``: Gemini's parts carry no ids through the gateway, the file's messages do."""
