@@ -131,7 +131,7 @@ class Copilot(ChatEvents):
 
     name = "copilot"
     what = "a Copilot CLI session"
-    tool_fields = frozenset({"tool_call_id", "tool_calls", "toolCallId", "toolRequests"})
+    tool_fields = frozenset({"tool_call_id", "tool_calls", "toolCallId", "toolRequests", "toolName"})  # toolName: tool.execution_start
     editor_class = CopilotEditor
     session_files = SessionFiles("copilot", ".copilot/session-state", ("*/events.jsonl",), env="COPILOT_HOME",
                                  project_folder=False)
