@@ -210,7 +210,7 @@ def deepseek_words(pairing_issues: list[Issue]) -> None:
 # (``rs_0a4d512680f81369006a5364c4…`` and ``fc_0a4d512680f81369006a5364c6…``, cline/cline#12242,
 # 2026-07-12; the same in continuedev/continue#10018 and #10880, mastra-ai/mastra#8738,
 # VRSEN/agency-swarm#367): the response a call or reasoning item came from.
-_ITEM_ID = re.compile(r"(fc|rs)_([0-9a-f]{16})[0-9a-f]{16,}")
+_ITEM_ID = re.compile(r"(fc|rs)_([0-9a-f]{16})[0-9a-f]{24,}")  # 40+ hex digits: the API's own (see _API_CALL_ID)
 
 
 def response_of(raw: Any, kind: str) -> str | None:
@@ -269,8 +269,12 @@ def reasoning(msgs: list[Msg], note: Note) -> None:
 # continuedev/continue#10018, 2026-01-29; #10880, 2026-02-27; cline/cline#12242, gpt-5.5, 2026-07-12).
 # The reasoning item's id is the one that was dropped: not in the input, so not given here.
 SERVER_CALL_PREFIX = "fc_"
-# An id the API gave (``fc_`` and the response's hex): a made-up ``fc_2`` is not looked up.
-_API_CALL_ID = re.compile(r"fc_[0-9a-f]{16,}")
+# An id OpenAI's Responses API gave (``fc_`` and 50 hex digits in every dated report above, the
+# response's first): a made-up ``fc_2`` is not looked up, nor the 32-hex-digit ids of other
+# implementations of the API, which do not bind a call to a reasoning item that way (Amazon
+# Bedrock's OpenAI-compatible endpoint accepted such a call replayed without one: the shared
+# corpus's responses/pydantic-ai_bedrock_mantle_reused_tool_call_ids.request.json, expected clean).
+_API_CALL_ID = re.compile(r"fc_[0-9a-f]{40,}")
 
 
 def dropped_reasoning(msgs: list[Msg], note: Note) -> None:

@@ -262,6 +262,8 @@ def page() -> None:
     misfit = st.session_state.get(state.DIALECT_MISFIT)
     if misfit and st.session_state.get(state.DIALECT) == misfit[0]:
         st.session_state[state.DIALECT] = state.AUTO  # before the Dialect box is drawn
+        if st.session_state.get(state.LINK_TARGET):  # the link's target, not the refused dialect's default
+            st.session_state[state.TARGET] = st.session_state[state.LINK_TARGET]
     dialect, target, transcript, share_slot = toolbar(doc, loaded)
     if misfit and dialect is None:
         with st.container(key="dialect_misfit"):  # the reader's words quote the file: text only

@@ -20,6 +20,7 @@ DIALECT, TARGET, TRANSCRIPT = "dialect_choice", "target", "transcript"
 DS_OPEN, DS_PENDING = "ds_open", "ds_pending"  # a transcript of a dataset is open; one is to be opened
 TARGET_START = "_target_start"  # the target the file names: asked as None, as check asks it
 LINK_DIALECT, DIALECT_MISFIT = "_link_dialect", "_dialect_misfit"  # a link's dialect; (it, why) when it did not fit
+LINK_TARGET = "_link_target"  # the target a link asks for, restored when its dialect did not fit
 AUTO = "auto-detect"
 UPLOADER = "upload_gen"  # bumped when a file comes from elsewhere: the uploader is drawn anew, empty
 
@@ -104,6 +105,7 @@ def set_loaded(data: bytes, name: str, origin: str, view: dict | None = None) ->
     st.session_state.pop(DIALECT_MISFIT, None)
     view = view or {}
     st.session_state[LINK_DIALECT] = view.get("dialect")
+    st.session_state[LINK_TARGET] = view.get("target")
     if view.get("dialect"):
         st.session_state[DIALECT] = view["dialect"]
     if view.get("target"):

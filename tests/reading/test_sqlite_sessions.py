@@ -42,7 +42,7 @@ def _builder():
 
 
 def _rows(path: Path) -> list[tuple]:
-    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    con = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True)  # nothing created beside a sample
     try:
         return con.execute("SELECT id, session_id, message_data FROM agent_messages ORDER BY id").fetchall()
     finally:

@@ -399,7 +399,7 @@ def _turns(keep_second_reasoning: bool) -> list:
     return [
         {"role": "user", "content": "list the files"},
         {"type": "reasoning", "id": _RS0, "summary": []},
-        {"type": "function_call", "id": "fc_0a4d512680f81369006a5364c0002222", "call_id": "call_1", "name": "ls",
+        {"type": "function_call", "id": "fc_0a4d512680f81369006a5364c0002222a1a979134e6d548de1", "call_id": "call_1", "name": "ls",
          "arguments": "{}"},
         {"type": "function_call_output", "call_id": "call_1", "output": "a.py"},
         *second,
