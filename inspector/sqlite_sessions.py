@@ -24,8 +24,9 @@ upload) are copied into memory as they are. The document's root (format ``sqlite
 and each session's ``items`` is a transcript (``sessions[k].items``), read as Responses items.
 A database of other tables is refused, naming them.
 
-Google ADK's ``DatabaseSessionService`` (google/adk-python ``src/google/adk/sessions/``, commit
-0c505fe of 2026: ``schemas/v1.py``; ``schemas/v0.py`` for ADK 1.19 to 1.21) keeps its sessions in
+Google ADK's ``DatabaseSessionService`` (google/adk-python ``src/google/adk/sessions/``, read
+2026-11-27: ``schemas/v1.py`` at commit 0c505fe; ``schemas/v0.py``, ADK 1.19 to 1.21, at 0e57908;
+``database_session_service.py`` at 0012809; docs/provider-evidence.md) keeps its sessions in
 ``sessions(app_name, user_id, id, state, ...)`` and their events in::
 
     events(id, app_name, user_id, session_id, invocation_id, timestamp, event_data)      -- v1
