@@ -190,14 +190,16 @@ def _event_item(schema: str, row: dict[str, Any]) -> dict[str, Any]:
     if row["content"] is not None:
         event["content"] = json.loads(row["content"])
     for key in _V0_FIELDS:
-        if row[key] is not None:
+        if row.get(key) is not None:
             event[key] = bool(row[key]) if key == "partial" else row[key]
     event["timestamp"] = row["timestamp"]
     return event
 
 
 def _event_rows(con: Any, schema: str, where: str = "", args: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
-    cols = ["rowid", *sorted(EVENT_COLUMNS), *(["event_data"] if schema == "v1" else ["content", *_V0_FIELDS])]
+    have = {r[1] for r in con.execute(f"PRAGMA table_info({EVENT_TABLE})")}
+    v0 = ["content", *(c for c in _V0_FIELDS if c in have)]  # ``author`` is there (``_event_schema``)
+    cols = ["rowid", *sorted(EVENT_COLUMNS), *(["event_data"] if schema == "v1" else v0)]
     cur = con.execute(f"SELECT {', '.join(_quote(c) if c != 'rowid' else c for c in cols)} FROM {EVENT_TABLE} "
                       f"{where} ORDER BY app_name, user_id, session_id, timestamp ASC, rowid ASC", args)
     return [dict(zip(cols, r)) for r in cur]
@@ -357,9 +359,12 @@ def _rewrite_events(con: Any, s: dict[str, Any]) -> bool:
             continue
         if stamp is None or type(item) is not dict or type(item.get("id")) is not str:
             raise InputError(f"{where}: repair cannot place a new first event")
-        stamp = _later(stamp)
+        try:
+            stamp = _later(stamp)
+        except (ValueError, TypeError):
+            raise InputError(f"{where}: a timestamp repair cannot read ({stamp!r})") from None
         later = [r["timestamp"] for r in rest if r["timestamp"] is not None and r["rowid"] in same.values()]
-        if later and min(later) <= stamp:
+        if any(type(t) is not type(stamp) for t in later) or (later and min(later) <= stamp):
             raise InputError(f"{where}: no room for a new event after {stamp} (ADK orders events by timestamp)")
         con.execute(f"INSERT INTO {EVENT_TABLE} (id, app_name, user_id, session_id, invocation_id, timestamp, "
                     "event_data) VALUES (?, ?, ?, ?, ?, ?, ?)",

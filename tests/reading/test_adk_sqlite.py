@@ -190,3 +190,18 @@ def test_a_database_holding_both_stores_gives_every_session(tmp_path: Path) -> N
     con.commit()
     con.close()
     assert inspector.check(str(db)).transcripts == 3
+
+
+def test_repair_says_plainly_when_a_new_event_would_not_sort_before_the_next(tmp_path: Path) -> None:
+    """The next event one microsecond after the call: no timestamp between them, so no event can be
+    placed there in ADK's order; repair says so in one line and writes nothing."""
+    db = _builder().build(tmp_path / "tight.db")
+    con = sqlite3.connect(db)
+    con.execute("UPDATE events SET timestamp = '2025-11-27 08:00:11.250001' WHERE id = 'ev-o3'")
+    con.commit()
+    con.close()
+    out = tmp_path / "out.db"
+    p = run("repair", str(db), "-o", str(out))
+    assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1
+    assert "no room for a new event" in p.stderr and "session s_open" in p.stderr
+    assert not out.exists()
