@@ -26,8 +26,8 @@ from typing import Any
 
 from ..containers import Path, path_text
 from ..errors import InputError
-from ..sqlite_sessions import session_store
 from ..model import Issue, Msg
+from ..sqlite_sessions import session_store
 from . import gemini
 from .base import Samples, type_name
 from .chat_events import EventsEditor
