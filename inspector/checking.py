@@ -35,7 +35,7 @@ from .rules import (
     undeclared_tools,
 )
 from .rules.requests import judge
-from .target_from_model import target_from_model, transcript_model
+from .target_from_model import framework_model, target_from_model, transcript_model
 from .targets import PROVIDER_NAME, TARGETS, check_target
 from .turns import Turns
 
@@ -148,9 +148,10 @@ def through_gateway(t: Transcript, target: str, dialect: Dialect, judged: Judged
     """The analysis of a history sent to ``target`` through a gateway (``dialects/gateway.py``):
     the destination's dialect checks the gateway's translation, each finding keeps the destination's
     own words (with its own indexes, as it answers) and is placed on the file's own message."""
-    from .dialects.gateway import back
+    from .dialects.gateway import back, drops_call_ids, file_call_id, first_result
 
-    via = dialect.through_gateway(t.items, target)
+    refused: list[Issue] = []  # what the gateway itself refuses, at the file's own indexes
+    via = dialect.through_gateway(t.items, target, judged.model, refused)
     assert via is not None
     dest, items, origin = via
     extra = {k: v for k, v in t.extra.items() if k == "declared_tools"}
@@ -173,9 +174,26 @@ def through_gateway(t: Transcript, target: str, dialect: Dialect, judged: Judged
         pos = iss.data.get("pos")
         iss.index = back(origin, iss.index, pos) or 0
         iss.other = back(origin, iss.other)
+        if iss.call_id is None and drops_call_ids(target):  # a call without an id: name it by the file's message
+            iss.call_id = file_call_id(t.items, iss.index, iss.data.get("name"))
+        if iss.code == "TC005":  # the first result's own message, not the first of the content it joined
+            first = first_result(t.items, iss.call_id, iss.index)
+            if first is not None:
+                iss.other = first
+                iss.data["first"] = first
+    for iss in refused:
+        if isinstance(iss.provider, str):
+            iss.provider = iss.provider.replace("{", "{{").replace("}", "}}")
+    inner.issues.extend(refused)
+    inner.issues.sort(key=lambda x: x.index)
     own: list[Issue] = []
     msgs = dialect.read(t.items, t.path, own)
-    return Analysis(t, dialect, msgs, pair(msgs, dialect.block), inner.issues, None, judged)
+    # the file's own pairing, which repair works on, without the system messages the gateway lifts
+    # out of the list: a result after one is not out of its place there
+    from .pairing import UNSEEN
+
+    return Analysis(t, dialect, msgs, pair(msgs, dialect.block, unseen=UNSEEN | {"system"}), inner.issues, None,
+                    judged)
 
 
 def _never_sent_note(issues: list[Issue], what: str) -> None:
@@ -429,12 +447,16 @@ def targets_for(doc: Document, read_as: list[Dialect], target: str | None) -> li
     return out
 
 
-def judgement(doc: Document, k: int, as_request: bool | None = None) -> Judged:
-    """How transcript ``k`` is judged: the model its request names, and whether it is a request
-    about to be sent (``as_request``: the user's or the guard's word; None: the input's own: a
-    request body that names a model, or a captured HTTP request) or a log."""
+def judgement(doc: Document, k: int, as_request: bool | None = None, dialect: Dialect | None = None) -> Judged:
+    """How transcript ``k`` is judged: the model its request names (else the one its container,
+    framework metadata or history names: an OTel span's ``gen_ai.request.model``, a LangSmith run's
+    ``ls_model_name``, a LangChain AI message's ``response_metadata``, read as ``dialect``), and
+    whether it is a request about to be sent (``as_request``: the user's or the guard's word; None:
+    the input's own: a request body that names a model, or a captured HTTP request) or a log."""
     t = doc.transcripts[k]
-    model = transcript_model(doc, k) or t.extra.get("model")
+    model = transcript_model(doc, k) or t.extra.get("model") or framework_model(doc, k)
+    if model is None and dialect is not None:
+        model = dialect.model_from(t.items, get_path(doc.root, t.path[:-1]) if t.path else None)
     if as_request is not None:
         return Judged(model, as_request, "as asked (--as-request)" if as_request else "as asked (a log)")
     if t.extra.get("captured"):
@@ -464,7 +486,7 @@ def check_plain(doc: Document, target: str | None = None, dialect: str | None = 
     chosen = targets_for(doc, read_as, target)
     # The report's ``target`` is the first transcript's; ``transcript_targets`` has each one's.
     target, reason = chosen[0] if chosen else (check_target(target or first.default_target), None)
-    judged = [judgement(doc, k, as_request) for k in range(len(doc.transcripts))]
+    judged = [judgement(doc, k, as_request, read_as[k]) for k in range(len(doc.transcripts))]
     with gc_paused():
         if progress is None:
             analyses = [analyse(t, c, d, j) for t, d, (c, _), j in zip(doc.transcripts, read_as, chosen, judged)]

@@ -67,6 +67,23 @@ def _system_messages(model: str) -> bool | None:
     return True if family in ("opus", "fable") else None
 
 
+# OpenAI's reasoning models (o1, o3, o4-mini, gpt-5 and later, codex) put a reasoning item before
+# the function calls of a response; gpt-4o, gpt-4.1 and older do not.
+_OPENAI_REASONING = re.compile(r"(?:^|/)(?:o\d(?:\b|-|$)|gpt-[5-9]|codex)")
+_OPENAI_PLAIN = re.compile(r"(?:^|/)(?:gpt-4|gpt-3|chatgpt-4o)")
+
+
+def _reasoning_items(model: str) -> bool | None:
+    """Does an OpenAI model put reasoning items before its calls (the Responses API then wants them
+    back with the calls, ``reasoning_dropped``)? None for a name not placed."""
+    low = model.lower().strip()
+    if _OPENAI_REASONING.search(low):
+        return True
+    if _OPENAI_PLAIN.search(low):
+        return False
+    return None
+
+
 CAPABILITIES: Mapping[str, Capability] = {c.name: c for c in (
     Capability(
         "system_messages", "anthropic", _system_messages,
@@ -76,6 +93,14 @@ CAPABILITIES: Mapping[str, Capability] = {c.name: c for c in (
         evidence="Anthropic, \"Mid-conversation system messages\" (2026-05-28); model profiles in "
                  "@langchain/anthropic 1.5.13 (2026-10-20)",
         date="2026-05-28"),
+    Capability(
+        "reasoning_items", "responses", _reasoning_items,
+        accepting="OpenAI's reasoning models (o1, o3, o4-mini, gpt-5 and later, codex), whose calls come with a "
+                  "reasoning item",
+        refusing="gpt-4o, gpt-4.1 and older models, which produce no reasoning items",
+        evidence="cline/cline#12242 (gpt-5.5, 2026-07-12); continuedev/continue#10880 (gpt-5.2, 2026-02-27); "
+                 "mastra-ai/mastra#8738 (o3, 2025-10-11)",
+        date="2026-07-12"),
 )}
 
 

@@ -71,13 +71,15 @@ UNSEEN = frozenset({"activity"})
 REFERENCE = "reference"
 
 
-def pair(msgs: list[Msg], block_mode: str = "run", external_calls: bool = False) -> Pairing:
+def pair(msgs: list[Msg], block_mode: str = "run", external_calls: bool = False,
+         unseen: frozenset[str] = UNSEEN) -> Pairing:
     """Pair every result with its call and record pairing issues (TC001-TC005, TC013-TC015, TC017, TC022).
 
     ``block_mode``: ``"run"`` (openai-chat: the unbroken run of result messages after the call
     message), ``"next"`` (anthropic, bedrock, gemini: only the next message; results for the same
     block in the messages after it are TC015), ``"items"`` (Responses: a run of call items is one
-    block, and the outputs that follow it answer it).
+    block, and the outputs that follow it answer it). ``unseen``: the roles the receiver does not
+    see in the list (AG-UI's activity messages; system messages a gateway lifts out of it).
     """
     by_id = _CallIndex(msgs)
     answered: dict[Call, Result] = {}  # call -> first result that answers it (calls hash by identity)
@@ -92,7 +94,7 @@ def pair(msgs: list[Msg], block_mode: str = "run", external_calls: bool = False)
     items_mode = block_mode == "items"
 
     for m in msgs:
-        if m.role in UNSEEN:
+        if m.role in unseen:
             continue
         # Responses input: a run of call items is one block; reasoning and hosted-tool items
         # between them (and approval markers) stay inside it.
@@ -131,7 +133,7 @@ def pair(msgs: list[Msg], block_mode: str = "run", external_calls: bool = False)
     if missing and blocks:
         last = blocks[-1]
         end = len(msgs) - 1
-        while end > last.ends and msgs[end].role in UNSEEN:
+        while end > last.ends and msgs[end].role in unseen:
             end -= 1
         if last.ends == end and not any(c in answered for c in last.calls):
             pending = list(last.calls)

@@ -92,6 +92,36 @@ def transcript_model(doc: Document, k: int) -> str | None:
     return None
 
 
+def _text(v: Any) -> str | None:
+    return v.strip() if type(v) is str and v.strip() else None
+
+
+def framework_model(doc: Document, k: int) -> str | None:
+    """The model framework metadata around transcript ``k`` names, nearest first: a LangChain or
+    LangSmith run's ``metadata.ls_model_name`` / ``extra.metadata.ls_model_name`` or
+    ``invocation_params.model`` (``model_name``), an Inspect log's ``eval.model``, on the object
+    holding the list or any object around it (a request body's own ``model`` is
+    ``transcript_model``'s)."""
+    t = doc.transcripts[k]
+    for n in range(len(t.path) - 1, -1, -1):
+        node: Any = get_path(doc.root, t.path[:n])
+        if type(node) is not dict:
+            continue
+        extra: dict[str, Any] = node["extra"] if type(node.get("extra")) is dict else {}
+        for meta in (node.get("metadata"), extra.get("metadata")):
+            if type(meta) is dict and _text(meta.get("ls_model_name")):
+                return _text(meta.get("ls_model_name"))
+        for params in (node.get("invocation_params"), extra.get("invocation_params")):
+            if type(params) is dict:
+                found = _text(params.get("model")) or _text(params.get("model_name"))
+                if found:
+                    return found
+        ev = node.get("eval")
+        if type(ev) is dict and _text(ev.get("model")):
+            return _text(ev.get("model"))
+    return None
+
+
 def request_model(doc: Document) -> str | None:
     """The model the document's requests name (the same for all of them), or None."""
     seen = {transcript_model(doc, k) for k in range(len(doc.transcripts))}

@@ -203,6 +203,11 @@ class Follower:
             # a Codex rollout's session_meta names the version whose fix-ups the rules know (harness_patches)
             head = [k for k, e in enumerate(self.items[:min(w.safe, 50)])
                     if how.head_line is not None and type(e) is dict and e.get("type") == how.head_line][:1]
+            # and the last line naming the model before it, which the whole check read (issue 31: model_from)
+            if how.model_line is not None:
+                last = next((k for k in range(w.safe - 1, -1, -1) if type(self.items[k]) is dict
+                             and self.items[k].get("type") == how.model_line), None)
+                head += [] if last is None else [last]
             doc = self._document(w.safe, head)
             if len(doc.transcripts) != 1:
                 return None

@@ -132,7 +132,27 @@ def _fixture_files(tmp: Path) -> list[Path]:
         "drift-text-after-tool-use.json": json.dumps(drift._after({"type": "text", "text": "Checking."})),
         **{f"gateway-{t}.json": json.dumps({"model": m, "messages": drift.GATEWAY_HISTORY})
            for m, t in (("anthropic/claude-sonnet-4-5", "anthropic"),
-                        ("bedrock/us.anthropic.claude-sonnet-4-5-v1:0", "bedrock"))},
+                        ("bedrock/us.anthropic.claude-sonnet-4-5-v1:0", "bedrock"),
+                        ("gemini/gemini-2.5-pro", "gemini"),
+                        ("openrouter/google/gemini-3-pro-preview", "gemini-openrouter"))},
+        # a Responses function call item replayed without its reasoning item (issue 31)
+        "drift-responses-reasoning-dropped.json": json.dumps({"model": "gpt-5.5", "input": drift._turns(False)}),
+        "drift-responses-reasoning-kept.json": json.dumps({"model": "gpt-5.5", "input": drift._turns(True)}),
+        # the Anthropic thinking-binding error (issue 31), enabled, with drop_block, adaptive
+        **{f"drift-anthropic-binding-{k}.json": json.dumps({"model": "claude-sonnet-4-5", "max_tokens": 1024,
+                                                            "messages": drift._loop(False), "thinking": t})
+           for k, t in (("enabled", {"type": "enabled", "budget_tokens": 1024}),
+                        ("drop", {"type": "enabled", "budget_tokens": 1024,
+                                  "block_binding": {"prefix_mismatch_behavior": "drop_block"}}),
+                        ("adaptive", {"type": "adaptive"}))},
+        # Gemini through a gateway (issue 31): clean, LiteLLM's own refusal, the count mismatch
+        "gateway-gemini-clean.json": json.dumps({"model": "vertex_ai/gemini-2.5-pro", "messages": drift.GEMINI_CLEAN}),
+        "gateway-gemini-orphan.json": json.dumps({"model": "gemini/gemini-3-pro-preview", "messages": [
+            drift.GATEWAY_HISTORY[1], {"role": "tool", "tool_call_id": "call_9", "content": "x"},
+            {"role": "assistant", "content": "ok"}]}),
+        "gateway-gemini-surplus.json": json.dumps({"model": "gemini/gemini-2.5-pro", "messages": [
+            *drift.GEMINI_CLEAN[:5], {"role": "tool", "tool_call_id": "call_1", "content": "again"},
+            drift.GEMINI_CLEAN[5]]}),
     }
     for name, text in named.items():
         (tmp / name).write_text(text)

@@ -220,6 +220,66 @@ def test_a_repair_that_would_leave_no_message_is_not_fixed(tmp_path):
     assert p.returncode == 1 and b"would leave no message" in p.stderr
 
 
+# --- Gemini through a gateway (issue 31): one dataset of request bodies for gemini/… models ----------
+
+_ASK = {"role": "user", "content": "list the files"}
+_TWO = {"role": "assistant", "content": None, "tool_calls": [
+    {"id": "call_1", "type": "function", "function": {"name": "ls", "arguments": "{}"}},
+    {"id": "call_2", "type": "function", "function": {"name": "pwd", "arguments": "{}"}}]}
+_LS = {"role": "tool", "tool_call_id": "call_1", "content": "a.py"}
+_PWD = {"role": "tool", "tool_call_id": "call_2", "content": "/work"}
+_DONE = {"role": "assistant", "content": "There is a.py."}
+GEMINI_BODIES = [
+    {"model": "gemini/gemini-2.5-pro", "messages": [_ASK, _TWO, _LS, _PWD, _DONE]},  # clean
+    {"model": "gemini/gemini-2.5-pro", "messages": [_ASK, _TWO, _LS, _DONE]},  # half-answered parallel calls
+    {"model": "vertex_ai/gemini-2.5-pro", "messages": [_ASK, {**ORPHAN, "tool_call_id": "call_9"}, _DONE]},  # LiteLLM refuses
+    {"model": "gemini/gemini-2.5-pro", "messages": [_ASK, _TWO, _LS, _PWD, {**_LS, "content": "again"}, _DONE]},  # 3 for 2
+]
+GEMINI_COUNT = ("Please ensure that the number of function response parts is equal to the number of function call "
+                "parts of the function call turn.")
+
+
+def test_gemini_through_a_gateway_reads_alike_in_check_scan_repair_and_the_guard(tmp_path):
+    from inspector.guard import inspect_request
+
+    path = tmp_path / "gemini-gateway.jsonl"
+    path.write_text("".join(json.dumps(x) + "\n" for x in GEMINI_BODIES))
+    report = inspector.check(path)
+    assert set(report.transcript_targets) == {"gemini"}
+    errors = [(f.transcript, f.message_index, f.code, f.tool_call_id, f.provider_error)
+              for f in report.findings if f.severity == "error"]
+    assert errors == [(1, 1, "TC001", "call_2", GEMINI_COUNT),
+                      (2, 1, "TC002", "call_9", "Missing corresponding tool call for tool response message."),
+                      (3, 4, "TC005", "call_1", GEMINI_COUNT)]
+
+    p = run("scan", path, "--format", "jsonl")
+    rows = [json.loads(x) for x in p.stdout.decode().splitlines()]
+    assert [r["target"] for r in rows] == ["gemini"] * 4
+    for k, r in enumerate(rows):  # the findings check gives, to the letter
+        mine = [f.model_dump(include=set(r["findings"][0])) for f in report.findings if f.transcript == k] \
+            if r["findings"] else []
+        assert r["findings"] == mine
+    assert [r["errors"] for r in rows] == [0, 1, 1, 1]
+
+    # the guard sees each body as the request it is, through LiteLLM's OpenAI-compatible endpoint
+    for k, body in enumerate(GEMINI_BODIES):
+        ins = inspect_request("http://127.0.0.1:9/v1/chat/completions", json.dumps(body).encode())
+        assert ins is not None and ins.report is not None
+        assert ins.report["target"] == "gemini"
+        assert [(f["message_index"], f["code"]) for f in ins.report["findings"] if f["severity"] == "error"] == \
+            [(i, c) for t, i, c, _, _ in errors if t == k]
+
+    # repair acts on those findings only, and what it writes checks clean for Gemini through the gateway
+    fixed = inspector.repair(path)
+    acted = {(f.transcript, f.code) for f in report.findings if f.severity in ("error", "warning")}
+    assert fixed.report.changes and all((c.transcript, c.code) in acted for c in fixed.report.changes)
+    assert fixed.report.ok
+    (tmp_path / "fixed.jsonl").write_bytes(fixed.output)
+    back = inspector.check(tmp_path / "fixed.jsonl")
+    assert back.transcript_targets == report.transcript_targets
+    assert not [f for f in back.findings if f.severity == "error"]
+
+
 # --- a conversation kept as a folder (OpenHands V1: one file per event) ---------------------------
 
 def test_an_openhands_conversation_folder_reads_alike_in_check_scan_repair_and_the_app(tmp_path):

@@ -146,7 +146,7 @@ def _text_lines(report: Report, source: str, loc: Locator, paint: Paint) -> list
             lines.append(f"    {(report.get('transcript_targets') or [report['target']])[f['transcript']]} says: "
                          f"{f['provider_error']}")
         ev = f.get("evidence")
-        seen = f" (evidence: {ev['source']}, {ev['date']})" if ev else ""
+        seen = f" (evidence: {ev['source']}, {ev['date'] or 'undated'})" if ev else ""
         if f["hint"] or seen:
             lines.append(f"    hint: {f['hint'] or 'the provider behaviour behind this finding'}{seen}")
     for f in report.get("input_findings", ()):

@@ -96,6 +96,12 @@ class AgUi(Dialect):
             return None, ""
         return model_named(props.get("model"), "the run input's forwardedProps.model is")
 
+    def model_from(self, items: list[Any], holder: Any = None) -> str | None:
+        """``forwardedProps.model`` of the run input."""
+        props = holder.get("forwardedProps", holder.get("forwarded_props")) if type(holder) is dict else None
+        model = props.get("model") if type(props) is dict else None
+        return model.strip() if type(model) is str and model.strip() else None
+
     def rules(self, msgs: list[Msg], pairing: Pairing, target: str) -> list[Issue]:
         return run_rules(msgs, pairing, target, self.text)
 

@@ -417,6 +417,58 @@ def thinking_required(msgs: list[Msg], setting: Any, issues: list[Issue], block_
     issues.append(iss)
 
 
+# The thinking-binding error's third sentence (rules.md, "Changes of 2026-11-27": 2026-09), and the
+# body setting that asks the API to drop the block instead (beta thinking-binding-controls-2026-08-01).
+THINKING_BINDING = "The `thinking` block that preceded this one when it was created is missing from this request."
+
+
+def _drops_block(setting: Any) -> bool:
+    """``thinking.block_binding.prefix_mismatch_behavior: "drop_block"``: the opt-out."""
+    binding = setting.get("block_binding") if type(setting) is dict else None
+    return type(binding) is dict and binding.get("prefix_mismatch_behavior") == "drop_block"
+
+
+def thinking_binding(msgs: list[Msg], setting: Any, issues: list[Issue]) -> None:
+    """A signed thinking block in the current tool-use turn (after the last user message that is not
+    tool results) whose turn had an earlier assistant step without a thinking block: the model
+    thought before that step when it made this block, and the block is bound to what preceded it,
+    so the API refuses it (``THINKING_BINDING``). With thinking ``"enabled"`` (a budget) every step
+    starts with thinking, so the earlier one's was dropped: an error (``thinking_binding``); with
+    ``drop_block`` asked for, the API drops the block instead: a warning that the model loses it
+    (``thinking_binding_dropped``); with adaptive thinking (or no setting) the model may have skipped
+    thinking there: a warning naming both (``thinking_binding_unsure``)."""
+    start = max((k + 1 for k, m in enumerate(msgs) if m.role == "user" and not m.results), default=0)
+    bare: Msg | None = None  # an earlier step of the turn that does not start with thinking
+    prev_role = None
+    for m in msgs[start:]:
+        if m.role != "assistant" or prev_role == "assistant":  # consecutive assistant messages: one step
+            prev_role = m.role
+            continue
+        prev_role = m.role
+        blocks = m.raw.get("content")
+        first = blocks[0] if type(blocks) is list and blocks and type(blocks[0]) is dict else None
+        if first is not None and first.get("type") == "thinking" and first.get("signature"):
+            if bare is not None:
+                kind = ("thinking_binding_dropped" if _drops_block(setting) else
+                        "thinking_binding" if thinking_enabled(setting) else "thinking_binding_unsure")
+                said = {
+                    "thinking_binding": "the API refuses it",
+                    "thinking_binding_dropped": "the API drops this block (drop_block was asked for), and the "
+                                                "model answers without that reasoning",
+                    "thinking_binding_unsure": "if that step's thinking block was dropped (thinking is not set to "
+                                               "\"enabled\" here, and adaptive thinking may skip it), the API "
+                                               "refuses it",
+                }[kind]
+                iss = Issue("TC021", m.index, None, bare.index, pos=0, kind=kind,
+                            say=f"starts with a signed thinking block made after the step of message #{bare.index}, "
+                                f"which has no thinking block in this request: {said}.")
+                iss.provider = None if kind == "thinking_binding_dropped" else THINKING_BINDING
+                issues.append(iss)
+            continue
+        if m.calls and (first is None or first.get("type") not in THINKING):
+            bare = m
+
+
 # --- mid-conversation system messages (rules.md, "Changes of 2026-11-27") -------------------------
 
 SYSTEM_REFUSED = "role 'system' is not supported on this model"
@@ -590,6 +642,7 @@ class Anthropic(Dialect):
             merged_turn_order(msgs, turns, note)
         user_as_result(msgs, pairing, note, self.text)
         thinking(msgs, note)
+        thinking_binding(msgs, None, issues)  # the body's thinking setting refines it (request_rules)
         return issues
 
     def result_failed(self, raw: Any, result_id: Any) -> bool:
@@ -611,6 +664,8 @@ class Anthropic(Dialect):
         version = invoke_model_version(request)
         thinking_required(msgs, request.get("thinking"), issues, first_block_type,
                           says="The model returned the following errors: " if version is not None else "")
+        issues[:] = [x for x in issues if not (x.code == "TC021" and str(x.data.get("kind")).startswith("thinking_binding"))]
+        thinking_binding(msgs, request.get("thinking"), issues)
         if version is not None:
             invoke_model_note(issues, version)
 

@@ -160,9 +160,12 @@ class Dialect(ABC):
         ``thinking`` setting): the dialect reads ``request`` (the object holding the list) and adds
         to or refines ``issues``, after ``rules``. Default: nothing."""
 
-    def through_gateway(self, items: list[Any], target: str) -> tuple[Dialect, list[Any], list[list[int]]] | None:
+    def through_gateway(self, items: list[Any], target: str, model: str | None = None,
+                        issues: list[Issue] | None = None) -> tuple[Dialect, list[Any], list[list[int]]] | None:
         """For a ``gateway_targets`` target: the destination's dialect, the list as the gateway
-        sends it, and for each of its messages the file's own index of each block. Default: None."""
+        sends it, and for each of its messages the file's own index of each block; ``model`` is the
+        one the request names (it says which gateway), and what the gateway itself refuses goes to
+        ``issues`` with the file's own indexes. Default: None."""
         return None
 
     def gateway_for(self, model: Any) -> str | None:
@@ -247,6 +250,13 @@ class Dialect(ABC):
         list (an AG-UI run input's ``forwardedProps``). ``(None, "")`` for formats that do not say
         (the default); ``target_from_model.model_named`` turns a model name into a target."""
         return None, ""
+
+    def model_from(self, items: list[Any], holder: Any = None) -> str | None:
+        """The model a history names itself, where ``target_from`` reads it (a LangChain AI
+        message's ``response_metadata``, a Pydantic AI response's ``model_name``, a Codex
+        ``turn_context``, an AG-UI run input's ``forwardedProps``): the model's rules
+        (``model_families``) then apply to it. None (the default) for formats that do not say."""
+        return None
 
     def item_groups(self, items: list[Any], where: tuple[Any, ...] = ()) -> list[list[int]] | None:
         """For each neutral message, the raw items it was read from; None when that is one item

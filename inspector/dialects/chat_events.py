@@ -59,10 +59,11 @@ class ChatEvents(openai_chat.OpenAIChat):
         msgs, _ = self.chat(items, where)
         return openai_chat.normalize(msgs, where, issues)
 
-    def through_gateway(self, items: list[Any], target: str) -> tuple[Any, list[Any], list[list[int]]] | None:
+    def through_gateway(self, items: list[Any], target: str, model: str | None = None,
+                        issues: list[Any] | None = None) -> tuple[Any, list[Any], list[list[int]]] | None:
         """The gateway's translation of the messages the events make (indexes: those messages')."""
         msgs, _ = self.chat(items, ())
-        return super().through_gateway(msgs, target)
+        return super().through_gateway(msgs, target, model, issues)
 
     def item_groups(self, items: list[Any], where: tuple[Any, ...] = ()) -> list[list[int]]:
         return self.chat(items, where)[1]

@@ -283,5 +283,13 @@ class Codex(responses.Responses):
                 return ("responses" if target == "openai" else target), why  # Codex speaks Responses to OpenAI
         return None, ""
 
+    def model_from(self, items: list[Any], holder: Any = None) -> str | None:
+        """The model of the last ``turn_context``."""
+        for e in reversed(items):
+            if is_line(e) and e["type"] == "turn_context":
+                model = e["payload"].get("model")
+                return model.strip() if type(model) is str and model.strip() else None
+        return None
+
 
 DIALECT = Codex()

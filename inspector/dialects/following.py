@@ -53,11 +53,13 @@ class Following:
     items: bool = False
     api_line: str | None = None  # the line type the API receives (the others are events only)
     head_line: str | None = None  # a line kept at the head of every window (it names the harness version)
+    model_line: str | None = None  # the last such line before a window is kept at its head (it names the model)
     renumbers: bool = True  # False: turns merge across a window's start, only a whole check numbers them
 
 
 FOLLOWED: dict[str, Following] = {
-    "codex": Following("responses", _codex_plain, items=True, api_line="response_item", head_line="session_meta"),
+    "codex": Following("responses", _codex_plain, items=True, api_line="response_item", head_line="session_meta",
+                       model_line="turn_context"),
     "claude-code": Following("anthropic", _claude_code_plain, renumbers=False),
     "gemini-cli": Following("gemini", _gemini_cli_plain),
 }

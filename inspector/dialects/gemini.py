@@ -155,6 +155,26 @@ def call_turns(msgs: list[Msg], note: Note) -> None:
         prev = m
 
 
+# The count check (google-gemini/gemini-cli#3814; microsoft/vscode#299295, 2026-03-04).
+RESPONSE_COUNT_TEXT = ("Please ensure that the number of function response parts is equal to the number of function "
+                       "call parts of the function call turn.")
+
+
+def surplus_responses(msgs: list[Msg], found: list[Issue]) -> None:
+    """A function response without its call (TC002), or a second one for a call (TC005), in the turn
+    right after a function call turn that makes more responses than calls breaks Gemini's count
+    check: the finding takes the count words (kind ``response_count``, an error)."""
+    for iss in found:
+        if iss.code in ("TC002", "TC005") and 0 < iss.index < len(msgs) and msgs[iss.index].index == iss.index:
+            prev, m = msgs[iss.index - 1], msgs[iss.index]
+            if prev.role == "assistant" and prev.calls and len(m.results) > len(prev.calls):
+                iss.data["kind"] = "response_count"
+                if iss.code == "TC002":
+                    iss.provider = RESPONSE_COUNT_TEXT
+                iss.say = (f"brings its turn to {len(m.results)} function responses for the {len(prev.calls)} function "
+                           "calls of the turn before it: Gemini wants as many responses as calls.")
+
+
 def _signed(p: dict[str, Any]) -> bool:
     return bool(_get(p, "thoughtSignature", "thought_signature"))
 
@@ -273,6 +293,7 @@ class Gemini(Dialect):
         issues: list[Issue] = []
         note = issues.append
         call_turns(msgs, note)
+        surplus_responses(msgs, pairing.issues)
         user_as_result(msgs, pairing, note, self.text)
         signatures(msgs, note)
         return issues

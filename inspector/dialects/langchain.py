@@ -320,6 +320,20 @@ class LangChain(Dialect):
                     return t, f"{why} (response_metadata.{key})"
         return None, ""
 
+    def model_from(self, items: list[Any], holder: Any = None) -> str | None:
+        """The model the latest AI message's ``response_metadata`` names (``model_name``, ``model``,
+        ``model_id``)."""
+        for m in reversed(items[-500:]):
+            if type(m) is not dict:
+                continue
+            kind, fields = unwrap(m)
+            meta = fields.get("response_metadata") if type(kind) is str and KINDS.get(kind) == "assistant" else None
+            for key in ("model_name", "model", "model_id"):
+                v = meta.get(key) if type(meta) is dict else None
+                if type(v) is str and v.strip():
+                    return v.strip()
+        return None
+
     def rules(self, msgs: list[Msg], pairing: Pairing, target: str) -> list[Issue]:
         """The openai-chat order rules (TC019 for strict targets) and tool output sent as user text (TC020)."""
         issues: list[Issue] = []

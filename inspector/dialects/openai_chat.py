@@ -412,13 +412,14 @@ class OpenAIChat(Dialect):
 
     gateway_targets = GATEWAY_TARGETS
 
-    def through_gateway(self, items: list[Any], target: str) -> tuple[Dialect, list[Any], list[list[int]]] | None:
+    def through_gateway(self, items: list[Any], target: str, model: str | None = None,
+                        issues: list[Issue] | None = None) -> tuple[Dialect, list[Any], list[list[int]]] | None:
         """LiteLLM's translation of the history for Claude, Bedrock or Gemini (``gateway``)."""
         if target not in GATEWAY_TARGETS:
             return None
         from . import get
 
-        translated, origin = translate(items, target)
+        translated, origin = translate(items, target, model, issues)
         return get(DESTINATION_DIALECT[target]), translated, origin
 
     def gateway_for(self, model: Any) -> str | None:

@@ -179,8 +179,25 @@ def otlp_traces(root: Any, fmt: str) -> list[tuple[Path, Any]]:
                         # The model's answer continues the conversation: read after the input.
                         extra["tail"] = (*at, values[OUTPUT_ATTR][0], "value", "stringValue", EMBEDDED)
                     extra.update(span_target(say))
+                    model = span_model({key: values[key][1] for key in MODEL_ATTRS if key in values})
+                    if model is not None:
+                        extra["model"] = model
                     out.append((path, ("OpenTelemetry span", extra)))
     return out
+
+
+# Where a span names its model: the requested one first, then the one that answered (OpenTelemetry
+# GenAI semantic conventions), then OpenInference's (Arize Phoenix, ``llm.model_name``).
+MODEL_ATTRS = ("gen_ai.request.model", "gen_ai.response.model", "llm.model_name")
+
+
+def span_model(attrs: dict[str, Any]) -> str | None:
+    """The model a span's attributes name (``MODEL_ATTRS``, in that order), or None."""
+    for key in MODEL_ATTRS:
+        v = attrs.get(key)
+        if type(v) is str and v.strip():
+            return v.strip()
+    return None
 
 
 def span_target(attrs: dict[str, Any]) -> dict[str, Any]:

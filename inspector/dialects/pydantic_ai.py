@@ -154,6 +154,14 @@ class PydanticAi(Dialect):
                     return t, why
         return None, ""
 
+    def model_from(self, items: list[Any], holder: Any = None) -> str | None:
+        """The ``model_name`` of the history's latest response."""
+        for m in reversed(items[-500:]):
+            if type(m) is dict and m.get("kind") == "response" and type(m.get("model_name")) is str \
+                    and m["model_name"].strip():
+                return str(m["model_name"]).strip()
+        return None
+
 
 class PydanticAiEditor(BlockEditor):
     """Result parts are blocks of the next request: repair explodes and joins them like Anthropic's."""

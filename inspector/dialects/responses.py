@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from ..containers import Path, path_text
 from ..errors import InputError
 from ..model import Call, Issue, Msg, Note, Result
+from ..model_families import accepts
 from .base import (
     NAME_RE,
     Block,
@@ -263,6 +264,45 @@ def reasoning(msgs: list[Msg], note: Note) -> None:
                            "message it produced; OpenAI rejects a reasoning item without its required following item."))
 
 
+# The Responses API's words for a function call item replayed without the reasoning item it was
+# produced with (VRSEN/agency-swarm#367, 2025-09-24; mastra-ai/mastra#8738, 2025-10-11;
+# continuedev/continue#10018, 2026-01-29; #10880, 2026-02-27; cline/cline#12242, gpt-5.5, 2026-07-12).
+# The reasoning item's id is the one that was dropped: not in the input, so not given here.
+SERVER_CALL_PREFIX = "fc_"
+# An id the API gave (``fc_`` and the response's hex): a made-up ``fc_2`` is not looked up.
+_API_CALL_ID = re.compile(r"fc_[0-9a-f]{16,}")
+
+
+def dropped_reasoning(msgs: list[Msg], note: Note) -> None:
+    """TC021 ``reasoning_dropped``: a ``function_call`` item that keeps the id the API gave it
+    (``fc_…``) is looked up with the response it came from, and a reasoning model's response put a
+    reasoning item (``rs_…``) before its calls: replayed without that item, the API refuses it. The
+    calls of one response are the model's items between two input items (a user message, an
+    output); a reasoning item (or an ``item_reference`` / ``compaction`` that may stand for one)
+    among them before the call keeps it. When the input holds reasoning items elsewhere, the
+    conversation reasons and the missing one was dropped: an error. Otherwise whether the model
+    reasons is not known from the input (``reasoning_dropped_unsure``, a warning; the request's
+    model settles it in ``model_rules``)."""
+    reasons = any(m.role == "reasoning" for m in msgs)
+    kept = False  # a reasoning item (or what may stand for one) in the response being read
+    for m in msgs:
+        if m.role in ("reasoning", "reference"):
+            kept = True
+            continue
+        if m.role in ("assistant", "hosted"):
+            fc = m.raw.get("id") if m.calls and m.raw.get("type") == "function_call" else None
+            if not kept and type(fc) is str and _API_CALL_ID.fullmatch(fc):
+                c = m.calls[0]
+                note(Issue("TC021", m.index, c.id, name=c.name, item=fc,
+                           kind="reasoning_dropped" if reasons else "reasoning_dropped_unsure",
+                           say=f"is a function call item ({fc}) that keeps the id the API gave it, with no reasoning "
+                               "item before it in its response: a reasoning model's response put one there, and the "
+                               "Responses API refuses the call item without it."
+                           + ("" if reasons else " (Whether this model reasons is not known from the input.)")))
+            continue
+        kept = False  # an input item: the next model items are another response's
+
+
 def _inner(raw: dict[str, Any]) -> dict[str, Any]:
     """The item itself: an Agents SDK run item's ``raw_item``, or the item."""
     inner = raw.get("raw_item")
@@ -399,10 +439,19 @@ class Responses(Dialect):
         reasoning_binding(msgs, note)
         user_as_result(msgs, pairing, note, self.text)
         reasoning(msgs, note)
+        if target == "responses":
+            dropped_reasoning(msgs, note)
         continuation(msgs, pairing.issues)
         if target == "deepseek":
             deepseek_words(pairing.issues)
         return issues
+
+    def model_rules(self, msgs: list[Msg], issues: list[Issue], target: str, model: str | None) -> None:
+        """A call item replayed without a reasoning item, where the input does not show that the
+        conversation reasons: the request's model says whether it produces reasoning items
+        (``model_families.reasoning_items``): one that does not (gpt-4o) leaves nothing to find."""
+        if accepts("reasoning_items", model) is False:
+            issues[:] = [x for x in issues if not (x.code == "TC021" and x.data.get("kind") == "reasoning_dropped_unsure")]
 
     def names_list(self, key: str | None, request: Mapping[str, Any] | None, target: str | None) -> bool:
         """A body's ``input`` is a Responses input, even of plain role messages only."""

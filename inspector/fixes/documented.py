@@ -56,6 +56,17 @@ NO_STAND_IN = {
         "the open tool loop's last assistant turn has no thinking block while thinking is enabled, and no "
         "provider documents a stand-in thinking block. What you can do: send the request with thinking "
         "disabled for this turn, or start the turn again from the last user message"),
+    "reasoning_dropped": (
+        "a function call item keeps the id the API gave it, and the reasoning item its response put before it "
+        "is not in the input; repair cannot recreate a reasoning item. What you can do: send the reasoning item "
+        "back as the model gave it (with store: false, ask for reasoning.encrypted_content in include), continue "
+        "the response with previous_response_id instead of replaying it, or start the turn again"),
+    "thinking_binding": (
+        "a thinking block is bound to the thinking that preceded it when it was made, and that earlier thinking "
+        "block is not in the request; repair cannot recreate it. What you can do: send the earlier thinking block "
+        "back as the model gave it, let the API drop the bound block (thinking.block_binding."
+        "prefix_mismatch_behavior: \"drop_block\", beta thinking-binding-controls-2026-08-01), send the request "
+        "with thinking disabled, or start the turn again"),
     "thinking_order": (
         "a thinking block is not first in its assistant message; its signature binds it where the model put "
         "it, so repair does not move it. What you can do: start the turn again, or send the request with "

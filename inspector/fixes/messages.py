@@ -247,7 +247,13 @@ class MessageFixes:
             i = iss.index
             if i in self.state.skip:
                 continue
-            moved = self.state.ed.calls_last(self.state.raw(i))
+            calls_last = getattr(self.state.ed, "calls_last", None)
+            if calls_last is None:  # a format of one call list per message, joined by a gateway (issue 31)
+                self.state.unfixed.append(f"message #{i}: not fixed (TC025): the gateway joins it with the assistant "
+                                          "message after it, whose text then follows its tool calls; put that text "
+                                          "before the calls, or a user message between the two")
+                continue
+            moved = calls_last(self.state.raw(i))
             if moved is not None:
                 self.state.cur[i] = moved
                 self.state.log("move_blocks_before_calls", "TC025", None, i, self.state.slot(i),

@@ -113,6 +113,10 @@ MISTRAL = "protocol-research.md §5.1 (mistral-common's validator)"
 DEEPSEEK = "protocol-research.md §5.2"
 BEDROCK = "protocol-research.md §5.4"
 ONE_ROLE = 'docs/provider-evidence.md, "Consecutive messages of one role"'
+REASONING_DROPPED = ('docs/provider-evidence.md, "Provider drift of 2026" (cline/cline#12242, gpt-5.5; '
+                     "continuedev/continue#10018, #10880; mastra-ai/mastra#8738; VRSEN/agency-swarm#367)")
+THINKING_BINDING_SEEN = ("rules.md, Changes of 2026-11-27 (the thinking-binding error's third sentence; "
+                         'docs/provider-evidence.md, "Provider drift of 2026")')
 MOVED = 'docs/provider-evidence.md, "Rules that moved"'
 DRIFT = 'docs/provider-evidence.md, "Provider drift of 2026"'
 PROBE = 'docs/provider-evidence.md, "Provider drift of 2026" (live probe of La Plateforme, 2026-10-04)'
@@ -137,11 +141,11 @@ _NULL_CONTENT = "Invalid value for 'content': expected a string, got null."
 _ORPHAN_SAID: Mapping[str, Said] = {
     "openai": Said("Invalid parameter: messages with role 'tool' must be a response to a preceeding message with "
                    "'tool_calls'.", OPENAI),
-    "deepseek": Said("Messages with role 'tool' must be a response to a preceding message with 'tool_calls'", OPENAI),
+    "deepseek": Said("Messages with role 'tool' must be a response to a preceding message with 'tool_calls'", OPENAI, date="2026-06-10"),
     "anthropic": Said("messages.{i}.content.{j}: unexpected `tool_use_id` found in `tool_result` blocks: {id}. Each "
                       "`tool_result` block must have a corresponding `tool_use` block in the previous message.",
-                      ANTHROPIC),
-    "responses": Said("No tool call found for function call output with call_id {id}.", RESPONSES),
+                      ANTHROPIC, date="2026-02-06"),
+    "responses": Said("No tool call found for function call output with call_id {id}.", RESPONSES, date="2026-07-20"),
     "bedrock": Said("The number of toolResult blocks at messages.{i}.content exceeds the number of toolUse blocks of "
                     "previous turn.", BEDROCK),
     "mistral": Said("Unexpected tool call id {id} in tool results", MISTRAL),
@@ -156,17 +160,17 @@ _RULES = (
         "openai": Said("An assistant message with 'tool_calls' must be followed by tool messages responding to each "
                        "'tool_call_id'. The following tool_call_ids did not have response messages: {ids}", OPENAI),
         "deepseek": Said("An assistant message with 'tool_calls' must be followed by tool messages responding to each "
-                         "'tool_call_id'. (insufficient tool messages following tool_calls message)", OPENAI),
-        "anthropic": Said(_MISSING_RESULTS_ANTHROPIC, ANTHROPIC),
-        "responses": Said("No tool output found for function call {id}.", RESPONSES),
-        "gemini": Said(_GEMINI_COUNT, GEMINI),
-        "bedrock": Said("Expected toolResult blocks at messages.{next}.content for the following Ids: {ids}", BEDROCK),
+                         "'tool_call_id'. (insufficient tool messages following tool_calls message)", OPENAI, date="2026-07-06"),
+        "anthropic": Said(_MISSING_RESULTS_ANTHROPIC, ANTHROPIC, date="2026-06-15"),
+        "responses": Said("No tool output found for function call {id}.", RESPONSES, date="2026-04-30"),
+        "gemini": Said(_GEMINI_COUNT, GEMINI, date="2026-03-04"),
+        "bedrock": Said("Expected toolResult blocks at messages.{next}.content for the following Ids: {ids}", BEDROCK, date="2026-07-15"),
         "mistral": Said("Not the same number of function calls and responses", MISTRAL),
     },
          found_in=("dialects/vercel_ai.py", "dialects/vercel_ui.py", "pairing.py")),
     Rule("TC002", "orphan_tool_result", everywhere(E), s.sentence_tc002, s.hint_tc002, said=_ORPHAN_SAID,
          by_kind={"harness_patched": dict.fromkeys(TARGETS, I)},
-         found_in=("dialects/anthropic.py", "pairing.py")),
+         found_in=("dialects/anthropic.py", "dialects/gateway.py", "pairing.py")),
     Rule("TC003", "result_not_adjacent", targets(E, E, E, E, E, E, W), s.sentence_tc003, s.hint_tc003,
          said=_ORPHAN_SAID,
          found_in=("pairing.py",)),
@@ -179,11 +183,20 @@ _RULES = (
                           ANTHROPIC),
         "mistral": Said("Duplicate tool call id {id} in tool results", MISTRAL),
         "responses": Said(_RESPONSES_DUPLICATE, RESPONSES),
+    }, by_kind={
+        # a second response in the turn right after the call turn makes more responses than calls:
+        # Gemini's count check refuses it (dialects/gemini.surplus_responses)
+        "response_count": {"gemini": E},
+    }, said_by_kind={
+        "response_count": {"gemini": Said(_GEMINI_COUNT, GEMINI, date="2026-03-04")},
     },
          found_in=("pairing.py",)),
     Rule("TC006", "duplicate_tool_call_id", targets(E, E, E, E, E, W, E), s.sentence_tc006, said={
-        "anthropic": Said(_UNIQUE_TOOL_USE, ANTHROPIC),
-        "bedrock": Said(_UNIQUE_TOOL_USE, ANTHROPIC),
+        "anthropic": Said(_UNIQUE_TOOL_USE, ANTHROPIC, date="2026-03-13"),
+        # Converse's own words (claude-sonnet-4-5 on ConverseStream, re-searched 2026-11-27)
+        "bedrock": Said("The toolUse blocks at messages.{i}.content contain duplicate Ids: {id}",
+                        'docs/provider-evidence.md, "Evidence re-searched" (bvcyber/Cyber-AutoAgent-ng#72; '
+                        "double16/Cyber-AutoAgent-ng#27)", date="2026-03-06"),
         "mistral": Said("Duplicate tool call id {id} in assistant message", MISTRAL),
         "responses": Said(_RESPONSES_DUPLICATE, RESPONSES),
     },
@@ -235,7 +248,7 @@ _RULES = (
     Rule("TC014", "results_out_of_call_order", targets(I, I, I, I, I, W, I), s.sentence_tc014,
          found_in=("pairing.py",)),
     Rule("TC015", "results_split_across_messages", targets(None, None, None, E, E, E, None), s.sentence_tc015,
-         said={"gemini": Said(_GEMINI_COUNT, GEMINI)},
+         said={"gemini": Said(_GEMINI_COUNT, GEMINI, date="2026-03-04")},
          found_in=("pairing.py",)),
     Rule("TC016", "tool_result_not_first", targets(None, None, None, E, E, None, None), s.sentence_tc016,
          found_in=("dialects/anthropic.py", "dialects/bedrock.py", "dialects/pydantic_ai.py")),
@@ -253,13 +266,13 @@ _RULES = (
     # anthropic: info, not rules.md's error: the Messages API combines consecutive messages of one
     # role into one turn (docs/provider-evidence.md); Bedrock's Converse API refuses them.
     Rule("TC019", "role_sequence_violation", targets(I, I, E, I, E, E, I), s.sentence_tc019, said={
-        "mistral": Said("Unexpected role '{role}' after role '{prev}'", MISTRAL),
+        "mistral": Said("Unexpected role '{role}' after role '{prev}'", MISTRAL, date="2026-06-02"),
         "anthropic": Said('messages: roles must alternate between "user" and "assistant", but found multiple '
                           '"{role}" roles in a row', ANTHROPIC),
         "bedrock": Said("A conversation must alternate between user and assistant roles. Make sure the conversation "
                         "alternates between user and assistant roles and try again.", ONE_ROLE),
         "gemini": Said("Please ensure that function call turn comes immediately after a user turn or after a function "
-                       "response turn.", GEMINI),
+                       "response turn.", GEMINI, date="2026-05-05"),
     }, by_kind={
         # A tool_result block inside an assistant message is refused outright ("`tool_result` blocks can
         # only be in `user` messages", tghamm/Anthropic.SDK#128), unlike a role repeated (combined).
@@ -287,11 +300,19 @@ _RULES = (
         # The Responses API rejects a reasoning item without its required following item, while the
         # other reasoning-state cases stay warnings there (rules.md, 2026-11-23).
         "reasoning_item": {"responses": E},
+        # a function_call item keeping its fc_ id, replayed without the reasoning item its response put
+        # before it, where the input shows the conversation reasons (cline#12242, 2026-07-12; the
+        # unsure case, no reasoning item anywhere and no reasoning model named, stays a warning)
+        "reasoning_dropped": {"responses": E},
         # Provider drift (issue 28; docs/provider-evidence.md, "Rules that moved"), each with its date:
         # a thinking block sent back without its signature is refused (reports 2026-03 to 2026-07);
         "thinking_signature": {"anthropic": E},
         # thinking blocks not first in an assistant message are refused (claude-code#20705, 2026-01-25);
         "thinking_order": {"anthropic": E},
+        # a signed thinking block whose turn's earlier step lost its thinking block, thinking "enabled":
+        # the thinking-binding error (rules.md 2026-11-27, third sentence seen 2026-09); with the body's
+        # drop_block opt-out, or adaptive thinking, a warning (thinking_binding_dropped / _unsure)
+        "thinking_binding": {"anthropic": E},
         # the open tool loop's last assistant turn without a thinking block, in a body that says
         # "thinking": {"type": "enabled"} (reports 2025-09 to 2026-01; without that, thinking_missing: a
         # warning), or a Converse body whose additionalModelRequestFields say it (langchain-aws#844, 2026-01-22);
@@ -319,8 +340,12 @@ _RULES = (
             "responses": Said("Item '{item}' of type 'reasoning' was provided without its required following item.",
                               RECORDED),
         },
+        "reasoning_dropped": {
+            "responses": Said("Item '{item}' of type 'function_call' was provided without its required 'reasoning' "
+                              "item: 'rs_…'.", REASONING_DROPPED, date="2026-07-12"),
+        },
     },
-         found_in=("dialects/anthropic.py", "dialects/gemini.py", "dialects/openai_chat.py",
+         found_in=("dialects/anthropic.py", "dialects/gateway.py", "dialects/gemini.py", "dialects/openai_chat.py",
                    "dialects/responses.py")),
     Rule("TC022", "pending_trailing_call", everywhere(W), s.sentence_tc022, s.hint_tc022, said_by_kind={
         "request_end": {"mistral": Said("Expected last role User or Tool (or Assistant with prefix True) for serving "
@@ -335,7 +360,7 @@ _RULES = (
     },
          found_in=("dialects/vercel_ai.py", "pairing.py", "rules/requests.py")),
     Rule("TC023", "tool_call_id_reused", targets(I, I, W, E, E, I, E), s.sentence_tc023, s.hint_tc023, said={
-        "anthropic": Said(_UNIQUE_TOOL_USE, ANTHROPIC),
+        "anthropic": Said(_UNIQUE_TOOL_USE, ANTHROPIC, date="2026-03-13"),
         "bedrock": Said(_UNIQUE_TOOL_USE, ANTHROPIC),
         "responses": Said(_RESPONSES_DUPLICATE, RESPONSES),
     },
@@ -444,6 +469,14 @@ KIND_EVIDENCE: Mapping[tuple[str, str], tuple[str, str]] = {
     ("TC021", "reasoning_binding"): (REASONING_BINDING, "2026-07-12"),
     ("TC021", "missing_reasoning"): ("DeepSeek V4 thinking mode (baby-llm/baby-agent#17)", "2026-05-22"),
     ("TC021", "reasoning_item"): (RECORDED, "2026-11-23"),
+    ("TC021", "reasoning_dropped"): (REASONING_DROPPED, "2026-07-12"),
+    ("TC021", "thinking_binding"): (THINKING_BINDING_SEEN, "2026-09"),
+    ("TC021", "thinking_binding_unsure"): (THINKING_BINDING_SEEN, "2026-09"),
+    ("TC021", "thinking_binding_dropped"): (THINKING_BINDING_SEEN + "; the opt-out: beta "
+                                            "thinking-binding-controls-2026-08-01", "2026-09"),
+    ("TC021", "reasoning_dropped_unsure"): (REASONING_DROPPED + "; model_families.py", "2026-07-12"),
+    ("TC005", "response_count"): ("google-gemini/gemini-cli#3814; microsoft/vscode#299295", "2026-03-04"),
+    ("TC002", "response_count"): ("google-gemini/gemini-cli#3814; microsoft/vscode#299295", "2026-03-04"),
 }
 # Rules whose verdict rests on a dated change of a provider, whatever the case (code, target) -> evidence.
 TARGET_EVIDENCE: Mapping[tuple[str, str], tuple[str, str]] = {
@@ -469,7 +502,9 @@ def evidence(issue: Issue, target: str, sev: Severity | None) -> dict[str, str |
     said = by_kind.get(target) if by_kind is not None else rule.said.get(target)
     if said is None:
         return None
-    return {"source": said.evidence, "date": said.date or RESEARCH_DATE}
+    # the newest dated report of these words; None when only the undated research holds them (old
+    # provider words are not dated by the day they were researched)
+    return {"source": said.evidence, "date": said.date}
 
 
 def table() -> str:

@@ -73,7 +73,8 @@ def test_tc005_duplicate_result():
 
 def test_tc006_duplicate_id_in_one_message():
     f = found([user(), asst(use("a1"), use("a1")), user(res("a1")), asst()], "TC006")
-    assert f.provider_error == "messages.1.content.1: `tool_use` ids must be unique"
+    # Converse's own words (bvcyber/Cyber-AutoAgent-ng#72, 2026-01-29; double16/Cyber-AutoAgent-ng#27, 2026-03-06)
+    assert f.provider_error == "The toolUse blocks at messages.1.content contain duplicate Ids: a1"
     absent(CLEAN, "TC006")
 
 

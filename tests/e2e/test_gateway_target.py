@@ -4,28 +4,40 @@ Target box and the badge, with the destination's own words."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import sys
+from pathlib import Path
 
 from playwright.sync_api import expect
 
 from .conftest import upload, wait_idle
 
-HISTORY = [
-    {"role": "system", "content": "Be brief."},
-    {"role": "user", "content": "list the files"},
-    {"role": "assistant", "content": None, "tool_calls": [
-        {"id": "call_1", "type": "function", "function": {"name": "ls", "arguments": "{}"}},
-        {"id": "call_2", "type": "function", "function": {"name": "pwd", "arguments": "{}"}}]},
-    {"role": "tool", "tool_call_id": "call_1", "content": "a.py"},
-    {"role": "assistant", "content": "There is a.py."},
-]
+
+def _drift():
+    """tests/rules/test_provider_drift.py, as pytest imports it (by its file name): its GATEWAY_HISTORY
+    is the history these tests upload, so the browser and the library are held to one input."""
+    name = "test_provider_drift"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, Path(__file__).parents[1] / "rules" / f"{name}.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+HISTORY = _drift().GATEWAY_HISTORY
+
+
+def _open(page, model: str) -> None:
+    upload(page, name="litellm.json", data=json.dumps({"model": model, "messages": HISTORY}).encode())
+    wait_idle(page)
 
 
 def test_a_history_for_claude_through_a_gateway_opens_on_that_destination(app_page):
     page = app_page
-    upload(page, name="litellm.json",
-           data=json.dumps({"model": "anthropic/claude-sonnet-4-5", "messages": HISTORY}).encode())
-    wait_idle(page)
+    _open(page, "anthropic/claude-sonnet-4-5")
     target = page.locator('[data-testid="stSelectbox"]').filter(has_text="Target")
     expect(target).to_match_aria_snapshot('- combobox "Target": anthropic (through a gateway)')
     expect(page.locator(".st-key-file_row")).to_contain_text("through a gateway")
@@ -36,3 +48,18 @@ def test_a_history_for_claude_through_a_gateway_opens_on_that_destination(app_pa
     expect(detail).to_contain_text("messages.1: `tool_use` ids were found without `tool_result` blocks")
     # ... and the evidence beside them, as text
     expect(detail).to_contain_text("Evidence: protocol-research.md §3.3")
+
+
+def test_a_history_for_gemini_through_litellm_opens_on_gemini_with_its_count_words(app_page):
+    page = app_page
+    _open(page, "gemini/gemini-2.5-pro")
+    target = page.locator('[data-testid="stSelectbox"]').filter(has_text="Target")
+    expect(target).to_match_aria_snapshot('- combobox "Target": gemini (through a gateway)')
+    expect(page.locator(".st-key-file_row")).to_contain_text("through a gateway")
+    page.locator('[data-testid="timeline"] [data-msg-index="2"]').first.click()
+    wait_idle(page)
+    detail = page.locator(".st-key-detail")
+    # the half-answered parallel calls, in Gemini's words, on the file's own message and call id
+    expect(detail).to_contain_text("Please ensure that the number of function response parts is equal to the number "
+                                   "of function call parts of the function call turn.")
+    expect(detail).to_contain_text("call_2")

@@ -278,8 +278,6 @@ def test_the_gateway_prefix_picks_the_destination(model, target):
 
 def test_a_model_without_a_gateway_prefix_keeps_the_formats_own_target():
     assert inspector.check({"model": "claude-sonnet-4-5", "messages": GATEWAY_HISTORY}).target == "openai"
-    # Gemini through a gateway is not modelled yet: the format's own target, as before
-    assert inspector.check({"model": "openrouter/google/gemini-3-pro", "messages": GATEWAY_HISTORY}).target == "openai"
     assert inspector.check(GATEWAY_HISTORY, "anthropic").target == "anthropic"  # asked for: through a gateway
 
 
@@ -292,3 +290,242 @@ def test_a_captured_http_request_is_judged_as_a_request():
     report = inspector.check(har)
     assert (report.target, report.judged_as, report.judged_reason) == ("mistral", "request", "a captured HTTP request")
     assert [(f.code, f.severity) for f in report.findings] == [("TC022", "error")]
+
+
+# --- Gemini through a gateway (LiteLLM's _gemini_convert_messages_with_history) ------------------
+
+_TOOL2 = {"role": "tool", "tool_call_id": "call_2", "content": "/work"}
+GEMINI_CLEAN = [*GATEWAY_HISTORY[:4], _TOOL2, GATEWAY_HISTORY[4]]
+_COUNT = ("Please ensure that the number of function response parts is equal to the number of function call parts "
+          "of the function call turn.")
+
+
+def _gemini(messages: list, model: str = "gemini/gemini-2.5-pro"):
+    report = inspector.check({"model": model, "messages": messages})
+    assert (report.dialect, report.target) == ("openai-chat", "gemini")
+    assert "through a gateway" in report.target_reason
+    return report
+
+
+@pytest.mark.parametrize("model", ["gemini/gemini-3-pro-preview", "vertex_ai/gemini-2.5-pro",
+                                   "openrouter/google/gemini-2.5-flash"])
+def test_a_clean_history_for_gemini_through_a_gateway_is_accepted(model):
+    report = _gemini(GEMINI_CLEAN, model)
+    assert _errors(report) == []
+    assert inspector.verdict(report).startswith("Gemini (through a gateway) would accept")
+
+
+def test_half_answered_parallel_calls_get_geminis_count_words_through_the_gateway():
+    (f,) = _errors(_gemini(GATEWAY_HISTORY))
+    assert (f.code, f.message_index, f.tool_call_id) == ("TC001", 2, "call_2")  # the file's own index and id
+    assert f.provider_error == _COUNT
+
+
+def test_a_missing_result_before_the_next_user_turn_is_rejected_through_the_gateway():
+    msgs = [*GATEWAY_HISTORY[:3], {"role": "user", "content": "go on"}]
+    found = [(f.code, f.message_index, f.tool_call_id, f.provider_error) for f in _errors(_gemini(msgs))]
+    assert found == [("TC001", 2, "call_1", _COUNT), ("TC001", 2, "call_2", _COUNT)]
+
+
+def test_one_response_too_many_is_the_count_mismatch_not_a_placement():
+    msgs = [*GATEWAY_HISTORY[:4], _TOOL2, {"role": "tool", "tool_call_id": "call_1", "content": "again"},
+            GATEWAY_HISTORY[4]]
+    (f,) = _errors(_gemini(msgs))
+    assert (f.code, f.message_index, f.tool_call_id, f.provider_error) == ("TC005", 5, "call_1", _COUNT)
+    assert f.evidence.date == "2026-03-04"
+
+
+def test_an_orphan_result_with_no_name_is_refused_by_litellm_before_sending():
+    # BerriAI/litellm#28978 (2026-05-27): "Missing corresponding tool call for tool response message.
+    # Received - message={...}, last_message_with_tool_calls={...}"
+    msgs = [GATEWAY_HISTORY[1], {"role": "tool", "tool_call_id": "call_9", "content": "x"},
+            {"role": "assistant", "content": "ok"}]
+    (f,) = _errors(_gemini(msgs, "vertex_ai/gemini-2.5-pro"))
+    assert (f.code, f.message_index, f.tool_call_id) == ("TC002", 1, "call_9")
+    assert f.provider_error == "Missing corresponding tool call for tool response message."
+    assert f.evidence.source.startswith("LiteLLM's Gemini conversion")
+
+
+def test_an_orphan_result_that_names_its_tool_gets_geminis_placement_words():
+    msgs = [GATEWAY_HISTORY[1], {"role": "tool", "tool_call_id": "call_9", "name": "ls", "content": "x"},
+            {"role": "assistant", "content": "ok"}]
+    (f,) = _errors(_gemini(msgs))
+    assert (f.code, f.message_index, f.tool_call_id) == ("TC002", 1, "call_9")
+    assert f.provider_error == "Please ensure that function response turn comes immediately after a function call turn."
+
+
+def test_a_text_only_assistant_message_between_call_and_result_breaks_litellms_lookup():
+    # BerriAI/litellm#29560 (2026-06-03): the later assistant message takes last_message_with_tool_calls.
+    msgs = [GATEWAY_HISTORY[1], {**GATEWAY_HISTORY[2], "tool_calls": GATEWAY_HISTORY[2]["tool_calls"][:1]},
+            {"role": "assistant", "content": "Running it."}, GATEWAY_HISTORY[3], GATEWAY_HISTORY[4]]
+    (f,) = _errors(_gemini(msgs))
+    assert (f.code, f.message_index) == ("TC002", 3)
+    assert f.provider_error == "Missing corresponding tool call for tool response message."
+
+
+def test_gemini_3_through_openrouter_needs_the_reasoning_details():
+    # LibreChat-AI/agents#37 (2025-11-25), OpenRouterTeam/openrouter-examples#67 (2026-03-10): "Gemini models
+    # require OpenRouter reasoning details to be preserved in each request. ... Function call is missing a
+    # thought_signature in functionCall parts."
+    (f,) = _errors(_gemini(GEMINI_CLEAN, "openrouter/google/gemini-3-pro-preview"))
+    assert (f.code, f.message_index, f.tool_call_id) == ("TC021", 2, "call_1")
+    assert f.provider_error.startswith("Function call is missing a thought_signature in functionCall parts.")
+    kept = [*GEMINI_CLEAN[:2], {**GEMINI_CLEAN[2], "reasoning_details": [
+        {"type": "reasoning.encrypted", "id": "call_1", "data": "c2ln", "format": "google-gemini-v1"}]}, *GEMINI_CLEAN[3:]]
+    assert _errors(_gemini(kept, "openrouter/google/gemini-3-pro-preview")) == []
+    # LiteLLM sends a stand-in signature on Gemini 3: accepted
+    assert _errors(_gemini(GEMINI_CLEAN, "gemini/gemini-3-pro-preview")) == []
+
+
+def test_with_no_gateway_named_a_missing_signature_is_a_warning_naming_both_sides():
+    report = inspector.check(GEMINI_CLEAN, "gemini")
+    assert report.target == "gemini" and _errors(report) == []
+    (w,) = [f for f in report.findings if f.code == "TC021"]
+    assert w.severity == "warning" and "OpenRouter" in w.text and "LiteLLM" in w.text
+
+
+# --- Responses: a function call item replayed without its reasoning item (TC021 reasoning_dropped) --
+
+_FC_WORDS = "Item '{fc}' of type 'function_call' was provided without its required 'reasoning' item: 'rs_…'."
+_FC1 = "fc_0a4d512680f81369006a5364c645f481a1a979134e6d548de1"
+_RS0 = "rs_0a4d512680f81369006a5364c0001111a1803037dcae023e29"
+
+
+def _turns(keep_second_reasoning: bool) -> list:
+    """Two responses of a reasoning model (cline/cline#12242, gpt-5.5, 2026-07-12: the client dropped the
+    reasoning item of a function call that kept its fc_ id)."""
+    second = [{"type": "reasoning", "id": "rs_0a4d512680f81369006a5364c4142481a1803037dcae023e29", "summary": []}] \
+        if keep_second_reasoning else []
+    return [
+        {"role": "user", "content": "list the files"},
+        {"type": "reasoning", "id": _RS0, "summary": []},
+        {"type": "function_call", "id": "fc_0a4d512680f81369006a5364c0002222", "call_id": "call_1", "name": "ls",
+         "arguments": "{}"},
+        {"type": "function_call_output", "call_id": "call_1", "output": "a.py"},
+        *second,
+        {"type": "function_call", "id": _FC1, "call_id": "call_2", "name": "cat", "arguments": "{\"p\": \"a.py\"}"},
+        {"type": "function_call_output", "call_id": "call_2", "output": "print(1)"},
+    ]
+
+
+def test_a_function_call_replayed_without_its_reasoning_item_gets_the_responses_words():
+    report = inspector.check({"model": "gpt-5.5", "input": _turns(False)})
+    assert report.target == "responses"
+    (f,) = _errors(report)
+    assert (f.code, f.message_index, f.tool_call_id) == ("TC021", 4, "call_2")
+    assert f.provider_error == _FC_WORDS.format(fc=_FC1)
+    assert f.evidence.date == "2026-07-12" and "cline/cline#12242" in f.evidence.source
+    # with the reasoning item kept, the same input is accepted
+    assert _errors(inspector.check({"model": "gpt-5.5", "input": _turns(True)})) == []
+    # repair cannot recreate the reasoning item: it says so, and what the user can do
+    fixed = inspector.repair({"model": "gpt-5.5", "input": _turns(False)})
+    assert not fixed.report.ok and any("previous_response_id" in u for u in fixed.report.unfixed)
+
+
+def test_call_items_without_the_apis_ids_are_not_looked_up():
+    items = [{k: v for k, v in x.items() if k != "id"} if x.get("type") == "function_call" else x
+             for x in _turns(False)]
+    assert _errors(inspector.check({"model": "gpt-5.5", "input": items})) == []
+
+
+def test_with_no_reasoning_item_anywhere_the_model_decides():
+    items = [x for x in _turns(False) if x.get("type") != "reasoning"]
+    for model, severity in (("gpt-5.5", "warning"), ("o3", "warning"), (None, "warning"), ("gpt-4.1", None)):
+        report = inspector.check({"model": model, "input": items} if model else items, "responses")
+        found = [f.severity for f in report.findings if f.code == "TC021"]
+        assert found == ([severity, severity] if severity else []), model
+
+
+# --- Anthropic: the thinking-binding error (rules.md 2026-11-27, third sentence seen 2026-09) ------
+
+_BINDING = "The `thinking` block that preceded this one when it was created is missing from this request."
+
+
+def _loop(first_step_thinks: bool) -> list:
+    step1 = [{"type": "thinking", "thinking": "List first.", "signature": "sig-1"}] if first_step_thinks else []
+    return [
+        {"role": "user", "content": "Tidy the repo."},
+        {"role": "assistant", "content": [*step1, {"type": "tool_use", "id": "toolu_1", "name": "ls", "input": {}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "a.py"}]},
+        {"role": "assistant", "content": [{"type": "thinking", "thinking": "Now read it.", "signature": "sig-2"},
+                                          {"type": "tool_use", "id": "toolu_2", "name": "cat", "input": {}}]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_2", "content": "print(1)"}]},
+    ]
+
+
+def _claude(messages: list, thinking: dict | None):
+    body = {"model": "claude-sonnet-4-5", "max_tokens": 1024, "messages": messages}
+    return inspector.check({**body, "thinking": thinking} if thinking else body)
+
+
+def test_a_thinking_block_whose_earlier_thinking_was_dropped_gets_the_binding_sentence():
+    report = _claude(_loop(False), {"type": "enabled", "budget_tokens": 1024})
+    (f,) = _errors(report)
+    assert (f.code, f.message_index) == ("TC021", 3)
+    assert f.provider_error == _BINDING and f.evidence.date == "2026-09"
+    assert _errors(_claude(_loop(True), {"type": "enabled", "budget_tokens": 1024})) == []
+    fixed = inspector.repair({"model": "claude-sonnet-4-5", "max_tokens": 1024, "messages": _loop(False),
+                              "thinking": {"type": "enabled", "budget_tokens": 1024}})
+    assert not fixed.report.ok and any("drop_block" in u for u in fixed.report.unfixed)
+
+
+def test_the_drop_block_opt_out_turns_the_refusal_into_a_warning():
+    report = _claude(_loop(False), {"type": "enabled", "budget_tokens": 1024,
+                                    "block_binding": {"prefix_mismatch_behavior": "drop_block"}})
+    assert _errors(report) == []
+    (w,) = [f for f in report.findings if f.code == "TC021"]
+    assert w.severity == "warning" and "drops this block" in w.text
+
+
+@pytest.mark.parametrize("thinking", [{"type": "adaptive"}, None])
+def test_adaptive_thinking_may_skip_a_step_so_the_binding_is_a_warning(thinking):
+    report = _claude(_loop(False), thinking)
+    (w,) = [f for f in report.findings if f.code == "TC021"]
+    assert w.severity == "warning" and _errors(report) == []
+
+
+# --- the model read from OTel attributes and framework metadata (issue 31) -------------------------
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_logs"
+
+
+@pytest.mark.parametrize("key", ["gen_ai.request.model", "gen_ai.response.model", "llm.model_name"])
+def test_the_model_is_read_from_an_otel_spans_attributes(key):
+    trace = json.loads((SAMPLES / "otel_trace_export.json").read_text())
+    for span in trace["resourceSpans"][0]["scopeSpans"][0]["spans"]:
+        span["attributes"] = [a for a in span["attributes"] if a["key"] not in (
+            "gen_ai.request.model", "gen_ai.response.model", "llm.model_name")]
+        span["attributes"].append({"key": key, "value": {"stringValue": "claude-opus-4-8"}})
+    report = inspector.check(json.dumps(trace))
+    assert report.model == "claude-opus-4-8"
+    assert report.judged_as == "log"  # a span is a record of a request, not one about to be sent
+
+
+_ORPHANED_FC = [x for x in _turns(False) if x.get("type") != "reasoning"]
+
+
+@pytest.mark.parametrize("root, where", [
+    ({"input": _ORPHANED_FC, "metadata": {"ls_model_name": "gpt-4.1"}}, "LangSmith's ls_model_name"),
+    ({"input": _ORPHANED_FC, "extra": {"metadata": {"ls_model_name": "gpt-4.1"}}}, "a LangSmith run's extra"),
+    ({"input": _ORPHANED_FC, "extra": {"invocation_params": {"model": "gpt-4.1"}}}, "LangChain invocation_params"),
+    ({"eval": {"model": "openai/gpt-4.1"}, "samples": [{"messages": _ORPHANED_FC}]}, "an Inspect log's eval.model"),
+])
+def test_the_model_in_framework_metadata_decides_a_model_dependent_rule(root, where):
+    # a Responses input with fc_ call items and no reasoning item: a warning unless the model is one
+    # that produces no reasoning items (gpt-4.1), which the metadata around the list names
+    bare = inspector.check({"input": _ORPHANED_FC}, "responses")
+    assert [f.severity for f in bare.findings if f.code == "TC021"] == ["warning", "warning"] and bare.model is None
+    named = inspector.check(root, "responses")
+    assert named.model.endswith("gpt-4.1"), where
+    assert [f for f in named.findings if f.code == "TC021"] == [], where
+    assert named.judged_as == "log"
+
+
+def test_a_langchain_histories_response_metadata_names_the_model():
+    history = [{"type": "human", "data": {"content": "Weather in Paris?"}},
+               {"type": "ai", "data": {"content": "", "response_metadata": {"model_name": "claude-opus-4-8"},
+                                       "tool_calls": [{"name": "get_weather", "args": {}, "id": "call_1",
+                                                       "type": "tool_call"}]}},
+               {"type": "tool", "data": {"content": "18C", "tool_call_id": "call_1"}}]
+    assert inspector.check(history).model == "claude-opus-4-8"
+
