@@ -24,9 +24,30 @@ upload) are copied into memory as they are. The document's root (format ``sqlite
 and each session's ``items`` is a transcript (``sessions[k].items``), read as Responses items.
 A database of other tables is refused, naming them.
 
+Google ADK's ``DatabaseSessionService`` (google/adk-python ``src/google/adk/sessions/``, read
+2026-11-27: ``schemas/v1.py`` at commit 0c505fe; ``schemas/v0.py``, ADK 1.19 to 1.21, at 0e57908;
+``database_session_service.py`` at 0012809; docs/provider-evidence.md) keeps its sessions in
+``sessions(app_name, user_id, id, state, ...)`` and their events in::
+
+    events(id, app_name, user_id, session_id, invocation_id, timestamp, event_data)      -- v1
+    events(id, app_name, user_id, session_id, invocation_id, author, actions, content,
+           partial, branch, timestamp, ...)                                              -- v0
+
+v1's ``event_data`` is the event as ``Event.model_dump(exclude_none=True, mode="json")`` writes
+it (snake_case keys: ``invocation_id``, ``content.parts[].function_call``); ``to_event`` lays the
+row's ``id`` and ``invocation_id`` over it. v0 keeps the content JSON in ``content`` and the
+``actions`` pickled (never unpickled here: an event is read without them). ``get_session`` reads
+a session's events ``ORDER BY timestamp`` (ties, whose order ADK leaves undefined: in rowid order). Each ADK
+session is one transcript of the root's ``event_sessions`` (``{"table", "app_name", "user_id",
+"session_id", "schema": "v0"|"v1", "items", "rows": [event ids], "skipped_rows"}``), read by the
+dialect whose recogniser names it.
+
 Writing (``database_bytes``): the database as it came, with each session whose items changed
 rewritten from its first changed row on (rows before it keep their ids and text; rows not JSON
-stay among them); a new database, never the input file.
+stay among them); a new database, never the input file. An ADK v1 session is rewritten the same
+way (a new event is stamped one microsecond after the event before it, and refused when that
+would not sort before the next); an ADK v0 session (pickled ``actions``) is not written: repair
+says so.
 """
 
 from __future__ import annotations
@@ -40,6 +61,8 @@ from .errors import InputError
 
 HEADER = b"SQLite format 3\x00"
 MESSAGE_COLUMNS = frozenset({"id", "session_id", "message_data"})
+EVENT_COLUMNS = frozenset({"id", "app_name", "user_id", "session_id", "invocation_id", "timestamp"})
+EVENT_TABLE = "events"  # ADK's name (``StorageEvent.__tablename__``)
 _WAL_BYTES = slice(18, 20)  # the file format's write/read versions: 2 = WAL, 1 = rollback journal
 
 
@@ -108,11 +131,13 @@ def read_database(data: bytes, label: str) -> dict[str, Any]:
     try:
         tables = _tables(con)
         message_tables = [n for n, cols in tables.items() if MESSAGE_COLUMNS <= set(cols)]
-        if not message_tables:
+        schema = _event_schema(tables.get(EVENT_TABLE, []))
+        if not message_tables and schema is None:
             shown = ", ".join(list(tables)[:8]) + (", ..." if len(tables) > 8 else "")
             what = f"tables {shown}" if tables else "no tables"
             raise InputError(f"SQLite database with {what}: not a session store the inspector reads (an OpenAI "
-                             "Agents SDK SQLiteSession has agent_messages(session_id, message_data))", label)
+                             "Agents SDK SQLiteSession has agent_messages(session_id, message_data), a Google ADK "
+                             "DatabaseSessionService events(app_name, user_id, session_id, event_data))", label)
         sessions: list[dict[str, Any]] = []
         for table in message_tables:
             by_session: dict[str, dict[str, Any]] = {}
@@ -126,13 +151,73 @@ def read_database(data: bytes, label: str) -> dict[str, Any]:
                 except (json.JSONDecodeError, TypeError):  # the SDK skips such a row (get_items)
                     s["skipped_rows"].append({"id": row_id, "message_data": text if type(text) is str else repr(text)})
             sessions.extend(by_session.values())
-        if not sessions:
-            raise InputError(f"an OpenAI Agents SDK session store whose {', '.join(message_tables)} holds no "
-                             "session: nothing to check", label)
+        event_sessions = _event_sessions(con, schema) if schema is not None else []
+        if not sessions and not event_sessions:
+            where = ", ".join(message_tables + ([EVENT_TABLE] if schema is not None else []))
+            raise InputError(f"a session store whose {where} holds no session: nothing to check", label)
     finally:
         con.close()
-    return {"sqlite_session_store": {"tables": list(tables), "message_tables": message_tables},
-            "sessions": sessions, "database": base64.b64encode(data).decode("ascii")}
+    root: dict[str, Any] = {"sqlite_session_store": {"tables": list(tables), "message_tables": message_tables},
+                            "sessions": sessions, "database": base64.b64encode(data).decode("ascii")}
+    if schema is not None:
+        root["event_sessions"] = event_sessions
+    return root
+
+
+def _event_schema(cols: list[str]) -> str | None:
+    """``v1`` or ``v0`` when ``cols`` are those of ADK's ``events`` table, else None."""
+    if not EVENT_COLUMNS <= set(cols):
+        return None
+    if "event_data" in cols:
+        return "v1"
+    return "v0" if {"author", "content"} <= set(cols) else None
+
+
+_V0_FIELDS = ("author", "branch", "partial")  # v0 columns an event keeps as they are (besides content)
+
+
+def _event_item(schema: str, row: dict[str, Any]) -> dict[str, Any]:
+    """The event a row of ADK's ``events`` table holds (as ``StorageEvent.to_event`` builds it,
+    v0's pickled ``actions`` left out); ``ValueError`` when its JSON does not parse to an object."""
+    import json
+
+    if schema == "v1":
+        data = json.loads(row["event_data"])
+        if type(data) is not dict:
+            raise ValueError("event_data is not an object")
+        return {**data, "id": row["id"], "invocation_id": row["invocation_id"]}
+    event: dict[str, Any] = {"id": row["id"], "invocation_id": row["invocation_id"]}
+    if row["content"] is not None:
+        event["content"] = json.loads(row["content"])
+    for key in _V0_FIELDS:
+        if row.get(key) is not None:
+            event[key] = bool(row[key]) if key == "partial" else row[key]
+    event["timestamp"] = row["timestamp"]
+    return event
+
+
+def _event_rows(con: Any, schema: str, where: str = "", args: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
+    have = {r[1] for r in con.execute(f"PRAGMA table_info({EVENT_TABLE})")}
+    v0 = ["content", *(c for c in _V0_FIELDS if c in have)]  # ``author`` is there (``_event_schema``)
+    cols = ["rowid", *sorted(EVENT_COLUMNS), *(["event_data"] if schema == "v1" else v0)]
+    cur = con.execute(f"SELECT {', '.join(_quote(c) if c != 'rowid' else c for c in cols)} FROM {EVENT_TABLE} "
+                      f"{where} ORDER BY app_name, user_id, session_id, timestamp ASC, rowid ASC", args)
+    return [dict(zip(cols, r)) for r in cur]
+
+
+def _event_sessions(con: Any, schema: str) -> list[dict[str, Any]]:
+    """ADK's sessions, each its events in ``get_session``'s order."""
+    out: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for row in _event_rows(con, schema):
+        key = (str(row["app_name"]), str(row["user_id"]), str(row["session_id"]))
+        s = out.setdefault(key, {"table": EVENT_TABLE, "app_name": key[0], "user_id": key[1], "session_id": key[2],
+                                 "schema": schema, "items": [], "rows": [], "skipped_rows": []})
+        try:
+            s["items"].append(_event_item(schema, row))
+            s["rows"].append(row["id"])
+        except (ValueError, TypeError):  # JSON that is not an event: ADK's own read would fail on it
+            s["skipped_rows"].append({"id": row["id"], "event_data": str(row.get("event_data", row.get("content")))})
+    return list(out.values())
 
 
 def session_store(root: Any, fmt: str) -> list[tuple[Path, Any]]:
@@ -155,7 +240,7 @@ register(session_store)
 
 def row_text(root: dict[str, Any], path: Path, index: int) -> str:
     """Where item ``index`` of the session at ``path`` is stored: ``session S, TABLE row ID``."""
-    s = root["sessions"][path[1]]
+    s = root[path[0]][path[1]]
     rows = s["rows"]
     row = f", {s['table']} row {rows[index]}" if 0 <= index < len(rows) else f", item {index}"
     return f"session {s['session_id']}{row}"
@@ -201,6 +286,8 @@ def database_bytes(root: dict[str, Any]) -> bytes:
             for _, text, at in skipped:  # kept, after the rewritten items (never dropped)
                 con.execute(f"INSERT INTO {table} (session_id, message_data, created_at) VALUES (?, ?, ?)",
                             (s["session_id"], text, at))
+        for e in root.get("event_sessions", []):
+            changed = _rewrite_events(con, e) or changed
         if not changed:
             return original
         con.commit()
@@ -219,3 +306,72 @@ def _is_json(text: Any) -> bool:
         return True
     except (json.JSONDecodeError, TypeError):
         return False
+
+
+def _later(stamp: Any) -> Any:
+    """One microsecond after a stored ``timestamp`` (SQLAlchemy's text, or a number)."""
+    import datetime
+
+    if type(stamp) is str:
+        t = datetime.datetime.fromisoformat(stamp) + datetime.timedelta(microseconds=1)
+        return t.isoformat(sep=" ", timespec="microseconds")
+    return stamp + 1e-6
+
+
+def _rewrite_events(con: Any, s: dict[str, Any]) -> bool:
+    """Rewrite an ADK session's events from its first changed one on (see the module doc); True
+    when something changed."""
+    import json
+
+    key = (s["app_name"], s["user_id"], s["session_id"])
+    rows = _event_rows(con, s["schema"], "WHERE app_name = ? AND user_id = ? AND session_id = ?", key)
+    parsed: list[dict[str, Any] | None] = []
+    for row in rows:
+        try:
+            parsed.append(_event_item(s["schema"], row))
+        except (ValueError, TypeError):
+            parsed.append(None)
+    items, keep, j = s["items"], 0, 0
+    for value in parsed:
+        if value is not None and not (j < len(items) and items[j] == value):
+            break
+        keep += 1
+        j += value is not None
+    if j == len(items) and keep == len(rows):
+        return False
+    where = f"session {s['session_id']} of Google ADK's {EVENT_TABLE} table"
+    if s["schema"] != "v1":
+        raise InputError(f"{where} is in ADK's v0 schema (1.19 to 1.21, event actions pickled): repair cannot "
+                         "write it; migrate the database to ADK's v1 schema first")
+    rest = rows[keep:]
+    full = {r["rowid"]: con.execute(f"SELECT * FROM {EVENT_TABLE} WHERE rowid = ?", (r["rowid"],)).fetchone()
+            for r in rest}
+    columns = [d[1] for d in con.execute(f"PRAGMA table_info({EVENT_TABLE})")]
+    same = {json.dumps(v, sort_keys=True): r["rowid"] for r, v in zip(rest, parsed[keep:]) if v is not None}
+    con.executemany(f"DELETE FROM {EVENT_TABLE} WHERE rowid = ?", [(r["rowid"],) for r in rest])
+    put = f"INSERT INTO {EVENT_TABLE} ({', '.join(_quote(c) for c in columns)}) VALUES ({', '.join('?' * len(columns))})"
+    stamp = rows[keep - 1]["timestamp"] if keep else None
+    for item in items[j:]:
+        old = same.pop(json.dumps(item, sort_keys=True), None)
+        if old is not None:  # an event as it was: its row again, every column as stored
+            con.execute(put, full[old])
+            stamp = full[old][columns.index("timestamp")]
+            continue
+        if stamp is None or type(item) is not dict or type(item.get("id")) is not str:
+            raise InputError(f"{where}: repair cannot place a new first event")
+        try:
+            stamp = _later(stamp)
+        except (ValueError, TypeError):
+            raise InputError(f"{where}: a timestamp repair cannot read ({stamp!r})") from None
+        later = [r["timestamp"] for r in rest if r["timestamp"] is not None and r["rowid"] in same.values()]
+        if any(type(t) is not type(stamp) for t in later) or (later and min(later) <= stamp):
+            raise InputError(f"{where}: no room for a new event after {stamp} (ADK orders events by timestamp)")
+        con.execute(f"INSERT INTO {EVENT_TABLE} (id, app_name, user_id, session_id, invocation_id, timestamp, "
+                    "event_data) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (item["id"], *key, item.get("invocation_id"), stamp, json.dumps(item)))
+    for rowid in same.values():  # rows not JSON, or events no longer in the items: kept, never dropped
+        con.execute(put, full[rowid])
+    for r, v in zip(rest, parsed[keep:]):
+        if v is None:
+            con.execute(put, full[r["rowid"]])
+    return True

@@ -64,6 +64,9 @@ def write_output(target: str, data: bytes | RepairResult) -> None:
     try:
         with open(target, "wb") as f:
             write(f)
+    except InputError:  # the output cannot be written (a store repair cannot write): no half-written file
+        os.remove(target)
+        raise
     except OSError as exc:
         raise InputError(f"cannot write the file ({exc.strerror or exc})", target) from None
 

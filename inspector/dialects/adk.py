@@ -27,6 +27,7 @@ from typing import Any
 from ..containers import Path, path_text
 from ..errors import InputError
 from ..model import Issue, Msg
+from ..sqlite_sessions import session_store
 from . import gemini
 from .base import Samples, type_name
 from .chat_events import EventsEditor
@@ -35,9 +36,18 @@ SESSION_KEYS = ("appName", "userId", "events")
 
 
 def is_event(e: Any) -> bool:
-    """An ADK event: ``invocationId`` and ``author`` beside its ``content`` or ``actions``."""
-    return (type(e) is dict and "invocationId" in e and type(e.get("author")) is str
+    """An ADK event: ``invocationId`` (``invocation_id`` as the SQL store keeps it) and ``author``
+    beside its ``content`` or ``actions``."""
+    return (type(e) is dict and ("invocationId" in e or "invocation_id" in e) and type(e.get("author")) is str
             and (type(e.get("content")) is dict or type(e.get("actions")) is dict))
+
+
+def _part(p: Any, camel: str, snake: str) -> Any:
+    """A part's ``functionCall`` / ``functionResponse`` (snake_case in the SQL store's JSON)."""
+    if type(p) is not dict:
+        return None
+    v = p.get(camel, p.get(snake))
+    return v if type(v) is dict else None
 
 
 def claims(items: list[Any]) -> bool:
@@ -57,12 +67,10 @@ def _foreign(e: dict[str, Any]) -> dict[str, Any]:
             continue
         if type(p.get("text")) is str:
             parts.append({"text": f"[{who}] said: {p['text']}"})
-        elif type(p.get("functionCall")) is dict:
-            fc = p["functionCall"]
+        elif (fc := _part(p, "functionCall", "function_call")) is not None:
             parts.append({"text": f"[{who}] called tool `{fc.get('name')}` with parameters: "
                                   f"{json.dumps(fc.get('args'), ensure_ascii=False)}"})
-        elif type(p.get("functionResponse")) is dict:
-            fr = p["functionResponse"]
+        elif (fr := _part(p, "functionResponse", "function_response")) is not None:
             parts.append({"text": f"[{who}] `{fr.get('name')}` tool returned result: "
                                   f"{json.dumps(fr.get('response'), ensure_ascii=False)}"})
     return {"role": "user", "parts": parts}
@@ -93,6 +101,21 @@ def adk_session(root: Any, fmt: str) -> list[tuple[Path, Any]]:
     return []
 
 
+def adk_store(root: Any, fmt: str) -> list[tuple[Path, Any]]:
+    """A SQLite database of ADK's ``DatabaseSessionService`` (read by ``sqlite_sessions``): each
+    session of its ``events`` table, and the Agents SDK sessions the same database holds."""
+    if fmt != "sqlite" or type(root) is not dict or type(root.get("event_sessions")) is not list:
+        return []
+    out: list[tuple[Path, Any]] = []
+    for k, s in enumerate(root["event_sessions"]):
+        extra: dict[str, Any] = {"label": f"session {s['session_id']} ({s['app_name']}, user {s['user_id']})",
+                                 "dialect": "adk"}
+        if s["skipped_rows"]:
+            extra["skipped_rows"] = [r["id"] for r in s["skipped_rows"]]
+        out.append((("event_sessions", k, "items"), ("Google ADK DatabaseSessionService", extra)))
+    return out + session_store(root, fmt)
+
+
 class AdkEditor(EventsEditor, gemini.GeminiEditor):
     message_dialect = "gemini"
 
@@ -114,7 +137,7 @@ class Adk(gemini.Gemini):
 
     name = "adk"
     what = "a Google ADK session"
-    recognisers = (adk_session,)
+    recognisers = (adk_session, adk_store)
     editor_class = AdkEditor
     tool_fields = frozenset({"functionCall", "functionResponse", "function_call", "function_response",
                              "longRunningToolIds"})
@@ -147,8 +170,8 @@ class Adk(gemini.Gemini):
         return chat(items, where)[1]
 
     def call_ids(self, msg: dict[str, Any]) -> list[Any]:
-        return [p["functionCall"].get("id") for p in msg.get("parts") or ()
-                if type(p) is dict and type(p.get("functionCall")) is dict and p["functionCall"].get("id") is not None]
+        calls = [_part(p, "functionCall", "function_call") for p in msg.get("parts") or ()]
+        return [fc.get("id") for fc in calls if fc is not None and fc.get("id") is not None]
 
     def added_results(self, old: Any, new: Any) -> Any | None:
         """The ``functionResponse`` parts repair put before a user content's own parts."""
@@ -164,11 +187,16 @@ class Adk(gemini.Gemini):
         """A user content of ``functionResponse`` parts answering known calls, as a new event of
         the first call's invocation and author."""
         parts = msg.get("parts") if type(msg) is dict else None
-        ids = [p["functionResponse"].get("id") for p in parts or ()
-               if type(p) is dict and type(p.get("functionResponse")) is dict]
+        responses = [_part(p, "functionResponse", "function_response") for p in parts or ()]
+        ids = [fr.get("id") for fr in responses if fr is not None]
         if not parts or len(ids) != len(parts) or any(i not in calls for i in ids) or msg.get("role") != "user":
             return None
         call = items[calls[ids[0]]]
+        if "invocation_id" in call:  # the SQL store's snake_case JSON (``Event.model_dump``)
+            return {"content": {"parts": parts, "role": "user"}, "invocation_id": call.get("invocation_id"),
+                    "author": call.get("author"), "actions": {"state_delta": {}, "artifact_delta": {},
+                                                              "requested_auth_configs": {}},
+                    "id": f"repair-{ids[0]}", "timestamp": call.get("timestamp")}
         return {"content": {"parts": parts, "role": "user"}, "invocationId": call.get("invocationId"),
                 "author": call.get("author"), "actions": {"stateDelta": {}, "artifactDelta": {},
                                                           "requestedAuthConfigs": {}},

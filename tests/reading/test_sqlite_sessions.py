@@ -95,7 +95,8 @@ def test_a_database_that_is_no_session_store_is_refused_naming_its_tables(tmp_pa
     assert p.returncode == 2 and p.stdout == ""
     assert p.stderr.strip().splitlines() == [(
         f"inspector: {db}: SQLite database with tables users, orders: not a session store the inspector reads "
-        "(an OpenAI Agents SDK SQLiteSession has agent_messages(session_id, message_data))")]
+        "(an OpenAI Agents SDK SQLiteSession has agent_messages(session_id, message_data), a Google ADK "
+        "DatabaseSessionService events(app_name, user_id, session_id, event_data))")]
     (tmp_path / "bad.db").write_bytes(HEADER + b"\x00" * 84)
     p = run("check", str(tmp_path / "bad.db"))
     assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1
