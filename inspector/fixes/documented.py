@@ -14,7 +14,7 @@ each is one change in the log:
 - a namespaced tool name (TC012, ``functions.open_file`` left by a parser) loses its namespace
   when the bare name is declared (or, without a tool list, is a valid name);
 - empty text blocks (TC018, anthropic and bedrock) go to the quarantine;
-- a stream fragment (a call with no id, no name and arguments that are not JSON, beside a real call
+- a stream fragment (a call with no id, no name and arguments that are not a JSON object, beside a real call
   of the same message) goes to the quarantine whole;
 - a history that starts with a function call (TC019, Gemini) gets a user turn before it, marked as
   synthesized, or (``--set TC019=drop_leading``) loses the call and its responses to the quarantine;
@@ -42,7 +42,7 @@ from .base import Rec, Slot, tool_label
 # ("Thought signatures", Gemini API docs: "skip_thought_signature_validator").
 GEMINI_STAND_IN = "skip_thought_signature_validator"
 VALID_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
-FRAGMENT = "a stream fragment: a call with no id, no name and arguments that are not JSON, beside a real call"
+FRAGMENT = "a stream fragment: a call with no id, no name and arguments that are not a JSON object, beside a real call"
 DEFAULT_LEADING = "[no user turn was recorded before this function call]"
 
 # What the user can do about reasoning state nobody documents a stand-in for.
@@ -80,12 +80,13 @@ NO_STAND_IN = {
 }
 
 
-def _json_ok(text: Any) -> bool:
+def _json_object(text: Any) -> bool:
+    """True when ``text`` is a JSON object (what a call's arguments are; a piece such as ``'"}"'``
+    parses, to a string, and is still a fragment)."""
     try:
-        orjson.loads(text)
+        return type(orjson.loads(text)) is dict
     except (orjson.JSONDecodeError, TypeError):
         return False
-    return True
 
 
 class DocumentedPlan:
@@ -233,7 +234,7 @@ class DocumentedPlan:
         for m in self.msgs:
             if len(m.calls) < 2 or m.index in self.skip:
                 continue
-            frags = [c for c in m.calls if not c.id and not c.name and isinstance(c.args, str) and not _json_ok(c.args)]
+            frags = [c for c in m.calls if not c.id and not c.name and isinstance(c.args, str) and not _json_object(c.args)]
             real = [c for c in m.calls if c.id and c.name]
             if not frags or not real:
                 continue
@@ -247,7 +248,7 @@ class DocumentedPlan:
                 self.quarantine.append((m.index, "TC012", FRAGMENT, item))
             self.log("quarantine_fragment", "TC012", None, m.index, self.slot(m.index),
                      f"Message #{m.index}: took {len(frags)} stream fragment(s) out into the quarantine: a call with "
-                     "no id, no name and arguments that are not JSON, beside a real call of the same message, is "
+                     "no id, no name and arguments that are not a JSON object, beside a real call of the same message, is "
                      "what a streaming accumulator leaves behind.")
 
     def leading_call(self) -> None:

@@ -169,6 +169,7 @@ def test_detail_pane_is_bounded_and_shows_the_text_once(app_page):
     page.locator(f'{TL} [data-msg-index="2"] .card-head').click()
     detail = page.locator(".st-key-detail")
     expect(detail.locator("h3")).to_have_text("Message #2")
+    wait_idle(page)  # the click's run has drawn the pane (a run still going may redraw it under the reads below)
     expect(detail).to_contain_text("line 0: x")
     assert detail.bounding_box()["height"] < 2_500
     assert detail.inner_text().count("line 10: ") == 1  # the head once; "All fields" is collapsed and shortened

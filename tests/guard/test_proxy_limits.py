@@ -68,16 +68,19 @@ def test_a_path_that_would_change_on_the_way_is_refused_in_the_providers_shape(p
 
 
 def test_a_body_over_the_limit_is_answered_413_before_its_end(proxy):
-    """A chunked body that passes 1 MB and then stops (16 chunks of 64 KiB, not ended): the 413
-    comes without the rest. (Sending more than the proxy reads before its answer would make the
-    close a reset, which hides the answer from a raw socket.)"""
+    """A chunked body that passes 1 MB by one byte and then stops (its last chunk not ended): the
+    413 comes without the rest. (Sending more than the proxy reads before its answer would make the
+    close a reset, which hides the answer from a raw socket: the byte that passes the limit is the
+    last one sent, so the proxy has read everything when it answers, however the reads fall.)"""
     sock = _connect(proxy.url)
     u = urlsplit(proxy.url)
     sock.sendall(f"POST /v1/chat/completions HTTP/1.1\r\nHost: {u.netloc}\r\nContent-Type: application/json\r\n"
                  "Transfer-Encoding: chunked\r\n\r\n".encode())
     piece = b"x" * 65536
-    for _ in range(16):  # 1,048,576 bytes sent, the body not ended
+    for _ in range(15):  # 983,040 bytes
         sock.sendall(b"%x\r\n" % len(piece) + piece + b"\r\n")
+    last = 1_000_001 - 15 * len(piece)  # the limit (--max-body-mb 1) passed by one byte
+    sock.sendall(b"%x\r\n" % (last + 1) + b"x" * last)  # a chunk announced one byte longer: the body not ended
     status, _, body = _answer(sock)
     assert status == 413 and json.loads(body)["error"]["code"] == "inspector_proxy"
 
