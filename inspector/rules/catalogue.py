@@ -144,6 +144,8 @@ _GEMINI_COUNT = ("Please ensure that the number of function response parts is eq
                  "parts of the function call turn.")
 _UNIQUE_TOOL_USE = "messages.{i}.content.{j}: `tool_use` ids must be unique"
 _RESPONSES_DUPLICATE = "Duplicate item found with id {id}. Remove duplicate items from your input and try again."
+# its newest report (a duplicated reasoning item, gpt-5-codex through OpenRouter), re-searched 2026-11-27
+_RESPONSES_DUPLICATE_SEEN = Said(_RESPONSES_DUPLICATE, seen("OpenRouterTeam/ai-sdk-provider#254"), date="2025-11-26")
 _LEGACY_NAME = "Missing parameter 'name': messages with role 'function' must have a 'name'."
 _NULL_CONTENT = "Invalid value for 'content': expected a string, got null."
 _EMPTY_NAME = ("empty string. Expected a string with minimum length 1, but got an empty string instead.")
@@ -152,15 +154,16 @@ _EMPTY_NAME = ("empty string. Expected a string with minimum length 1, but got a
 # on the result side (the call side gets TC001's).
 _ORPHAN_SAID: Mapping[str, Said] = {
     "openai": Said("Invalid parameter: messages with role 'tool' must be a response to a preceeding message with "
-                   "'tool_calls'.", OPENAI),
+                   "'tool_calls'.", seen("sdcb/chats#132; run-llama/llama_index#16214"), date="2026-04-23"),
     "deepseek": Said("Messages with role 'tool' must be a response to a preceding message with 'tool_calls'", OPENAI, date="2026-06-10"),
     "anthropic": Said("messages.{i}.content.{j}: unexpected `tool_use_id` found in `tool_result` blocks: {id}. Each "
                       "`tool_result` block must have a corresponding `tool_use` block in the previous message.",
                       ANTHROPIC, date="2026-02-06"),
     "responses": Said("No tool call found for function call output with call_id {id}.", RESPONSES, date="2026-07-20"),
     "bedrock": Said("The number of toolResult blocks at messages.{i}.content exceeds the number of toolUse blocks of "
-                    "previous turn.", BEDROCK),
-    "mistral": Said("Unexpected tool call id {id} in tool results", MISTRAL),
+                    "previous turn.", seen("langgenius/dify-official-plugins#765; Just-Curieous/Curie#16"),
+                    date="2025-04-21"),
+    "mistral": Said("Unexpected tool call id {id} in tool results", seen("pydantic/pydantic-ai#3733"), date="2025-12-15"),
     "gemini": Said("Please ensure that function response turn comes immediately after a function call turn.", GEMINI),
 }
 
@@ -194,7 +197,7 @@ _RULES = (
         "anthropic": Said("each tool_use must have a single result. Found multiple tool_result blocks with id {id}",
                           ANTHROPIC),
         "mistral": Said("Duplicate tool call id {id} in tool results", MISTRAL),
-        "responses": Said(_RESPONSES_DUPLICATE, RESPONSES),
+        "responses": _RESPONSES_DUPLICATE_SEEN,
     }, by_kind={
         # a second response in the turn right after the call turn makes more responses than calls:
         # Gemini's count check refuses it (dialects/gemini.surplus_responses)
@@ -210,7 +213,7 @@ _RULES = (
                         'docs/provider-evidence.md, "Evidence re-searched" (bvcyber/Cyber-AutoAgent-ng#72; '
                         "double16/Cyber-AutoAgent-ng#27)", date="2026-03-06"),
         "mistral": Said("Duplicate tool call id {id} in assistant message", MISTRAL),
-        "responses": Said(_RESPONSES_DUPLICATE, RESPONSES),
+        "responses": _RESPONSES_DUPLICATE_SEEN,
     },
          found_in=("rules/sequence.py",)),
     Rule("TC007", "empty_tool_calls_array", targets(E, E, W, None, None, None, None), s.sentence_tc007,
@@ -232,7 +235,8 @@ _RULES = (
         "openai": Said("Invalid 'messages[{i}].tool_calls[{j}].id': string too long. Expected a string with maximum "
                        "length 40, but got a string with length {n} instead.",
                        seen("pydantic/pydantic-ai#4389; openclaw/openclaw#875"), date="2026-02-20"),
-        "mistral": Said("Tool call id was {id} but must be a-z, A-Z, 0-9, with a length of 9.", MISTRAL),
+        "mistral": Said("Tool call id was {id} but must be a-z, A-Z, 0-9, with a length of 9.",
+                        seen("zed-industries/zed#53034; nearai/ironclaw#1241; karthink/gptel#1203"), date="2026-04-03"),
         "anthropic": Said("messages.{i}.content.{j}.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'",
                           seen("maximhq/bifrost#5097; HKUDS/nanobot#4356; CommandCodeAI/command-code#323"),
                           date="2026-07-10"),
@@ -385,7 +389,7 @@ _RULES = (
     Rule("TC023", "tool_call_id_reused", targets(I, I, W, E, E, I, E), s.sentence_tc023, s.hint_tc023, said={
         "anthropic": Said(_UNIQUE_TOOL_USE, ANTHROPIC, date="2026-03-13"),
         "bedrock": Said(_UNIQUE_TOOL_USE, ANTHROPIC),
-        "responses": Said(_RESPONSES_DUPLICATE, RESPONSES),
+        "responses": _RESPONSES_DUPLICATE_SEEN,
     },
          found_in=("rules/sequence.py",)),
     Rule("TC024", "unknown_role", everywhere(E), s.sentence_tc024, s.hint_tc024, said_by_kind={
@@ -495,7 +499,8 @@ KIND_EVIDENCE: Mapping[tuple[str, str], tuple[str, str]] = {
     ("TC021", "thought_signature"): ("Gemini 3 thought signatures (docs/provider-evidence.md, Rules that moved)",
                                      "2026-09"),
     ("TC021", "reasoning_binding"): (REASONING_BINDING, "2026-07-12"),
-    ("TC021", "missing_reasoning"): ("DeepSeek V4 thinking mode (baby-llm/baby-agent#17)", "2026-05-22"),
+    ("TC021", "missing_reasoning"): ("DeepSeek V4 thinking mode (baby-llm/baby-agent#17, 2026-05-22; the refusal "
+                                     "as CodeRouter's guide quotes it, coderouter.io, 2026-07-05)", "2026-07-05"),
     ("TC021", "reasoning_item"): (RECORDED, "2026-11-23"),
     ("TC021", "reasoning_dropped"): (REASONING_DROPPED, "2026-07-12"),
     ("TC021", "thinking_binding"): (THINKING_BINDING_SEEN, "2026-09"),
