@@ -492,15 +492,15 @@ KIND_EVIDENCE: Mapping[tuple[str, str], tuple[str, str]] = {
     # re-searched 2026-11-27: nothing newer than these reports quotes the words
     ("TC021", "thinking_order"): ("anthropics/claude-code#20705, #20717; lbjlaq/Antigravity-Manager#690", "2026-01-25"),
     # the words to 2026-01; Converse refusing the turn without its reasoning block to 2026-08 (re-searched 2026-11-27)
-    ("TC021", "thinking_required"): ("the words: langchain-ai/langchain-aws#844 (Converse, 2026-01-22), "
-                                     "anthropics/claude-code#20705 (2026-01-25), Kilo-Org/kilocode#5219; the refusal: "
-                                     "spring-projects/spring-ai#6413 (2026-06-13), #6845 (ConverseStream, 2026-08-24)",
+    ("TC021", "thinking_required"): (("the words: langchain-ai/langchain-aws#844 (Converse, 2026-01-22), "
+                                      "anthropics/claude-code#20705 (2026-01-25), Kilo-Org/kilocode#5219; the refusal: "
+                                      "spring-projects/spring-ai#6413 (2026-06-13), #6845 (ConverseStream, 2026-08-24)"),
                                      "2026-08-24"),
     ("TC021", "thought_signature"): ("Gemini 3 thought signatures (docs/provider-evidence.md, Rules that moved)",
                                      "2026-09"),
     ("TC021", "reasoning_binding"): (REASONING_BINDING, "2026-07-12"),
-    ("TC021", "missing_reasoning"): ("DeepSeek V4 thinking mode (baby-llm/baby-agent#17, 2026-05-22; the refusal "
-                                     "as CodeRouter's guide quotes it, coderouter.io, 2026-07-05)", "2026-07-05"),
+    ("TC021", "missing_reasoning"): (("DeepSeek V4 thinking mode (baby-llm/baby-agent#17, 2026-05-22; the refusal "
+                                      "as CodeRouter's guide quotes it, coderouter.io, 2026-07-05)"), "2026-07-05"),
     ("TC021", "reasoning_item"): (RECORDED, "2026-11-23"),
     ("TC021", "reasoning_dropped"): (REASONING_DROPPED, "2026-07-12"),
     ("TC021", "thinking_binding"): (THINKING_BINDING_SEEN, "2026-09"),
@@ -515,11 +515,11 @@ KIND_EVIDENCE: Mapping[tuple[str, str], tuple[str, str]] = {
 TARGET_EVIDENCE: Mapping[tuple[str, str], tuple[str, str]] = {
     ("TC009", "mistral"): ("live probe of La Plateforme (rules.md note 1); mistral-common's validator", "2026-10-04"),
     # OpenAI's 40-character limit: refused to 2026-02, accepted in live tests of 2026-07 (re-searched 2026-11-27)
-    ("TC009", "openai"): ("refused: pydantic/pydantic-ai#4389 (2026-02-20); a 51-character id accepted by Chat "
-                          "Completions with gpt-4o-mini in live tests: vercel/ai#17233, #17276, #17280", "2026-07-15"),
+    ("TC009", "openai"): (("refused: pydantic/pydantic-ai#4389 (2026-02-20); a 51-character id accepted by Chat "
+                           "Completions with gpt-4o-mini in live tests: vercel/ai#17233, #17276, #17280"), "2026-07-15"),
     # Converse's toolUseId pattern (API reference, no dated refusal in its own words); id fixes to 2026-08
-    ("TC009", "bedrock"): ("Converse API reference, ToolUseBlock.toolUseId ([a-zA-Z0-9_-]+, 1 to 64 characters); "
-                           "id fixes for Converse: earendil-works/pi#781, maximhq/bifrost#6300", "2026-08-19"),
+    ("TC009", "bedrock"): (("Converse API reference, ToolUseBlock.toolUseId ([a-zA-Z0-9_-]+, 1 to 64 characters); "
+                            "id fixes for Converse: earendil-works/pi#781, maximhq/bifrost#6300"), "2026-08-19"),
 }
 
 

@@ -9,6 +9,8 @@ import datetime
 import re
 from pathlib import Path
 
+from support.rule_records import provider_texts
+
 import inspector
 from inspector.cli.rules import describe
 from inspector.model import Issue
@@ -23,19 +25,9 @@ REPORT = re.compile(r"\b[\w.-]+/[\w.-]+#\d+")
 DATE = re.compile(r"^\d{4}-\d{2}(-\d{2})?$")
 
 
-def _words():
-    """Every provider text of the catalogue: (rule, target, kind or None, Said)."""
-    for rule in RULE.values():
-        for target, said in rule.said.items():
-            yield rule, target, None, said
-        for kind, by in rule.said_by_kind.items():
-            for target, said in by.items():
-                yield rule, target, kind, said
-
-
 def _sources() -> list[tuple[str, str | None]]:
     """Every (source, date) a record gives: provider texts, cases rated apart, per-target evidence."""
-    out: list[tuple[str, str | None]] = [(s.evidence, s.date) for _, _, _, s in _words()]
+    out: list[tuple[str, str | None]] = [(s.evidence, s.date) for _, _, _, s in provider_texts()]
     out += list(KIND_EVIDENCE.values()) + list(TARGET_EVIDENCE.values())
     return out
 
@@ -65,7 +57,7 @@ def test_every_report_a_record_cites_is_named_in_the_evidence():
 
 
 def test_the_evidence_page_names_every_rule_that_rests_on_a_provider():
-    codes = {r.code for r, _, _, _ in _words()} | {c for c, _ in KIND_EVIDENCE} | {c for c, _ in TARGET_EVIDENCE}
+    codes = {r.code for r, _, _, _ in provider_texts()} | {c for c, _ in KIND_EVIDENCE} | {c for c, _ in TARGET_EVIDENCE}
     assert codes
     for code in sorted(codes):
         assert re.search(rf"\b{code}\b", PAGE), f"{code} rests on a provider's words but the evidence page never names it"
@@ -76,7 +68,7 @@ def test_the_evidence_page_names_every_rule_that_rests_on_a_provider():
 def test_words_the_repeated_search_dated_are_in_its_table_by_code_and_target():
     table = _section("## Evidence re-searched")
     rows = [line for line in table.splitlines() if line.startswith("| TC")]
-    for rule, target, _, said in _words():
+    for rule, target, _, said in provider_texts():
         if not said.evidence.startswith(RESEARCHED):
             continue
         assert any(rule.code in row.split("|")[1] and target in row.split("|")[1] for row in rows), (
@@ -86,7 +78,7 @@ def test_words_the_repeated_search_dated_are_in_its_table_by_code_and_target():
 
 def test_every_finding_that_rests_on_a_provider_carries_its_evidence():
     # an error or warning whose provider text is known names where the words were seen
-    for rule, target, kind, said in _words():
+    for rule, target, kind, said in provider_texts():
         sev = rule.by_kind.get(kind or "", {}).get(target, rule.severity[target])
         if sev not in ("error", "warning"):
             continue
