@@ -69,6 +69,10 @@ CASES = {
     "system_refused": "a mid-conversation system message, on a model that refuses it",
     "harness_record": "a record an agent harness wrote after its run (mini-swe-agent's exit), in a log",
     "developer_role": "OpenAI's developer role, for a target without it",
+    "reasoning_only": "an assistant turn holding only reasoning, on a model that refuses it (Converse)",
+    "reasoning_only_unsure": "the same, no model named (or one not placed)",
+    "function_role_refused": "a legacy function message, on a model that refuses the role",
+    "function_model_unknown": "a legacy function message, no model named (or one not placed)",
     "text_after": "text or other client blocks after tool_use (not server-tool blocks)",
 }
 # Cases whose severity the model decides: kind -> (capability, the kind when the model has it, ... lacks it).

@@ -375,7 +375,9 @@ def hint_tc024(issue: Issue, near: Neighbours) -> str | None:
     kind = issue.data.get("kind")
     if kind == "harness_record":
         return "The run is finished; this is its log. Judged as a request (--as-request), the record is an error."
-    if kind == "system_model_unknown":
+    if kind == "function_role_refused":
+        return "Send each function_call as tool_calls (with an id) and its result as a 'tool' message with that id."
+    if kind in ("system_model_unknown", "function_model_unknown"):
         return "Name the model (the request's 'model', or --model) to get the verdict for it."
     return None
 
