@@ -355,6 +355,9 @@ def hint_tc021(issue: Issue, near: Neighbours) -> str | None:
     if issue.data.get("kind") == "thinking_required":
         return ("Was the thinking block of this turn dropped when the reply was saved? Send it back as the API "
                 "returned it, first in the message (repair cannot make up its signature), or turn thinking off.")
+    if issue.data.get("kind") in ("reasoning_only", "reasoning_only_unsure"):
+        return ("Did a step return only (redacted) reasoning? Leave that turn out of the history before sending it "
+                "to a model that refuses it; repair does not drop reasoning on its own.")
     return None
 
 

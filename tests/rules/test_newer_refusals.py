@@ -148,3 +148,17 @@ def test_sonnet_5_refuses_a_mid_conversation_system_message() -> None:
 ])
 def test_the_model_table_places_the_newer_claude_models(model: str, want: bool) -> None:
     assert accepts("system_messages", model) is want
+
+
+def test_the_rules_command_says_the_function_role_verdict_for_the_model() -> None:
+    # one verdict: `inspector rules TC024 --model M` says what check says for that model
+    from inspector.cli.rules import describe
+
+    def case(model: str) -> dict[str, Any]:
+        cases = describe("TC024", "openai", model)["cases"]
+        return next(c for c in cases if c["case"].startswith("function_"))
+
+    refused = case("o3")
+    assert refused["case"] == "function_role_refused" and refused["severity"] == {"openai": "error"}
+    assert refused["provider_words"]["openai"].startswith("Unsupported value: 'messages[{i}].role'")
+    assert "no finding" in case("gpt-4o")["note"]
