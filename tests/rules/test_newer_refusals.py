@@ -162,3 +162,15 @@ def test_the_rules_command_says_the_function_role_verdict_for_the_model() -> Non
     assert refused["case"] == "function_role_refused" and refused["severity"] == {"openai": "error"}
     assert refused["provider_words"]["openai"].startswith("Unsupported value: 'messages[{i}].role'")
     assert "no finding" in case("gpt-4o")["note"]
+
+
+def test_a_pasted_refusal_names_the_rule_behind_it() -> None:
+    # `inspector explain` reads the provider's words back to the rule that predicts them
+    from inspector.provider_errors import parse_error
+
+    e = parse_error("Unsupported value: 'messages[59].role' does not support 'function' with this model.")
+    assert e.rules == ["TC024"] and e.indexes == [59]
+    assert parse_error("400 'function' is not allowed role. The allowed roles are ['developer', 'system', 'user', "
+                       "'assistant', 'tool']").rules == ["TC024"]
+    assert parse_error("ValidationException: This model does not support assistant message prefill. The conversation "
+                       "must end with a user message.").rules == ["TC021"]
