@@ -1,5 +1,10 @@
 """Follow a session file while an agent appends to it (``inspector watch``).
 
+A folder is followed when it is one session: a conversation kept as a folder of event files
+(OpenHands: ``FolderFollower``, the folder read again whole when its files change), or a folder
+holding the one file a session appends to (Copilot CLI's ``events.jsonl``: ``session_file_in``,
+followed as a file).
+
 ``Follower.poll()`` reads what was appended since the last poll: complete lines only (a partial
 last line waits for its newline), each parsed once; a file that shrank (truncated) or was replaced
 (another inode: rotated) is read again from its start. After each poll that added lines, the
@@ -289,3 +294,84 @@ class _Shifted:
 
     def where(self, f: dict[str, Any], source: str, many: bool) -> str:
         return str(self.inner.where({**f, "message_index": f["message_index"] - self.shift}, source, many))
+
+
+def session_file_in(folder: str) -> str | None:
+    """The one log file a session folder holds, where an agent keeps each session as a folder with
+    one file appended to (Copilot CLI's ``<id>/events.jsonl``: a session-files pattern ``*/NAME``)."""
+    from .dialects import all_dialects
+
+    for d in all_dialects():
+        where = d.session_files
+        for pattern in where.patterns if where is not None and where.store is None else ():
+            head, _, name = pattern.rpartition("/")
+            if head == "*" and name and not any(c in name for c in "*?[") and os.path.isfile(os.path.join(folder, name)):
+                return os.path.join(folder, name)
+    return None
+
+
+def _tree(folder: str) -> tuple[tuple[str, int, int], ...]:
+    """Every file under ``folder``: (path, size, modification time), in path order."""
+    out = []
+    for here, dirs, files in os.walk(folder):
+        dirs.sort()
+        for name in sorted(files):
+            p = os.path.join(here, name)
+            try:
+                st = os.stat(p)
+            except OSError:
+                continue  # gone between the listing and the look
+            out.append((p, st.st_size, st.st_mtime_ns))
+    return tuple(out)
+
+
+@dataclass
+class FolderFollower:
+    """A conversation kept as a folder of event files (OpenHands: one file per event), followed:
+    when its files change, the folder is read again as ``check`` reads it and the findings not
+    reported before are returned, each once. A file written halfway (not JSON yet) is waited for
+    (``waiting`` says why) until the folder changes again; files taken away read it again from
+    the start (``restarted``)."""
+
+    path: str
+    target: str | None = None
+    dialect: str | None = None
+    files: tuple[tuple[str, int, int], ...] = ()
+    seen: set[tuple[Any, ...]] = field(default_factory=set)
+    restarted: str | None = None
+    waiting: str | None = None  # why the folder as it now is could not be read (a file written halfway)
+    whole_checks: int = 0
+
+    def poll(self) -> tuple[list[dict[str, Any]], Any, dict[str, Any] | None]:
+        """``(new findings, locator, report)`` after looking at the folder again."""
+        from .checking import check_plain
+        from .ci_output import Locator
+        from .reading import load_path
+
+        self.restarted = None
+        if not os.path.isdir(self.path):
+            raise InputError("no such folder", self.path)
+        files = _tree(self.path)
+        if files == self.files:
+            return [], None, None
+        first = not self.files
+        if not {p for p, _, _ in self.files} <= {p for p, _, _ in files}:
+            self.restarted, self.seen = "files were taken out of the folder", set()
+        self.files = files
+        try:
+            doc = load_path(self.path)
+        except InputError as exc:
+            if first:
+                raise
+            self.waiting = str(exc)  # a file written halfway: read again when the folder changes
+            return [], None, None
+        self.waiting = None
+        report, analyses = check_plain(doc, self.target, self.dialect)
+        self.whole_checks += 1
+        new = []
+        for f in report["findings"]:
+            key = finding_key(f)
+            if key not in self.seen:
+                self.seen.add(key)
+                new.append(f)
+        return new, Locator(doc, analyses), {**report, "findings": new}

@@ -229,7 +229,7 @@ def _same_as_scan(path: Path, report: dict, analyses) -> None:
     for k, row in enumerate(rows):
         mine = [{name: f[name] for name in FINDING_FIELDS} for f in report["findings"] if f["transcript"] == k]
         assert (row["dialect"], row["target"], row["messages"]) == (
-            report["transcript_dialects"][k], report["transcript_targets"][k], len(analyses[k].transcript.items)), \
+            report["transcript_dialects"][k], report["transcript_targets"][k], len(analyses[k].msgs)), \
             f"{path}: transcript {k}"
         assert row["findings"] == mine, f"{path}: transcript {k}"
         loops = [{name: f[name] for name in LOOP_FIELDS} for f in report["loops"] if f["transcript"] == k]
