@@ -13,13 +13,17 @@ returned, each once.
 
 Cost per appended line, not per file (``Window``): the whole session is checked only when the
 appended lines may change what was found before; otherwise only the lines after the last *safe
-point* are checked. A safe point is a place where the session so far is closed (every call it made
-has its result, and it ends on a turn boundary: an assistant message without calls, or for the
-Responses items of a Codex rollout a tool output). The part after it (the *window*) is checked
-alone; when that check finds nothing, with the same dialect, target and judgement as the last whole
-check, and none of its call ids was used before the safe point, the whole check would find nothing
-new either: the rules are either local to a turn or tied to call ids (pairing, duplicate ids), and
-the part before the safe point can change only through a call id the window uses again. Anything
+point* are checked. A safe point is a place where the session so far ends on a turn boundary: an
+assistant message without calls (a call still open before it is missing for good, unless a later
+line answers it), or for the Responses items of a Codex rollout a tool output with every call
+answered. The window keeps what check said of the messages before it (``Window.frozen``: a call left
+unanswered there included). The part after it (the *window*) is checked alone, with the same
+dialect, target and judgement as the last whole check; when none of its call ids was used before
+the safe point, the whole check would say what was said before it and what the window says: the
+rules are either local to a turn or tied to call ids (pairing, duplicate ids), and the part before
+the safe point can change only through a call id the window uses again (a late result for a call
+left unanswered). ``Follower.findings`` is that: check's findings of the file as it now is. When a
+whole check ends in an open turn, the safe point is where that turn began (``_last_turn``). Anything
 else (the window finds something, a line that rewrites what came before: a Codex ``compacted`` or
 ``turn_context``, a Gemini CLI record written again, ``$set``, ``$rewindTo``, a Claude Code entry
 whose parent is not the entry before it, a sidechain or compaction entry) checks the whole session,
