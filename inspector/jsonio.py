@@ -274,7 +274,7 @@ def _compare_list(raw: bytes, value: list[Any]) -> int:
         colons += again.count(b":")
         if same:
             if start:
-                same = mv[pos:pos + 1] == b","
+                same = raw[pos:pos + 1] == b","
                 pos += 1
             body = memoryview(again)[1:-1]
             same = same and mv[pos:pos + len(body)] == body
@@ -282,7 +282,7 @@ def _compare_list(raw: bytes, value: list[Any]) -> int:
         # the next slice holds about _WRITE_BACK_BYTES of text, as this one's elements measure
         step = max(1, min(step * 4, (end - start) * _WRITE_BACK_BYTES // max(1, len(again))))
         start = end
-    if same and mv[pos:pos + 1] == b"]" and not raw[pos + 1:].strip():  # a final newline is still the same
+    if same and raw[pos:pos + 1] == b"]" and not raw[pos + 1:].strip():  # a final newline is still the same
         return SAME
     if _escapes_a_colon(raw):
         return SUSPECT
