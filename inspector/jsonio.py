@@ -260,7 +260,6 @@ def _compare_list(raw: bytes, value: list[Any]) -> int:
     """``_compare`` for a non-empty array, its write-back made a slice of elements at a time:
     each slice's text (without its brackets) must follow the text before it, after a comma, for
     SAME; the colons of the slices add up to the colons of the whole write-back for AGREE."""
-    mv = memoryview(raw)
     same = raw[:1] == b"["
     pos = 1  # where the next slice's text must start in ``raw`` (while ``same``)
     colons = 0
@@ -277,7 +276,7 @@ def _compare_list(raw: bytes, value: list[Any]) -> int:
                 same = raw[pos:pos + 1] == b","
                 pos += 1
             body = memoryview(again)[1:-1]
-            same = same and mv[pos:pos + len(body)] == body
+            same = same and raw.startswith(body, pos)  # (memcmp; comparing memoryviews goes byte by byte)
             pos += len(body)
         # the next slice holds about _WRITE_BACK_BYTES of text, as this one's elements measure
         step = max(1, min(step * 4, (end - start) * _WRITE_BACK_BYTES // max(1, len(again))))
