@@ -15,7 +15,7 @@ the dialect's default stays and the reason says so, rather than guessing.
 from __future__ import annotations
 
 import re
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from .containers import Document, get_path
@@ -50,6 +50,7 @@ _NAMES = {"openai": "OpenAI", "anthropic": "Anthropic", "gemini": "Gemini", "dee
           "mistral": "Mistral"}
 
 
+@lru_cache(maxsize=256)  # a guard sees the same few models on every request
 def vendor_of(model: str) -> tuple[str | None, bool]:
     """``(vendor, on_bedrock)`` for a model name, or ``(None, False)`` when it names no known vendor."""
     name = model.strip()

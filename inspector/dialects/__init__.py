@@ -162,16 +162,31 @@ def _load(name: str) -> Dialect:
         return register(obj)
 
 
+_ALL: list[Dialect] = []  # every dialect in detection's order, once all are loaded (emptied on any change)
+_BY_TARGET: dict[str, Dialect] = {}  # ``of_target``'s answers (emptied on any change)
+
+
+def _changed() -> None:
+    """Forget what was worked out from the registry (under ``_lock``)."""
+    _ALL.clear()
+    _BY_TARGET.clear()
+
+
 def load_all() -> list[Dialect]:
     """Every dialect, imported and registered, in detection's order."""
+    if _ALL:  # every request the guard checks asks this several times: answered from what is known
+        return list(_ALL)
     names_ = names()
-    if len(_DIALECTS) < len(names_):
-        with _lock:
+    with _lock:
+        if len(_DIALECTS) < len(names_):
             for name in names_:
                 if name not in _DIALECTS:
                     _load(name)
             from .. import har, log_containers  # noqa: F401  (HAR captures, agents' log files: no dialect of their own)
-    return [_DIALECTS[n] for n in _ORDER]
+        out = [_DIALECTS[n] for n in _ORDER]
+        if len(out) == len(names()):
+            _ALL[:] = out
+    return list(out)
 
 
 def register(dialect: Dialect) -> Dialect:
@@ -182,6 +197,7 @@ def register(dialect: Dialect) -> Dialect:
         if dialect.name not in _ORDER:
             _ORDER.append(dialect.name)
         _DIALECTS[dialect.name] = dialect
+        _changed()
         containers.register_message_test(dialect.is_message)
         for fn in dialect.recognisers:
             containers.register(fn)
@@ -196,6 +212,7 @@ def unregister(name: str) -> Dialect | None:
         if name in _ORDER:
             _ORDER.remove(name)
         dialect = _DIALECTS.pop(name, None)
+        _changed()
         for fn in dialect.recognisers if dialect is not None else ():
             containers.unregister(fn)
         if dialect is not None:
@@ -208,6 +225,7 @@ def rescan() -> None:
     global _EPS
     with _lock:
         _EPS = None
+        _changed()
 
 
 def names() -> list[str]:
@@ -238,10 +256,16 @@ def of_target(target: str) -> Dialect:
     """The format a request to ``target``'s own API is written in: the first dialect (in
     ``TIE_ORDER``) that fits it (openai-chat for OpenAI, DeepSeek and Mistral, openai-responses
     for the Responses API, anthropic, bedrock, gemini). Only the dialects before it are imported."""
+    found = _BY_TARGET.get(target)
+    if found is not None:
+        return found
     known = names()
     for name in dict.fromkeys([*TIE_ORDER, *known]):
         if name in known and target in get(name).targets:
-            return get(name)
+            found = get(name)
+            with _lock:
+                _BY_TARGET[target] = found
+            return found
     raise InputError(f"no dialect fits target {target!r}")
 
 

@@ -192,7 +192,7 @@ def _check(out: Inspection, ep: Endpoint, url: str, body: bytes) -> None:
     from ..checking import check_plain
     from ..reading import load_bytes
 
-    doc = load_bytes(body, public_url(url))
+    doc = load_bytes(body, url if "://" in url else public_url(url))  # (``_inspect`` made a URL public)
     root = doc.root
     if type(root) is not dict:
         raise InputError(f"the body is not a JSON object (a {ep.api} request is one)")
@@ -207,8 +207,9 @@ def _check(out: Inspection, ep: Endpoint, url: str, body: bytes) -> None:
         model = m.group(1) if m else model
     out.model = model if type(model) is str else None
     out.streaming = is_streaming(ep, url, root)
-    target = guard_target(url, ep)
-    out.report, _ = check_plain(doc, target, ep.dialect, as_request=True)  # about to be sent (rules.md 2026-11-27)
+    dialect = ep.dialect
+    target = guard_target(url, ep, dialect)
+    out.report, _ = check_plain(doc, target, dialect, as_request=True)  # about to be sent (rules.md 2026-11-27)
     out.culprits = sorted({f["message_index"] for f in out.errors})
 
 
@@ -216,15 +217,18 @@ _API_NAME = {"chat": "Chat Completions", "responses": "Responses", "messages": "
              "gemini": "Gemini generateContent"}
 
 
-def guard_target(url: str, ep: Endpoint) -> str | None:
-    """The target the URL's host names when it fits the endpoint's dialect; else None (the body's
-    ``model`` or the dialect's default decides, as in ``inspector check``)."""
+def guard_target(url: str, ep: Endpoint, dialect: str | None = None) -> str | None:
+    """The target the URL's host names when it fits the endpoint's dialect (``dialect``: its name,
+    when the caller has it); else None (the body's ``model`` or the dialect's default decides, as
+    in ``inspector check``)."""
+    named = target_from_url(url)
+    if named is None:
+        return None
     from ..dialects import get
 
-    named = target_from_url(url)
     if named == "openai" and ep is RESPONSES:
         named = "responses"
-    return named if named in get(ep.dialect).targets else None
+    return named if named in get(dialect or ep.dialect).targets else None
 
 
 def _repair(out: Inspection, ep: Endpoint) -> None:
