@@ -318,6 +318,15 @@ def _later(stamp: Any) -> Any:
     return stamp + 1e-6
 
 
+def _epoch(stamp: Any) -> Any:
+    """A stored ``timestamp`` as the seconds an event's ``timestamp`` holds (SQLAlchemy's text is naive UTC)."""
+    import datetime
+
+    if type(stamp) is str:
+        return datetime.datetime.fromisoformat(stamp).replace(tzinfo=datetime.timezone.utc).timestamp()
+    return stamp
+
+
 def _rewrite_events(con: Any, s: dict[str, Any]) -> bool:
     """Rewrite an ADK session's events from its first changed one on (see the module doc); True
     when something changed."""
@@ -366,6 +375,8 @@ def _rewrite_events(con: Any, s: dict[str, Any]) -> bool:
         later = [r["timestamp"] for r in rest if r["timestamp"] is not None and r["rowid"] in same.values()]
         if any(type(t) is not type(stamp) for t in later) or (later and min(later) <= stamp):
             raise InputError(f"{where}: no room for a new event after {stamp} (ADK orders events by timestamp)")
+        if "timestamp" in item:  # the event's own time is the row's (ADK's SqliteSessionService reads only event_data)
+            item = {**item, "timestamp": _epoch(stamp)}
         con.execute(f"INSERT INTO {EVENT_TABLE} (id, app_name, user_id, session_id, invocation_id, timestamp, "
                     "event_data) VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (item["id"], *key, item.get("invocation_id"), stamp, json.dumps(item)))

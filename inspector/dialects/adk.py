@@ -27,6 +27,7 @@ from typing import Any
 from ..containers import Path, path_text
 from ..errors import InputError
 from ..model import Issue, Msg
+from ..pairing import Pairing
 from ..sqlite_sessions import session_store
 from . import gemini
 from .base import Samples, type_name
@@ -92,6 +93,23 @@ def chat(items: list[Any], where: tuple[Any, ...]) -> tuple[list[dict[str, Any]]
         out.append(_foreign(e) if author not in ("user", agent) and agent is not None else content)
         groups.append([k])
     return out, groups
+
+
+class RunStart(Msg, gc=False):
+    """The first content of a run's events read on their own, an agent's: ADK's ``/run`` answer
+    (and ``/run_sse``'s events) holds the events of one run, and the user's message that started
+    it is in the session, not in the answer (google/adk-docs ``docs/runtime/api-server.md``)."""
+
+
+RUN_START_SAYS = ("is the agent's function call turn, first in a list of events: a run's events as ADK's /run and "
+                  "/run_sse answer them, which leave out the user's message that started the run (it is in the "
+                  "session, and ADK sends it before them). Read as a run's answer; the session's own events start "
+                  "with that message.")
+
+
+def _in_session(where: tuple[Any, ...]) -> bool:
+    """A session's events (its JSON's ``events``, a store's session), not events read on their own."""
+    return bool(where) and where[-1] in ("events", "items")
 
 
 def adk_session(root: Any, fmt: str) -> list[tuple[Path, Any]]:
@@ -164,7 +182,24 @@ class Adk(gemini.Gemini):
         return chat(items, where)
 
     def read(self, items: list[Any], where: tuple[Any, ...], issues: list[Issue]) -> list[Msg]:
-        return gemini.normalize(chat(items, where)[0], where, issues)
+        msgs = gemini.normalize(chat(items, where)[0], where, issues)
+        first = next((e for e in items if is_event(e) and type(e.get("content")) is dict and e.get("partial") is not True
+                      and e["content"].get("parts")), None)
+        if msgs and not _in_session(where) and first is not None and first.get("author") != "user":
+            m = msgs[0]  # a run's answer: the user's message that started the run is the session's (``RunStart``)
+            msgs[0] = RunStart(m.index, m.role, m.calls, m.results, m.raw, m.has_other)
+        return msgs
+
+    def rules(self, msgs: list[Msg], pairing: Pairing, target: str) -> list[Issue]:
+        """Gemini's, and a run's answer read as one: its first call turn follows the user's message
+        the answer leaves out (``RunStart``), a note."""
+        issues = super().rules(msgs, pairing, target)
+        if msgs and isinstance(msgs[0], RunStart):
+            for iss in issues:
+                if iss.code == "TC019" and iss.index == msgs[0].index and iss.other is None and not iss.data.get("kind"):
+                    iss.data["kind"] = "run_answer"
+                    iss.say = RUN_START_SAYS
+        return issues
 
     def item_groups(self, items: list[Any], where: tuple[Any, ...] = ()) -> list[list[int]]:
         return chat(items, where)[1]
@@ -192,8 +227,9 @@ class Adk(gemini.Gemini):
         if not parts or len(ids) != len(parts) or any(i not in calls for i in ids) or msg.get("role") != "user":
             return None
         call = items[calls[ids[0]]]
-        if "invocation_id" in call:  # the SQL store's snake_case JSON (``Event.model_dump``)
-            return {"content": {"parts": parts, "role": "user"}, "invocation_id": call.get("invocation_id"),
+        if "invocation_id" in call:  # the SQL store's snake_case JSON (``Event.model_dump``), parts included
+            snake = [{("function_response" if k == "functionResponse" else k): v for k, v in p.items()} for p in parts]
+            return {"content": {"parts": snake, "role": "user"}, "invocation_id": call.get("invocation_id"),
                     "author": call.get("author"), "actions": {"state_delta": {}, "artifact_delta": {},
                                                               "requested_auth_configs": {}},
                     "id": f"repair-{ids[0]}", "timestamp": call.get("timestamp")}
