@@ -323,7 +323,7 @@ def _epoch(stamp: Any) -> Any:
     import datetime
 
     if type(stamp) is str:
-        return datetime.datetime.fromisoformat(stamp).replace(tzinfo=datetime.timezone.utc).timestamp()
+        return datetime.datetime.fromisoformat(stamp).replace(tzinfo=datetime.UTC).timestamp()
     return stamp
 
 

@@ -40,19 +40,19 @@ RUN_ANSWER = (
 
 # "/run_sse" with streaming: each event a ``data:`` line; read here as a client's SSE parser gives them
 SSE_EVENTS = [
-    '{"content":{"parts":[{"functionCall":{"id":"af-f83f8af9-f732-46b6-8cb5-7b5b73bbf13d","args":{"city":"new york"},'
-    '"name":"get_weather"}}],"role":"model"},"invocationId":"e-3f6d7765-5287-419e-9991-5fffa1a75565","author":'
-    '"weather_time_agent","actions":{"stateDelta":{},"artifactDelta":{},"requestedAuthConfigs":{}},'
-    '"longRunningToolIds":[],"id":"ptcjaZBa","timestamp":1743712255.313043}',
-    '{"content":{"parts":[{"functionResponse":{"id":"af-f83f8af9-f732-46b6-8cb5-7b5b73bbf13d","name":"get_weather",'
-    '"response":{"status":"success","report":"The weather in New York is sunny with a temperature of 25 degrees '
-    'Celsius (41 degrees Fahrenheit)."}}}],"role":"user"},"invocationId":"e-3f6d7765-5287-419e-9991-5fffa1a75565",'
-    '"author":"weather_time_agent","actions":{"stateDelta":{},"artifactDelta":{},"requestedAuthConfigs":{}},'
-    '"id":"5aocxjaq","timestamp":1743712257.387306}',
-    '{"content":{"parts":[{"text":"OK. The weather in New York is sunny with a temperature of 25 degrees Celsius '
-    '(41 degrees Fahrenheit).\\n"}],"role":"model"},"invocationId":"e-3f6d7765-5287-419e-9991-5fffa1a75565",'
-    '"author":"weather_time_agent","actions":{"stateDelta":{},"artifactDelta":{},"requestedAuthConfigs":{}},'
-    '"id":"rAnWGSiV","timestamp":1743712257.391317}',
+    ('{"content":{"parts":[{"functionCall":{"id":"af-f83f8af9-f732-46b6-8cb5-7b5b73bbf13d","args":{"city":"new york"},'
+     '"name":"get_weather"}}],"role":"model"},"invocationId":"e-3f6d7765-5287-419e-9991-5fffa1a75565","author":'
+     '"weather_time_agent","actions":{"stateDelta":{},"artifactDelta":{},"requestedAuthConfigs":{}},'
+     '"longRunningToolIds":[],"id":"ptcjaZBa","timestamp":1743712255.313043}'),
+    ('{"content":{"parts":[{"functionResponse":{"id":"af-f83f8af9-f732-46b6-8cb5-7b5b73bbf13d","name":"get_weather",'
+     '"response":{"status":"success","report":"The weather in New York is sunny with a temperature of 25 degrees '
+     'Celsius (41 degrees Fahrenheit)."}}}],"role":"user"},"invocationId":"e-3f6d7765-5287-419e-9991-5fffa1a75565",'
+     '"author":"weather_time_agent","actions":{"stateDelta":{},"artifactDelta":{},"requestedAuthConfigs":{}},'
+     '"id":"5aocxjaq","timestamp":1743712257.387306}'),
+    ('{"content":{"parts":[{"text":"OK. The weather in New York is sunny with a temperature of 25 degrees Celsius '
+     '(41 degrees Fahrenheit).\\n"}],"role":"model"},"invocationId":"e-3f6d7765-5287-419e-9991-5fffa1a75565",'
+     '"author":"weather_time_agent","actions":{"stateDelta":{},"artifactDelta":{},"requestedAuthConfigs":{}},'
+     '"id":"rAnWGSiV","timestamp":1743712257.391317}'),
 ]
 
 # "Create a new session": the session ADK answers, here holding the /run answer's events after the user's message

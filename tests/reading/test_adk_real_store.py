@@ -1,0 +1,105 @@
+"""Databases written by Google ADK itself (google-adk 2.13.0, ``SqliteSessionService``, the store
+``adk web`` keeps at ``.adk/session.db``): check, scan and repair read them and give the right
+verdicts (issue 32). How they were made: ``tests/reading/adk_real/README.md`` and
+``build_session_db.py`` beside it (run outside the repository; google-adk is no dependency).
+
+What differs from the SQLAlchemy store of ``sample_logs/adk_sqlite_session.db``: ``timestamp`` is a
+REAL (seconds), the primary key is ``(app_name, user_id, session_id, id)``, there is no
+``adk_internal_metadata`` table, and each ``event_data`` carries ``node_info`` (ADK 2).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import inspector
+
+ROOT = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).parent / "adk_real"
+SESSION_DB = HERE / "session.db"
+ORPHAN_DB = HERE / "orphan_response.db"
+
+
+def _rows(path: Path) -> list[tuple[Any, ...]]:
+    con = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True)
+    try:
+        return con.execute("SELECT id, session_id, timestamp, event_data FROM events "
+                           "ORDER BY session_id, timestamp, rowid").fetchall()
+    finally:
+        con.close()
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, text=True, cwd=ROOT)
+
+
+def test_the_fixtures_are_adk_s_own_rows_and_nothing_else_is_committed() -> None:
+    assert sorted(p.name for p in HERE.iterdir() if p.suffix != ".py" and p.name != "__pycache__") == [
+        "README.md", "orphan_response.db", "session.db"]
+    rows = _rows(SESSION_DB)
+    data = json.loads(rows[1][3])
+    assert data["content"]["parts"][0]["function_call"]["id"] == "adk-7f1c2a10-0001"
+    assert data["invocation_id"] == "e-c1" and "node_info" in data
+
+
+def test_check_reads_each_session_and_finds_the_call_left_open() -> None:
+    report = inspector.check(str(SESSION_DB))
+    assert report.transcripts == 2 and report.transcript_dialects == ["adk", "adk"] and report.target == "gemini"
+    assert report.transcript_labels == ["session s_clean (dice_agent, user u_1)", "session s_open (dice_agent, user u_1)"]
+    assert [(f.transcript, f.code, f.severity, f.message_index) for f in report.findings] == [(1, "TC001", "error", 1)]
+    assert "adk-7f1c2a10-0002" in report.findings[0].text and not report.ok
+    p = run("check", str(SESSION_DB))
+    assert p.returncode == 1
+    assert f"{SESSION_DB}:session s_open, events row ev-o2: TC001 error" in p.stdout
+
+
+def test_check_finds_the_orphan_response() -> None:
+    report = inspector.check(str(ORPHAN_DB))
+    assert [(f.code, f.severity, f.message_index) for f in report.findings] == [("TC002", "error", 1)]
+    assert "adk-7f1c2a10-0009" in report.findings[0].text
+
+
+def test_scan_says_what_check_says() -> None:
+    p = run("scan", str(SESSION_DB), "--format", "json")
+    assert p.returncode == 1, p.stderr
+    assert "s_open" in p.stdout and "TC001" in p.stdout and "TC002" not in p.stdout
+    from test_differential import _agree
+
+    assert _agree(SESSION_DB, [])  # check, scan, the app, repair and fit (the orphan's repair refuses: below)
+    p = run("scan", str(ORPHAN_DB), "--format", "json")
+    assert p.returncode == 1 and "TC002" in p.stdout and "adk-7f1c2a10-0009" in p.stdout
+
+
+def test_repair_writes_a_new_database_adk_reads_in_order(tmp_path: Path) -> None:
+    db = tmp_path / "session.db"
+    db.write_bytes(SESSION_DB.read_bytes())
+    before = hashlib.sha256(db.read_bytes()).hexdigest()
+    out = tmp_path / "repaired.db"
+    p = run("repair", str(db), "-o", str(out))
+    assert p.returncode == 0, p.stderr
+    assert hashlib.sha256(db.read_bytes()).hexdigest() == before and sorted(x.name for x in tmp_path.iterdir()) == [
+        "repaired.db", "session.db"]
+    assert inspector.check(str(out)).ok
+    old, new = _rows(db), _rows(out)
+    assert set(old) <= set(new)  # every event ADK wrote, as it wrote it
+    (added,) = [r for r in new if r not in old]
+    assert [r[0] for r in new if r[1] == "s_open"] == ["ev-o1", "ev-o2", "repair-adk-7f1c2a10-0002", "ev-o3"]
+    event = json.loads(added[3])
+    call_time = next(r[2] for r in old if r[0] == "ev-o2")
+    # ADK's SqliteSessionService reads an event from event_data alone: its time is the row's, after the call's
+    assert event["timestamp"] == added[2] and call_time < added[2] < next(r[2] for r in old if r[0] == "ev-o3")
+    assert event["invocation_id"] == "e-o1" and event["author"] == "dice_agent"
+    assert [x["function_response"]["id"] for x in event["content"]["parts"]] == ["adk-7f1c2a10-0002"]
+
+
+def test_repair_says_plainly_it_cannot_take_out_the_orphan(tmp_path: Path) -> None:
+    out = tmp_path / "out.db"
+    p = run("repair", str(ORPHAN_DB), "-o", str(out))
+    assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1
+    assert "can only add a result" in p.stderr and not out.exists()
