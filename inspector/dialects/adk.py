@@ -242,6 +242,11 @@ class Adk(gemini.Gemini):
         """Google ADK (its events name no version)."""
         return "Google ADK", None
 
+    def harness(self, items: list[Any]) -> tuple[str, str] | None:
+        """Google ADK, whose events name no version (``harness_patches``: what its releases drop
+        before sending is said, nothing lowered)."""
+        return "adk", ""
+
     def names_list(self, key: str | None, request: Any, target: str | None) -> bool:
         return False
 
