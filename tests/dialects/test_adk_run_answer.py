@@ -109,3 +109,14 @@ def test_every_door_says_the_same(tmp_path: Path):
     path = tmp_path / "run_answer.json"
     path.write_text(RUN_ANSWER)
     assert _agree(path, [])
+
+
+def test_the_sse_stream_as_curl_saves_it_is_refused_in_one_line_saying_what_it_is(tmp_path: Path):
+    import subprocess
+    import sys
+
+    path = tmp_path / "run_sse.txt"
+    path.write_text("".join(f"data: {line}\n\n" for line in SSE_EVENTS))
+    p = subprocess.run([sys.executable, "-m", "inspector", "check", str(path)], capture_output=True, text=True)
+    assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1
+    assert "Server-Sent Events stream" in p.stderr and "JSON Lines" in p.stderr
