@@ -11,8 +11,14 @@ content, its result a ``functionResponse{id, name, response}`` part of a user co
 and events without content; an event of another agent than the one answering (the author of the
 last agent event) is sent as user text ("For context: [agent] called tool ..."). Those contents
 are judged as the Gemini contents they are (target gemini). ADK's own fix-ups before sending
-(it moves a late function response next to its call, and drops the ``adk-`` ids) are not
-modelled: the session is judged as recorded.
+are not applied: the session is judged as recorded. Those of them that answer a break
+(``harness_patches``: an orphan response dropped from 2.7.0 on, a call no response answers from
+2.10.0 on) are said in the finding; ADK's events name no ADK version, so nothing is lowered. It
+also moves a late function response next to its call and drops the ``adk-`` ids (not modelled).
+
+A list of events on its own whose first is an agent's is a run's answer (``/run``, ``/run_sse``:
+google/adk-docs ``docs/runtime/api-server.md``): the user's message that started the run is the
+session's, sent before them, so its first call turn is not out of place (``RunStart``, TC019 a note).
 
 Repair adds a result for a call left without one as a new event (the call's invocation and
 author, a user content of ``functionResponse`` parts), right after the events of the content
