@@ -1,11 +1,12 @@
-"""Databases written by Google ADK itself (google-adk 2.13.0, ``SqliteSessionService``, the store
-``adk web`` keeps at ``.adk/session.db``): check, scan and repair read them and give the right
-verdicts (issue 32). How they were made: ``tests/reading/adk_real/README.md`` and
+"""Databases written by Google ADK itself (google-adk 2.13.0: ``SqliteSessionService``, the store
+``adk web`` keeps at ``.adk/session.db``, and ``DatabaseSessionService`` on SQLite): check, scan and
+repair read them and give the right verdicts (issue 32). How they were made: ``tests/reading/adk_real/README.md`` and
 ``build_session_db.py`` beside it (run outside the repository; google-adk is no dependency).
 
-What differs from the SQLAlchemy store of ``sample_logs/adk_sqlite_session.db``: ``timestamp`` is a
-REAL (seconds), the primary key is ``(app_name, user_id, session_id, id)``, there is no
-``adk_internal_metadata`` table, and each ``event_data`` carries ``node_info`` (ADK 2).
+What ``SqliteSessionService`` writes differs from the SQLAlchemy store (``database_session.db``, and
+the hand-built ``sample_logs/adk_sqlite_session.db``): ``timestamp`` is a REAL (seconds), the
+primary key is ``(app_name, user_id, session_id, id)``, there is no ``adk_internal_metadata`` table,
+and it reads an event from ``event_data`` alone. Both write ``node_info`` (ADK 2).
 """
 
 from __future__ import annotations
@@ -18,12 +19,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 import inspector
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).parent / "adk_real"
 SESSION_DB = HERE / "session.db"
 ORPHAN_DB = HERE / "orphan_response.db"
+SQLALCHEMY_DB = HERE / "database_session.db"
+BOTH = pytest.mark.parametrize("db", [SESSION_DB, SQLALCHEMY_DB], ids=["SqliteSessionService", "DatabaseSessionService"])
 
 
 def _rows(path: Path) -> list[tuple[Any, ...]]:
@@ -35,28 +40,36 @@ def _rows(path: Path) -> list[tuple[Any, ...]]:
         con.close()
 
 
+def _seconds(stamp: Any) -> float:
+    """A row's timestamp as seconds (SqliteSessionService: REAL; DatabaseSessionService: naive UTC text)."""
+    from datetime import UTC, datetime
+
+    return stamp if type(stamp) is float else datetime.fromisoformat(stamp).replace(tzinfo=UTC).timestamp()
+
+
 def run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, text=True, cwd=ROOT)
 
 
 def test_the_fixtures_are_adk_s_own_rows_and_nothing_else_is_committed() -> None:
     assert sorted(p.name for p in HERE.iterdir() if p.suffix != ".py" and p.name != "__pycache__") == [
-        "README.md", "orphan_response.db", "session.db"]
+        "README.md", "database_session.db", "orphan_response.db", "session.db"]
     rows = _rows(SESSION_DB)
     data = json.loads(rows[1][3])
     assert data["content"]["parts"][0]["function_call"]["id"] == "adk-7f1c2a10-0001"
     assert data["invocation_id"] == "e-c1" and "node_info" in data
 
 
-def test_check_reads_each_session_and_finds_the_call_left_open() -> None:
-    report = inspector.check(str(SESSION_DB))
+@BOTH
+def test_check_reads_each_session_and_finds_the_call_left_open(db: Path) -> None:
+    report = inspector.check(str(db))
     assert report.transcripts == 2 and report.transcript_dialects == ["adk", "adk"] and report.target == "gemini"
     assert report.transcript_labels == ["session s_clean (dice_agent, user u_1)", "session s_open (dice_agent, user u_1)"]
     assert [(f.transcript, f.code, f.severity, f.message_index) for f in report.findings] == [(1, "TC001", "error", 1)]
     assert "adk-7f1c2a10-0002" in report.findings[0].text and not report.ok
-    p = run("check", str(SESSION_DB))
+    p = run("check", str(db))
     assert p.returncode == 1
-    assert f"{SESSION_DB}:session s_open, events row ev-o2: TC001 error" in p.stdout
+    assert f"{db}:session s_open, events row ev-o2: TC001 error" in p.stdout
 
 
 def test_check_finds_the_orphan_response() -> None:
@@ -65,20 +78,22 @@ def test_check_finds_the_orphan_response() -> None:
     assert "adk-7f1c2a10-0009" in report.findings[0].text
 
 
-def test_scan_says_what_check_says() -> None:
-    p = run("scan", str(SESSION_DB), "--format", "json")
+@BOTH
+def test_scan_says_what_check_says(db: Path) -> None:
+    p = run("scan", str(db), "--format", "json")
     assert p.returncode == 1, p.stderr
     assert "s_open" in p.stdout and "TC001" in p.stdout and "TC002" not in p.stdout
     from test_differential import _agree
 
-    assert _agree(SESSION_DB, [])  # check, scan, the app, repair and fit (the orphan's repair refuses: below)
+    assert _agree(db, [])  # check, scan, the app, repair and fit (the orphan's repair refuses: below)
     p = run("scan", str(ORPHAN_DB), "--format", "json")
     assert p.returncode == 1 and "TC002" in p.stdout and "adk-7f1c2a10-0009" in p.stdout
 
 
-def test_repair_writes_a_new_database_adk_reads_in_order(tmp_path: Path) -> None:
-    db = tmp_path / "session.db"
-    db.write_bytes(SESSION_DB.read_bytes())
+@BOTH
+def test_repair_writes_a_new_database_adk_reads_in_order(tmp_path: Path, db: Path) -> None:
+    source, db = db, tmp_path / "session.db"
+    db.write_bytes(source.read_bytes())
     before = hashlib.sha256(db.read_bytes()).hexdigest()
     out = tmp_path / "repaired.db"
     p = run("repair", str(db), "-o", str(out))
@@ -93,7 +108,8 @@ def test_repair_writes_a_new_database_adk_reads_in_order(tmp_path: Path) -> None
     event = json.loads(added[3])
     call_time = next(r[2] for r in old if r[0] == "ev-o2")
     # ADK's SqliteSessionService reads an event from event_data alone: its time is the row's, after the call's
-    assert event["timestamp"] == added[2] and call_time < added[2] < next(r[2] for r in old if r[0] == "ev-o3")
+    assert call_time < added[2] < next(r[2] for r in old if r[0] == "ev-o3")
+    assert event["timestamp"] == _seconds(added[2]) == _seconds(call_time) + 1e-6
     assert event["invocation_id"] == "e-o1" and event["author"] == "dice_agent"
     assert [x["function_response"]["id"] for x in event["content"]["parts"]] == ["adk-7f1c2a10-0002"]
 

@@ -1,16 +1,20 @@
-"""Builds ``session.db`` and ``orphan_response.db`` beside it with Google ADK's own session store, in a scratch virtualenv
+"""Builds ``session.db``, ``orphan_response.db`` and ``database_session.db`` beside it with Google ADK's own session store, in a scratch virtualenv
 that has ``google-adk`` (never a dependency of the inspector)::
 
-    python3 -m venv /tmp/adk-venv && /tmp/adk-venv/bin/pip install google-adk==2.13.0
+    python3 -m venv /tmp/adk-venv && /tmp/adk-venv/bin/pip install "google-adk[db]==2.13.0"
     /tmp/adk-venv/bin/python tests/reading/adk_real/build_session_db.py
 
-It uses ``SqliteSessionService`` (``google.adk.sessions.sqlite_session_service``), the store
-``adk web`` / ``adk api_server`` open at ``.adk/session.db`` by default
-(``google.adk.cli.utils.local_storage``), and ADK's own ``create_session`` / ``append_event``: the
+``session.db`` and ``orphan_response.db`` come from ``SqliteSessionService``
+(``google.adk.sessions.sqlite_session_service``), the store ``adk web`` / ``adk api_server`` open at
+``.adk/session.db`` by default (``google.adk.cli.utils.local_storage``); ``database_session.db`` from
+``DatabaseSessionService`` on ``sqlite+aiosqlite://`` (SQLAlchemy, the ``[db]`` extra, what a
+``--session_service_uri`` that no other service claims gets). Both through ADK's own
+``create_session`` / ``append_event``: the
 rows, their ``event_data`` JSON and the schema are what ADK writes. No model is called: the events
 are built as a model turn would make them, from ``google.genai.types`` parts. Ids and timestamps are
 given so that a rebuild gives the same rows (``create_time`` is the clock's). Sessions (app
-``dice_agent``, user ``u_1``); ``session.db`` holds the first two, ``orphan_response.db`` the third:
+``dice_agent``, user ``u_1``); ``session.db`` and ``database_session.db`` hold the first two,
+``orphan_response.db`` the third:
 
 - ``s_clean``: the user asks, the model calls ``roll_die``, its response, the model's answer;
 - ``s_open``: the model calls ``roll_die`` and the next event is the user's next question: the call
@@ -27,11 +31,14 @@ from pathlib import Path
 
 import google.adk
 from google.adk.events.event import Event
+from google.adk.sessions.base_session_service import BaseSessionService
+from google.adk.sessions.database_session_service import DatabaseSessionService
 from google.adk.sessions.sqlite_session_service import SqliteSessionService
 from google.genai import types
 
 HERE = Path(__file__).parent
-DATABASES = {"session.db": ("s_clean", "s_open"), "orphan_response.db": ("s_orphan",)}
+DATABASES = {"session.db": ("s_clean", "s_open"), "orphan_response.db": ("s_orphan",),
+             "database_session.db": ("s_clean", "s_open")}
 APP, USER, AGENT = "dice_agent", "u_1", "dice_agent"
 T0 = 1795824000.0  # 2026-11-28 00:00:00 UTC
 
@@ -76,7 +83,11 @@ SESSIONS: dict[str, list[Event]] = {
 async def build(out: Path, sessions: tuple[str, ...]) -> None:
     for p in (out, out.with_name(out.name + "-wal"), out.with_name(out.name + "-shm")):
         p.unlink(missing_ok=True)
-    service = SqliteSessionService(db_path=str(out))
+    service: BaseSessionService
+    if out.name == "database_session.db":
+        service = DatabaseSessionService(db_url=f"sqlite+aiosqlite:///{out}")
+    else:
+        service = SqliteSessionService(db_path=str(out))
     for sid in sessions:
         session = await service.create_session(app_name=APP, user_id=USER, session_id=sid)
         for event in SESSIONS[sid]:
