@@ -33,7 +33,9 @@ Google ADK's ``DatabaseSessionService`` (google/adk-python ``src/google/adk/sess
     events(id, app_name, user_id, session_id, invocation_id, author, actions, content,
            partial, branch, timestamp, ...)                                              -- v0
 
-v1's ``event_data`` is the event as ``Event.model_dump(exclude_none=True, mode="json")`` writes
+(ADK's ``SqliteSessionService``, the ``.adk/session.db`` of ``adk web``, writes the v1 columns with
+a REAL ``timestamp``, and reads each event from ``event_data`` alone.) v1's ``event_data`` is the
+event as ``Event.model_dump(exclude_none=True, mode="json")`` writes
 it (snake_case keys: ``invocation_id``, ``content.parts[].function_call``); ``to_event`` lays the
 row's ``id`` and ``invocation_id`` over it. v0 keeps the content JSON in ``content`` and the
 ``actions`` pickled (never unpickled here: an event is read without them). ``get_session`` reads
