@@ -11,19 +11,15 @@ and it reads an event from ``event_data`` alone. Both write ``node_info`` (ADK 2
 
 from __future__ import annotations
 
-import hashlib
 import json
-import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from support.sqlite_stores import repair_refuses_to_write_the_input, repair_to, rows, run
 
 import inspector
 
-ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).parent / "adk_real"
 SESSION_DB = HERE / "session.db"
 ORPHAN_DB = HERE / "orphan_response.db"
@@ -32,12 +28,7 @@ BOTH = pytest.mark.parametrize("db", [SESSION_DB, SQLALCHEMY_DB], ids=["SqliteSe
 
 
 def _rows(path: Path) -> list[tuple[Any, ...]]:
-    con = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True)
-    try:
-        return con.execute("SELECT id, session_id, timestamp, event_data FROM events "
-                           "ORDER BY session_id, timestamp, rowid").fetchall()
-    finally:
-        con.close()
+    return rows(path, "SELECT id, session_id, timestamp, event_data FROM events ORDER BY session_id, timestamp, rowid")
 
 
 def _seconds(stamp: Any) -> float:
@@ -45,10 +36,6 @@ def _seconds(stamp: Any) -> float:
     from datetime import UTC, datetime
 
     return stamp if type(stamp) is float else datetime.fromisoformat(stamp).replace(tzinfo=UTC).timestamp()
-
-
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, text=True, cwd=ROOT)
 
 
 def test_the_fixtures_are_adk_s_own_rows_and_nothing_else_is_committed() -> None:
@@ -94,12 +81,9 @@ def test_scan_says_what_check_says(db: Path) -> None:
 def test_repair_writes_a_new_database_adk_reads_in_order(tmp_path: Path, db: Path) -> None:
     source, db = db, tmp_path / "session.db"
     db.write_bytes(source.read_bytes())
-    before = hashlib.sha256(db.read_bytes()).hexdigest()
     out = tmp_path / "repaired.db"
-    p = run("repair", str(db), "-o", str(out))
-    assert p.returncode == 0, p.stderr
-    assert hashlib.sha256(db.read_bytes()).hexdigest() == before and sorted(x.name for x in tmp_path.iterdir()) == [
-        "repaired.db", "session.db"]
+    repair_to(db, out)
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["repaired.db", "session.db"]
     assert inspector.check(str(out)).ok
     old, new = _rows(db), _rows(out)
     assert set(old) <= set(new)  # every event ADK wrote, as it wrote it
@@ -112,6 +96,7 @@ def test_repair_writes_a_new_database_adk_reads_in_order(tmp_path: Path, db: Pat
     assert event["timestamp"] == _seconds(added[2]) == _seconds(call_time) + 1e-6
     assert event["invocation_id"] == "e-o1" and event["author"] == "dice_agent"
     assert [x["function_response"]["id"] for x in event["content"]["parts"]] == ["adk-7f1c2a10-0002"]
+    repair_refuses_to_write_the_input(db)
 
 
 def test_repair_says_plainly_it_cannot_take_out_the_orphan(tmp_path: Path) -> None:
