@@ -104,3 +104,10 @@ def test_repair_says_plainly_it_cannot_take_out_the_orphan(tmp_path: Path) -> No
     p = run("repair", str(ORPHAN_DB), "-o", str(out))
     assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1
     assert "can only add a result" in p.stderr and not out.exists()
+
+
+def test_scan_of_the_folder_reads_every_database_adk_wrote() -> None:
+    p = run("scan", str(HERE), "--format", "json")
+    assert p.returncode == 1, p.stderr
+    report = json.loads(p.stdout)
+    assert report["transcripts"] == 5 and report["rejected"] == 3  # s_open twice, s_orphan
