@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 from .containers import Document, Transcript, get_path, path_text
 from .dialects import Dialect, detect_scored, dialect_of, fallback, get, named_by_request
-from .dialects.harness_patches import PATCHED, parse_version, patch_for, patched
+from .dialects.harness_patches import PATCHED, parse_version, patch_for, patched, patches_of, since_text
 from .errors import InputError
 from .gc_pause import gc_paused
 from .loops import DEFAULT as DEFAULT_LOOPS
@@ -556,6 +556,21 @@ def check_document(doc: Document, target: str | None = None, dialect: str | None
     return Report.model_validate(plain), analyses
 
 
+def _say_unversioned(issues: Sequence[Issue], harness: str) -> None:
+    """A log of a harness that names no version of it: each finding a release of the harness patches
+    says so, and stays as it is (which version sent the history is not known)."""
+    from .rules.catalogue import sentence
+
+    for iss in issues:
+        found = patches_of(harness, iss.code) if not iss.data.get("kind") else []
+        if not found:
+            continue
+        p = found[0]
+        iss.say = (f"{sentence(iss).removeprefix(f'Message #{iss.index} ')} From {since_text(p)} on, {p.name} "
+                   f"{p.what}; this log names no {p.name} version, so it is judged as recorded "
+                   f"(evidence: {p.evidence}).")
+
+
 def note_patched(issues: Sequence[Issue], harness: tuple[str, str] | None) -> None:
     """Lower each issue the named harness version patches to a note that says so (``dialects.harness_patches``)."""
     if harness is None:
@@ -565,6 +580,7 @@ def note_patched(issues: Sequence[Issue], harness: tuple[str, str] | None) -> No
     name, raw_version = harness
     version = parse_version(raw_version)
     if version is None:
+        _say_unversioned(issues, name)
         return
     for iss in issues:
         if iss.data.get("kind"):

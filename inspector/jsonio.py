@@ -95,6 +95,10 @@ def _explain(data: bytes, line_offset: int = 0) -> InputError:
         return InputError("the text is not valid UTF-8", where)
     if not text.strip():
         return InputError("the input is empty")
+    if text.lstrip().startswith(("data:", "event:")):  # what ``curl`` saves of a streamed answer (ADK's /run_sse)
+        return InputError("a Server-Sent Events stream (`data:` lines), not JSON: the inspector reads the events "
+                          "themselves; save each `data:` payload as one line of a JSON Lines file and check that",
+                          f"line {1 + line_offset}")
     try:
         json.loads(text, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:

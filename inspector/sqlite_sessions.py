@@ -33,7 +33,9 @@ Google ADK's ``DatabaseSessionService`` (google/adk-python ``src/google/adk/sess
     events(id, app_name, user_id, session_id, invocation_id, author, actions, content,
            partial, branch, timestamp, ...)                                              -- v0
 
-v1's ``event_data`` is the event as ``Event.model_dump(exclude_none=True, mode="json")`` writes
+(ADK's ``SqliteSessionService``, the ``.adk/session.db`` of ``adk web``, writes the v1 columns with
+a REAL ``timestamp``, and reads each event from ``event_data`` alone.) v1's ``event_data`` is the
+event as ``Event.model_dump(exclude_none=True, mode="json")`` writes
 it (snake_case keys: ``invocation_id``, ``content.parts[].function_call``); ``to_event`` lays the
 row's ``id`` and ``invocation_id`` over it. v0 keeps the content JSON in ``content`` and the
 ``actions`` pickled (never unpickled here: an event is read without them). ``get_session`` reads
@@ -342,6 +344,15 @@ def _later(stamp: Any) -> Any:
     return stamp + 1e-6
 
 
+def _epoch(stamp: Any) -> Any:
+    """A stored ``timestamp`` as the seconds an event's ``timestamp`` holds (SQLAlchemy's text is naive UTC)."""
+    import datetime
+
+    if type(stamp) is str:
+        return datetime.datetime.fromisoformat(stamp).replace(tzinfo=datetime.UTC).timestamp()
+    return stamp
+
+
 def _rewrite_events(con: Any, s: dict[str, Any]) -> bool:
     """Rewrite an ADK session's events from its first changed one on (see the module doc); True
     when something changed."""
@@ -390,6 +401,8 @@ def _rewrite_events(con: Any, s: dict[str, Any]) -> bool:
         later = [r["timestamp"] for r in rest if r["timestamp"] is not None and r["rowid"] in same.values()]
         if any(type(t) is not type(stamp) for t in later) or (later and min(later) <= stamp):
             raise InputError(f"{where}: no room for a new event after {stamp} (ADK orders events by timestamp)")
+        if "timestamp" in item:  # the event's own time is the row's (ADK's SqliteSessionService reads only event_data)
+            item = {**item, "timestamp": _epoch(stamp)}
         con.execute(f"INSERT INTO {EVENT_TABLE} (id, app_name, user_id, session_id, invocation_id, timestamp, "
                     "event_data) VALUES (?, ?, ?, ?, ?, ?, ?)",
                     (item["id"], *key, item.get("invocation_id"), stamp, json.dumps(item)))

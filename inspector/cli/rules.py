@@ -51,6 +51,7 @@ CASES = {
     "bedrock_invoke": "an Anthropic body for Bedrock's InvokeModel",
     "responses_in_a_row": "two Pydantic AI responses in a row, for Bedrock Converse",
     "system_misplaced": "a mid-conversation system message out of its place, on a model that takes one",
+    "run_answer": "the first call turn of a run's events read on their own (ADK's /run answer)",
     "reasoning_item": "a Responses reasoning item without its following item",
     "reasoning_dropped": "a Responses function call item (fc_ id) replayed without its reasoning item",
     "reasoning_dropped_unsure": "the same, where the input does not show that the model reasons",

@@ -11,8 +11,14 @@ content, its result a ``functionResponse{id, name, response}`` part of a user co
 and events without content; an event of another agent than the one answering (the author of the
 last agent event) is sent as user text ("For context: [agent] called tool ..."). Those contents
 are judged as the Gemini contents they are (target gemini). ADK's own fix-ups before sending
-(it moves a late function response next to its call, and drops the ``adk-`` ids) are not
-modelled: the session is judged as recorded.
+are not applied: the session is judged as recorded. Those of them that answer a break
+(``harness_patches``: an orphan response dropped from 2.7.0 on, a call no response answers from
+2.10.0 on) are said in the finding; ADK's events name no ADK version, so nothing is lowered. It
+also moves a late function response next to its call and drops the ``adk-`` ids (not modelled).
+
+A list of events on its own whose first is an agent's is a run's answer (``/run``, ``/run_sse``:
+google/adk-docs ``docs/runtime/api-server.md``): the user's message that started the run is the
+session's, sent before them, so its first call turn is not out of place (``RunStart``, TC019 a note).
 
 Repair adds a result for a call left without one as a new event (the call's invocation and
 author, a user content of ``functionResponse`` parts), right after the events of the content
@@ -26,6 +32,7 @@ from typing import Any
 
 from ..containers import Path
 from ..model import Issue, Msg
+from ..pairing import Pairing
 from ..sqlite_sessions import DATABASE_FILES, EVENT_SESSIONS, session_store
 from . import gemini
 from .base import Samples, SessionFiles, objects
@@ -89,6 +96,23 @@ def chat(items: list[Any], where: tuple[Any, ...]) -> tuple[list[dict[str, Any]]
         out.append(_foreign(e) if author not in ("user", agent) and agent is not None else content)
         groups.append([k])
     return out, groups
+
+
+class RunStart(Msg, gc=False):
+    """The first content of a run's events read on their own, an agent's: ADK's ``/run`` answer
+    (and ``/run_sse``'s events) holds the events of one run, and the user's message that started
+    it is in the session, not in the answer (google/adk-docs ``docs/runtime/api-server.md``)."""
+
+
+RUN_START_SAYS = ("is the agent's function call turn, first in a list of events: a run's events as ADK's /run and "
+                  "/run_sse answer them, which leave out the user's message that started the run (it is in the "
+                  "session, and ADK sends it before them). Read as a run's answer; the session's own events start "
+                  "with that message.")
+
+
+def _in_session(where: tuple[Any, ...]) -> bool:
+    """A session's events (its JSON's ``events``, a store's session), not events read on their own."""
+    return bool(where) and where[-1] in ("events", "items")
 
 
 def adk_session(root: Any, fmt: str) -> list[tuple[Path, Any]]:
@@ -163,7 +187,24 @@ class Adk(gemini.Gemini):
         return chat(items, where)
 
     def read(self, items: list[Any], where: tuple[Any, ...], issues: list[Issue]) -> list[Msg]:
-        return gemini.normalize(chat(items, where)[0], where, issues)
+        msgs = gemini.normalize(chat(items, where)[0], where, issues)
+        first = next((e for e in items if is_event(e) and type(e.get("content")) is dict and e.get("partial") is not True
+                      and e["content"].get("parts")), None)
+        if msgs and not _in_session(where) and first is not None and first.get("author") != "user":
+            m = msgs[0]  # a run's answer: the user's message that started the run is the session's (``RunStart``)
+            msgs[0] = RunStart(m.index, m.role, m.calls, m.results, m.raw, m.has_other)
+        return msgs
+
+    def rules(self, msgs: list[Msg], pairing: Pairing, target: str) -> list[Issue]:
+        """Gemini's, and a run's answer read as one: its first call turn follows the user's message
+        the answer leaves out (``RunStart``), a note."""
+        issues = super().rules(msgs, pairing, target)
+        if msgs and isinstance(msgs[0], RunStart):
+            for iss in issues:
+                if iss.code == "TC019" and iss.index == msgs[0].index and iss.other is None and not iss.data.get("kind"):
+                    iss.data["kind"] = "run_answer"
+                    iss.say = RUN_START_SAYS
+        return issues
 
     def item_groups(self, items: list[Any], where: tuple[Any, ...] = ()) -> list[list[int]]:
         return chat(items, where)[1]
@@ -191,8 +232,9 @@ class Adk(gemini.Gemini):
         if not parts or len(ids) != len(parts) or any(i not in calls for i in ids) or msg.get("role") != "user":
             return None
         call = items[calls[ids[0]]]
-        if "invocation_id" in call:  # the SQL store's snake_case JSON (``Event.model_dump``)
-            return {"content": {"parts": parts, "role": "user"}, "invocation_id": call.get("invocation_id"),
+        if "invocation_id" in call:  # the SQL store's snake_case JSON (``Event.model_dump``), parts included
+            snake = [{("function_response" if k == "functionResponse" else k): v for k, v in p.items()} for p in parts]
+            return {"content": {"parts": snake, "role": "user"}, "invocation_id": call.get("invocation_id"),
                     "author": call.get("author"), "actions": {"state_delta": {}, "artifact_delta": {},
                                                               "requested_auth_configs": {}},
                     "id": f"repair-{ids[0]}", "timestamp": call.get("timestamp")}
@@ -204,6 +246,11 @@ class Adk(gemini.Gemini):
     def agent(self, items: list[Any]) -> tuple[str, str | None] | None:
         """Google ADK (its events name no version)."""
         return "Google ADK", None
+
+    def harness(self, items: list[Any]) -> tuple[str, str] | None:
+        """Google ADK, whose events name no version (``harness_patches``: what its releases drop
+        before sending is said, nothing lowered)."""
+        return "adk", ""
 
     def names_list(self, key: str | None, request: Any, target: str | None) -> bool:
         return False

@@ -51,6 +51,26 @@ PATCHES: tuple[HarnessPatch, ...] = (
         "first released in 0.48.0", "2025-10-21"),
 )
 
+# Google ADK (google-adk on PyPI): what ``_get_contents`` does to a session's events before it sends them
+# (``flows/llm_flows/tools/_rearranger.py`` and ``contents.py``, read in the released wheels on 2026-11-27:
+# absent from 2.6.3 and earlier; ``_drop_orphaned_function_responses`` called from 2.7.0, built 2026-08-13;
+# ``drop_orphaned_function_calls`` from 2.10.0, built 2026-09-25; both still in 2.13.0). ADK's events name
+# no version: a finding on an ADK session says what these versions do, and stays as it is.
+PATCHES += (
+    HarnessPatch(
+        "adk", "Google ADK", frozenset({"TC001"}), (2, 10, 0),
+        "drops a function call that no function response answers (one with an id and not a long-running tool's) "
+        "before it sends the history, so the model never receives it",
+        "google-adk 2.10.0 flows/llm_flows/tools/_rearranger.py drop_orphaned_function_calls, called by "
+        "_get_contents (the break reported in google/adk-python#5856)", "2026-09-25"),
+    HarnessPatch(
+        "adk", "Google ADK", frozenset({"TC002"}), (2, 7, 0),
+        "drops a function response whose call is not in the history before it sends it, so the model never "
+        "receives it",
+        "google-adk 2.7.0 flows/llm_flows/contents.py _drop_orphaned_function_responses, called by _get_contents "
+        "(google/adk-python#6582 and its fix 73e8625)", "2026-08-13"),
+)
+
 PATCHED = "harness_patched"  # the kind a lowered issue gets (rules.catalogue rates it a note)
 
 
@@ -69,6 +89,16 @@ def patch_for(harness: str, version: Version, code: str) -> HarnessPatch | None:
         if p.harness == harness and code in p.codes and version >= p.since and (p.until is None or version < p.until):
             return p
     return None
+
+
+def patches_of(harness: str, code: str) -> list[HarnessPatch]:
+    """Every release range of ``harness`` that patches ``code`` (for a log that names no version)."""
+    return [p for p in PATCHES if p.harness == harness and code in p.codes]
+
+
+def since_text(p: HarnessPatch) -> str:
+    """``"2.10.0"``: the first version that patches."""
+    return ".".join(map(str, p.since))
 
 
 def patched(issues: Sequence[Issue], code: str) -> set[tuple[int, str | None]]:

@@ -323,6 +323,9 @@ _RULES = (
         "responses_in_a_row": {"bedrock": W},
         # A mid-conversation system message out of its place, on a model that takes one (2026-05-28).
         "system_misplaced": {"anthropic": E},
+        # The first call turn of a run's events read on their own (ADK's /run answer): the user's message
+        # that started the run is in the session and sent before it (dialects/adk.py).
+        "run_answer": {"gemini": I},
     },
          found_in=("dialects/anthropic.py", "dialects/base.py", "dialects/gemini.py", "dialects/openai_chat.py",
                    "dialects/pydantic_ai.py")),
@@ -498,6 +501,8 @@ RESEARCH_DATE = "2026-11-23"
 # The evidence of a case one target rates apart, or whose words a dialect gives (``by_kind``, an
 # issue's own ``provider``): (code, kind) -> (source, date). docs/provider-evidence.md has each.
 KIND_EVIDENCE: Mapping[tuple[str, str], tuple[str, str]] = {
+    ("TC019", "run_answer"): ("google/adk-docs docs/runtime/api-server.md (the /run answer), commit 0530c65",
+                              "2026-11-27"),
     # re-searched 2026-11-27 ("Newer refusals"): Sonnet 5 refuses, Mythos Preview refuses, Bedrock still conflicts
     ("TC019", "system_misplaced"): (seen("Anthropic, mid-conversation system messages, placement rules (2026-05-28); "
                                          "messages.0 refused on opus-4-8 and opus-5: LeenHawk/gproxy#209"), "2026-09-04"),

@@ -8,6 +8,7 @@ output whose call is gone (openai/codex#5473, ``ConversationHistory.normalize_hi
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -81,3 +82,47 @@ def test_the_table_names_its_evidence_and_date():
     assert patch_for("codex", (0, 48, 0), "TC001") is not None
     assert patch_for("codex", (1, 0, 0), "TC005") is None
     assert patch_for("copilot", (9, 9, 9), "TC001") is None
+
+
+# Google ADK (issue 32): ``_get_contents`` drops an orphan function response from google-adk 2.7.0 on and a
+# function call no response answers from 2.10.0 on (read in the released wheels, 2026-11-27;
+# docs/provider-evidence.md). ADK's events name no version, so a session is judged as recorded and the
+# finding says what those releases do; given a version (as a log of a harness that names one would),
+# the same table lowers it.
+ADK_DB = Path(__file__).resolve().parents[1] / "reading" / "adk_real"
+
+
+def test_the_adk_rows_start_where_the_released_code_does():
+    assert patch_for("adk", (2, 9, 2), "TC001") is None and patch_for("adk", (2, 10, 0), "TC001") is not None
+    assert patch_for("adk", (2, 6, 3), "TC002") is None and patch_for("adk", (2, 7, 0), "TC002") is not None
+    assert patch_for("adk", (2, 13, 0), "TC003") is None
+
+
+def test_an_adk_session_names_no_version_so_the_break_stays_an_error_that_says_what_adk_does():
+    report = inspector.check(str(ADK_DB / "session.db"))
+    (f,) = report.findings
+    assert (f.code, f.severity) == ("TC001", "error") and not report.ok
+    assert "From 2.10.0 on, Google ADK drops a function call that no function response answers" in f.text
+    assert "this log names no Google ADK version, so it is judged as recorded" in f.text
+    (g,) = inspector.check(str(ADK_DB / "orphan_response.db")).findings
+    assert (g.code, g.severity) == ("TC002", "error") and "From 2.7.0 on, Google ADK drops a function response" in g.text
+
+
+def _adk_issues(db: str, version: str):
+    from inspector.checking import analyse
+    from inspector.dialects.adk import DIALECT as ADK
+    from inspector.rules.catalogue import severity
+
+    doc = inspector.load(str(ADK_DB / db))
+    t = doc.transcripts[-1]
+    t.extra["harness"] = ("adk", version)
+    return [(i.code, severity(i.code, "gemini", i.data.get("kind")), i.say or "") for i in analyse(t, "gemini", ADK).issues]
+
+
+@pytest.mark.parametrize(("db", "code", "first", "before"), [("session.db", "TC001", "2.10.0", "2.9.2"),
+                                                             ("orphan_response.db", "TC002", "2.7.0", "2.6.3")])
+def test_a_named_adk_version_is_lowered_from_the_release_that_patches_and_not_before(db, code, first, before):
+    ((c, sev, say),) = _adk_issues(db, first)
+    assert (c, sev) == (code, "info") and f"Google ADK {first} (the version this log names) drops" in say
+    ((c, sev, say),) = _adk_issues(db, before)
+    assert (c, sev) == (code, "error") and "drops" not in say

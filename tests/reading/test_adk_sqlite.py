@@ -91,7 +91,8 @@ def test_repair_writes_a_new_database_and_never_the_input(tmp_path: Path) -> Non
     assert order == ["ev-o1", "ev-o2", "repair-adk-o", "ev-o3"]  # between the call and the next event by timestamp
     event = json.loads(added[0][3])
     assert event["invocation_id"] == "e-o" and event["content"]["role"] == "user"
-    assert [p["functionResponse"]["id"] for p in event["content"]["parts"]] == ["adk-o"]
+    # snake_case throughout, as ``Event.model_dump`` writes the rest of the store
+    assert [p["function_response"]["id"] for p in event["content"]["parts"]] == ["adk-o"]
     assert set(old) <= set(new)  # every stored event kept as it was
     assert inspector.repair(str(out)).output == out.read_bytes()  # idempotent
     repair_refuses_to_write_the_input(db)
