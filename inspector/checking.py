@@ -148,7 +148,7 @@ def through_gateway(t: Transcript, target: str, dialect: Dialect, judged: Judged
     """The analysis of a history sent to ``target`` through a gateway (``dialects/gateway.py``):
     the destination's dialect checks the gateway's translation, each finding keeps the destination's
     own words (with its own indexes, as it answers) and is placed on the file's own message."""
-    from .dialects.gateway import back, drops_call_ids, file_call_id, first_result
+    from .dialects.gateway import back, drops_call_ids, file_call_id, first_result, results_first
 
     refused: list[Issue] = []  # what the gateway itself refuses, at the file's own indexes
     via = dialect.through_gateway(t.items, target, judged.model, refused)
@@ -162,6 +162,7 @@ def through_gateway(t: Transcript, target: str, dialect: Dialect, judged: Judged
         if iss.code == "TC001":
             missing_ids.setdefault(iss.index, []).append(iss.call_id or "(no id)")
     turns = inner.turns if inner.turns is not None and inner.turns.exact else None
+    placed: list[Issue] = []
     for iss in inner.issues:
         words = None
         sev = severity(iss.code, target, iss.data.get("kind"))
@@ -171,6 +172,10 @@ def through_gateway(t: Transcript, target: str, dialect: Dialect, judged: Judged
         if seen is not None:
             iss.data["seen"] = (seen["source"] or "", seen["date"])
         iss.provider = words.replace("{", "{{").replace("}", "}}") if words else None
+        if iss.code == "TC016":  # one finding on each of the file's messages repair moves (rules.md §2)
+            placed.extend(results_first(iss, items, origin, target))
+            continue
+        placed.append(iss)
         pos = iss.data.get("pos")
         iss.index = back(origin, iss.index, pos) or 0
         iss.other = back(origin, iss.other)
@@ -184,7 +189,7 @@ def through_gateway(t: Transcript, target: str, dialect: Dialect, judged: Judged
     for iss in refused:
         if isinstance(iss.provider, str):
             iss.provider = iss.provider.replace("{", "{{").replace("}", "}}")
-    inner.issues.extend(refused)
+    inner.issues[:] = placed + refused
     inner.issues.sort(key=lambda x: x.index)
     own: list[Issue] = []
     msgs = dialect.read(t.items, t.path, own)

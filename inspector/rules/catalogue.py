@@ -251,7 +251,7 @@ _RULES = (
          said={"gemini": Said(_GEMINI_COUNT, GEMINI, date="2026-03-04")},
          found_in=("pairing.py",)),
     Rule("TC016", "tool_result_not_first", targets(None, None, None, E, E, None, None), s.sentence_tc016,
-         found_in=("dialects/anthropic.py", "dialects/bedrock.py", "dialects/pydantic_ai.py")),
+         found_in=("dialects/anthropic.py", "dialects/bedrock.py", "dialects/gateway.py", "dialects/pydantic_ai.py")),
     Rule("TC017", "legacy_function_pairing", targets(W, E, E, None, None, None, None), s.sentence_tc017, said={
         "openai": Said(_LEGACY_NAME, OPENAI),
         "deepseek": Said(_LEGACY_NAME, OPENAI),
