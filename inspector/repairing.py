@@ -436,7 +436,7 @@ def _repair_document(doc: Document, target: str | None, options: RepairOptions, 
             if ch:
                 root = run.put(root)
         new_doc = Document(root=root, format=doc.format, transcripts=[r.transcript() for r in runs], source=doc.source)
-        after, again = check_plain(new_doc, asked, dialect, as_request=as_request)
+        after, again = check_plain(new_doc, asked, dialect, as_request=as_request, empty_ok=True)
         # A pass that sees more to do (a fix that only shows once another is made) runs again,
         # so that repairing the output changes nothing.
         changed = [run.step(a, editor_of(a), targets[run.n], options, later=True)
@@ -453,7 +453,7 @@ def _repair_document(doc: Document, target: str | None, options: RepairOptions, 
                     root = run.put(root)
             new_doc = Document(root=root, format=doc.format, transcripts=[r.transcript() for r in runs],
                                source=doc.source)
-            after, _ = check_plain(new_doc, asked, dialect, as_request=as_request)
+            after, _ = check_plain(new_doc, asked, dialect, as_request=as_request, empty_ok=True)
     new_doc = Document(root=root, format=doc.format, transcripts=[r.transcript() for r in runs], source=doc.source)
     reads = None
     if after is before:

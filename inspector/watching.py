@@ -31,7 +31,7 @@ from typing import Any
 import orjson
 
 from .dialects.following import FOLLOWED, Appends
-from .errors import InputError
+from .errors import InputError, NothingToCheck
 from .pairing import TRANSPARENT
 
 
@@ -157,7 +157,10 @@ class Follower:
         from .ci_output import Locator
 
         doc = self._document()
-        report, analyses = check_plain(doc, self.target, self.dialect)
+        try:
+            report, analyses = check_plain(doc, self.target, self.dialect)
+        except NothingToCheck:
+            return None  # no message yet (a session's first records): the next lines may bring one
         self.whole_checks += 1
         self._after_whole(report, analyses)
         return report, Locator(doc, analyses)
