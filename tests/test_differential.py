@@ -141,6 +141,9 @@ def _fixture_files(tmp: Path) -> list[Path]:
             drift.GATEWAY_HISTORY[3], drift._TOOL2, drift.GATEWAY_HISTORY[4]]})
            for m, t in (("anthropic/claude-sonnet-4-5", "anthropic"),
                         ("bedrock/us.anthropic.claude-sonnet-4-5-v1:0", "bedrock"))},
+        # a top-level system names an Anthropic body; two system messages are read, not refused (issue 31)
+        "anthropic-top-level-system.json": json.dumps(_test_module("dialects/test_recognition.py").CLAUDE_BODY),
+        "two-system-messages.json": json.dumps(_test_module("dialects/test_recognition.py").TWO_SYSTEMS),
         # nothing to check, and a request the provider refuses for having no message (issue 31)
         "empty-list.json": "[]",
         "empty-messages.json": json.dumps({"messages": []}),
