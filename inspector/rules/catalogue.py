@@ -132,6 +132,10 @@ _MISSING_RESULTS_ANTHROPIC = ("messages.{i}: `tool_use` ids were found without `
 _GEMINI_COUNT = ("Please ensure that the number of function response parts is equal to the number of function call "
                  "parts of the function call turn.")
 _UNIQUE_TOOL_USE = "messages.{i}.content.{j}: `tool_use` ids must be unique"
+# Bedrock Converse's words for duplicate toolUse ids (claude-sonnet-4-5 on ConverseStream, re-searched 2026-11-27)
+_CONVERSE_DUPLICATE_IDS = "The toolUse blocks at messages.{i}.content contain duplicate Ids: {id}"
+_CONVERSE_DUPLICATE_SEEN = ('docs/provider-evidence.md, "Evidence re-searched" (bvcyber/Cyber-AutoAgent-ng#72; '
+                            "double16/Cyber-AutoAgent-ng#27)")
 _RESPONSES_DUPLICATE = "Duplicate item found with id {id}. Remove duplicate items from your input and try again."
 _LEGACY_NAME = "Missing parameter 'name': messages with role 'function' must have a 'name'."
 _NULL_CONTENT = "Invalid value for 'content': expected a string, got null."
@@ -194,9 +198,7 @@ _RULES = (
     Rule("TC006", "duplicate_tool_call_id", targets(E, E, E, E, E, W, E), s.sentence_tc006, said={
         "anthropic": Said(_UNIQUE_TOOL_USE, ANTHROPIC, date="2026-03-13"),
         # Converse's own words (claude-sonnet-4-5 on ConverseStream, re-searched 2026-11-27)
-        "bedrock": Said("The toolUse blocks at messages.{i}.content contain duplicate Ids: {id}",
-                        'docs/provider-evidence.md, "Evidence re-searched" (bvcyber/Cyber-AutoAgent-ng#72; '
-                        "double16/Cyber-AutoAgent-ng#27)", date="2026-03-06"),
+        "bedrock": Said(_CONVERSE_DUPLICATE_IDS, _CONVERSE_DUPLICATE_SEEN, date="2026-03-06"),
         "mistral": Said("Duplicate tool call id {id} in assistant message", MISTRAL),
         "responses": Said(_RESPONSES_DUPLICATE, RESPONSES),
     },
@@ -361,7 +363,8 @@ _RULES = (
          found_in=("dialects/vercel_ai.py", "pairing.py", "rules/requests.py")),
     Rule("TC023", "tool_call_id_reused", targets(I, I, W, E, E, I, E), s.sentence_tc023, s.hint_tc023, said={
         "anthropic": Said(_UNIQUE_TOOL_USE, ANTHROPIC, date="2026-03-13"),
-        "bedrock": Said(_UNIQUE_TOOL_USE, ANTHROPIC),
+        # Converse's own words for a toolUse id it has seen before (not Anthropic's, issue 31)
+        "bedrock": Said(_CONVERSE_DUPLICATE_IDS, _CONVERSE_DUPLICATE_SEEN, date="2026-03-06"),
         "responses": Said(_RESPONSES_DUPLICATE, RESPONSES),
     },
          found_in=("rules/sequence.py",)),
