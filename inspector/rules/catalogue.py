@@ -390,7 +390,8 @@ _RULES = (
     Rule("TC023", "tool_call_id_reused", targets(I, I, W, E, E, I, E), s.sentence_tc023, s.hint_tc023, said={
         "anthropic": Said(_UNIQUE_TOOL_USE, ANTHROPIC, date="2026-03-13"),
         # Converse's own words for a toolUse id it has seen before (not Anthropic's, issue 31)
-        "bedrock": Said(_CONVERSE_DUPLICATE_IDS, _CONVERSE_DUPLICATE_SEEN, date="2026-03-06"),
+        "bedrock": Said(_CONVERSE_DUPLICATE_IDS, ('docs/provider-evidence.md, "Issue 31 verdicts" (bvcyber/'
+                        "Cyber-AutoAgent-ng#72; double16/Cyber-AutoAgent-ng#27)"), date="2026-03-06"),
         "responses": _RESPONSES_DUPLICATE_SEEN,
     },
          found_in=("rules/sequence.py",)),
