@@ -54,7 +54,8 @@ def _system_messages(model: str) -> bool | None:
     the role. A Claude model before 4.8 refuses it; a 4.8+ model of another family than Opus is not
     placed (None)."""
     low = model.lower()
-    if "deepseek" in low:
+    if "deepseek" in low or "mythos-preview" in low:
+        # claude-mythos-preview refuses it while opus-4-8 takes the same request (inspect_ai#4221, 2026-06-10)
         return False
     v = claude_version(low)
     if v is None:
@@ -62,9 +63,14 @@ def _system_messages(model: str) -> bool | None:
     family, major, minor = v
     if (major, minor) < (4, 8):
         return False
-    # Opus 4.8 and 5, Fable 5: accepted (docs, 2026-05-28; langchainjs#11472, 2026-08-25). Other
-    # families from 4.8 on are not placed: a gateway downgrades claude-sonnet-5 (LeenHawk/gproxy#209).
-    return True if family in ("opus", "fable") else None
+    # Opus 4.8 and 5, Fable 5, Mythos 5: accepted (docs, 2026-05-28; langchainjs#11472, 2026-08-25;
+    # the docs' list as getkyo/kyo#1810 quotes it, 2026-07-29). Sonnet 5 does not have it ("not on
+    # Sonnet 5": elgorro/aiquila#413, 2026-07-31; kyo#1810). Other families are not placed.
+    if family in ("opus", "fable", "mythos"):
+        return True
+    if family == "sonnet" and (major, minor) == (5, 0):
+        return False
+    return None
 
 
 # OpenAI's reasoning models (o1, o3, o4-mini, gpt-5 and later, codex) put a reasoning item before
@@ -84,12 +90,36 @@ def _reasoning_items(model: str) -> bool | None:
     return None
 
 
+def _function_role(model: str) -> bool | None:
+    """Does an OpenAI model take the legacy ``role: "function"`` message? The reasoning models (o1,
+    o3, o3-mini, o4-mini, gpt-5 and later, codex) refuse it (``'messages[i].role' does not support
+    'function' with this model``); gpt-4o and older take it. None for a name not placed."""
+    has = _reasoning_items(model)
+    return None if has is None else not has
+
+
+def _reasoning_only_turn(model: str) -> bool | None:
+    """Does Bedrock's Converse take, on this Claude model, an assistant turn holding only
+    ``reasoningContent`` (no text, no ``toolUse``)? Sonnet 5 and Fable 5.1 refuse it as prefill
+    (NousResearch/hermes-agent#105780, 2026-09-08), Sonnet 4.6 takes it; the models between them
+    (Opus 4.7, 4.8, 5, Fable 5) are not placed (None)."""
+    v = claude_version(model)
+    if v is None:
+        return None
+    family, major, minor = v
+    if (major, minor) <= (4, 6):
+        return True
+    if family == "sonnet" and major >= 5 or family == "fable" and (major, minor) >= (5, 1):
+        return False
+    return None
+
+
 CAPABILITIES: Mapping[str, Capability] = {c.name: c for c in (
     Capability(
         "system_messages", "anthropic", _system_messages,
-        accepting="Claude Opus 4.8, Opus 5, Fable 5 and later models",
-        refusing="earlier Claude models (\"role 'system' is not supported on this model\") and DeepSeek's "
-                 "Anthropic-compatible endpoint",
+        accepting="Claude Opus 4.8, Opus 5, Fable 5, Mythos 5 and later models",
+        refusing="earlier Claude models, Sonnet 5 and Mythos Preview (\"role 'system' is not supported on this "
+                 "model\") and DeepSeek's Anthropic-compatible endpoint",
         evidence="Anthropic, \"Mid-conversation system messages\" (2026-05-28); model profiles in "
                  "@langchain/anthropic 1.5.13 (2026-10-20)",
         date="2026-05-28"),
@@ -101,6 +131,23 @@ CAPABILITIES: Mapping[str, Capability] = {c.name: c for c in (
         evidence="cline/cline#12242 (gpt-5.5, 2026-07-12); continuedev/continue#10880 (gpt-5.2, 2026-02-27); "
                  "mastra-ai/mastra#8738 (o3, 2025-10-11)",
         date="2026-07-12"),
+    Capability(
+        "function_role", "openai", _function_role,
+        accepting="gpt-4o, gpt-4.1 and older models",
+        refusing="OpenAI's reasoning models (o1, o3, o3-mini, o4-mini, gpt-5 and later, codex: \"'messages[i].role' "
+                 "does not support 'function' with this model\"; Azure OpenAI: \"'function' is not allowed role\")",
+        evidence="TheR1D/shell_gpt#717 (o3 refused, gpt-4o took it, 2025-07-21); microsoft/vscode#260529 (gpt-5, "
+                 "2025-08-08); langgenius/dify-official-plugins#1137 (o1, 2025-06-20); microsoft/azurechat#493 "
+                 "(Azure, o-series, 2025-02-18)",
+        date="2025-08-08"),
+    Capability(
+        "reasoning_only_turn", "bedrock", _reasoning_only_turn,
+        accepting="Claude Sonnet 4.6 and earlier models",
+        refusing="Claude Sonnet 5 and Fable 5.1 (\"This model does not support assistant message prefill. The "
+                 "conversation must end with a user message.\")",
+        evidence="NousResearch/hermes-agent#105780 and its fix #105799 (Converse, global.anthropic.claude-sonnet-5 "
+                 "and claude-fable-5-1 refuse, claude-sonnet-4-6 takes it, 2026-09-08)",
+        date="2026-09-08"),
 )}
 
 

@@ -62,6 +62,10 @@ PHRASES: list[tuple[str, tuple[str, ...], str | None]] = [
     (r"function call turn comes immediately after a user turn", ("TC019",), "gemini"),
     (r"reasoning_content|thought_signature|required 'reasoning' item|expected `thinking`", ("TC021",), None),
     (r"role 'function' must have a 'name'|unknown variant `function`", ("TC017",), "openai"),
+    # the legacy function role on a model that refuses it (OpenAI's reasoning models; Azure's words)
+    (r"does not support 'function' with this model|'function' is not allowed role", ("TC024",), "openai"),
+    # Converse on Claude Sonnet 5 / Fable 5.1: an assistant turn holding only reasoning
+    (r"does not support assistant message prefill", ("TC021",), None),
     (r"expected a string, got null|either content or tool_calls", ("TC018",), "openai"),
     (r"conversation blocks and tool result blocks", ("TC016",), "bedrock"),
 ]

@@ -97,6 +97,7 @@ def _fixture_files(tmp: Path) -> list[Path]:
     test_thinking_required = _test_module("rules/test_thinking_required.py")
     from support import loop_shapes
     drift = _test_module("rules/test_provider_drift.py")
+    newer = _test_module("rules/test_newer_refusals.py")
     copilot_subagents = _test_module("dialects/test_copilot_subagents.py")
 
     out = []
@@ -170,6 +171,13 @@ def _fixture_files(tmp: Path) -> list[Path]:
         "gateway-gemini-surplus.json": json.dumps({"model": "gemini/gemini-2.5-pro", "messages": [
             *drift.GEMINI_CLEAN[:5], {"role": "tool", "tool_call_id": "call_1", "content": "again"},
             drift.GEMINI_CLEAN[5]]}),
+        # newer refusals (issue 31): the legacy function role by model, Converse's reasoning-only turn, Sonnet 5
+        **{f"newer-function-role-{k}.json": json.dumps({"model": k, "messages": newer.LEGACY}) for k in ("o3", "gpt-4o")},
+        "newer-function-role-no-model.json": json.dumps(newer.LEGACY),
+        **{f"newer-reasoning-only-{k}.json": json.dumps(newer._converse(m))
+           for k, m in (("sonnet-5", "global.anthropic.claude-sonnet-5"), ("sonnet-4-6", "global.anthropic.claude-sonnet-4-6"))},
+        "newer-reasoning-only-no-model.json": json.dumps(newer.REASONING_ONLY),
+        "newer-system-sonnet-5.json": json.dumps(drift._body("claude-sonnet-5", drift.PLACED)),
     }
     for name, text in named.items():
         (tmp / name).write_text(text)

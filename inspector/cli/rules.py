@@ -69,10 +69,18 @@ CASES = {
     "system_refused": "a mid-conversation system message, on a model that refuses it",
     "harness_record": "a record an agent harness wrote after its run (mini-swe-agent's exit), in a log",
     "developer_role": "OpenAI's developer role, for a target without it",
+    "reasoning_only": "an assistant turn holding only reasoning, on a model that refuses it (Converse)",
+    "reasoning_only_unsure": "the same, no model named (or one not placed)",
+    "function_role_refused": "a legacy function message, on a model that refuses the role",
+    "function_model_unknown": "a legacy function message, no model named (or one not placed)",
     "text_after": "text or other client blocks after tool_use (not server-tool blocks)",
 }
 # Cases whose severity the model decides: kind -> (capability, the kind when the model has it, ... lacks it).
-BY_MODEL = {"system_model_unknown": ("system_messages", "system_misplaced", "system_refused")}
+# (A model that has it leaves nothing to find where the second is None.)
+BY_MODEL: dict[str, tuple[str, str | None, str]] = {
+    "system_model_unknown": ("system_messages", "system_misplaced", "system_refused"),
+    "function_model_unknown": ("function_role", None, "function_role_refused"),
+}
 
 
 def _arguments(p: argparse.ArgumentParser) -> None:
@@ -95,9 +103,13 @@ def describe(code: str, target: str | None = None, model: str | None = None) -> 
         note = None
         if cap is not None and model:
             has = accepts(cap[0], model)
-            if has is True:  # the model takes it: no longer this rule, but its placement is checked
-                kind, by = cap[1], {}
-                note = f"model {model!r} takes it as a role; a misplaced one is TC019 ({cap[1]}, error)"
+            placed = cap[1]
+            if has is True and placed is None:  # the model takes it: nothing to find
+                by = {}
+                note = f"model {model!r} takes it: no finding"
+            elif has is True and placed is not None:  # the model takes it: no longer this rule, but its placement is checked
+                kind, by = placed, {}
+                note = f"model {model!r} takes it as a role; a misplaced one is TC019 ({placed}, error)"
             elif has is False:
                 kind, by = cap[2], {c: rule.severity[c] or "info" for c in by}
         sev = {t: by.get(t, rule.severity[t]) for t in targets if t in by}

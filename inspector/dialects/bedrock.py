@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 from ..containers import path_text
 from ..errors import InputError
 from ..model import Call, Issue, Msg, Result
+from ..model_families import CAPABILITIES, accepts
 from .anthropic import ROLES, Anthropic, thinking_required
 from .base import Samples, block_call, block_failed, block_result, blocks_after_calls, objects, unknown_role
 from .base import type_name as _type
@@ -198,6 +199,36 @@ class Bedrock(Anthropic):
         fields = request.get("additionalModelRequestFields")
         thinking_required(msgs, fields.get("thinking") if type(fields) is dict else None, issues, first_block_type,
                           "additionalModelRequestFields.thinking", "The model returned the following errors: ")
+
+    def model_rules(self, msgs: list[Msg], issues: list[Issue], target: str, model: str | None) -> None:
+        """Anthropic's (mid-conversation system messages), and an assistant turn holding only
+        reasoning, which Sonnet 5 and Fable 5.1 refuse on Converse (``model_families.reasoning_only_turn``)."""
+        super().model_rules(msgs, issues, target, model)
+        reasoning_only_turns(msgs, issues, model)
+
+
+def reasoning_only_turns(msgs: list[Msg], issues: list[Issue], model: str | None) -> None:
+    """TC021 on each assistant turn whose content is only ``reasoningContent`` blocks: an error on a
+    model that refuses it (``reasoning_only``, Bedrock's words), nothing on one that takes it, and a
+    warning naming both sides where the model is not named or not placed (``reasoning_only_unsure``)."""
+    ok = accepts("reasoning_only_turn", model)
+    if ok is True:
+        return
+    cap = CAPABILITIES["reasoning_only_turn"]
+    for m in msgs:
+        c = m.raw.get("content") if m.role == "assistant" and type(m.raw) is dict else None
+        if type(c) is not list or not c or not all(type(b) is dict and "reasoningContent" in b for b in c):
+            continue
+        if ok is False:
+            say = (f"holds only reasoning (reasoningContent, no text and no toolUse), which Converse refuses as an "
+                   f"assistant prefill on model {model!r}, even with a user message after it. Leave the turn out of "
+                   "the history.")
+            issues.append(Issue("TC021", m.index, None, kind="reasoning_only", count=len(c), say=say))
+        else:
+            named = f"names model {model!r}, which is not placed, so" if model else "names no model, so"
+            say = (f"holds only reasoning (reasoningContent, no text and no toolUse). {cap.accepting} take such a "
+                   f"turn; {cap.refusing} refuse it. The request {named} the answer depends on the model.")
+            issues.append(Issue("TC021", m.index, None, kind="reasoning_only_unsure", count=len(c), say=say))
 
 
 # A Converse block's kind as the Messages API names it (its ``reasoningContent`` is a thinking block).

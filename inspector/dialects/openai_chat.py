@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from ..containers import path_text
 from ..errors import InputError
 from ..model import Call, Issue, Msg, Note, Result
+from ..model_families import CAPABILITIES, accepts
 from .base import (
     NAME_RE,
     Block,
@@ -433,11 +434,39 @@ class OpenAIChat(Dialect):
         if type(setting) is dict and setting.get("type") == "disabled":
             issues[:] = [x for x in issues if not (x.code == "TC021" and x.data.get("kind") == "missing_reasoning")]
 
+    def model_rules(self, msgs: list[Msg], issues: list[Issue], target: str, model: str | None) -> None:
+        """The legacy ``role: "function"`` message: OpenAI's reasoning models refuse it outright, older
+        models take it (``model_families.function_role``)."""
+        if target == "openai":
+            function_role(msgs, issues, model)
+
     def result_failed(self, raw: Any, result_id: Any) -> bool:
         """A tool message with an ``error`` field (Inspect's) or a failed ``status``."""
         return tool_message_failed(raw)
 
     text = staticmethod(text)
+
+
+def function_role(msgs: list[Msg], issues: list[Issue], model: str | None) -> None:
+    """TC024 on each legacy ``role: "function"`` message for a model that refuses the role (error, in
+    its words), and for a request that names no model (or one not placed): a warning naming both
+    sides. A model that takes the role leaves the message to the pairing rules (TC017)."""
+    ok = accepts("function_role", model)
+    if ok is True:
+        return
+    cap = CAPABILITIES["function_role"]
+    for m in msgs:
+        if m.role != "function":
+            continue
+        if ok is False:
+            say = (f"is a legacy function message (role 'function'), which model {model!r} refuses; only "
+                   f"{cap.accepting} take the role. Send the call as tool_calls and its result as a 'tool' message.")
+            issues.append(Issue("TC024", m.index, None, role="function", kind="function_role_refused", say=say))
+        else:
+            named = f"names model {model!r}, which is not placed, so" if model else "names no model, so"
+            say = (f"is a legacy function message (role 'function'). {cap.accepting} take the role; {cap.refusing} "
+                   f"refuse it. The request {named} the answer depends on the model.")
+            issues.append(Issue("TC024", m.index, None, role="function", kind="function_model_unknown", say=say))
 
 
 DIALECT = OpenAIChat()

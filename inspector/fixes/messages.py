@@ -78,6 +78,15 @@ class MessageFixes:
             if self.state.opt.unknown_role == "keep":
                 self.state.unfixed.append(f"message #{iss.index} has role {role!r}, kept as asked (unknown_role=keep)")
                 continue
+            kind = iss.data.get("kind")
+            if kind == "function_model_unknown":
+                continue  # a valid legacy result for older models: a warning to read, nothing to take out
+            if kind == "function_role_refused":
+                # taking the result out would leave its function_call unanswered: the call and its result
+                # must become tool_calls and a tool message, which repair does not write
+                self.state.unfixed.append(f"message #{iss.index} uses the legacy function role, which the request's "
+                                          "model refuses; send the call as tool_calls and the result as a tool message")
+                continue
             raw = self.state.raw(iss.index)
             if role == "developer" and type(raw) is dict and raw.get("role") == "developer":
                 # A target without OpenAI's developer role (Mistral): the same instructions as system.

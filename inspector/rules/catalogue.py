@@ -134,6 +134,15 @@ def seen(reports: str) -> str:
     return f"{RESEARCHED} ({reports})"
 
 
+
+_PREFILL = "This model does not support assistant message prefill. The conversation must end with a user message."
+
+# Refusals the search of 2026-11-27 found unmodelled ("Newer refusals", a part of "Evidence re-searched"):
+# the legacy function role on OpenAI's reasoning models, a reasoning-only assistant turn on Converse.
+FUNCTION_ROLE = seen("microsoft/vscode#260529, gpt-5; TheR1D/shell_gpt#717, o3; langgenius/dify-official-plugins#1137, "
+                     "o1; microsoft/azurechat#493, Azure")
+REASONING_ONLY = seen("NousResearch/hermes-agent#105780, #105799: claude-sonnet-5 and claude-fable-5-1 on Converse")
+
 REASONING_BINDING = ('docs/provider-evidence.md, "Responses reasoning items" (the reasoning item\'s own words, '
                      "rules.md 2026-11-23; item ids of one response: cline/cline#12242, 2026-07-12)")
 
@@ -354,7 +363,12 @@ _RULES = (
         # a reasoning item followed by a call another response made (item ids of one response share a
         # prefix: cline/cline#12242, 2026-07-12): its required following item is missing (issue 34)
         "reasoning_binding": {"responses": E},
+        # an assistant turn holding only reasoningContent: Converse refuses it as prefill on Sonnet 5 and
+        # Fable 5.1, takes it on Sonnet 4.6 (hermes-agent#105780, 2026-09-08); another model: a warning
+        "reasoning_only": {"bedrock": E},
+        "reasoning_only_unsure": {"bedrock": W},
     }, said_by_kind={
+        "reasoning_only": {"bedrock": Said(_PREFILL, REASONING_ONLY, date="2026-09-08")},
         "reasoning_binding": {
             "responses": Said("Item '{item}' of type 'reasoning' was provided without its required following item.",
                               REASONING_BINDING),
@@ -373,8 +387,8 @@ _RULES = (
                               "item: 'rs_…'.", REASONING_DROPPED, date="2026-07-12"),
         },
     },
-         found_in=("dialects/anthropic.py", "dialects/gateway.py", "dialects/gemini.py", "dialects/openai_chat.py",
-                   "dialects/responses.py")),
+         found_in=("dialects/anthropic.py", "dialects/bedrock.py", "dialects/gateway.py", "dialects/gemini.py",
+                   "dialects/openai_chat.py", "dialects/responses.py")),
     Rule("TC022", "pending_trailing_call", everywhere(W), s.sentence_tc022, s.hint_tc022, said_by_kind={
         "request_end": {"mistral": Said("Expected last role User or Tool (or Assistant with prefix True) for serving "
                                         "but got assistant", PROBE)},
@@ -398,7 +412,13 @@ _RULES = (
     Rule("TC024", "unknown_role", everywhere(E), s.sentence_tc024, s.hint_tc024, said_by_kind={
         "developer_role": {"deepseek": Said("messages[{i}].role: unknown variant `developer`, expected one of `system`, "
                                             "`user`, `assistant`, `tool`, `latest_reminder`", DRIFT)},
+        # OpenAI's reasoning models refuse the legacy function role outright (o3, 2025-07-21; gpt-5, 2025-08-08)
+        "function_role_refused": {"openai": Said("Unsupported value: 'messages[{i}].role' does not support 'function' "
+                                                 "with this model.", FUNCTION_ROLE, date="2025-08-08")},
     }, by_kind={
+        # The legacy function role with no model named (or one not placed): gpt-4o and older take it,
+        # the reasoning models refuse it (model_families.function_role).
+        "function_model_unknown": {"openai": W},
         # Anthropic's mid-conversation system message with no model named (or one not placed): some
         # models take it, others refuse it (model_families, 2026-05-28).
         "system_model_unknown": {"anthropic": W},
@@ -409,7 +429,8 @@ _RULES = (
     # anthropic: text or other blocks after tool_use are a warning (accepted by five Claude models in a
     # live test of 2026-09-20); server-tool blocks after a client tool_use stay an error (2026-03).
     Rule("TC025", "blocks_after_tool_use", targets(None, None, None, E, W, None, None), s.sentence_tc025,
-         s.hint_tc025, said={"anthropic": Said(_MISSING_RESULTS_ANTHROPIC, ANTHROPIC)},
+         s.hint_tc025, said={"anthropic": Said(_MISSING_RESULTS_ANTHROPIC, seen(
+             "server-tool blocks after a client tool_use: vercel/ai#13013; nothing newer found"), date="2026-03")},
          by_kind={"text_after": {"anthropic": W}},
          found_in=("dialects/anthropic.py", "dialects/base.py")),
     Rule("TC026", "undeclared_tool", everywhere(W), s.sentence_tc026, s.hint_tc026,
@@ -480,17 +501,24 @@ RESEARCH_DATE = "2026-11-23"
 # The evidence of a case one target rates apart, or whose words a dialect gives (``by_kind``, an
 # issue's own ``provider``): (code, kind) -> (source, date). docs/provider-evidence.md has each.
 KIND_EVIDENCE: Mapping[tuple[str, str], tuple[str, str]] = {
-    ("TC019", "system_misplaced"): (("Anthropic, mid-conversation system messages, placement rules "
-                                     "(docs/provider-evidence.md, \"Provider drift of 2026\")"), "2026-05-28"),
-    ("TC024", "system_refused"): (("Anthropic, mid-conversation system messages (Opus 4.8+); DeepSeek's endpoint: "
-                                   "deepseek-ai/awesome-deepseek-integration#639"), "2026-05-29"),
-    ("TC024", "system_model_unknown"): ("Anthropic, mid-conversation system messages; model_families.py", "2026-05-28"),
+    # re-searched 2026-11-27 ("Newer refusals"): Sonnet 5 refuses, Mythos Preview refuses, Bedrock still conflicts
+    ("TC019", "system_misplaced"): (seen("Anthropic, mid-conversation system messages, placement rules (2026-05-28); "
+                                         "messages.0 refused on opus-4-8 and opus-5: LeenHawk/gproxy#209"), "2026-09-04"),
+    ("TC024", "system_refused"): (seen("older models' words: decolua/9router#1603 (claude-sonnet-4-6), "
+                                       "anthropics/claude-code#61412; not on Sonnet 5: elgorro/aiquila#413, getkyo/kyo#1810; "
+                                       "claude-mythos-preview: UKGovernmentBEIS/inspect_ai#4221; DeepSeek's endpoint: "
+                                       "deepseek-ai/DeepSeek-V3#1370, deepseek-ai/awesome-deepseek-integration#639, 2026-05-29, "
+                                       "though a comment of 2026-05-31 there says it was resolved"), "2026-07-31"),
+    ("TC024", "system_model_unknown"): (seen("Anthropic, mid-conversation system messages (2026-05-28); which models: "
+                                             "getkyo/kyo#1810, elgorro/aiquila#413; model_families.py"), "2026-07-31"),
+    ("TC024", "function_role_refused"): (FUNCTION_ROLE, "2025-08-08"),
+    ("TC024", "function_model_unknown"): (FUNCTION_ROLE + "; model_families.py", "2025-08-08"),
     ("TC024", "developer_role"): ("decolua/9router#773; num-scope/pix#34", "2026-08-17"),
     ("TC024", "harness_record"): ("rules.md, Changes of 2026-11-27 (a finished run's log)", "2026-11-27"),
     ("TC022", "request_end"): ("live probe of La Plateforme (rules.md); 0xPlaygrounds/rig#708", "2026-10-04"),
     ("TC022", "run_ended"): ("rules.md, Changes of 2026-11-27 (a finished run's log)", "2026-11-27"),
     ("TC025", "text_after"): ("gotgenes/pi-anthropic-auth#66 (five Claude models accepted)", "2026-09-20"),
-    ("TC008", "local_shell"): ("openai/openai-agents-python#1855", "2025-10-04"),
+    ("TC008", "local_shell"): (seen("openai/openai-agents-python#1855; nothing newer found"), "2025-10-04"),
     ("TC021", "thinking_signature"): ("WordPress/ai-provider-for-anthropic#27", "2026-07-21"),
     # re-searched 2026-11-27: nothing newer than these reports quotes the words
     ("TC021", "thinking_order"): ("anthropics/claude-code#20705, #20717; lbjlaq/Antigravity-Manager#690", "2026-01-25"),
@@ -505,6 +533,8 @@ KIND_EVIDENCE: Mapping[tuple[str, str], tuple[str, str]] = {
     ("TC021", "missing_reasoning"): (("DeepSeek V4 thinking mode (baby-llm/baby-agent#17, 2026-05-22; the refusal "
                                       "as CodeRouter's guide quotes it, coderouter.io, 2026-07-05)"), "2026-07-05"),
     ("TC021", "reasoning_item"): (RECORDED, "2026-11-23"),
+    ("TC021", "reasoning_only"): (REASONING_ONLY, "2026-09-08"),
+    ("TC021", "reasoning_only_unsure"): (REASONING_ONLY + "; model_families.py", "2026-09-08"),
     ("TC021", "reasoning_dropped"): (REASONING_DROPPED, "2026-07-12"),
     ("TC021", "thinking_binding"): (THINKING_BINDING_SEEN, "2026-09"),
     ("TC021", "thinking_binding_unsure"): (THINKING_BINDING_SEEN, "2026-09"),

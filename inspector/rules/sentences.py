@@ -357,6 +357,9 @@ def hint_tc021(issue: Issue, near: Neighbours) -> str | None:
     if issue.data.get("kind") == "thinking_required":
         return ("Was the thinking block of this turn dropped when the reply was saved? Send it back as the API "
                 "returned it, first in the message (repair cannot make up its signature), or turn thinking off.")
+    if issue.data.get("kind") in ("reasoning_only", "reasoning_only_unsure"):
+        return ("Did a step return only (redacted) reasoning? Leave that turn out of the history before sending it "
+                "to a model that refuses it; repair does not drop reasoning on its own.")
     return None
 
 
@@ -377,7 +380,9 @@ def hint_tc024(issue: Issue, near: Neighbours) -> str | None:
     kind = issue.data.get("kind")
     if kind == "harness_record":
         return "The run is finished; this is its log. Judged as a request (--as-request), the record is an error."
-    if kind == "system_model_unknown":
+    if kind == "function_role_refused":
+        return "Send each function_call as tool_calls (with an id) and its result as a 'tool' message with that id."
+    if kind in ("system_model_unknown", "function_model_unknown"):
         return "Name the model (the request's 'model', or --model) to get the verdict for it."
     return None
 
