@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 from .containers import Document, Transcript, get_path, path_text
 from .dialects import Dialect, detect_scored, dialect_of, fallback, get, named_by_request
 from .dialects.harness_patches import PATCHED, parse_version, patch_for, patched, patches_of, since_text
-from .errors import InputError
+from .errors import InputError, NothingToCheck
 from .gc_pause import gc_paused
 from .loops import DEFAULT as DEFAULT_LOOPS
 from .loops import LoopOptions, loops_for
@@ -36,7 +36,7 @@ from .rules import (
 )
 from .rules.requests import judge
 from .target_from_model import framework_model, target_from_model, transcript_model
-from .targets import PROVIDER_NAME, TARGETS, check_target
+from .targets import NO_MESSAGES, PROVIDER_NAME, TARGETS, check_target
 from .turns import Turns
 
 if TYPE_CHECKING:
@@ -148,7 +148,7 @@ def through_gateway(t: Transcript, target: str, dialect: Dialect, judged: Judged
     """The analysis of a history sent to ``target`` through a gateway (``dialects/gateway.py``):
     the destination's dialect checks the gateway's translation, each finding keeps the destination's
     own words (with its own indexes, as it answers) and is placed on the file's own message."""
-    from .dialects.gateway import back, drops_call_ids, file_call_id, first_result
+    from .dialects.gateway import back, drops_call_ids, file_call_id, first_result, results_first
 
     refused: list[Issue] = []  # what the gateway itself refuses, at the file's own indexes
     via = dialect.through_gateway(t.items, target, judged.model, refused)
@@ -162,6 +162,7 @@ def through_gateway(t: Transcript, target: str, dialect: Dialect, judged: Judged
         if iss.code == "TC001":
             missing_ids.setdefault(iss.index, []).append(iss.call_id or "(no id)")
     turns = inner.turns if inner.turns is not None and inner.turns.exact else None
+    placed: list[Issue] = []
     for iss in inner.issues:
         words = None
         sev = severity(iss.code, target, iss.data.get("kind"))
@@ -171,6 +172,10 @@ def through_gateway(t: Transcript, target: str, dialect: Dialect, judged: Judged
         if seen is not None:
             iss.data["seen"] = (seen["source"] or "", seen["date"])
         iss.provider = words.replace("{", "{{").replace("}", "}}") if words else None
+        if iss.code == "TC016":  # one finding on each of the file's messages repair moves (rules.md §2)
+            placed.extend(results_first(iss, items, origin, target))
+            continue
+        placed.append(iss)
         pos = iss.data.get("pos")
         iss.index = back(origin, iss.index, pos) or 0
         iss.other = back(origin, iss.other)
@@ -184,7 +189,7 @@ def through_gateway(t: Transcript, target: str, dialect: Dialect, judged: Judged
     for iss in refused:
         if isinstance(iss.provider, str):
             iss.provider = iss.provider.replace("{", "{{").replace("}", "}}")
-    inner.issues.extend(refused)
+    inner.issues[:] = placed + refused
     inner.issues.sort(key=lambda x: x.index)
     own: list[Issue] = []
     msgs = dialect.read(t.items, t.path, own)
@@ -466,19 +471,37 @@ def judgement(doc: Document, k: int, as_request: bool | None = None, dialect: Di
     return Judged(model, False, "a log: nothing says it is a request about to be sent")
 
 
+def refuse_empty(doc: Document, targets: list[str], judged: list[Judged]) -> None:
+    """``InputError`` when no transcript of ``doc`` holds a message: a request without messages
+    is refused by the provider (in its words where they are recorded), and a log without any has
+    nothing to check; neither is a list the target "would accept"."""
+    if not doc.transcripts or any(t.items for t in doc.transcripts):
+        return
+    t, target = doc.transcripts[0], targets[0] if targets else None
+    where = path_text(t.path)
+    if judged and judged[0].as_request and target is not None:
+        who = PROVIDER_NAME.get(target, target)
+        said = NO_MESSAGES.get(target)
+        words = (f'{who} refuses it: "{said[0]}" (seen in {said[1]}, {said[2]})' if said is not None else
+                 f"{who}'s words for it are not recorded, and no provider is known to accept it")
+        raise NothingToCheck(f"the request's message list is empty: {words}; there is nothing else to check", where)
+    raise NothingToCheck("nothing to check: the message list is empty (no message, so no verdict)", where)
+
+
 PROGRESS_EVERY = 500  # transcripts between two calls of a ``progress`` callback
 
 
 def check_plain(doc: Document, target: str | None = None, dialect: str | None = None, *,
                 progress: Callable[[int, int], None] | None = None,
                 loops: LoopOptions | None = None,
-                as_request: bool | None = None) -> tuple[dict[str, Any], list[Analysis]]:
+                as_request: bool | None = None, empty_ok: bool = False) -> tuple[dict[str, Any], list[Analysis]]:
     """The report as a plain dict (the JSON contract) and the analyses behind it.
 
     ``progress(done, total)`` is called every few hundred transcripts (a dataset in the app);
     ``loops``: how repeated calls are found (``inspector.loops``; default: its defaults);
     ``as_request`` judges every transcript as a request (True) or a log (False) rather than as the
-    input says (``judgement``)."""
+    input says (``judgement``); ``empty_ok``: a document with no message is checked (repair's
+    output, which says so itself) rather than refused (``refuse_empty``)."""
     if target is not None:
         check_target(target)
     read_as = dialects_for(doc, dialect, target)
@@ -487,6 +510,8 @@ def check_plain(doc: Document, target: str | None = None, dialect: str | None = 
     # The report's ``target`` is the first transcript's; ``transcript_targets`` has each one's.
     target, reason = chosen[0] if chosen else (check_target(target or first.default_target), None)
     judged = [judgement(doc, k, as_request, read_as[k]) for k in range(len(doc.transcripts))]
+    if not empty_ok:
+        refuse_empty(doc, [c for c, _ in chosen], judged)
     with gc_paused():
         if progress is None:
             analyses = [analyse(t, c, d, j) for t, d, (c, _), j in zip(doc.transcripts, read_as, chosen, judged)]

@@ -29,3 +29,8 @@ class PythonReprInput(InputError):
         else:
             what += ", and it cannot be read safely as a plain Python literal; save it with json.dumps instead"
         super().__init__(what, where)
+
+
+class NothingToCheck(InputError):
+    """A message list with no message in it: a request the provider refuses, or a log with
+    nothing to check (``checking.refuse_empty``). A live view (``watch``) waits for more lines."""

@@ -436,7 +436,7 @@ def _repair_document(doc: Document, target: str | None, options: RepairOptions, 
             if ch:
                 root = run.put(root)
         new_doc = Document(root=root, format=doc.format, transcripts=[r.transcript() for r in runs], source=doc.source)
-        after, again = check_plain(new_doc, asked, dialect, as_request=as_request)
+        after, again = check_plain(new_doc, asked, dialect, as_request=as_request, empty_ok=True)
         # A pass that sees more to do (a fix that only shows once another is made) runs again,
         # so that repairing the output changes nothing.
         changed = [run.step(a, editor_of(a), targets[run.n], options, later=True)
@@ -453,7 +453,7 @@ def _repair_document(doc: Document, target: str | None, options: RepairOptions, 
                     root = run.put(root)
             new_doc = Document(root=root, format=doc.format, transcripts=[r.transcript() for r in runs],
                                source=doc.source)
-            after, _ = check_plain(new_doc, asked, dialect, as_request=as_request)
+            after, _ = check_plain(new_doc, asked, dialect, as_request=as_request, empty_ok=True)
     new_doc = Document(root=root, format=doc.format, transcripts=[r.transcript() for r in runs], source=doc.source)
     reads = None
     if after is before:
@@ -536,6 +536,7 @@ class _Run:
         self.unfixed: list[str] = []
         self.origin: list[int | None] | None = None  # input index of each current item (None: new)
         self.reported: set[str] = set()  # codes check reported on the input (errors and warnings)
+        self.reported_at: dict[int, str] = {}  # input index -> the code check reported on that message first
         self.stuck: list[str] = []  # the codes of the latest pass's changes
         self.request_fields: dict[str, Any] = {}  # fields of the request body around the list that repair rewrote
 
@@ -597,18 +598,26 @@ class _Run:
             for c in self.changes:
                 c.index_after = where.get(c.index_after) if c.index_after is not None else None
         if not later:  # what check reported on the input, at a severity repair acts on
-            self.reported = {i.code for i in a.issues if severity(i.code, target, i.data.get("kind")) in ("error", "warning")}
+            acted = [i for i in a.issues if severity(i.code, target, i.data.get("kind")) in ("error", "warning")]
+            self.reported = {i.code for i in acted}
+            for i in acted:
+                self.reported_at.setdefault(i.index, i.code)
         # A change mending what another fix made (a placeholder result that cannot share a Bedrock
         # message with text) cites the finding behind that fix: repair acts only on what check reported.
         cause = next((c for c in (*(c.code for c in self.changes), *(r.code for r in plan.recs))
                       if c in self.reported), None)
         for r in plan.recs:
             code, text = r.code, r.text
-            if code not in self.reported and cause is not None:
+            before = back(r.before) if r.before is not None else None
+            if code not in self.reported and before in self.reported_at:
+                # the finding on the message itself, in the target's terms (a result a gateway's
+                # destination refuses after text is TC016 there, not the file's own TC003)
+                code = self.reported_at[before]
+            elif code not in self.reported and cause is not None:
                 code = cause
                 text = f"{text} (needed by the {cause} repair, whose output would otherwise break {r.code})"
             self.changes.append(Change(action=r.action, code=code, tool_call_id=r.call_id,
-                                       index_before=back(r.before) if r.before is not None else None,
+                                       index_before=before,
                                        index_after=r.slot.pos if r.slot is not None else None, text=text,
                                        new_id=r.new_id, transcript=self.n))
         for index, code, reason, content in plan.quarantine:

@@ -14,6 +14,18 @@ PROVIDER_NAME = {
     "responses": "the OpenAI Responses API",
 }
 
+# A request whose message list is empty, in the words of the providers that refuse it (dated
+# evidence: docs/provider-evidence.md, "An empty message list").
+NO_MESSAGES = {
+    "openai": (("Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array "
+                "instead."), "danny-avila/LibreChat#10408; microsoft/agent-framework#2384", "2025-11-07"),
+    "anthropic": ("messages: at least one message is required",
+                  "Portkey error library #10153; langchain-ai/langchain#31657", "2025-06-21"),
+    "gemini": ("* GenerateContentRequest.contents: contents is not specified", "NousResearch/hermes-agent#57942",
+               "2026-07-03"),
+}
+
+
 def check_target(target: str) -> str:
     from .errors import InputError
 

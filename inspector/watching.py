@@ -43,7 +43,7 @@ import orjson
 from .dialects.following import FOLLOWED, Appends
 
 MODEL_LINES = frozenset(f.model_line for f in FOLLOWED.values() if f.model_line is not None)
-from .errors import InputError
+from .errors import InputError, NothingToCheck
 from .pairing import TRANSPARENT
 
 
@@ -181,7 +181,10 @@ class Follower:
         from .ci_output import Locator
 
         doc = self._document()
-        report, analyses = check_plain(doc, self.target, self.dialect)
+        try:
+            report, analyses = check_plain(doc, self.target, self.dialect)
+        except NothingToCheck:
+            return None  # no message yet (a session's first records): the next lines may bring one
         self.whole_checks += 1
         self._after_whole(report, analyses)
         return report, Locator(doc, analyses)

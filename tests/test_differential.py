@@ -140,6 +140,19 @@ def _fixture_files(tmp: Path) -> list[Path]:
                         ("bedrock/us.anthropic.claude-sonnet-4-5-v1:0", "bedrock"),
                         ("gemini/gemini-2.5-pro", "gemini"),
                         ("openrouter/google/gemini-3-pro-preview", "gemini-openrouter"))},
+        # user text between the calls and their results: one TC016 on each result repair moves (issue 31)
+        **{f"gateway-{t}-text-before-results.json": json.dumps({"model": m, "messages": [
+            drift.GATEWAY_HISTORY[1], drift.GATEWAY_HISTORY[2], {"role": "user", "content": "and?"},
+            drift.GATEWAY_HISTORY[3], drift._TOOL2, drift.GATEWAY_HISTORY[4]]})
+           for m, t in (("anthropic/claude-sonnet-4-5", "anthropic"),
+                        ("bedrock/us.anthropic.claude-sonnet-4-5-v1:0", "bedrock"))},
+        # a top-level system names an Anthropic body; two system messages are read, not refused (issue 31)
+        "anthropic-top-level-system.json": json.dumps(_test_module("dialects/test_recognition.py").CLAUDE_BODY),
+        "two-system-messages.json": json.dumps(_test_module("dialects/test_recognition.py").TWO_SYSTEMS),
+        # nothing to check, and a request the provider refuses for having no message (issue 31)
+        "empty-list.json": "[]",
+        "empty-messages.json": json.dumps({"messages": []}),
+        "empty-request.json": json.dumps({"model": "gpt-4o", "messages": []}),
         # a Responses function call item replayed without its reasoning item (issue 31)
         "drift-responses-reasoning-dropped.json": json.dumps({"model": "gpt-5.5", "input": drift._turns(False)}),
         "drift-responses-reasoning-kept.json": json.dumps({"model": "gpt-5.5", "input": drift._turns(True)}),

@@ -220,6 +220,47 @@ def test_a_repair_that_would_leave_no_message_is_not_fixed(tmp_path):
     assert p.returncode == 1 and b"would leave no message" in p.stderr
 
 
+# --- An empty message list: nothing to check, or a request the provider refuses (issue 31) ---------
+
+OPENAI_EMPTY = "Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead."
+
+
+@pytest.mark.parametrize("body, said", [
+    ([], "$: nothing to check: the message list is empty"),
+    ({"messages": []}, "$.messages: nothing to check: the message list is empty"),
+    ({"model": "gpt-4o", "messages": []}, f'$.messages: the request\'s message list is empty: OpenAI refuses it: "{OPENAI_EMPTY}"'),
+    ({"model": "anthropic/claude-sonnet-4-5", "messages": []},
+     '$.messages: the request\'s message list is empty: Anthropic refuses it: "messages: at least one message is required"'),
+    ({"contents": []}, "$.contents: nothing to check: the message list is empty"),
+])
+def test_an_empty_message_list_gets_one_answer_from_every_door_and_never_would_accept(tmp_path, body, said):
+    # Old code: check, scan, repair and fit said "would accept" (exit 0) and explain "no message
+    # matches it" (exit 1). A request with no message is refused by the provider (its words); a
+    # log with none has nothing to check. Every door says the same line and exits 2.
+    from inspector import InputError
+    from inspector.guard import inspect_request
+
+    path = tmp_path / "empty.json"
+    path.write_text(json.dumps(body))
+    with pytest.raises(InputError) as got:
+        inspector.check(body)
+    assert str(got.value).startswith(said)
+    doors = [["scan"]] if body not in ([], {"model": "gpt-4o", "messages": []}) else [["check"], ["scan"],
+             ["repair", "-o", tmp_path / "out.json"], ["fit", "--max-tokens", "1000"],
+             ["explain", "--error", "[] is too short - 'messages'"]]
+    for args in doors:  # every door of the CLI on a log and on a request; the others through scan
+        p = run(args[0], path, *args[1:])
+        assert p.returncode == 2 and said.encode() in p.stderr and b"would accept" not in p.stdout + p.stderr, (args, p.stderr)
+    with pytest.raises(InputError, match=r"message list is empty"):
+        inspector.repair(body)
+    with pytest.raises(InputError, match=r"message list is empty"):
+        inspector.fit(body, 1000)
+    if type(body) is dict and "messages" in body:  # the guard, given it as a Chat Completions request
+        ins = inspect_request("http://127.0.0.1:9/v1/chat/completions", path.read_bytes())
+        assert ins is not None and ins.report is None and "message list is empty" in (ins.unreadable or "")
+        assert "would accept" not in ins.unreadable
+
+
 # --- Gemini through a gateway (issue 31): one dataset of request bodies for gemini/… models ----------
 
 _ASK = {"role": "user", "content": "list the files"}

@@ -545,6 +545,15 @@ def system_messages(msgs: list[Msg], issues: list[Issue], model: str | None) -> 
 # --- repair --------------------------------------------------------------------------------------
 
 
+def top_level_system(request: Mapping[str, Any] | None) -> bool:
+    """True when ``request`` carries the Messages API's top-level ``system`` prompt: a non-empty
+    string, or a list of text blocks."""
+    v = request.get("system") if request is not None else None
+    if type(v) is str:
+        return bool(v)
+    return type(v) is list and bool(v) and all(type(b) is dict and b.get("type") == "text" for b in v)
+
+
 def invoke_model_version(request: Mapping[str, Any] | None) -> str | None:
     """The ``anthropic_version`` of a body for Bedrock's InvokeModel (``bedrock-2023-05-31``), else None."""
     v = request.get("anthropic_version") if request is not None else None
@@ -611,6 +620,7 @@ class Anthropic(Dialect):
     name = "anthropic"
     targets = ("anthropic",)
     block = Block.NEXT
+    model_roles = frozenset({"system"})
     tool_fields = frozenset({"tool_use_id"})
     merges: ClassVar[Mapping[str, frozenset[str]]] = {"anthropic": MERGED_ROLES}  # "Consecutive user or assistant turns ... will be combined into a single turn"
     editor_class: ClassVar[type | None] = AnthropicEditor
@@ -652,10 +662,13 @@ class Anthropic(Dialect):
     text = staticmethod(text)
 
     def names_list(self, key: str | None, request: Mapping[str, Any] | None, target: str | None) -> bool:
-        """An Anthropic body for Bedrock's InvokeModel (``anthropic_version: bedrock-…``) is
-        Anthropic's, even with plain role messages only (unless the user named a target it does
-        not fit)."""
-        return invoke_model_version(request) is not None and (target is None or target in self.targets)
+        """An Anthropic body for Bedrock's InvokeModel (``anthropic_version: bedrock-…``), or a body
+        with a top-level ``system`` prompt (a string or text blocks: Chat Completions has no such
+        field, its system prompt is a message) beside its ``messages``, is Anthropic's, even with
+        plain role messages only (unless the user named a target it does not fit)."""
+        if target is not None and target not in self.targets:
+            return False
+        return invoke_model_version(request) is not None or (key == "messages" and top_level_system(request))
 
     def request_rules(self, msgs: list[Msg], request: Mapping[str, Any], issues: list[Issue]) -> None:
         """TC021 ``thinking_required``: the body's ``"thinking"`` setting turns thinking on. A body

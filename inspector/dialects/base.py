@@ -130,6 +130,9 @@ class Dialect(ABC):
     # Targets a gateway (LiteLLM, OpenRouter) reaches with this format, translating it into the
     # destination's own (``through_gateway``); not the format's own targets.
     gateway_targets: ClassVar[tuple[str, ...]] = ()
+    # Roles the format has on some models only (Anthropic's mid-conversation ``system``, 2026-05-28):
+    # read as TC024 until ``model_rules`` places them, so no sign of a file in another format.
+    model_roles: ClassVar[frozenset[str]] = frozenset()
     # The harness that writes this format's logs sends every model through a gateway (OpenHands
     # through LiteLLM): a model the log names of a ``gateway_targets`` vendor is checked there.
     sends_through_gateway: ClassVar[bool] = False

@@ -150,6 +150,52 @@ def back(origin: list[list[int]], index: int | None, pos: Any = None) -> int | N
     return blocks[pos] if type(pos) is int and 0 <= pos < len(blocks) else blocks[0]
 
 
+def _is_result(block: Any) -> bool:
+    return type(block) is dict and (block.get("type") == "tool_result" or "toolResult" in block)
+
+
+def _result_id(block: dict[str, Any]) -> str | None:
+    inner = block.get("toolResult")
+    cid = inner.get("toolUseId") if type(inner) is dict else block.get("tool_use_id")
+    return cid if type(cid) is str and cid else None
+
+
+_DESTINATION = {"anthropic": ("Anthropic", "where tool results must come first"),
+                "bedrock": ("Bedrock", "where tool results and other blocks cannot share a message")}
+
+
+def results_first(iss: Issue, items: list[Any], origin: list[list[int]], target: str) -> list[Issue]:
+    """TC016 on a message the gateway joined from several of the file's (tool results and user
+    text in one user turn), as findings on the file's own messages: one on each tool message whose
+    result the destination refuses where it stands (``pos`` and after: the messages repair moves),
+    the other end the file's message of the turn's first other block. The destination's words
+    (``iss.provider``, its own indexes) go with each."""
+    k, pos = iss.index, iss.data.get("pos", 0)
+    msg = items[k] if 0 <= k < len(items) and k < len(origin) else None
+    blocks = msg.get("content") if type(msg) is dict else None
+    if type(blocks) is not list or len(blocks) != len(origin[k]):
+        iss.index = back(origin, k, pos) or 0
+        return [iss]
+    files = origin[k]
+    text_at = next((files[j] for j, b in enumerate(blocks) if not _is_result(b)), None)
+    at: dict[int, str | None] = {}
+    for j, b in enumerate(blocks):
+        if j >= pos and _is_result(b) and files[j] not in at and files[j] != text_at:
+            at[files[j]] = _result_id(b)
+    who, rule = _DESTINATION.get(target, (target, "where tool results must come first"))
+    out = []
+    for i, cid in at.items():
+        new = Issue("TC016", i, cid, text_at, **iss.data)
+        new.say = (f"is the tool result for call {cid or '(no id)'}, which the gateway sends {who} in one user "
+                   f"message (messages.{k}) with the text of message #{text_at}, {rule}.")
+        new.provider = iss.provider
+        out.append(new)
+    if not out:
+        iss.index = back(origin, k, pos) or 0
+        return [iss]
+    return out
+
+
 # --- Gemini --------------------------------------------------------------------------------------
 
 # LiteLLM's words when a tool message names no call it can find (BerriAI/litellm#28978, 2026-05-27).

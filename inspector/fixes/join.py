@@ -157,8 +157,22 @@ class JoinPlan:
             if first is not None and self.origins[group_of[g[0]].pos] is None:
                 self.origins[group_of[g[0]].pos] = first
 
-        def ours(text: str) -> str:  # the plan's "message #k" are exploded indices
-            return _MSG_NO.sub(lambda mo: f"#{origin[int(mo[1])]}" if int(mo[1]) < len(origin) else mo[0], text)
+        def ours(text: str) -> str:
+            """The plan's "message #k" (exploded indices) as the input's message numbers; two pieces of
+            one input message the text names apart keep apart, by their part numbers (a duplicate
+            result quarantined beside the copy kept in the same message, issue 31)."""
+            named = [int(n) for n in _MSG_NO.findall(text) if int(n) < len(origin)]
+            shared = {origin[n] for n in named if sum(1 for x in set(named) if origin[x] == origin[n]) > 1}
+
+            def one(mo: re.Match[str]) -> str:
+                n = int(mo[1])
+                if n >= len(origin):
+                    return mo[0]
+                if origin[n] in shared:
+                    return f"#{origin[n]} (part {sum(1 for x in range(n) if origin[x] == origin[n]) + 1})"
+                return f"#{origin[n]}"
+
+            return _MSG_NO.sub(one, text)
 
         home: dict[int, _Out] = {}  # input index -> the first output message holding a piece of it
         for k, raw in enumerate(out):
@@ -183,6 +197,7 @@ class JoinPlan:
         whole = {k for k, got in taken.items() if len(got) == len(pieces[k])}
         for index, code, reason, content in inner.quarantine:
             k = origin[index]
+            reason = ours(reason)
             if k in whole:
                 if content is ex[index]:
                     if k in taken:  # once per message, with the first piece's code and reason

@@ -163,16 +163,20 @@ class ResultFixes:
             i = l.result.msg
             if l is keep:
                 continue
+            # the one kept, named by its own place: another message, or another copy in this one
+            # (a log whose entries make one message: Claude Code's results of one turn)
+            kept = (f"message #{k}" if k != i else
+                    f"the {'earlier' if keep.result.pos < l.result.pos else 'later'} copy in the same message")
             if same_json(self.state.items[i], kraw):
                 self.state.skip.add(i)
                 self.state.log("remove_duplicate", "TC005", c.id, i, None,
                          f"Removed message #{i}, an identical second result for call {c.id} ({tool_label(c.name)}); "
-                         f"message #{k} is kept.")
+                         f"{kept} is kept.")
             else:
-                self.state.take_out(i, "TC005", f"another result for call {c.id} was kept (message #{k})",
+                self.state.take_out(i, "TC005", f"another result for call {c.id} was kept ({kept})",
                               "quarantine_duplicate", c.id,
                               f"Took message #{i}, a differing extra result for call {c.id} ({tool_label(c.name)}), "
-                              f"out into the quarantine; message #{k} is kept.")
+                              f"out into the quarantine; {kept} is kept.")
             if k not in run and i in run and not replaced:
                 self.state.instead[i] = self.state.slot(k)  # the keeper takes the place of the one dropped
                 replaced = True

@@ -152,6 +152,9 @@ _MISSING_RESULTS_ANTHROPIC = ("messages.{i}: `tool_use` ids were found without `
 _GEMINI_COUNT = ("Please ensure that the number of function response parts is equal to the number of function call "
                  "parts of the function call turn.")
 _UNIQUE_TOOL_USE = "messages.{i}.content.{j}: `tool_use` ids must be unique"
+# Bedrock Converse's words for duplicate toolUse ids (claude-sonnet-4-5 on ConverseStream, re-searched 2026-11-27)
+_CONVERSE_DUPLICATE_IDS = "The toolUse blocks at messages.{i}.content contain duplicate Ids: {id}"
+_CONVERSE_DUPLICATE_SEEN = seen("bvcyber/Cyber-AutoAgent-ng#72; double16/Cyber-AutoAgent-ng#27")
 _RESPONSES_DUPLICATE = "Duplicate item found with id {id}. Remove duplicate items from your input and try again."
 # its newest report (a duplicated reasoning item, gpt-5-codex through OpenRouter), re-searched 2026-11-27
 _RESPONSES_DUPLICATE_SEEN = Said(_RESPONSES_DUPLICATE, seen("OpenRouterTeam/ai-sdk-provider#254"), date="2025-11-26")
@@ -218,9 +221,7 @@ _RULES = (
     Rule("TC006", "duplicate_tool_call_id", targets(E, E, E, E, E, W, E), s.sentence_tc006, said={
         "anthropic": Said(_UNIQUE_TOOL_USE, ANTHROPIC, date="2026-03-13"),
         # Converse's own words (claude-sonnet-4-5 on ConverseStream, re-searched 2026-11-27)
-        "bedrock": Said("The toolUse blocks at messages.{i}.content contain duplicate Ids: {id}",
-                        'docs/provider-evidence.md, "Evidence re-searched" (bvcyber/Cyber-AutoAgent-ng#72; '
-                        "double16/Cyber-AutoAgent-ng#27)", date="2026-03-06"),
+        "bedrock": Said(_CONVERSE_DUPLICATE_IDS, _CONVERSE_DUPLICATE_SEEN, date="2026-03-06"),
         "mistral": Said("Duplicate tool call id {id} in assistant message", MISTRAL),
         "responses": _RESPONSES_DUPLICATE_SEEN,
     },
@@ -284,7 +285,7 @@ _RULES = (
          said={"gemini": Said(_GEMINI_COUNT, GEMINI, date="2026-03-04")},
          found_in=("pairing.py",)),
     Rule("TC016", "tool_result_not_first", targets(None, None, None, E, E, None, None), s.sentence_tc016,
-         found_in=("dialects/anthropic.py", "dialects/bedrock.py", "dialects/pydantic_ai.py")),
+         found_in=("dialects/anthropic.py", "dialects/bedrock.py", "dialects/gateway.py", "dialects/pydantic_ai.py")),
     Rule("TC017", "legacy_function_pairing", targets(W, E, E, None, None, None, None), s.sentence_tc017, said={
         "openai": Said(_LEGACY_NAME, seen("open-compass/T-Eval#66"), date="2025-03-20"),
         "deepseek": Said(_LEGACY_NAME, OPENAI),
@@ -405,7 +406,9 @@ _RULES = (
          found_in=("dialects/vercel_ai.py", "pairing.py", "rules/requests.py")),
     Rule("TC023", "tool_call_id_reused", targets(I, I, W, E, E, I, E), s.sentence_tc023, s.hint_tc023, said={
         "anthropic": Said(_UNIQUE_TOOL_USE, ANTHROPIC, date="2026-03-13"),
-        "bedrock": Said(_UNIQUE_TOOL_USE, ANTHROPIC),
+        # Converse's own words for a toolUse id it has seen before (not Anthropic's, issue 31)
+        "bedrock": Said(_CONVERSE_DUPLICATE_IDS, ('docs/provider-evidence.md, "Issue 31 verdicts" (bvcyber/'
+                        "Cyber-AutoAgent-ng#72; double16/Cyber-AutoAgent-ng#27)"), date="2026-03-06"),
         "responses": _RESPONSES_DUPLICATE_SEEN,
     },
          found_in=("rules/sequence.py",)),

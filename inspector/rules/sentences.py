@@ -37,8 +37,10 @@ def sentence_tc004(s: Issue) -> str:
 
 
 def sentence_tc005(s: Issue) -> str:
+    first = s.data.get("first")
+    where = "an earlier result in the same message" if first == s.index else f"message #{first}"
     return (f"Message #{s.index} is a second result for tool call {s.call_id} ({_tool(s.data.get('name'))}); "
-            f"message #{s.data.get('first')} already answered it.")
+            f"{where} already answered it.")
 
 
 def sentence_tc006(s: Issue) -> str:

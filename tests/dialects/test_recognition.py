@@ -79,3 +79,53 @@ def test_every_dialect_reads_its_own_samples_without_refusal():
         inspector.check(d.samples.clean, dialect=d.name)
         inspector.check(d.samples.broken, dialect=d.name)
     assert get("pydantic-ai").name == "pydantic-ai"
+
+
+# --- issue 31: system messages are a role some models have, and a top-level system names Anthropic ---
+
+TWO_SYSTEMS = [{"role": "system", "content": "Be brief."}, {"role": "system", "content": "Answer in French."},
+               {"role": "user", "content": "Bonjour"}]
+# An Anthropic Messages body: top-level system, a Claude model, and a mid-conversation system
+# message (accepted on Claude Opus 4.8 and later since 2026-05-28, rules.md).
+CLAUDE_BODY = {"model": "claude-opus-4-8", "max_tokens": 1024, "system": "You are terse.", "messages": [
+    {"role": "user", "content": "List the files."},
+    {"role": "system", "content": "The user is on Windows."},
+    {"role": "assistant", "content": "dir"},
+    {"role": "user", "content": "Thanks."}]}
+
+
+@pytest.mark.parametrize("target", [None, "openai", "anthropic", "mistral"])
+def test_two_system_messages_are_read_not_refused(tmp_path, target):
+    # Old code: with target anthropic, "not recognised as anthropic: 2 of 3 items have a role or
+    # type anthropic does not have ('system')". A system message is a role Anthropic has on newer
+    # models, so the list is read and judged (a warning naming which models take it).
+    report = inspector.check(TWO_SYSTEMS, target=target)
+    assert report.message_count == 3
+    if target == "anthropic":
+        assert [(f.code, f.severity) for f in report.findings] == [("TC024", "warning")] * 2
+    else:
+        assert report.dialect == "openai-chat" and report.findings == []
+    path = tmp_path / "two-systems.json"
+    path.write_text(json.dumps(TWO_SYSTEMS))
+    p = run("check", str(path), *(["--target", target] if target else []))
+    assert p.returncode == 0 and "not recognised" not in p.stderr, p.stderr
+
+
+def test_a_body_with_a_top_level_system_is_anthropic_and_its_system_message_is_accepted(tmp_path):
+    # Old code: read as openai-chat (target openai) unless --target anthropic was given.
+    report = inspector.check(CLAUDE_BODY)
+    assert (report.dialect, report.target) == ("anthropic", "anthropic")
+    assert report.findings == [] and "would accept" in inspector.verdict(report)
+    older = inspector.check({**CLAUDE_BODY, "model": "claude-sonnet-4-5-20250929"})
+    assert [(f.code, f.severity, f.message_index, f.provider_error) for f in older.findings] == [
+        ("TC024", "error", 1, "role 'system' is not supported on this model")]
+    blocks = inspector.check({**CLAUDE_BODY, "system": [{"type": "text", "text": "You are terse."}]})
+    assert blocks.dialect == "anthropic"
+    path = tmp_path / "claude.json"
+    path.write_text(json.dumps(CLAUDE_BODY))
+    p = run("check", str(path), "--format", "json")
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    assert (out["dialect"], out["target"], out["findings"]) == ("anthropic", "anthropic", [])
+    # a target it does not fit keeps the OpenAI reading
+    assert inspector.check(CLAUDE_BODY, target="openai").dialect == "openai-chat"

@@ -291,3 +291,25 @@ def test_a_rewound_branch_stays_as_it_was_while_the_conversation_is_repaired():
     again = inspector.check(fixed.output)
     assert again.transcript_labels[1].startswith("abandoned branch")  # still offered on its own
     assert [e["uuid"] for e in inspector.load(fixed.output).transcripts[1].items] == ["u1", "a1", "u2", "a2"]
+
+
+def test_a_duplicate_result_in_the_same_message_names_the_copy_kept_by_its_own_place():
+    # Issue 31: two differing results for one call in the user turn the log's entries make:
+    # the change read "Took message #2 … out; message #2 is kept", naming both by one number.
+    from support.dialect_writers import as_text, to_claude_code
+    from support.transcripts import call
+
+    chat = [{"role": "user", "content": "go"},
+            {"role": "assistant", "content": None, "tool_calls": [call("toolu_a", "read")]},
+            {"role": "tool", "tool_call_id": "toolu_a", "content": "first"},
+            {"role": "tool", "tool_call_id": "toolu_a", "content": "second"},
+            {"role": "assistant", "content": "done"}]
+    text = as_text(to_claude_code(chat), "claude-code")
+    [f] = inspector.check(text).findings
+    assert (f.code, f.message_index, f.other_index) == ("TC005", 2, 2)
+    assert "an earlier result in the same message already answered it" in f.text and "message #2 already" not in f.text
+    fixed = inspector.repair(text)
+    [c] = [c for c in fixed.report.changes if c.action == "quarantine_duplicate"]
+    assert "Took message #2 (part 1)" in c.text and "message #2 (part 2) is kept" in c.text, c.text
+    [q] = fixed.report.quarantine
+    assert "first" in json.dumps(q.content) and "second" not in json.dumps(q.content)

@@ -148,6 +148,26 @@ def test_an_id_reused_across_messages_is_renamed_with_its_result_and_the_id_map(
     assert inspector.repair(REUSED).output == fixed.output  # deterministic
 
 
+def test_an_id_reused_across_messages_gets_converses_own_words_for_bedrock():
+    # Issue 31: Bedrock's Converse API answered in Anthropic's words before; its own are recorded
+    # (claude-sonnet-4-5 on ConverseStream, 2026-03-06).
+    def use(i):
+        return {"toolUse": {"toolUseId": i, "name": "read", "input": {}}}
+
+    def res(i):
+        return {"toolResult": {"toolUseId": i, "content": [{"text": "A"}]}}
+
+    body = {"messages": [{"role": "user", "content": [{"text": "Two reads."}]}, {"role": "assistant", "content": [
+        use("tooluse_1")]}, {"role": "user", "content": [res("tooluse_1")]}, {"role": "assistant", "content": [
+        use("tooluse_1")]}, {"role": "user", "content": [res("tooluse_1")]}]}
+    [f] = _errors(body)
+    assert (f.code, f.message_index) == ("TC023", 3)
+    assert f.provider_error == "The toolUse blocks at messages.3.content contain duplicate Ids: tooluse_1"
+    assert "tool_use" not in f.provider_error and f.evidence.date == "2026-03-06"
+    fixed = _repaired_clean(body)
+    assert [c.code for c in fixed.report.changes][:1] == ["TC023"]
+
+
 # --- empty text blocks -------------------------------------------------------------------------
 
 def test_empty_text_blocks_go_to_the_quarantine_for_anthropic_and_bedrock():

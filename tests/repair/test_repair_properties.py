@@ -13,7 +13,7 @@ import json
 
 import orjson
 import turnsafe
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from support.transcripts import call, user, valid_transcripts
 from support.validators import mistral_accepts
@@ -216,12 +216,35 @@ def test_mistral_common_refuses_what_repair_fixes():
 MOVES = frozenset({"move_message", "move_result", "quarantine_message", "quarantine_orphan", "remove_duplicate"})
 
 
+# The destinations an OpenAI-format history reaches through a gateway (LiteLLM, OpenRouter): the
+# destination's rules on the gateway's translation, each finding placed on the file's own message.
+GATEWAY_TARGETS = ("anthropic", "bedrock", "gemini")
+GATEWAY_MODELS = {"anthropic": "anthropic/claude-sonnet-4-5", "bedrock": "bedrock/us.anthropic.claude-sonnet-4-5",
+                  "gemini": "gemini/gemini-2.5-pro"}
+
+
+# User text between an assistant's calls and their results: the gateway sends the text and the
+# results in one user message (TC016 there), and repair moves every result before the text.
+USER_BETWEEN = [user("q"), {"role": "assistant", "content": None, "tool_calls": [call("call_a"), call("call_b")]},
+                user("interrupting"), {"role": "tool", "tool_call_id": "call_a", "content": "ra"},
+                {"role": "tool", "tool_call_id": "call_b", "content": "rb"}, {"role": "assistant", "content": "done"}]
+
+
 @settings(**SETTINGS)
-@given(broken_transcripts(), st.sampled_from(TARGETS))
-def test_repair_never_moves_or_quarantines_a_message_the_check_does_not_report(msgs, target):
+@given(broken_transcripts(), st.sampled_from(TARGETS + GATEWAY_TARGETS), st.booleans())
+@example(USER_BETWEEN, "anthropic", False)
+@example(USER_BETWEEN, "bedrock", True)
+@example(USER_BETWEEN, "gemini", True)
+def test_repair_never_moves_or_quarantines_a_message_the_check_does_not_report(msgs, target, named):
     # Issue 31: repair acts only on what check reports (errors and warnings, for this target): a
-    # message repair moves or takes out is the subject or the other end of such a finding.
+    # message repair moves or takes out is the subject or the other end of such a finding. Through
+    # a gateway too: the target given, or picked from the request's model (``named``).
+    named = named and target in GATEWAY_MODELS
+    if named:
+        msgs, target = {"model": GATEWAY_MODELS[target], "messages": copy.deepcopy(msgs)}, None
     report = inspector.check(msgs, target=target)
+    if named:
+        assert "through a gateway" in report.target_reason, report.target_reason
     reported = {i for f in report.findings if f.severity in ("error", "warning")
                 for i in (f.message_index, f.other_index) if i is not None}
     result = inspector.repair(msgs, target=target)

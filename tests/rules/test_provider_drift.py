@@ -267,6 +267,29 @@ def test_a_system_message_between_call_and_result_is_no_break_through_the_gatewa
     assert _errors(inspector.check({"model": "anthropic/claude-sonnet-4-5", "messages": msgs})) == []
 
 
+@pytest.mark.parametrize("model", ["anthropic/claude-sonnet-4-5", "bedrock/us.anthropic.claude-sonnet-4-5-v1:0"])
+def test_user_text_before_the_results_is_one_finding_on_each_result_repair_moves(model):
+    # LiteLLM sends the user text and the two tool results after it as one user message
+    # [text, tool_result, tool_result]: the destination refuses it once (TC016), and repair moves
+    # both tool messages before the text. Each moved message is reported, the text message is
+    # the other end, and each change cites the finding on its message (issue 31).
+    msgs = [GATEWAY_HISTORY[1], GATEWAY_HISTORY[2], {"role": "user", "content": "and the hidden ones?"},
+            GATEWAY_HISTORY[3], _TOOL2, GATEWAY_HISTORY[4]]
+    report = inspector.check({"model": model, "messages": msgs})
+    assert [(f.code, f.message_index, f.other_index, f.tool_call_id) for f in _errors(report)] == [
+        ("TC016", 3, 2, "call_1"), ("TC016", 4, 2, "call_2")]
+    assert {f.provider_error for f in _errors(report)} == {_errors(report)[0].provider_error}  # one refusal
+    assert "messages.2" in _errors(report)[0].text and "message #2" in _errors(report)[0].text
+    fixed = inspector.repair({"model": model, "messages": msgs})
+    assert [(c.action, c.code, c.index_before) for c in fixed.report.changes] == [
+        ("move_result", "TC016", 3), ("move_result", "TC016", 4)]
+    assert [m.get("content") for m in fixed.data["messages"]][2:5] == ["a.py", "/work", "and the hidden ones?"]
+    if model.startswith("anthropic/"):
+        assert fixed.report.ok and inspector.check(fixed.output).ok
+    else:  # Converse refuses the results and the user text after them in one message too: said, not hidden
+        assert not fixed.report.ok and "TC016" in fixed.report.unfixed[-1]
+
+
 @pytest.mark.parametrize("model, target", [("bedrock/us.anthropic.claude-sonnet-4-5-v1:0", "bedrock"),
                                            ("openrouter/anthropic/claude-sonnet-4-5", "anthropic"),
                                            ("anthropic/claude-opus-4-8", "anthropic")])
