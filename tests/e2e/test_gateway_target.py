@@ -11,7 +11,7 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
-from .conftest import upload, wait_idle
+from .conftest import rerun, upload
 
 
 def _drift():
@@ -32,7 +32,6 @@ HISTORY = _drift().GATEWAY_HISTORY
 
 def _open(page, model: str) -> None:
     upload(page, name="litellm.json", data=json.dumps({"model": model, "messages": HISTORY}).encode())
-    wait_idle(page)
 
 
 def test_a_history_for_claude_through_a_gateway_opens_on_that_destination(app_page):
@@ -41,8 +40,8 @@ def test_a_history_for_claude_through_a_gateway_opens_on_that_destination(app_pa
     target = page.locator('[data-testid="stSelectbox"]').filter(has_text="Target")
     expect(target).to_match_aria_snapshot('- combobox "Target": anthropic (through a gateway)')
     expect(page.locator(".st-key-file_row")).to_contain_text("through a gateway")
-    page.locator('[data-testid="timeline"] [data-msg-index="2"]').first.click()
-    wait_idle(page)
+    with rerun(page):
+        page.locator('[data-testid="timeline"] [data-msg-index="2"]').first.click()
     detail = page.locator(".st-key-detail")
     # the destination's own words, with its own index (the system message left the list) ...
     expect(detail).to_contain_text("messages.1: `tool_use` ids were found without `tool_result` blocks")
@@ -56,8 +55,8 @@ def test_a_history_for_gemini_through_litellm_opens_on_gemini_with_its_count_wor
     target = page.locator('[data-testid="stSelectbox"]').filter(has_text="Target")
     expect(target).to_match_aria_snapshot('- combobox "Target": gemini (through a gateway)')
     expect(page.locator(".st-key-file_row")).to_contain_text("through a gateway")
-    page.locator('[data-testid="timeline"] [data-msg-index="2"]').first.click()
-    wait_idle(page)
+    with rerun(page):
+        page.locator('[data-testid="timeline"] [data-msg-index="2"]').first.click()
     detail = page.locator(".st-key-detail")
     # the half-answered parallel calls, in Gemini's words, on the file's own message and call id
     expect(detail).to_contain_text("Please ensure that the number of function response parts is equal to the number "
