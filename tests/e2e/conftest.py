@@ -103,6 +103,15 @@ def rerun(page) -> Iterator[None]:
     page.wait_for_function(RAN, arg=before, timeout=RUN_MS)
 
 
+def open_tab(page, name: str) -> None:
+    """Open the tab ``name`` and wait for its run; a tab already open is left as it is (a click
+    on it changes nothing, so no run would come)."""
+    tab = page.get_by_role("tab", name=name)
+    if tab.get_attribute("aria-selected") != "true":
+        with rerun(page):
+            tab.click()
+
+
 # The upload's file is drawn: its name above the timeline, the reader's message when it cannot
 # be read, or the dataset view.
 UPLOAD_DRAWN = """(name) => {
@@ -135,6 +144,10 @@ def open_sample(page, stem: str) -> None:
     if opener.count():  # several transcripts open as the dataset view: open the first one
         with rerun(page):
             opener.click()
-    # One timeline: the run has ended, so the old page's timeline is gone.
+    # One timeline: the run has ended, so the old page's timeline is gone. A file the app could
+    # not read says why (a worker refused it): say it here rather than "count 0".
+    expect(page.locator('[data-testid="timeline"], .st-key-input_error')).not_to_have_count(0)
+    refused = page.locator(".st-key-input_error")
+    assert not refused.count(), refused.inner_text()
     expect(page.locator('[data-testid="timeline"]')).to_have_count(1)
 
