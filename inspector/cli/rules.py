@@ -85,7 +85,7 @@ def _arguments(p: argparse.ArgumentParser) -> None:
 def describe(code: str, target: str | None = None, model: str | None = None) -> dict[str, Any]:
     """One rule as ``inspector rules`` prints it (the JSON form)."""
     from ..model_families import CAPABILITIES, accepts
-    from ..rules.catalogue import KIND_EVIDENCE, RESEARCH_DATE, RULE, TARGET_EVIDENCE
+    from ..rules.catalogue import KIND_EVIDENCE, RULE, TARGET_EVIDENCE
 
     rule = RULE[code]
     targets = [target] if target else list(TARGETS)
@@ -119,9 +119,8 @@ def describe(code: str, target: str | None = None, model: str | None = None) -> 
         cases.append(entry)
     said: list[dict[str, Any]] = []
     for t, s in rule.said.items():
-        if t in targets:
-            said.append({"target": t, "text": s.text, "evidence": {"source": s.evidence,
-                                                                    "date": s.date or RESEARCH_DATE}})
+        if t in targets:  # the newest dated report of the words, as a finding carries it (None: undated)
+            said.append({"target": t, "text": s.text, "evidence": {"source": s.evidence, "date": s.date}})
     for t in targets:
         ev = TARGET_EVIDENCE.get((code, t))
         if ev is not None:
@@ -148,7 +147,7 @@ def text_of(d: dict[str, Any]) -> str:
     if d["provider_words"]:
         lines += ["", "The providers' words:"]
         for w in d["provider_words"]:
-            ev = f"({w['evidence']['source']}, {w['evidence']['date']})"
+            ev = f"({w['evidence']['source']}, {w['evidence']['date'] or 'undated'})"
             lines.append(f"  - {w['target']}: {w['text']} {ev}" if w["text"] else f"  - {w['target']}: {ev}")
     lines += ["", f"Repair: {d['repair']}"]
     return "\n".join(lines)

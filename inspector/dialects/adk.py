@@ -24,12 +24,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..containers import Path, path_text
-from ..errors import InputError
+from ..containers import Path
 from ..model import Issue, Msg
 from ..sqlite_sessions import session_store
 from . import gemini
-from .base import Samples, type_name
+from .base import Samples, objects
 from .chat_events import EventsEditor
 
 SESSION_KEYS = ("appName", "userId", "events")
@@ -82,9 +81,7 @@ def chat(items: list[Any], where: tuple[Any, ...]) -> tuple[list[dict[str, Any]]
                   and type(e.get("content")) is dict), None)
     out: list[dict[str, Any]] = []
     groups: list[list[int]] = []
-    for k, e in enumerate(items):
-        if type(e) is not dict:
-            raise InputError(f"expected an ADK event object, got {type_name(e)}", f"{path_text(where)}[{k}]")
+    for k, e in objects(items, where, "an ADK event object"):
         content = e.get("content")
         if type(content) is not dict or e.get("partial") is True or not content.get("parts"):
             continue

@@ -26,8 +26,7 @@ import json
 import uuid
 from typing import Any
 
-from ..errors import InputError
-from .base import Samples, SessionFiles, type_name, word
+from .base import Samples, SessionFiles, objects, word
 from .chat_events import ChatEvents, ChatEventsEditor
 
 SENT = frozenset({"user.message", "assistant.message", "tool.execution_complete", "system.message"})
@@ -68,11 +67,7 @@ def _result(data: dict[str, Any]) -> Any:
 def chat(items: list[Any], where: tuple[Any, ...]) -> tuple[list[dict[str, Any]], list[list[int]]]:
     out: list[dict[str, Any]] = []
     groups: list[list[int]] = []
-    for k, e in enumerate(items):
-        if type(e) is not dict:
-            from ..containers import path_text
-
-            raise InputError(f"expected a Copilot CLI event object, got {type_name(e)}", f"{path_text(where)}[{k}]")
+    for k, e in objects(items, where, "a Copilot CLI event object"):
         t = e.get("type")
         data: dict[str, Any] = e["data"] if type(e.get("data")) is dict else {}
         if data.get("parentToolCallId") is not None:

@@ -36,7 +36,7 @@ from typing import Any
 
 from ..containers import Path as Path_
 from ..errors import InputError
-from .base import Samples, SessionFiles, type_name, word
+from .base import Samples, SessionFiles, objects, parts_text, word
 from .chat_events import ChatEvents, ChatEventsEditor
 
 V1_KINDS = frozenset({"MessageEvent", "ActionEvent", "ObservationEvent", "AgentErrorEvent", "UserRejectObservation",
@@ -82,23 +82,13 @@ def _text(content: Any) -> Any:
     return content
 
 
-def _joined(content: Any) -> str:
-    if type(content) is str:
-        return content
-    if type(content) is list:
-        return "\n".join(p["text"] for p in content if type(p) is dict and type(p.get("text")) is str)
-    return ""
-
-
 def _v1(items: list[Any], where: tuple[Any, ...]) -> tuple[list[dict[str, Any]], list[list[int]]]:
     forgotten = {x for e in items if is_v1(e) and e["kind"] == "Condensation"
                  for x in (e.get("forgotten_event_ids") or ()) if type(x) is str}
     out: list[dict[str, Any]] = []
     groups: list[list[int]] = []
     reply: Any = object()  # the llm_response_id of the assistant message being built
-    for k, e in enumerate(items):
-        if type(e) is not dict:
-            raise InputError(f"expected an OpenHands event object, got {type_name(e)}", f"{_at(where)}[{k}]")
+    for k, e in objects(items, where, "an OpenHands event object"):
         kind = e.get("kind")
         if e.get("id") in forgotten:
             continue
@@ -111,7 +101,7 @@ def _v1(items: list[Any], where: tuple[Any, ...]) -> tuple[list[dict[str, Any]],
                 out[-1]["tool_calls"].append(call)
                 groups[-1].append(k)
                 continue
-            thought = _joined(e.get("thought"))
+            thought = parts_text(e.get("thought"))
             out.append({"role": "assistant", "content": thought or None, "tool_calls": [call]})
             groups.append([k])
             reply = rid
@@ -173,9 +163,7 @@ def _v0(items: list[Any], where: tuple[Any, ...]) -> tuple[list[dict[str, Any]],
     out: list[dict[str, Any]] = []
     groups: list[list[int]] = []
     reply: Any = object()
-    for k, e in enumerate(items):
-        if type(e) is not dict:
-            raise InputError(f"expected an OpenHands event object, got {type_name(e)}", f"{_at(where)}[{k}]")
+    for k, e in objects(items, where, "an OpenHands event object"):
         if e.get("id") in forgotten:
             continue
         meta = e.get("tool_call_metadata")
@@ -204,12 +192,6 @@ def _v0(items: list[Any], where: tuple[Any, ...]) -> tuple[list[dict[str, Any]],
             out.append({"role": "system", "content": args.get("content", "")})
             groups.append([k])
     return out, groups
-
-
-def _at(where: tuple[Any, ...]) -> str:
-    from ..containers import path_text
-
-    return path_text(where)
 
 
 def conversation_folder(path: str | os.PathLike[str]) -> list[Path] | None:

@@ -1,6 +1,6 @@
 // Cards of the timeline: one message as a card (its role, text, finding marks, call and result
-// chips), a ghost card where a missing result should be. Shared by the timeline (timeline.js)
-// and the Compare view (compare.js): each component's script is this file followed by its own
+// chips), a ghost card where a missing result should be, and the header's pager (page N of M).
+// Shared by the timeline (timeline.js) and the Compare view (compare.js): each component's script is this file followed by its own
 // (inspector/render/__init__.py, ``script``).
 //
 // Everything from the transcript is untrusted: it enters the page only through textContent, or
@@ -105,4 +105,22 @@ function buildGhost(it) {
   t.appendChild(el("span", "", " called in #" + num(it.call) + (it.status === "pending" ? " (the log ends here)" : "")));
   g.appendChild(t);
   return g;
+}
+
+function pager(data, setTriggerValue, back, forward) {
+  // The page buttons of a header: back (its text), "page N of M", forward; a click sends the
+  // "page" trigger (0-based), and a button with no page to go to is disabled.
+  const nav = el("span", "tl-nav");
+  const prev = el("button", "tl-btn", back);
+  const next = el("button", "tl-btn", forward);
+  prev.disabled = data.page <= 0;
+  next.disabled = data.page >= data.pages - 1;
+  prev.setAttribute("data-nav", "prev");
+  next.setAttribute("data-nav", "next");
+  prev.onclick = () => setTriggerValue("page", data.page - 1);
+  next.onclick = () => setTriggerValue("page", data.page + 1);
+  nav.appendChild(prev);
+  nav.appendChild(el("span", "tl-page", `page ${fmt(data.page + 1)} of ${fmt(data.pages)}`));
+  nav.appendChild(next);
+  return nav;
 }

@@ -51,19 +51,7 @@ export default function (component) {
   const head = el("div", "tl-head cmp-head");
   const where = el("div", "tl-where");
   where.appendChild(el("span", "tl-range", `${fmt(data.total)} aligned turn${data.total !== 1 ? "s" : ""}`));
-  const nav = el("span", "tl-nav");
-  const prev = el("button", "tl-btn", "\u2039 Earlier");
-  const next = el("button", "tl-btn", "Later \u203a");
-  prev.disabled = data.page <= 0;
-  next.disabled = data.page >= data.pages - 1;
-  prev.setAttribute("data-nav", "prev");
-  next.setAttribute("data-nav", "next");
-  prev.onclick = () => setTriggerValue("page", data.page - 1);
-  next.onclick = () => setTriggerValue("page", data.page + 1);
-  nav.appendChild(prev);
-  nav.appendChild(el("span", "tl-page", `page ${fmt(data.page + 1)} of ${fmt(data.pages)}`));
-  nav.appendChild(next);
-  where.appendChild(nav);
+  where.appendChild(pager(data, setTriggerValue, "\u2039 Earlier", "Later \u203a"));
   let goFirst = null;
   if (data.first !== null && data.first !== undefined) {
     goFirst = el("button", "tl-btn", "First divergence");

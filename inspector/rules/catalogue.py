@@ -45,8 +45,9 @@ TEMPLATE_FIELDS: Mapping[str, str] = {
 @dataclass(frozen=True)
 class Said:
     """A provider's own words for a rule (a template over ``TEMPLATE_FIELDS``) and where they were
-    seen. ``only_without``: the words are for the case where these fields are empty; ``date``: when
-    they were last seen (None: the research's own date, ``RESEARCH_DATE``)."""
+    seen. ``only_without``: the words are for the case where these fields are empty; ``date``: the
+    newest dated report of them (None: no dated report was found; every door shows "undated", not the
+    day the research was done, ``RESEARCH_DATE``)."""
 
     text: str
     evidence: str
@@ -123,6 +124,16 @@ PROBE = 'docs/provider-evidence.md, "Provider drift of 2026" (live probe of La P
 RECORDED = ('docs/provider-evidence.md, "Recorded rejections held as tests" (corpus: '
             "broken/pydantic-ai_openai_responses_reasoning_without_following_item)")
 
+# The evidence search repeated on 2026-11-27 for every provider text whose newest report was older
+# than 2026-06 (or undated): docs/provider-evidence.md, "Evidence re-searched", names each report.
+RESEARCHED = 'docs/provider-evidence.md, "Evidence re-searched"'
+
+
+def seen(reports: str) -> str:
+    """The evidence of words re-searched on 2026-11-27: the section and the reports that quote them."""
+    return f"{RESEARCHED} ({reports})"
+
+
 REASONING_BINDING = ('docs/provider-evidence.md, "Responses reasoning items" (the reasoning item\'s own words, '
                      "rules.md 2026-11-23; item ids of one response: cline/cline#12242, 2026-07-12)")
 
@@ -133,22 +144,26 @@ _GEMINI_COUNT = ("Please ensure that the number of function response parts is eq
                  "parts of the function call turn.")
 _UNIQUE_TOOL_USE = "messages.{i}.content.{j}: `tool_use` ids must be unique"
 _RESPONSES_DUPLICATE = "Duplicate item found with id {id}. Remove duplicate items from your input and try again."
+# its newest report (a duplicated reasoning item, gpt-5-codex through OpenRouter), re-searched 2026-11-27
+_RESPONSES_DUPLICATE_SEEN = Said(_RESPONSES_DUPLICATE, seen("OpenRouterTeam/ai-sdk-provider#254"), date="2025-11-26")
 _LEGACY_NAME = "Missing parameter 'name': messages with role 'function' must have a 'name'."
 _NULL_CONTENT = "Invalid value for 'content': expected a string, got null."
+_EMPTY_NAME = ("empty string. Expected a string with minimum length 1, but got an empty string instead.")
 
 # A result after its call's block (TC003) or before it (TC004) is answered with the orphan's words
 # on the result side (the call side gets TC001's).
 _ORPHAN_SAID: Mapping[str, Said] = {
     "openai": Said("Invalid parameter: messages with role 'tool' must be a response to a preceeding message with "
-                   "'tool_calls'.", OPENAI),
+                   "'tool_calls'.", seen("sdcb/chats#132; run-llama/llama_index#16214"), date="2026-04-23"),
     "deepseek": Said("Messages with role 'tool' must be a response to a preceding message with 'tool_calls'", OPENAI, date="2026-06-10"),
     "anthropic": Said("messages.{i}.content.{j}: unexpected `tool_use_id` found in `tool_result` blocks: {id}. Each "
                       "`tool_result` block must have a corresponding `tool_use` block in the previous message.",
                       ANTHROPIC, date="2026-02-06"),
     "responses": Said("No tool call found for function call output with call_id {id}.", RESPONSES, date="2026-07-20"),
     "bedrock": Said("The number of toolResult blocks at messages.{i}.content exceeds the number of toolUse blocks of "
-                    "previous turn.", BEDROCK),
-    "mistral": Said("Unexpected tool call id {id} in tool results", MISTRAL),
+                    "previous turn.", seen("langgenius/dify-official-plugins#765; Just-Curieous/Curie#16"),
+                    date="2025-04-21"),
+    "mistral": Said("Unexpected tool call id {id} in tool results", seen("pydantic/pydantic-ai#3733"), date="2025-12-15"),
     "gemini": Said("Please ensure that function response turn comes immediately after a function call turn.", GEMINI),
 }
 
@@ -182,7 +197,7 @@ _RULES = (
         "anthropic": Said("each tool_use must have a single result. Found multiple tool_result blocks with id {id}",
                           ANTHROPIC),
         "mistral": Said("Duplicate tool call id {id} in tool results", MISTRAL),
-        "responses": Said(_RESPONSES_DUPLICATE, RESPONSES),
+        "responses": _RESPONSES_DUPLICATE_SEEN,
     }, by_kind={
         # a second response in the turn right after the call turn makes more responses than calls:
         # Gemini's count check refuses it (dialects/gemini.surplus_responses)
@@ -198,46 +213,55 @@ _RULES = (
                         'docs/provider-evidence.md, "Evidence re-searched" (bvcyber/Cyber-AutoAgent-ng#72; '
                         "double16/Cyber-AutoAgent-ng#27)", date="2026-03-06"),
         "mistral": Said("Duplicate tool call id {id} in assistant message", MISTRAL),
-        "responses": Said(_RESPONSES_DUPLICATE, RESPONSES),
+        "responses": _RESPONSES_DUPLICATE_SEEN,
     },
          found_in=("rules/sequence.py",)),
     Rule("TC007", "empty_tool_calls_array", targets(E, E, W, None, None, None, None), s.sentence_tc007,
          s.hint_tc007, said={
              "openai": Said("Invalid 'messages[{i}].tool_calls': empty array. Expected an array with minimum length 1, "
-                            "but got an empty array instead.", OPENAI),
+                            "but got an empty array instead.", seen("chatboxai/chatbox#2079; openai/openai-node#1341"),
+                            date="2025-02-27"),
          },
          found_in=("dialects/agui.py", "dialects/openai_chat.py")),
     Rule("TC008", "missing_tool_call_id", targets(E, E, E, E, E, I, E), s.sentence_tc008, said={
-        "mistral": Said("Tool call id has to be defined.", MISTRAL),
+        "mistral": Said("Tool call id has to be defined.", seen("Gage-Technologies/mistral-go#8"), date="2025-02-12"),
     },
          found_in=("dialects/base.py", "dialects/gemini.py", "dialects/langchain.py", "dialects/openai_chat.py",
                    "dialects/responses.py")),
     # mistral: a warning (rules.md note 1): La Plateforme took `call_abc123` in a live probe of 2026-10-04;
     # mistral-common and vLLM's Mistral tokenizer (self-hosted) still require nine characters.
     Rule("TC009", "tool_call_id_format", targets(W, I, W, E, E, None, E), s.sentence_tc009, said={
+        # refused to 2026-02; a live test of 2026-07-15 was accepted (TARGET_EVIDENCE): a warning (rules.md)
         "openai": Said("Invalid 'messages[{i}].tool_calls[{j}].id': string too long. Expected a string with maximum "
-                       "length 40, but got a string with length {n} instead.", OPENAI),
-        "mistral": Said("Tool call id was {id} but must be a-z, A-Z, 0-9, with a length of 9.", MISTRAL),
+                       "length 40, but got a string with length {n} instead.",
+                       seen("pydantic/pydantic-ai#4389; openclaw/openclaw#875"), date="2026-02-20"),
+        "mistral": Said("Tool call id was {id} but must be a-z, A-Z, 0-9, with a length of 9.",
+                        seen("zed-industries/zed#53034; nearai/ironclaw#1241; karthink/gptel#1203"), date="2026-04-03"),
         "anthropic": Said("messages.{i}.content.{j}.tool_use.id: String should match pattern '^[a-zA-Z0-9_-]+$'",
-                          ANTHROPIC),
+                          seen("maximhq/bifrost#5097; HKUDS/nanobot#4356; CommandCodeAI/command-code#323"),
+                          date="2026-07-10"),
         "bedrock": Said("messages.{i}.content.{j}.toolUse.toolUseId: String should match pattern "
                         "'^[a-zA-Z0-9_-]+$'", BEDROCK),
         "responses": Said("Invalid 'input[{i}].call_id': string too long. Expected a string with maximum length 64, "
-                          "but got a string with length {n} instead.", RESPONSES),
+                          "but got a string with length {n} instead.", seen("AnswerDotAI/fastllm#45; decolua/9router#393"),
+                          date="2026-06-08"),
     },
          found_in=("rules/sequence.py",)),
     Rule("TC010", "arguments_not_string", targets(E, E, E, None, None, None, E), s.sentence_tc010, s.hint_tc010,
          said={
              "openai": Said("Invalid type for 'messages[{i}].tool_calls[{j}].function.arguments': expected a string, "
-                            "but got {got} instead.", OPENAI),
+                            "but got {got} instead.", seen("aaif-goose/goose-mobile#20"), date="2025-03-06"),
          },
          found_in=("dialects/agui.py", "dialects/openai_chat.py", "dialects/responses.py")),
     Rule("TC011", "arguments_invalid_json", targets(W, W, W, None, None, None, W), s.sentence_tc011, s.hint_tc011,
          found_in=("dialects/base.py", "dialects/langchain.py", "dialects/openai_chat.py", "dialects/responses.py")),
     Rule("TC012", "invalid_function_name", everywhere(E), s.sentence_tc012, said={
         # OpenAI's known words are for an empty name only
-        "openai": Said("Invalid 'messages[{i}].tool_calls[{j}].function.name': empty string. Expected a string with "
-                       "minimum length 1, but got an empty string instead.", OPENAI, only_without=("name",)),
+        "openai": Said("Invalid 'messages[{i}].tool_calls[{j}].function.name': " + _EMPTY_NAME,
+                       seen("continuedev/continue#11645"), only_without=("name",), date="2026-03-20"),
+        # the Responses API's words for an empty function_call name (found 2026-11-27; none were known before)
+        "responses": Said("Invalid 'input[{i}].name': " + _EMPTY_NAME, seen("Wei-Shaw/sub2api#3818; diegosouzapw/OmniRoute#346"),
+                          only_without=("name",), date="2026-07-08"),
         "mistral": Said("Function name was {name} but must be a-z, A-Z, 0-9, or contain underscores and dashes, with a "
                         "maximum length of 64.", MISTRAL),
     },
@@ -253,12 +277,12 @@ _RULES = (
     Rule("TC016", "tool_result_not_first", targets(None, None, None, E, E, None, None), s.sentence_tc016,
          found_in=("dialects/anthropic.py", "dialects/bedrock.py", "dialects/pydantic_ai.py")),
     Rule("TC017", "legacy_function_pairing", targets(W, E, E, None, None, None, None), s.sentence_tc017, said={
-        "openai": Said(_LEGACY_NAME, OPENAI),
+        "openai": Said(_LEGACY_NAME, seen("open-compass/T-Eval#66"), date="2025-03-20"),
         "deepseek": Said(_LEGACY_NAME, OPENAI),
     },
          found_in=("pairing.py",)),
     Rule("TC018", "null_or_empty_content", targets(E, E, E, E, E, W, None), s.sentence_tc018, said={
-        "openai": Said(_NULL_CONTENT, OPENAI),
+        "openai": Said(_NULL_CONTENT, seen("vercel/ai#13744; docker/docker-agent#63"), date="2026-04-30"),
         "deepseek": Said(_NULL_CONTENT, OPENAI),
     },
          found_in=("dialects/agui.py", "dialects/anthropic.py", "dialects/bedrock.py", "dialects/gemini.py",
@@ -267,10 +291,13 @@ _RULES = (
     # role into one turn (docs/provider-evidence.md); Bedrock's Converse API refuses them.
     Rule("TC019", "role_sequence_violation", targets(I, I, E, I, E, E, I), s.sentence_tc019, said={
         "mistral": Said("Unexpected role '{role}' after role '{prev}'", MISTRAL, date="2026-06-02"),
+        # the old words (to 2025-03; "not reproducible anymore", 2026-05-16): the Messages API now combines
         "anthropic": Said('messages: roles must alternate between "user" and "assistant", but found multiple '
-                          '"{role}" roles in a row', ANTHROPIC),
+                          '"{role}" roles in a row', seen("modelcontextprotocol/quickstart-resources#20"),
+                          date="2025-03-17"),
         "bedrock": Said("A conversation must alternate between user and assistant roles. Make sure the conversation "
-                        "alternates between user and assistant roles and try again.", ONE_ROLE),
+                        "alternates between user and assistant roles and try again.",
+                        seen("microsoft/semantic-kernel#10281; langchain-ai/langchainjs#6724"), date="2025-03-03"),
         "gemini": Said("Please ensure that function call turn comes immediately after a user turn or after a function "
                        "response turn.", GEMINI, date="2026-05-05"),
     }, by_kind={
@@ -362,7 +389,7 @@ _RULES = (
     Rule("TC023", "tool_call_id_reused", targets(I, I, W, E, E, I, E), s.sentence_tc023, s.hint_tc023, said={
         "anthropic": Said(_UNIQUE_TOOL_USE, ANTHROPIC, date="2026-03-13"),
         "bedrock": Said(_UNIQUE_TOOL_USE, ANTHROPIC),
-        "responses": Said(_RESPONSES_DUPLICATE, RESPONSES),
+        "responses": _RESPONSES_DUPLICATE_SEEN,
     },
          found_in=("rules/sequence.py",)),
     Rule("TC024", "unknown_role", everywhere(E), s.sentence_tc024, s.hint_tc024, said_by_kind={
@@ -462,12 +489,18 @@ KIND_EVIDENCE: Mapping[tuple[str, str], tuple[str, str]] = {
     ("TC025", "text_after"): ("gotgenes/pi-anthropic-auth#66 (five Claude models accepted)", "2026-09-20"),
     ("TC008", "local_shell"): ("openai/openai-agents-python#1855", "2025-10-04"),
     ("TC021", "thinking_signature"): ("WordPress/ai-provider-for-anthropic#27", "2026-07-21"),
-    ("TC021", "thinking_order"): ("anthropics/claude-code#20705", "2026-01-25"),
-    ("TC021", "thinking_required"): ("langchain-ai/langchain-aws#844; Kilo-Org/kilocode#5219", "2026-01-22"),
+    # re-searched 2026-11-27: nothing newer than these reports quotes the words
+    ("TC021", "thinking_order"): ("anthropics/claude-code#20705, #20717; lbjlaq/Antigravity-Manager#690", "2026-01-25"),
+    # the words to 2026-01; Converse refusing the turn without its reasoning block to 2026-08 (re-searched 2026-11-27)
+    ("TC021", "thinking_required"): (("the words: langchain-ai/langchain-aws#844 (Converse, 2026-01-22), "
+                                      "anthropics/claude-code#20705 (2026-01-25), Kilo-Org/kilocode#5219; the refusal: "
+                                      "spring-projects/spring-ai#6413 (2026-06-13), #6845 (ConverseStream, 2026-08-24)"),
+                                     "2026-08-24"),
     ("TC021", "thought_signature"): ("Gemini 3 thought signatures (docs/provider-evidence.md, Rules that moved)",
                                      "2026-09"),
     ("TC021", "reasoning_binding"): (REASONING_BINDING, "2026-07-12"),
-    ("TC021", "missing_reasoning"): ("DeepSeek V4 thinking mode (baby-llm/baby-agent#17)", "2026-05-22"),
+    ("TC021", "missing_reasoning"): (("DeepSeek V4 thinking mode (baby-llm/baby-agent#17, 2026-05-22; the refusal "
+                                      "as CodeRouter's guide quotes it, coderouter.io, 2026-07-05)"), "2026-07-05"),
     ("TC021", "reasoning_item"): (RECORDED, "2026-11-23"),
     ("TC021", "reasoning_dropped"): (REASONING_DROPPED, "2026-07-12"),
     ("TC021", "thinking_binding"): (THINKING_BINDING_SEEN, "2026-09"),
@@ -481,6 +514,12 @@ KIND_EVIDENCE: Mapping[tuple[str, str], tuple[str, str]] = {
 # Rules whose verdict rests on a dated change of a provider, whatever the case (code, target) -> evidence.
 TARGET_EVIDENCE: Mapping[tuple[str, str], tuple[str, str]] = {
     ("TC009", "mistral"): ("live probe of La Plateforme (rules.md note 1); mistral-common's validator", "2026-10-04"),
+    # OpenAI's 40-character limit: refused to 2026-02, accepted in live tests of 2026-07 (re-searched 2026-11-27)
+    ("TC009", "openai"): (("refused: pydantic/pydantic-ai#4389 (2026-02-20); a 51-character id accepted by Chat "
+                           "Completions with gpt-4o-mini in live tests: vercel/ai#17233, #17276, #17280"), "2026-07-15"),
+    # Converse's toolUseId pattern (API reference, no dated refusal in its own words); id fixes to 2026-08
+    ("TC009", "bedrock"): (("Converse API reference, ToolUseBlock.toolUseId ([a-zA-Z0-9_-]+, 1 to 64 characters); "
+                            "id fixes for Converse: earendil-works/pi#781, maximhq/bifrost#6300"), "2026-08-19"),
 }
 
 

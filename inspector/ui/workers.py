@@ -91,10 +91,16 @@ def _repair(data: bytes, target: str, options: dict, dialect: str | None) -> Any
 def _secrets(data: bytes, patterns: tuple[str, ...], budget: float | None = None) -> list:
     """The secrets found (``redact.Secret``), brought back whole: the server masks with them and
     never scans the file itself."""
+    from ..gc_pause import without_settling
     from ..sharing.redact import Redactor, ScanTooLong
 
     try:
-        return Redactor.build(patterns, budget).scan(data)
+        # With workers off the scan runs in the server, which lives for weeks: as in the guard's
+        # recorder, its GC pause must not move the process's young objects (other work's cyclic
+        # garbage) into the oldest generation on the way out, where they wait for a full collection
+        # (~40 kB a scan, tests/ui/test_share_scan_memory.py).
+        with without_settling():
+            return Redactor.build(patterns, budget).scan(data)
     except ScanTooLong as exc:  # the patterns' own time budget: a limit, remembered like the others
         raise WorkLimit(str(exc)) from None
 

@@ -31,7 +31,7 @@ from .test_app_keeps_place import DATASET
 
 TL = '[data-testid="timeline"]'
 SIZES = [pytest.param((1440, 900), id="1440x900"), pytest.param((1280, 720), id="1280x720")]
-CONTRAST = (Path(__file__).parent / "contrast_page.js").read_text()
+CONTRAST = (Path(__file__).parent / "contrast.js").read_text()  # with "page": all of it
 # A box's text laid out whole: no element inside it wider than its box (nothing clipped or ellipsed).
 WHOLE = """(sel) => { const box = document.querySelector(sel); if (!box) return ['no ' + sel];
   return [...box.querySelectorAll('*')].filter(e => e.clientWidth > 2 && e.scrollWidth > e.clientWidth + 1)
@@ -64,7 +64,7 @@ def low_contrast(page) -> list:
     """Text under 4.5:1, icons (Material Symbols ligatures) under 3:1 (WCAG 1.4.11)."""
     page.wait_for_function(STYLED)
     page.wait_for_function(SETTLED)  # a rerun's stale elements are drawn faded: measure the page drawn
-    return [x for x in page.evaluate(CONTRAST) if x[2] < (3 if "stIconMaterial" in x[0] else 4.5)]
+    return [x for x in page.evaluate(CONTRAST, "page") if x[2] < (3 if "stIconMaterial" in x[0] else 4.5)]
 
 
 @pytest.mark.parametrize("size", SIZES)

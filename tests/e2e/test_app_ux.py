@@ -179,7 +179,7 @@ def test_a_wrong_dialect_keeps_the_view_and_a_target_change_says_what_changed(ap
     expect(page.locator(".st-key-view_change")).to_contain_text("After dialect auto-detect → openai-chat: for Mistral")
 
 
-CONTRAST = (Path(__file__).parent / "contrast.js").read_text()
+CONTRAST = (Path(__file__).parent / "contrast.js").read_text()  # with "timeline": the timeline's text
 # Buttons, tabs, labels, badges and the timeline's own controls whose text is cut (an ellipsis or
 # clipped): scrollWidth > clientWidth on the element or a text box inside it. Shadow roots too.
 CUT = """() => {
@@ -234,7 +234,7 @@ def test_timeline_text_measures_at_least_4_5_to_1(app_page):
     for stem in ("parallel_half_answered", "duplicate_tool_reply"):
         open_sample(page, stem)
         expect(page.locator(f"{TL} .card").first).to_be_visible()
-        low = [x for x in page.evaluate(CONTRAST) if x[2] < 4.5]
+        low = [x for x in page.evaluate(CONTRAST, "timeline") if x[2] < 4.5]
         assert low == [], (stem, low)
 
 

@@ -9,6 +9,7 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import expect
 
 from .conftest import rerun, upload
@@ -30,35 +31,25 @@ def _drift():
 HISTORY = _drift().GATEWAY_HISTORY
 
 
-def _open(page, model: str) -> None:
+@pytest.mark.parametrize(("model", "destination", "words"), [
+    # the destination's own words, with its own index (the system message left the list), and the
+    # evidence beside them, as text
+    pytest.param("anthropic/claude-sonnet-4-5", "anthropic",
+                 ["messages.1: `tool_use` ids were found without `tool_result` blocks",
+                  "Evidence: protocol-research.md §3.3"], id="claude"),
+    # the half-answered parallel calls, in Gemini's words (LiteLLM), on the file's own message and call id
+    pytest.param("gemini/gemini-2.5-pro", "gemini",
+                 [("Please ensure that the number of function response parts is equal to the number "
+                   "of function call parts of the function call turn."), "call_2"], id="gemini"),
+])
+def test_a_history_through_a_gateway_opens_on_its_destination_with_its_words(app_page, model, destination, words):
+    page = app_page
     upload(page, name="litellm.json", data=json.dumps({"model": model, "messages": HISTORY}).encode())
-
-
-def test_a_history_for_claude_through_a_gateway_opens_on_that_destination(app_page):
-    page = app_page
-    _open(page, "anthropic/claude-sonnet-4-5")
     target = page.locator('[data-testid="stSelectbox"]').filter(has_text="Target")
-    expect(target).to_match_aria_snapshot('- combobox "Target": anthropic (through a gateway)')
+    expect(target).to_match_aria_snapshot(f'- combobox "Target": {destination} (through a gateway)')
     expect(page.locator(".st-key-file_row")).to_contain_text("through a gateway")
     with rerun(page):
         page.locator('[data-testid="timeline"] [data-msg-index="2"]').first.click()
     detail = page.locator(".st-key-detail")
-    # the destination's own words, with its own index (the system message left the list) ...
-    expect(detail).to_contain_text("messages.1: `tool_use` ids were found without `tool_result` blocks")
-    # ... and the evidence beside them, as text
-    expect(detail).to_contain_text("Evidence: protocol-research.md §3.3")
-
-
-def test_a_history_for_gemini_through_litellm_opens_on_gemini_with_its_count_words(app_page):
-    page = app_page
-    _open(page, "gemini/gemini-2.5-pro")
-    target = page.locator('[data-testid="stSelectbox"]').filter(has_text="Target")
-    expect(target).to_match_aria_snapshot('- combobox "Target": gemini (through a gateway)')
-    expect(page.locator(".st-key-file_row")).to_contain_text("through a gateway")
-    with rerun(page):
-        page.locator('[data-testid="timeline"] [data-msg-index="2"]').first.click()
-    detail = page.locator(".st-key-detail")
-    # the half-answered parallel calls, in Gemini's words, on the file's own message and call id
-    expect(detail).to_contain_text("Please ensure that the number of function response parts is equal to the number "
-                                   "of function call parts of the function call turn.")
-    expect(detail).to_contain_text("call_2")
+    for text in words:
+        expect(detail).to_contain_text(text)

@@ -13,14 +13,12 @@ and ``schemas/v0.py`` (``events(..., author, actions PICKLE, content JSON, parti
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
 import json
-import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
+
+from support.sqlite_stores import builder, repair_refuses_to_write_the_input, repair_to, run, written
+from support.sqlite_stores import rows as _stored
 
 import inspector
 
@@ -29,23 +27,11 @@ SAMPLE = ROOT / "sample_logs" / "adk_sqlite_session.db"
 
 
 def _builder() -> Any:
-    spec = importlib.util.spec_from_file_location("adk_sqlite_session", SAMPLE.with_suffix(".py"))
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return builder(SAMPLE)
 
 
 def _rows(path: Path) -> list[tuple[Any, ...]]:
-    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    try:
-        return con.execute("SELECT id, session_id, timestamp, event_data FROM events ORDER BY session_id, timestamp").fetchall()
-    finally:
-        con.close()
-
-
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, text=True, cwd=ROOT)
+    return _stored(path, "SELECT id, session_id, timestamp, event_data FROM events ORDER BY session_id, timestamp")
 
 
 def test_the_committed_sample_is_what_its_script_builds(tmp_path: Path) -> None:
@@ -82,10 +68,8 @@ def test_the_database_is_opened_read_only(tmp_path: Path) -> None:
 
 def test_a_database_of_other_tables_is_still_refused_in_one_line(tmp_path: Path) -> None:
     db = tmp_path / "app.db"
-    con = sqlite3.connect(db)
-    con.execute("CREATE TABLE events (id INTEGER, name TEXT, at TEXT)")  # an "events" table, not ADK's
-    con.commit()
-    con.close()
+    with written(db) as con:
+        con.execute("CREATE TABLE events (id INTEGER, name TEXT, at TEXT)")  # an "events" table, not ADK's
     p = run("check", str(db))
     assert p.returncode == 2 and p.stdout == ""
     lines = p.stderr.strip().splitlines()
@@ -95,11 +79,8 @@ def test_a_database_of_other_tables_is_still_refused_in_one_line(tmp_path: Path)
 
 def test_repair_writes_a_new_database_and_never_the_input(tmp_path: Path) -> None:
     db = _builder().build(tmp_path / "s.db")
-    before = hashlib.sha256(db.read_bytes()).hexdigest()
     out = tmp_path / "repaired.db"
-    p = run("repair", str(db), "-o", str(out))
-    assert p.returncode == 0, p.stderr
-    assert hashlib.sha256(db.read_bytes()).hexdigest() == before
+    repair_to(db, out)
     again = inspector.check(str(out))
     assert again.ok and again.transcripts == 2
     old, new = _rows(db), _rows(out)
@@ -113,32 +94,27 @@ def test_repair_writes_a_new_database_and_never_the_input(tmp_path: Path) -> Non
     assert [p["functionResponse"]["id"] for p in event["content"]["parts"]] == ["adk-o"]
     assert set(old) <= set(new)  # every stored event kept as it was
     assert inspector.repair(str(out)).output == out.read_bytes()  # idempotent
-    for args in (("-o", str(db)), ()):
-        p = run("repair", str(db), *args)
-        assert p.returncode == 2 and "new" in p.stderr and len(p.stderr.strip().splitlines()) == 1
-    assert hashlib.sha256(db.read_bytes()).hexdigest() == before
+    repair_refuses_to_write_the_input(db)
 
 
 def _v0(path: Path) -> Path:
     """The sample's sessions in ADK's v0 schema (``schemas/v0.py``: content JSON, actions pickled;
     the actions column is left NULL here: it is never read)."""
-    con = sqlite3.connect(path)
-    con.execute("CREATE TABLE events (id VARCHAR(128) NOT NULL, app_name VARCHAR(128) NOT NULL, "
-                "user_id VARCHAR(128) NOT NULL, session_id VARCHAR(128) NOT NULL, invocation_id VARCHAR(256), "
-                "author VARCHAR(256), actions BLOB, long_running_tool_ids_json TEXT, branch VARCHAR(256), "
-                "timestamp DATETIME, content TEXT, grounding_metadata TEXT, custom_metadata TEXT, "
-                "usage_metadata TEXT, citation_metadata TEXT, partial BOOLEAN, turn_complete BOOLEAN, "
-                "error_code VARCHAR(256), error_message TEXT, interrupted BOOLEAN, input_transcription TEXT, "
-                "output_transcription TEXT, PRIMARY KEY (id, app_name, user_id, session_id))")
-    b = _builder()
-    for sid, events in b.SESSIONS.items():
-        for e in events:
-            con.execute("INSERT INTO events (id, app_name, user_id, session_id, invocation_id, author, timestamp, "
-                        "content) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                        (e["id"], b.APP, b.USER, sid, e["invocation_id"], e["author"], b._stamp(e["timestamp"]),
-                         json.dumps(e["content"])))
-    con.commit()
-    con.close()
+    with written(path) as con:
+        con.execute("CREATE TABLE events (id VARCHAR(128) NOT NULL, app_name VARCHAR(128) NOT NULL, "
+                    "user_id VARCHAR(128) NOT NULL, session_id VARCHAR(128) NOT NULL, invocation_id VARCHAR(256), "
+                    "author VARCHAR(256), actions BLOB, long_running_tool_ids_json TEXT, branch VARCHAR(256), "
+                    "timestamp DATETIME, content TEXT, grounding_metadata TEXT, custom_metadata TEXT, "
+                    "usage_metadata TEXT, citation_metadata TEXT, partial BOOLEAN, turn_complete BOOLEAN, "
+                    "error_code VARCHAR(256), error_message TEXT, interrupted BOOLEAN, input_transcription TEXT, "
+                    "output_transcription TEXT, PRIMARY KEY (id, app_name, user_id, session_id))")
+        b = _builder()
+        for sid, events in b.SESSIONS.items():
+            for e in events:
+                con.execute("INSERT INTO events (id, app_name, user_id, session_id, invocation_id, author, timestamp, "
+                            "content) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                            (e["id"], b.APP, b.USER, sid, e["invocation_id"], e["author"], b._stamp(e["timestamp"]),
+                             json.dumps(e["content"])))
     return path
 
 
@@ -157,14 +133,12 @@ def test_a_partial_event_is_not_sent_as_adk_does(tmp_path: Path) -> None:
     """A stored ``partial`` event (ADK does not store one, but a database may hold it) is not among
     the contents the model receives (``_get_contents``)."""
     db = _builder().build(tmp_path / "p.db")
-    con = sqlite3.connect(db)
     e = {"content": {"parts": [{"function_response": {"id": "adk-o", "name": "roll_die", "response": {"r": 1}}}],
                      "role": "user"}, "invocation_id": "e-o", "author": "hello_world_agent", "partial": True,
          "id": "ev-p", "timestamp": 0}
-    con.execute("INSERT INTO events VALUES ('ev-p', 'hello_world', 'user_123', 's_open', 'e-o', "
-                "'2025-11-27 08:00:12.000000', ?)", (json.dumps(e),))
-    con.commit()
-    con.close()
+    with written(db) as con:
+        con.execute("INSERT INTO events VALUES ('ev-p', 'hello_world', 'user_123', 's_open', 'e-o', "
+                    "'2025-11-27 08:00:12.000000', ?)", (json.dumps(e),))
     assert [f.code for f in inspector.check(str(db)).findings if f.severity == "error"] == ["TC001"]
 
 
@@ -182,13 +156,11 @@ def test_bytes_read_as_the_file() -> None:
 
 def test_a_database_holding_both_stores_gives_every_session(tmp_path: Path) -> None:
     db = _builder().build(tmp_path / "both.db")
-    con = sqlite3.connect(db)
-    con.execute("CREATE TABLE agent_messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, "
-                "message_data TEXT NOT NULL, created_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP)")
-    con.execute("INSERT INTO agent_messages (session_id, message_data) VALUES ('s', ?)",
-                (json.dumps({"role": "user", "content": "hi"}),))
-    con.commit()
-    con.close()
+    with written(db) as con:
+        con.execute("CREATE TABLE agent_messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, "
+                    "message_data TEXT NOT NULL, created_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP)")
+        con.execute("INSERT INTO agent_messages (session_id, message_data) VALUES ('s', ?)",
+                    (json.dumps({"role": "user", "content": "hi"}),))
     assert inspector.check(str(db)).transcripts == 3
 
 
@@ -196,10 +168,8 @@ def test_repair_says_plainly_when_a_new_event_would_not_sort_before_the_next(tmp
     """The next event one microsecond after the call: no timestamp between them, so no event can be
     placed there in ADK's order; repair says so in one line and writes nothing."""
     db = _builder().build(tmp_path / "tight.db")
-    con = sqlite3.connect(db)
-    con.execute("UPDATE events SET timestamp = '2025-11-27 08:00:11.250001' WHERE id = 'ev-o3'")
-    con.commit()
-    con.close()
+    with written(db) as con:
+        con.execute("UPDATE events SET timestamp = '2025-11-27 08:00:11.250001' WHERE id = 'ev-o3'")
     out = tmp_path / "out.db"
     p = run("repair", str(db), "-o", str(out))
     assert p.returncode == 2 and len(p.stderr.strip().splitlines()) == 1

@@ -16,15 +16,13 @@ need to change (ids and text), loses no string, and repairing it again changes n
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
 import json
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from support.sqlite_stores import builder, repair_refuses_to_write_the_input, repair_to, run, written
+from support.sqlite_stores import rows as _stored
 
 import inspector
 from inspector.errors import InputError
@@ -35,22 +33,11 @@ SAMPLE = ROOT / "sample_logs" / "agents_sdk_sqlite_session.db"
 
 
 def _builder():
-    spec = importlib.util.spec_from_file_location("agents_sdk_sqlite_session", SAMPLE.with_suffix(".py"))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return builder(SAMPLE)
 
 
 def _rows(path: Path) -> list[tuple]:
-    con = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True)  # nothing created beside a sample
-    try:
-        return con.execute("SELECT id, session_id, message_data FROM agent_messages ORDER BY id").fetchall()
-    finally:
-        con.close()
-
-
-def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, text=True, cwd=ROOT)
+    return _stored(path, "SELECT id, session_id, message_data FROM agent_messages ORDER BY id")
 
 
 def test_the_committed_sample_is_what_its_script_builds(tmp_path):
@@ -86,11 +73,9 @@ def test_the_database_is_opened_read_only(tmp_path):
 
 def test_a_database_that_is_no_session_store_is_refused_naming_its_tables(tmp_path):
     db = tmp_path / "app.db"
-    con = sqlite3.connect(db)
-    con.execute("CREATE TABLE users (id INTEGER, name TEXT)")
-    con.execute("CREATE TABLE orders (id INTEGER, total REAL)")
-    con.commit()
-    con.close()
+    with written(db) as con:
+        con.execute("CREATE TABLE users (id INTEGER, name TEXT)")
+        con.execute("CREATE TABLE orders (id INTEGER, total REAL)")
     p = run("check", str(db))
     assert p.returncode == 2 and p.stdout == ""
     assert p.stderr.strip().splitlines() == [(
@@ -104,10 +89,8 @@ def test_a_database_that_is_no_session_store_is_refused_naming_its_tables(tmp_pa
 
 def test_a_row_that_is_not_json_is_skipped_as_the_sdk_does_and_kept_by_repair(tmp_path):
     db = _builder().build(tmp_path / "s.db")
-    con = sqlite3.connect(db)
-    con.execute("INSERT INTO agent_messages (session_id, message_data) VALUES ('deploy', 'not json')")
-    con.commit()
-    con.close()
+    with written(db) as con:
+        con.execute("INSERT INTO agent_messages (session_id, message_data) VALUES ('deploy', 'not json')")
     doc = inspector.load(str(db))
     assert doc.transcripts[1].extra["skipped_rows"] == [8]
     res = inspector.repair(str(db))
@@ -118,11 +101,8 @@ def test_a_row_that_is_not_json_is_skipped_as_the_sdk_does_and_kept_by_repair(tm
 
 def test_repair_writes_a_new_database_and_never_the_input(tmp_path):
     db = _builder().build(tmp_path / "s.db")
-    before = hashlib.sha256(db.read_bytes()).hexdigest()
     out = tmp_path / "repaired.db"
-    p = run("repair", str(db), "-o", str(out))
-    assert p.returncode == 0, p.stderr
-    assert hashlib.sha256(db.read_bytes()).hexdigest() == before
+    repair_to(db, out)
     assert out.read_bytes()[:16] == HEADER
     again = inspector.check(str(out))
     assert again.ok and again.transcripts == 2
@@ -134,11 +114,7 @@ def test_repair_writes_a_new_database_and_never_the_input(tmp_path):
     strings = {json.dumps(json.loads(r[2])) for r in old}
     assert strings <= {json.dumps(json.loads(r[2])) for r in new}  # nothing lost
     assert inspector.repair(str(out)).output == out.read_bytes()  # idempotent: nothing more to do
-    # never over the input, never to stdout
-    for args in (("-o", str(db)), ()):
-        p = run("repair", str(db), *args)
-        assert p.returncode == 2 and "new" in p.stderr and len(p.stderr.strip().splitlines()) == 1
-    assert hashlib.sha256(db.read_bytes()).hexdigest() == before
+    repair_refuses_to_write_the_input(db)  # never over the input, never to stdout
 
 
 def test_scan_and_the_app_read_it_as_check_does():
@@ -157,22 +133,19 @@ def test_bytes_read_as_the_file(tmp_path):
 @pytest.mark.parametrize("table", ["agent_messages", "custom_messages"])
 def test_a_renamed_messages_table_is_read(tmp_path, table):
     db = tmp_path / "c.db"
-    con = sqlite3.connect(db)
-    con.execute(f"CREATE TABLE {table} (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, "
-                "message_data TEXT NOT NULL, created_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP)")
-    con.execute(f"INSERT INTO {table} (session_id, message_data) VALUES ('s', ?)", (json.dumps({"role": "user", "content": "hi"}),))
-    con.commit()
-    con.close()
+    with written(db) as con:
+        con.execute(f"CREATE TABLE {table} (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, "
+                    "message_data TEXT NOT NULL, created_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP)")
+        con.execute(f"INSERT INTO {table} (session_id, message_data) VALUES ('s', ?)",
+                    (json.dumps({"role": "user", "content": "hi"}),))
     doc = inspector.load(str(db))
     assert doc.transcripts[0].label == ("session s" if table == "agent_messages" else f"session s ({table})")
 
 
 def test_an_empty_store_is_refused(tmp_path):
     db = _builder().build(tmp_path / "e.db")
-    con = sqlite3.connect(db)
-    con.execute("DELETE FROM agent_messages")
-    con.commit()
-    con.close()
+    with written(db) as con:
+        con.execute("DELETE FROM agent_messages")
     with pytest.raises(InputError, match="holds no session"):
         inspector.check(str(db))
 

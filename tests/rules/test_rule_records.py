@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
+from support.rule_records import provider_texts
 
 import inspector
 from inspector.checking import template_fields
@@ -33,15 +34,6 @@ def _flat(text: str) -> str:
     return re.sub(r"\s+", " ", text.replace("`", ""))
 
 
-def _all_said():
-    for rule in RULE.values():
-        for target, said in rule.said.items():
-            yield rule, target, None, said
-        for kind, by in rule.said_by_kind.items():
-            for target, said in by.items():
-                yield rule, target, kind, said
-
-
 def test_one_record_per_code_with_the_stable_name():
     assert list(RULE) == [f"TC{k:03d}" for k in range(1, len(RULE) + 1)]  # numbered in order, none skipped
     assert {code: r.name for code, r in RULE.items()} == dict(RULES)
@@ -55,7 +47,7 @@ def test_the_check_fills_every_field_a_provider_text_may_name():
 
 
 def test_a_provider_text_is_given_only_where_the_rule_applies():
-    for rule, target, kind, _ in _all_said():
+    for rule, target, kind, _ in provider_texts():
         sev = rule.by_kind.get(kind or "", {}).get(target, rule.severity[target])
         assert sev is not None, (rule.code, target, kind)
 
@@ -64,7 +56,7 @@ def test_each_provider_text_is_found_in_the_evidence_it_cites():
     if not DOCS["protocol-research.md"].exists():
         pytest.skip(f"the research is not at {DOCS['protocol-research.md']}")
     texts = {name: _flat(path.read_text(encoding="utf-8")) for name, path in DOCS.items()}
-    for rule, target, _, said in _all_said():
+    for rule, target, _, said in provider_texts():
         doc = next(name for name in DOCS if said.evidence.startswith(name))
         section = re.match(r"protocol-research\.md §([\d.]+)", said.evidence)
         if section:
