@@ -6,8 +6,16 @@ or ``$CODEX_HOME/sessions``, Gemini CLI's ``.gemini/tmp/<project hash>/chats/ses
 CLI's ``.copilot/session-state/<id>/events.jsonl``, OpenHands' ``.openhands/conversations/<id>/``
 folders), under a
 home directory (``--root``, default ``~``). A row is read with ``check`` (the same reading as
-every other door): its agent, project, start, message count, the verdict for the target the
-session names, and its first error.
+every other door): its agent, project, start, message count (the messages the harness sends, not
+the log's lines), the verdict for the target the session names, and its first error.
+
+The OpenAI Agents SDK (``SQLiteSession``) and Google ADK (``DatabaseSessionService``) keep their
+sessions in a SQLite database the program names, wherever it likes: ``*.db``, ``*.sqlite`` and
+``*.sqlite3`` files are looked for under ``--root`` (default: the current directory), walked
+(hidden folders but ``.adk``, virtual environments and ``node_modules`` left out, at most
+``STORE_DEPTH`` folders down); a database that is no session store is passed over. Each session of
+a store is a row of its own (``session``: its id), whose path is the database (``check`` of it
+reports every session).
 """
 
 from __future__ import annotations
@@ -19,13 +27,20 @@ from typing import Any
 
 from .dialects.base import SessionFiles
 from .errors import InputError
+from .sqlite_sessions import DATABASE_FILES, MESSAGE_SESSIONS
+
+# The Agents SDK's store is read as Responses items by ``sqlite_sessions`` (no dialect of its own).
+AGENTS_SDK = SessionFiles("agents-sdk", "", DATABASE_FILES, project_folder=False, store=MESSAGE_SESSIONS)
+STORE_DEPTH = 6  # how many folders down a walk for session stores goes
+_NOT_WALKED = frozenset({"node_modules", "__pycache__", "site-packages", "venv", "env"})
 
 
 def agents() -> dict[str, SessionFiles]:
     """Every agent whose sessions a dialect reads, by the name ``--agent`` takes."""
     from .dialects import all_dialects
 
-    return {d.session_files.agent: d.session_files for d in all_dialects() if d.session_files is not None}
+    found = {d.session_files.agent: d.session_files for d in all_dialects() if d.session_files is not None}
+    return {**found, AGENTS_SDK.agent: AGENTS_SDK}
 
 
 @dataclass
@@ -41,6 +56,7 @@ class SessionRow:
     errors: int | None = None
     verdict: str = ""
     first_error: str | None = None
+    session: str | None = None  # a session store's row: the session's id (its path is the database)
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -52,16 +68,47 @@ def agent_folder(where: SessionFiles, root: Path) -> Path:
     return root / where.folder
 
 
+def _databases(top: Path, patterns: tuple[str, ...]) -> list[Path]:
+    """The files under ``top`` whose names match ``patterns`` (see the module doc for what is walked)."""
+    import fnmatch
+
+    out: list[Path] = []
+    base = len(top.parts)
+    for here, dirs, files in os.walk(top):
+        depth = len(Path(here).parts) - base
+        dirs[:] = [] if depth >= STORE_DEPTH else sorted(
+            d for d in dirs if (not d.startswith(".") or d == ".adk") and d not in _NOT_WALKED
+            and not os.path.exists(os.path.join(here, d, "pyvenv.cfg")))
+        out.extend(Path(here) / f for f in sorted(files) if any(fnmatch.fnmatch(f, p) for p in patterns))
+    return out
+
+
 def find(agent: str | None = None, root: str | os.PathLike[str] | None = None) -> list[tuple[str, Path, float]]:
-    """``(agent, path, mtime)`` of every session file, newest first."""
+    """``(agent, path, mtime)`` of every session file (or session store), newest first."""
+    from .sqlite_sessions import store_keys
+
     known = agents()
     if agent is not None and agent not in known:
         raise InputError(f"--agent {agent!r}: the agents are {', '.join(known)}")
     home = Path(root).expanduser() if root is not None else Path.home()
     if root is not None and not home.is_dir():
         raise InputError("is not a directory", str(home))
+    names = [agent] if agent else list(known)
     out: list[tuple[str, Path, float]] = []
-    for name in [agent] if agent else list(known):
+    stores = [n for n in names if known[n].store is not None]
+    if stores:  # one walk for every store agent; each database is its agents' whose sessions it holds
+        top = home if root is not None else Path.cwd()
+        for p in _databases(top, DATABASE_FILES):
+            keys = store_keys(str(p))
+            for name in stores:
+                if known[name].store in keys:
+                    try:
+                        out.append((name, p, p.stat().st_mtime))
+                    except OSError:
+                        continue
+    for name in names:
+        if known[name].store is not None:
+            continue
         folder = agent_folder(known[name], home)
         for pattern in known[name].patterns:
             for p in folder.glob(pattern):
@@ -103,8 +150,20 @@ def _started_and_cwd(doc: Any) -> tuple[str | None, str | None]:
     return started, cwd
 
 
-def row(agent: str, path: Path, mtime: float, root: Path) -> SessionRow:
-    """One session, read and checked as ``check`` reads it."""
+def _verdict(r: SessionRow, report: Any, k: int | None) -> None:
+    """The row's counts and verdict from ``check``'s report: of transcript ``k``, or all (None)."""
+    r.messages = report.message_count if k is None else report.transcript_messages[k]
+    r.dialect = report.dialect if k is None else report.transcript_dialects[k]
+    r.target = report.target if k is None else report.transcript_targets[k]
+    errs = [f for f in report.findings if f.severity == "error" and (k is None or f.transcript == k)]
+    r.errors = len(errs)
+    r.verdict = "would reject" if errs else "would accept"
+    r.first_error = errs[0].text if errs else None
+
+
+def rows(agent: str, path: Path, mtime: float, root: Path) -> list[SessionRow]:
+    """The session of a file (one row), or each session of a store the agent keeps in it, read and
+    checked as ``check`` reads the file."""
     from .checking import check_document
     from .reading import load_path
 
@@ -116,19 +175,31 @@ def row(agent: str, path: Path, mtime: float, root: Path) -> SessionRow:
         report, _ = check_document(doc)
     except InputError as exc:
         r.verdict = f"unreadable: {exc}"
-        return r
-    r.started, cwd = _started_and_cwd(doc)
-    if cwd and not r.project:
-        r.project = cwd
-    r.messages, r.dialect, r.target = report.message_count, report.dialect, report.target
-    errs = [f for f in report.findings if f.severity == "error"]
-    r.errors = len(errs)
-    r.verdict = "would reject" if errs else "would accept"
-    r.first_error = errs[0].text if errs else None
-    return r
+        return [r]
+    if where.store is None:
+        r.started, cwd = _started_and_cwd(doc)
+        if cwd and not r.project:
+            r.project = cwd
+        _verdict(r, report, None)
+        return [r]
+    out = []
+    for k, t in enumerate(doc.transcripts):
+        if not t.path or t.path[0] != where.store:
+            continue
+        s = doc.root[t.path[0]][t.path[1]]
+        one = SessionRow(agent=agent, path=str(path), project=str(s.get("app_name") or ""), modified=mtime,
+                         session=str(s["session_id"]))
+        _verdict(one, report, k)
+        out.append(one)
+    return out
 
 
 def sessions(agent: str | None = None, root: str | os.PathLike[str] | None = None, last: int = 20) -> list[SessionRow]:
     """The newest ``last`` sessions, each read and checked."""
     home = Path(root).expanduser() if root is not None else Path.home()
-    return [row(a, p, m, home) for a, p, m in find(agent, root)[: max(last, 0)]]
+    out: list[SessionRow] = []
+    for a, p, m in find(agent, root):
+        if len(out) >= last:
+            break
+        out.extend(rows(a, p, m, home))
+    return out[: max(last, 0)]

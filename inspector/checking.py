@@ -505,7 +505,9 @@ def check_plain(doc: Document, target: str | None = None, dialect: str | None = 
         "transcript_targets": [c for c, _ in chosen],
         "transcript_target_reasons": [why for _, why in chosen],
         "transcripts": len(doc.transcripts),
-        "message_count": sum(len(t.items) for t in doc.transcripts),
+        # the messages the provider receives: for a session log, those the harness builds from its lines
+        "message_count": sum(len(a.msgs) for a in analyses),
+        "transcript_messages": [len(a.msgs) for a in analyses],
         "findings": findings,
         "transcript_labels": [t.label for t in doc.transcripts],
         "transcript_dialects": [d.name for d in read_as],

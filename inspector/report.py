@@ -88,8 +88,11 @@ class Report(BaseModel):
     dialect: str
     target: str
     transcripts: int
-    message_count: int
+    message_count: int = Field(description="the messages the transcripts hold as the provider receives them (a "
+                               "session log's: those its harness builds from its lines, not the lines)")
     findings: list[Finding]
+    transcript_messages: list[int] = Field(default_factory=list, description="each transcript's messages, "
+                                           "counted as ``message_count`` counts them")
     transcript_labels: list[str] = Field(default_factory=list, description="where each transcript was found")
     transcript_dialects: list[str] = Field(default_factory=list, description="the dialect each transcript "
                                            "was read as (``dialect`` is the first one's)")

@@ -63,6 +63,8 @@ HEADER = b"SQLite format 3\x00"
 MESSAGE_COLUMNS = frozenset({"id", "session_id", "message_data"})
 EVENT_COLUMNS = frozenset({"id", "app_name", "user_id", "session_id", "invocation_id", "timestamp"})
 EVENT_TABLE = "events"  # ADK's name (``StorageEvent.__tablename__``)
+DATABASE_FILES = ("*.db", "*.sqlite", "*.sqlite3")  # the names a session store's file takes (scan, sessions)
+MESSAGE_SESSIONS, EVENT_SESSIONS = "sessions", "event_sessions"  # the root's keys of each store's sessions
 _WAL_BYTES = slice(18, 20)  # the file format's write/read versions: 2 = WAL, 1 = rollback journal
 
 
@@ -114,6 +116,28 @@ def database_of_path(path: str) -> bytes:
     except sqlite3.DatabaseError as exc:
         raise InputError(f"a SQLite database that cannot be opened read-only ({exc})", path) from None
     return data
+
+
+def store_keys(path: str) -> set[str]:
+    """Which sessions the SQLite file at ``path`` holds (``MESSAGE_SESSIONS``, ``EVENT_SESSIONS``),
+    from its tables alone (opened read-only, nothing read but the schema); empty when it is no
+    session store or no database."""
+    import pathlib
+    import sqlite3
+
+    try:
+        with open(path, "rb") as f:
+            if not is_database(f.read(16)):
+                return set()
+        con = sqlite3.connect(pathlib.Path(path).resolve().as_uri() + "?mode=ro&immutable=1", uri=True)
+        try:
+            tables = _tables(con)
+        finally:
+            con.close()
+    except (OSError, sqlite3.DatabaseError):
+        return set()
+    keys = {MESSAGE_SESSIONS} if any(MESSAGE_COLUMNS <= set(c) for c in tables.values()) else set()
+    return keys | ({EVENT_SESSIONS} if _event_schema(tables.get(EVENT_TABLE, [])) is not None else set())
 
 
 def _tables(con: Any) -> dict[str, list[str]]:

@@ -97,6 +97,7 @@ def _fixture_files(tmp: Path) -> list[Path]:
     test_thinking_required = _test_module("rules/test_thinking_required.py")
     from support import loop_shapes
     drift = _test_module("rules/test_provider_drift.py")
+    copilot_subagents = _test_module("dialects/test_copilot_subagents.py")
 
     out = []
     for cassette in sorted((ROOT / "tests" / "cassettes").rglob("*.yaml")):
@@ -112,6 +113,9 @@ def _fixture_files(tmp: Path) -> list[Path]:
         "thinking-required.json": json.dumps(test_thinking_required.body(test_thinking_required.LOOP,
                                                                          {"type": "enabled", "budget_tokens": 1024})),
         # loops (issue 38): found alike by every door, and the repeats that are none left alike
+        # a Copilot CLI session whose sub-agent is a transcript of its own (issue 32), both shapes
+        "copilot-subagent-agentid.jsonl": _lines(copilot_subagents.session("agentId")),
+        "copilot-subagent-parent-call.jsonl": _lines(copilot_subagents.session("parentToolCallId")),
         "loop-rig.json": json.dumps(loop_shapes.rig_loop()),
         "loop-rig-anthropic.json": json.dumps(loop_shapes.anthropic_rig_loop()),
         "loop-same-result.json": json.dumps(loop_shapes.same_result_loop()),
@@ -229,7 +233,7 @@ def _same_as_scan(path: Path, report: dict, analyses) -> None:
     for k, row in enumerate(rows):
         mine = [{name: f[name] for name in FINDING_FIELDS} for f in report["findings"] if f["transcript"] == k]
         assert (row["dialect"], row["target"], row["messages"]) == (
-            report["transcript_dialects"][k], report["transcript_targets"][k], len(analyses[k].transcript.items)), \
+            report["transcript_dialects"][k], report["transcript_targets"][k], len(analyses[k].msgs)), \
             f"{path}: transcript {k}"
         assert row["findings"] == mine, f"{path}: transcript {k}"
         loops = [{name: f[name] for name in LOOP_FIELDS} for f in report["loops"] if f["transcript"] == k]

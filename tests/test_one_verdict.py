@@ -321,3 +321,45 @@ def test_an_openhands_conversation_folder_reads_alike_in_check_scan_repair_and_t
     assert fixed.returncode == 0, fixed.stderr
     assert run("check", out).returncode == 0
     assert (out / "base_state.json").read_text() == (folder / "base_state.json").read_text()
+
+
+# --- SQLite session stores found by walking a folder (scan DIR) ------------------------------------
+
+def test_scan_of_a_folder_reads_each_session_store_in_it_as_check_reads_the_database(tmp_path):
+    """``scan DIR`` takes the ``*.db`` / ``*.sqlite`` files under DIR: each session of an Agents SDK
+    or ADK store is a row with check's findings for that session; a database that is no session
+    store is one row saying so, and the scan goes on with the rest."""
+    import shutil
+    import sqlite3
+    from pathlib import Path
+
+    from inspector.checking import check_plain
+    from inspector.scan import sources
+    from inspector.scan.work import FINDING_FIELDS, ScanOptions, scan_part
+
+    samples = Path(__file__).resolve().parents[1] / "sample_logs"
+    (tmp_path / "deep").mkdir()
+    shutil.copy(samples / "agents_sdk_sqlite_session.db", tmp_path / "deep" / "history.sqlite3")
+    shutil.copy(samples / "adk_sqlite_session.db", tmp_path / "adk.db")
+    con = sqlite3.connect(tmp_path / "other.db")
+    con.execute("CREATE TABLE users(id, name)")
+    con.commit()
+    con.close()
+    files = sources.expand([str(tmp_path)])
+    assert sorted(Path(f).name for f in files) == ["adk.db", "history.sqlite3", "other.db"]
+    rows = [r for part in sources.plan(files) for r in scan_part(part, ScanOptions(), 0)[0]]
+    for name in ("adk.db", "deep/history.sqlite3"):
+        path = str(tmp_path / name)
+        report, analyses = check_plain(inspector.load(path))
+        mine = [r for r in rows if r["source"] == path]
+        assert len(mine) == report["transcripts"] >= 2
+        for k, r in enumerate(mine):
+            assert r["problem"] is None
+            assert (r["dialect"], r["target"], r["messages"]) == (
+                report["transcript_dialects"][k], report["transcript_targets"][k], len(analyses[k].msgs))
+            assert r["findings"] == [{n: f[n] for n in FINDING_FIELDS} for f in report["findings"]
+                                     if f["transcript"] == k]
+    [other] = [r for r in rows if r["source"].endswith("other.db")]
+    assert "SQLite database with tables users: not a session store the inspector reads" in other["problem"]
+    checked = run("check", tmp_path / "other.db")
+    assert checked.returncode == 2 and b"not a session store the inspector reads" in checked.stderr

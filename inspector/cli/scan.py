@@ -27,7 +27,8 @@ def _arguments(p: argparse.ArgumentParser) -> None:
     from ..targets import TARGETS
 
     p.add_argument("paths", nargs="+", metavar="PATH",
-                   help="files or directories: JSON Lines datasets, JSON transcripts, Inspect logs, trajectories, Parquet")
+                   help="files or directories: JSON Lines datasets, JSON transcripts, Inspect logs, trajectories, Parquet, "
+                        "SQLite session stores")
     p.add_argument("--target", choices=TARGETS, help="provider whose rules apply (default: each transcript's dialect's own)")
     p.add_argument("--from", dest="dialect", choices=names(), help="read every transcript as this dialect")
     p.add_argument("--jobs", "-j", type=int, default=None, help="worker processes (default: the core count)")
@@ -38,7 +39,8 @@ def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--engine", choices=("local", "dask"), default="local", help="local processes, or a Dask cluster")
     p.add_argument("--scheduler", help="Dask scheduler address (default: start a LocalCluster)")
     p.add_argument("--glob", action="append", default=None, metavar="PATTERN",
-                   help="files to take from directories (repeatable; default *.jsonl *.ndjson *.json *.traj *.har *.parquet)")
+                   help="files to take from directories (repeatable; default *.jsonl *.ndjson *.json *.traj *.har *.parquet *.db *.sqlite "
+                        "*.sqlite3)")
     p.add_argument("--fail-on", choices=("error", "warning", "info"), default="error",
                    help="lowest severity that makes the exit code 1 (default: error)")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,

@@ -15,7 +15,8 @@ def _arguments(p: argparse.ArgumentParser) -> None:
     from ..agent_sessions import agents
 
     p.add_argument("--agent", choices=list(agents()), help="only this agent's sessions")
-    p.add_argument("--root", help="the home directory the agents' folders are in (default: ~)")
+    p.add_argument("--root", help="the home directory the agents' folders are in (default: ~), and the folder "
+                                  "walked for SQLite session stores (default: the current directory)")
     p.add_argument("--last", type=int, default=20, help="how many of the newest sessions (default 20)")
     p.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
 
@@ -33,7 +34,8 @@ def run_sessions(args: argparse.Namespace) -> int:
         return EXIT_OK
     for r in rows:
         what = f"{r.messages} messages, {r.target}: {r.verdict}" if r.messages is not None else r.verdict
-        sys.stdout.write(f"{r.agent}  {r.started or '-'}  {r.project or '-'}  {what}\n  {r.path}\n")
+        where = f"{r.path} (session {r.session})" if r.session is not None else r.path
+        sys.stdout.write(f"{r.agent}  {r.started or '-'}  {r.project or '-'}  {what}\n  {where}\n")
         if r.first_error:
             sys.stdout.write(f"  first error: {r.first_error}\n")
     return EXIT_OK

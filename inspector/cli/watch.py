@@ -19,7 +19,8 @@ def _arguments(p: argparse.ArgumentParser) -> None:
     from ..dialects import names
     from ..targets import TARGETS
 
-    p.add_argument("path", help="the session file (JSON Lines) to follow")
+    p.add_argument("path", help="the session file (JSON Lines) to follow, or a session's folder (an OpenHands "
+                                "conversation folder, a Copilot CLI session-state folder)")
     p.add_argument("--fail-fast", action="store_true", help="exit 1 at the first error")
     p.add_argument("--target", choices=sorted(TARGETS), help="the provider whose rules apply (default: the file's)")
     p.add_argument("--from", dest="dialect", choices=names(), help="the file's format (default: detected)")
@@ -28,21 +29,35 @@ def _arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run_watch(args: argparse.Namespace) -> int:
-    from ..watching import Follower
+    from ..watching import FolderFollower, Follower, session_file_in
     from .check import _colour, _text_lines
 
-    if os.path.isdir(args.path):  # an OpenHands conversation folder: one file per event, not one file appended to
-        raise InputError("is a directory: watch follows one session file as it grows (check reads a conversation "
-                         "folder)", args.path)
-    follower = Follower(args.path, args.target, args.dialect)
+    path = args.path
+    follower: Follower | FolderFollower
+    if os.path.isdir(path) and session_file_in(path) is not None:  # a session's folder around its one log file
+        path = str(session_file_in(path))
+        follower = Follower(path, args.target, args.dialect)
+    elif os.path.isdir(path):
+        from ..reading import read_folder
+
+        if read_folder(path) is None:
+            raise InputError(_not_one_session(path), path)
+        follower = FolderFollower(path, args.target, args.dialect)
+    else:
+        follower = Follower(path, args.target, args.dialect)
+    waiting = None
     paint = _colour(sys.stdout.isatty())
     out = sys.stdout
     while True:
         new, loc, report = follower.poll()
         if follower.restarted:
-            out.write(f"{args.path}: {follower.restarted}: reading it again from the start\n")
+            out.write(f"{path}: {follower.restarted}: reading it again from the start\n")
+        if isinstance(follower, FolderFollower) and follower.waiting != waiting:
+            waiting = follower.waiting
+            if waiting is not None:
+                out.write(f"{path}: cannot be read as it now is ({waiting}); waiting for the agent to write again\n")
         if new and report is not None:
-            out.write("\n".join(_text_lines(report, args.path, loc, paint)) + "\n")
+            out.write("\n".join(_text_lines(report, path, loc, paint)) + "\n")
             out.flush()
             if args.fail_fast and any(f["severity"] == "error" for f in new):
                 return EXIT_FINDINGS
@@ -50,6 +65,20 @@ def run_watch(args: argparse.Namespace) -> int:
             return EXIT_OK
         out.flush()
         time.sleep(args.interval)  # polling the file: the agent appends whenever it likes
+
+
+def _not_one_session(folder: str) -> str:
+    """Why a folder cannot be watched, naming what to pass instead (its newest session file or folder)."""
+    try:
+        inside = [e for e in os.scandir(folder) if e.is_dir() and not e.name.startswith(".")
+                  or e.is_file() and e.name.endswith(".jsonl")]
+    except OSError:
+        inside = []
+    newest = max(inside, key=lambda e: e.stat().st_mtime, default=None)
+    example = f" (the newest in it: {newest.path})" if newest is not None else ""
+    return ("is a folder that is not one session: watch follows one session, a session file (JSON Lines) or a "
+            "session's folder (an OpenHands conversation folder of event files, a Copilot CLI session-state/<id> "
+            f"folder); pass one of those{example}")
 
 
 run_watch.arguments = _arguments  # type: ignore[attr-defined]

@@ -26,9 +26,9 @@ from typing import Any
 
 from ..containers import Path
 from ..model import Issue, Msg
-from ..sqlite_sessions import session_store
+from ..sqlite_sessions import DATABASE_FILES, EVENT_SESSIONS, session_store
 from . import gemini
-from .base import Samples, objects
+from .base import Samples, SessionFiles, objects
 from .chat_events import EventsEditor
 
 SESSION_KEYS = ("appName", "userId", "events")
@@ -101,15 +101,15 @@ def adk_session(root: Any, fmt: str) -> list[tuple[Path, Any]]:
 def adk_store(root: Any, fmt: str) -> list[tuple[Path, Any]]:
     """A SQLite database of ADK's ``DatabaseSessionService`` (read by ``sqlite_sessions``): each
     session of its ``events`` table, and the Agents SDK sessions the same database holds."""
-    if fmt != "sqlite" or type(root) is not dict or type(root.get("event_sessions")) is not list:
+    if fmt != "sqlite" or type(root) is not dict or type(root.get(EVENT_SESSIONS)) is not list:
         return []
     out: list[tuple[Path, Any]] = []
-    for k, s in enumerate(root["event_sessions"]):
+    for k, s in enumerate(root[EVENT_SESSIONS]):
         extra: dict[str, Any] = {"label": f"session {s['session_id']} ({s['app_name']}, user {s['user_id']})",
                                  "dialect": "adk"}
         if s["skipped_rows"]:
             extra["skipped_rows"] = [r["id"] for r in s["skipped_rows"]]
-        out.append((("event_sessions", k, "items"), ("Google ADK DatabaseSessionService", extra)))
+        out.append(((EVENT_SESSIONS, k, "items"), ("Google ADK DatabaseSessionService", extra)))
     return out + session_store(root, fmt)
 
 
@@ -136,6 +136,8 @@ class Adk(gemini.Gemini):
     what = "a Google ADK session"
     recognisers = (adk_session, adk_store)
     editor_class = AdkEditor
+    # DatabaseSessionService's SQLite files, wherever the program put them (``inspector sessions --root``)
+    session_files = SessionFiles("adk", "", DATABASE_FILES, project_folder=False, store=EVENT_SESSIONS)
     tool_fields = frozenset({"functionCall", "functionResponse", "function_call", "function_response",
                              "longRunningToolIds"})
     samples = Samples(

@@ -95,13 +95,17 @@ class SessionFiles:
     (``inspector sessions``): ``agent`` is the name ``--agent`` takes, ``folder`` the folder
     under the home (``env``, when set in the environment, names the folder above ``sessions``
     instead, as ``CODEX_HOME`` does), ``patterns`` the globs of the session files under it, and
-    ``project_folder`` says the first folder under it is the project's."""
+    ``project_folder`` says the first folder under it is the project's. ``store`` names the key
+    of a SQLite session store's document (``sqlite_sessions.read_database``) that holds this
+    agent's sessions: such an agent keeps them in a database its program names, anywhere (no
+    fixed folder), so ``patterns`` are file names looked for under the root, walked."""
 
     agent: str
     folder: str
     patterns: tuple[str, ...]
     env: str | None = None
     project_folder: bool = True
+    store: str | None = None
 
 
 class Dialect(ABC):

@@ -10,8 +10,14 @@ Each line is an event ``{type, data, id, timestamp, parentId}`` (github/copilot-
 (Copilot's API speaks it for every model): a user message per ``user.message``, an assistant
 message with ``tool_calls`` per ``assistant.message``, a tool message per
 ``tool.execution_complete`` (its ``result.content``, "the concise tool result text sent to the
-LLM"), a system message per ``system.message``. Events of a sub-agent (``parentToolCallId``)
-are its own conversation, not the session's (not read yet). A successful
+LLM"), a system message per ``system.message``. Events of a sub-agent are its own conversation,
+not the session's: each sub-agent's is a transcript of its own (as Claude Code's sidechains and
+Codex's sub-agent threads are), read from its events alone. A sub-agent's event carries the
+envelope's ``agentId`` ("Sub-agent instance identifier. Absent for events from the root/main agent
+and session-level events", github/copilot-sdk ``nodejs/src/generated/session-events.ts`` and
+``docs/features/custom-agents.md`` at commit cc0438d, 2026-08-21), or, before that (deprecated
+since), ``data.parentToolCallId``, the id of the parent's tool call that started it;
+``subagent.started`` names it (``data.agentName``, ``data.toolCallId``). A successful
 ``session.compaction_complete`` starts the history again from its ``summaryContent``. Copilot
 CLI's own fix-up of calls left open, and ``session.truncation`` (which drops messages before
 sending), are not modelled: the log is judged as recorded.
@@ -26,6 +32,7 @@ import json
 import uuid
 from typing import Any
 
+from ..containers import Path
 from .base import Samples, SessionFiles, objects, word
 from .chat_events import ChatEvents, ChatEventsEditor
 
@@ -38,6 +45,49 @@ def is_event(e: Any) -> bool:
     return (t is not None and "." in t and t.split(".", 1)[0] in ("session", "user", "assistant", "tool", "subagent",
                                                                    "hook", "skill", "system", "abort")
             and type(e.get("data")) is dict and "id" in e and "timestamp" in e)
+
+
+def agent_of(e: Any) -> str | None:
+    """The sub-agent an event belongs to (see the module doc), None for the session's own."""
+    if type(e) is not dict:
+        return None
+    a = e.get("agentId")
+    data = e.get("data")
+    parent = data.get("parentToolCallId") if type(data) is dict else None
+    return a if type(a) is str else parent if type(parent) is str else None
+
+
+def sub_agents(items: list[Any]) -> dict[str, list[int]]:
+    """Each sub-agent's events (the indices of those the model is sent), in order."""
+    out: dict[str, list[int]] = {}
+    for k, e in enumerate(items):
+        who = agent_of(e)
+        if who is not None and is_event(e) and e["type"] in SENT:
+            out.setdefault(who, []).append(k)
+    return out
+
+
+def _sub_agent_name(items: list[Any], who: str) -> str:
+    for e in items:
+        data = e.get("data") if is_event(e) and e["type"] == "subagent.started" else None
+        if type(data) is dict and (e.get("agentId") == who or data.get("toolCallId") == who) \
+                and type(data.get("agentName")) is str:
+            return f"sub-agent {data['agentName']} ({who})"
+    return f"sub-agent {who}"
+
+
+def copilot_session(root: Any, fmt: str) -> list[tuple[Path, Any]]:
+    """A Copilot CLI session with sub-agents: the session's conversation, then each sub-agent's
+    as a view of its own (a session without sub-agents is left to detection)."""
+    if type(root) is not list or not claims(root):
+        return []
+    subs = sub_agents(root)
+    if not subs:
+        return []
+    what = "Copilot CLI session"
+    return [((), (what, {"dialect": "copilot"}))] + [
+        ((), (what, {"view": ks, "label": _sub_agent_name(root, who), "dialect": "copilot"}))
+        for who, ks in subs.items()]
 
 
 def claims(items: list[Any]) -> bool:
@@ -65,13 +115,16 @@ def _result(data: dict[str, Any]) -> Any:
 
 
 def chat(items: list[Any], where: tuple[Any, ...]) -> tuple[list[dict[str, Any]], list[list[int]]]:
+    """The messages of the conversation whose events come first: the session's, or in a
+    sub-agent's view (its events only) that sub-agent's."""
     out: list[dict[str, Any]] = []
     groups: list[list[int]] = []
+    whose = next((agent_of(e) for e in items if is_event(e) and e["type"] in SENT), None)
     for k, e in objects(items, where, "a Copilot CLI event object"):
         t = e.get("type")
         data: dict[str, Any] = e["data"] if type(e.get("data")) is dict else {}
-        if data.get("parentToolCallId") is not None:
-            continue  # a sub-agent's own conversation, not the session's
+        if agent_of(e) != whose:
+            continue  # another conversation's event (a sub-agent's, a transcript of its own)
         if t == "session.compaction_complete" and data.get("success") is True:
             # The history is compacted: what follows is sent after the summary, not what preceded.
             out, groups = [], []
@@ -128,6 +181,7 @@ class Copilot(ChatEvents):
     what = "a Copilot CLI session"
     tool_fields = frozenset({"tool_call_id", "tool_calls", "toolCallId", "toolRequests", "toolName"})  # toolName: tool.execution_start
     editor_class = CopilotEditor
+    recognisers = (copilot_session,)
     session_files = SessionFiles("copilot", ".copilot/session-state", ("*/events.jsonl",), env="COPILOT_HOME",
                                  project_folder=False)
     samples = Samples(
@@ -151,10 +205,14 @@ class Copilot(ChatEvents):
         """A failed ``tool.execution_complete`` for the call, its parent the call's event."""
         e = items[call_event]
         text = tool_msg.get("content") if type(tool_msg.get("content")) is str else ""
-        return {"type": "tool.execution_complete",
-                "data": {"toolCallId": tool_msg["tool_call_id"], "success": False, "error": {"message": text}},
-                "id": str(uuid.uuid5(uuid.NAMESPACE_URL, f"inspector-repair:{e.get('id')}:{tool_msg['tool_call_id']}")),
-                "timestamp": e.get("timestamp"), "parentId": e.get("id")}
+        data: dict[str, Any] = {"toolCallId": tool_msg["tool_call_id"], "success": False, "error": {"message": text}}
+        src = e.get("data") if type(e.get("data")) is dict else {}
+        if "parentToolCallId" in src:  # a sub-agent's call: its result stays in that sub-agent's conversation
+            data["parentToolCallId"] = src["parentToolCallId"]
+        out = {"type": "tool.execution_complete", "data": data,
+               "id": str(uuid.uuid5(uuid.NAMESPACE_URL, f"inspector-repair:{e.get('id')}:{tool_msg['tool_call_id']}")),
+               "timestamp": e.get("timestamp"), "parentId": e.get("id")}
+        return {**out, "agentId": e["agentId"]} if "agentId" in e else out
 
     def agent(self, items: list[Any]) -> tuple[str, str | None] | None:
         """Copilot CLI, and the ``copilotVersion`` of ``session.start``."""

@@ -25,6 +25,16 @@ left without an observation, V0 ``_filter_unmatched_tool_calls``); the log is ju
 recorded. A conversation folder is read as its events in file-name order; repair of a folder
 says it cannot write one back (a ``trajectory.json`` or an events array is written back as it
 was, with the results repair added as new events).
+
+V0 also kept each conversation as a folder, in its file store (``~/.openhands`` by default):
+``sessions/<sid>/`` (``users/<user>/conversations/<sid>/`` with a user) holds ``metadata.json``
+and ``events/<id>.json``, one ``event_to_dict`` event per file named by its integer id
+(All-Hands-AI/OpenHands ``openhands/storage/locations.py``: ``get_conversation_event_filename``;
+``openhands/events/event_store.py`` reads them by id, from ``event_cache/<start>-<end>.json``
+pages of 25 when there is one, the same events). Such a folder is read as its events in id order,
+the same events as ``trajectory.json``; repair says it cannot write one back (OpenHands orders
+events by id and serves them from its cache pages: a result added after a call would need an id
+between two others).
 """
 
 from __future__ import annotations
@@ -195,14 +205,25 @@ def _v0(items: list[Any], where: tuple[Any, ...]) -> tuple[list[dict[str, Any]],
 
 
 def conversation_folder(path: str | os.PathLike[str]) -> list[Path] | None:
-    """The event files of a V1 conversation folder (the folder, or its ``events`` folder), in the
-    order OpenHands wrote them; None when the folder is not one."""
+    """The event files of a V1 conversation folder (the folder, or its ``events`` folder), or of
+    a V0 session folder (``events/<id>.json``), in the order OpenHands reads them; None when the
+    folder is not one."""
     p = Path(path)
     for folder in (p / "events", p):
         files = sorted(folder.glob("event-*.json")) if folder.is_dir() else []
         if files:
             return files
-    return None
+    return v0_folder(p)
+
+
+def v0_folder(p: Path) -> list[Path] | None:
+    """The event files of a V0 session folder (the folder, or its ``events`` folder), in id order;
+    None when it is not one (see the module doc)."""
+    events = p / "events" if (p / "events").is_dir() else p if p.name == "events" else None
+    if events is None:
+        return None
+    files = [f for f in events.glob("*.json") if f.stem.isdigit()]
+    return sorted(files, key=lambda f: int(f.stem)) or None
 
 
 def read_folder(path: str | os.PathLike[str]) -> bytes | None:
@@ -239,6 +260,10 @@ def write_folder(data: bytes, source: str, out: str) -> None:
     copied; ``out`` must not exist yet (a conversation folder is never changed in place)."""
     import shutil
 
+    if v0_folder(Path(source)) is not None:
+        raise InputError("repair cannot write an OpenHands V0 session folder back (OpenHands reads its events by "
+                         "their integer ids, a result for a call would need an id between two others); export the "
+                         "conversation's trajectory.json and repair that", source)
     events = json.loads(data)
     if type(events) is dict:  # with its base_state (copied from the source folder below)
         events = events["events"]

@@ -8,6 +8,11 @@ A part is one of
   eval log, an agent trajectory, a JSON Lines file of *messages* such as a Claude Code session);
 - ``parquet``: one row group of a Parquet file with a messages column.
 
+A SQLite file (``*.db``, ``*.sqlite``, ``*.sqlite3`` under a directory, or named) is a ``whole``
+part: a session store (an Agents SDK ``SQLiteSession``, Google ADK's ``DatabaseSessionService``)
+read as ``check`` reads it, one transcript per session; a database that is not one gives one row
+whose problem says what its tables are, and the scan goes on.
+
 Which of ``lines`` and ``whole`` a ``.jsonl`` file is follows from its first line: a record
 holding a message list makes a dataset; a single message (a role, a type) makes one transcript.
 """
@@ -26,9 +31,10 @@ from .. import dialects  # noqa: F401  (its hook loads every dialect, each sayin
 from ..containers import looks_like_message
 from ..errors import InputError
 from ..reading import read_folder
+from ..sqlite_sessions import is_database
 from . import lines
 
-DEFAULT_GLOBS = ("*.jsonl", "*.ndjson", "*.json", "*.traj", "*.har", "*.parquet")
+DEFAULT_GLOBS = ("*.jsonl", "*.ndjson", "*.json", "*.traj", "*.har", "*.parquet", "*.db", "*.sqlite", "*.sqlite3")
 
 
 @dataclass(frozen=True)
@@ -85,6 +91,9 @@ def kind_of(path: str) -> str:
         return "parquet"
     if os.path.isdir(path):
         return "whole"  # a conversation folder (``expand`` keeps only those)
+    with open(path, "rb") as f:
+        if is_database(f.read(16)):
+            return "whole"  # a SQLite session store, read whole as check reads it
     first = lines.first_line_bytes(path)
     try:
         value = orjson.loads(first)

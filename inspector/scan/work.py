@@ -87,7 +87,7 @@ def _rows(doc: Document, line: int | None, keys: list[Any], opts: ScanOptions) -
         row = _row(source, line, keys[k])
         c = counts(fs)
         row.update(dialect=report["transcript_dialects"][k], target=report["transcript_targets"][k],
-                   messages=len(t.items), errors=c["error"], warnings=c["warning"], notes=c["info"],
+                   messages=report["transcript_messages"][k], errors=c["error"], warnings=c["warning"], notes=c["info"],
                    codes=sorted({f["code"] for f in fs}), rejected=c["error"] > 0,
                    findings=[{name: f[name] for name in FINDING_FIELDS} for f in fs],
                    loops=len(loops_of[k]), loop_calls=sum(f["count"] for f in loops_of[k]),

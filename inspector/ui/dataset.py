@@ -87,7 +87,7 @@ def dataset_rows(sha: str, dialect: str | None, target: str, _checked: Checked) 
         c = counts(fs)
         first = next((f for f in fs if f.severity == "error"), None) or next(
             (f for f in fs if f.severity == "warning"), None) or (fs[0] if fs else None)
-        rows.append((n + 1, record_name(_checked.doc, a.transcript), a.dialect.name, len(a.transcript.items), c["error"],
+        rows.append((n + 1, record_name(_checked.doc, a.transcript), a.dialect.name, len(a.msgs), c["error"],
                      c["warning"], c["info"], ", ".join(sorted({f.code for f in fs})),
                      first_finding(first)))
     return pd.DataFrame(rows, columns=COLUMNS)

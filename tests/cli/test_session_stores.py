@@ -1,0 +1,164 @@
+"""SQLite session stores in ``inspector sessions`` and ``inspector scan DIR`` (issue 32), and
+message counts that count what the provider receives, not a log's lines.
+
+The stores are the samples ``sample_logs/agents_sdk_sqlite_session.db`` (written by the OpenAI
+Agents SDK's ``SQLiteSession``, see its ``.py``) and ``sample_logs/adk_sqlite_session.db`` (Google
+ADK's ``DatabaseSessionService`` tables, see its ``.py``).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import inspector
+from inspector.checking import check_plain
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLES = ROOT / "sample_logs"
+STORES = ("agents_sdk_sqlite_session.db", "adk_sqlite_session.db")
+
+
+def run(*args, cwd=None):
+    return subprocess.run([sys.executable, "-m", "inspector", *map(str, args)], capture_output=True, text=True,
+                          cwd=cwd)
+
+
+def _not_a_store(path: Path) -> Path:
+    con = sqlite3.connect(path)
+    con.execute("CREATE TABLE notes(id INTEGER PRIMARY KEY, body TEXT)")
+    con.execute("INSERT INTO notes(body) VALUES ('x')")
+    con.commit()
+    con.close()
+    return path
+
+
+@pytest.fixture()
+def project(tmp_path):
+    """A project folder with both stores (one a level down, one in ADK's ``.adk``), a database that
+    is no session store, and a virtual environment's database that is never walked."""
+    (tmp_path / "app" / ".adk").mkdir(parents=True)
+    shutil.copy(SAMPLES / STORES[0], tmp_path / "app" / "conversations.sqlite")
+    shutil.copy(SAMPLES / STORES[1], tmp_path / "app" / ".adk" / "session.db")
+    _not_a_store(tmp_path / "app" / "cache.db")
+    venv = tmp_path / ".venv-x" / "lib"
+    venv.mkdir(parents=True)
+    shutil.copy(SAMPLES / STORES[0], venv / "inside.db")
+    return tmp_path
+
+
+def _per_session(path: str) -> dict[str, tuple]:
+    """check's verdict per session of a store: session id -> (messages, dialect, target, errors, first error)."""
+    doc = inspector.load(path)
+    report, analyses = check_plain(doc)
+    out = {}
+    for k, t in enumerate(doc.transcripts):
+        s = doc.root[t.path[0]][t.path[1]]
+        errs = [f["text"] for f in report["findings"] if f["transcript"] == k and f["severity"] == "error"]
+        out[s["session_id"]] = (len(analyses[k].msgs), report["transcript_dialects"][k],
+                                report["transcript_targets"][k], len(errs), errs[0] if errs else None)
+    return out
+
+
+def test_sessions_lists_each_session_of_each_store_under_the_root_with_checks_verdict(project):
+    p = run("sessions", "--root", project, "--format", "json")
+    assert p.returncode == 0, p.stderr
+    rows = json.loads(p.stdout)
+    assert {r["agent"] for r in rows} == {"agents-sdk", "adk"}
+    assert {Path(r["path"]).name for r in rows} == {"conversations.sqlite", "session.db"}  # not cache.db, not the venv's
+    by_path: dict[str, dict[str, tuple]] = {}
+    for r in rows:
+        want = by_path.setdefault(r["path"], _per_session(r["path"]))[r["session"]]
+        assert (r["messages"], r["dialect"], r["target"], r["errors"], r["first_error"]) == want
+        assert r["verdict"] == ("would reject" if want[3] else "would accept")
+    assert sorted(r["session"] for r in rows) == sorted(s for p in by_path for s in _per_session(p))
+    assert {r["verdict"] for r in rows} == {"would accept", "would reject"}
+
+
+def test_sessions_agent_filter_and_the_current_directory_as_the_default_root(project):
+    rows = json.loads(run("sessions", "--agent", "adk", "--format", "json", cwd=project / "app").stdout)
+    assert {(r["agent"], Path(r["path"]).name) for r in rows} == {("adk", "session.db")}
+    rows = json.loads(run("sessions", "--agent", "agents-sdk", "--root", project, "--format", "json").stdout)
+    assert {(r["agent"], Path(r["path"]).name) for r in rows} == {("agents-sdk", "conversations.sqlite")}
+    text = run("sessions", "--root", project).stdout
+    assert "(session " in text and "first error:" in text
+
+
+def test_sessions_finds_nothing_in_a_folder_of_databases_that_are_no_stores(tmp_path):
+    _not_a_store(tmp_path / "a.db")
+    (tmp_path / "b.sqlite").write_bytes(b"not a database at all")
+    p = run("sessions", "--root", tmp_path, "--agent", "agents-sdk")
+    assert p.returncode == 0 and p.stdout == "no sessions found\n", p.stderr
+
+
+def test_scan_of_a_folder_reads_each_store_as_check_does_and_refuses_a_database_that_is_none(project):
+    shutil.copy(SAMPLES / STORES[1], project / "app" / "session.db")  # scan walks no hidden folder (.adk)
+    p = run("scan", project / "app", "--format", "jsonl", "--jobs", "1")
+    assert p.returncode == 1, p.stderr  # a session left with a call open would be rejected
+    assert "Traceback" not in p.stderr
+    rows = [json.loads(x) for x in p.stdout.splitlines()]
+    by_file: dict[str, list[dict]] = {}
+    for r in rows:
+        by_file.setdefault(Path(r["source"]).name, []).append(r)
+    assert set(by_file) == {"conversations.sqlite", "session.db", "cache.db"}
+    [refused] = by_file.pop("cache.db")
+    assert refused["problem"].endswith("SQLite database with tables notes: not a session store the inspector reads "
+                                       "(an OpenAI Agents SDK SQLiteSession has agent_messages(session_id, "
+                                       "message_data), a Google ADK DatabaseSessionService events(app_name, "
+                                       "user_id, session_id, event_data))")
+    for name, got in by_file.items():
+        path = next(r["source"] for r in got)
+        want = _per_session(path)
+        assert len(got) == len(want), name
+        for r, (messages, dialect, target, errors, _) in zip(got, want.values()):
+            assert (r["messages"], r["dialect"], r["target"], r["errors"], r["problem"]) == (
+                messages, dialect, target, errors, None)
+
+
+# --- message counts: the messages the harness builds, not the log's lines --------------------------
+
+def _lines(path: Path) -> list[dict]:
+    return [json.loads(x) for x in path.read_text().splitlines() if x.strip()]
+
+
+def test_a_codex_rollouts_message_count_is_its_response_items_not_its_lines(tmp_path):
+    from inspector.dialects import get
+
+    rows = get("codex").samples.broken
+    p = tmp_path / "rollout.jsonl"
+    p.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    sent = sum(r["type"] == "response_item" for r in rows)  # what the Responses API receives
+    assert sent < len(rows)
+    assert inspector.check(str(p)).message_count == sent
+    [row] = [json.loads(x) for x in run("scan", p, "--format", "jsonl").stdout.splitlines()]
+    assert row["messages"] == sent
+    assert run("check", p).stdout.splitlines()[-1].startswith(f"{sent} messages in 1 transcript")
+
+
+def test_a_copilot_sessions_message_count_is_the_chat_messages_copilot_sends(tmp_path):
+    rows = _lines(SAMPLES / "copilot_session_aborted_call.jsonl")
+    sent = sum(r["type"] in ("user.message", "assistant.message", "tool.execution_complete", "system.message")
+               for r in rows)
+    assert sent < len(rows)
+    assert inspector.check(str(SAMPLES / "copilot_session_aborted_call.jsonl")).message_count == sent
+    copilot = tmp_path / ".copilot/session-state/7d6c/events.jsonl"
+    copilot.parent.mkdir(parents=True)
+    shutil.copy(SAMPLES / "copilot_session_aborted_call.jsonl", copilot)
+    [row] = json.loads(run("sessions", "--root", tmp_path, "--agent", "copilot", "--format", "json").stdout)
+    assert row["messages"] == sent
+
+
+def test_an_openhands_trajectorys_message_count_leaves_out_events_the_model_never_sees():
+    path = SAMPLES / "openhands_trajectory_unanswered_call.json"
+    events = json.loads(path.read_text())
+    from inspector.dialects import get
+
+    built, _ = get("openhands").chat(events, ())  # the Chat Completions messages OpenHands builds
+    assert len(built) < len(events)  # agent_state_changed events are never sent
+    assert inspector.check(str(path)).message_count == len(built)
