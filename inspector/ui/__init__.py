@@ -13,5 +13,7 @@ from __future__ import annotations
 def main() -> None:
     """Run the app (imported lazily so that ``import inspector.ui`` stays cheap)."""
     from .app_main import main as run
+    from .run_marker import mark
 
     run()
+    mark("app")  # last: browser tests wait for it to grow (run_marker.py)

@@ -48,6 +48,8 @@ button:not(:disabled) kbd { opacity: 1 !important; color: inherit !important; }
 [data-testid="stJson"] .string-value { color: #a63c10 !important; }
 [data-testid="stJson"] .array-key { color: #4b4f9e; }
 [data-testid="stJson"] span:has(> .array-key) { opacity: 1 !important; }
+/* The run counter for browser tests (run_marker.py): in the page, never seen. */
+[class*="st-key-run_marker_"], [data-testid="stLayoutWrapper"]:has(> [class*="st-key-run_marker_"]) { display: none !important; }
 </style>
 """
 

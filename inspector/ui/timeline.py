@@ -25,6 +25,7 @@ from . import state, url
 from .analysis import Checked, timeline_model
 from .detail import detail_pane
 from .loops import folds as loop_folds
+from .run_marker import mark_fragment
 
 KEY = "timeline"
 QUERY, ONLY_FINDINGS, ONLY_TOOL = "tl_query", "flt_findings", "flt_tool"
@@ -207,3 +208,4 @@ def timeline_panel(checked: Checked, key: tuple, transcript: int, loaded: state.
         detail_pane(checked, transcript, sel, model)
     if loaded is not None:
         url.record(loaded, key[1], key[2], transcript)
+    mark_fragment("timeline")  # a click reruns only this fragment: it counts its own runs (run_marker.py)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -64,69 +66,88 @@ def base_url(app_server):
 
 @pytest.fixture
 def app_page(page, app_server):
-    """A fresh session of the app, loaded and idle."""
+    """A fresh session of the app, its first run ended and drawn."""
     page.set_viewport_size({"width": 1440, "height": 1000})
-    page.goto(app_server + "/")
-    page.wait_for_function(IDLE)
+    load(page, app_server + "/")
     return page
 
 
-def wait_idle(page) -> None:
-    page.wait_for_timeout(160)  # let a rerun start before asking whether it ended
-    page.wait_for_function(IDLE)
+# The app's run counter (inspector/ui/run_marker.py): the highest count drawn on the page. Every
+# run that ends normally (the page's, or the timeline fragment's alone) draws a higher one last.
+RUNS = """() => Math.max(0, ...Array.from(document.querySelectorAll('[class*="st-key-run_marker_"]'),
+                                      e => parseInt(e.textContent, 10) || 0))"""
+# A run counted after ``n`` has ended, and nothing runs now. The state alone cannot say it: right
+# after a click Streamlit's "not running" is still true before the rerun starts (issue 33).
+RAN = f"""(n) => ({RUNS})() > n
+  && document.querySelector('[data-testid=stApp]')?.dataset.testScriptState === 'notRunning'"""
+RUN_MS = 120_000  # a bound, not a wait: the machine may be busy
 
 
-# Counts the app's runs that END after it is installed: a MutationObserver on stApp's
-# data-test-script-state, counting records whose old value is "running" (a run that starts and
-# ends between two callbacks is still two records, so none is missed).
-WATCH_RUNS = """() => {
-  const app = document.querySelector('[data-testid=stApp]');
-  if (window.__inspectorRuns) window.__inspectorRuns.disconnect();
-  window.__inspectorRunEnds = 0;
-  window.__inspectorRuns = new MutationObserver(records => {
-    for (const r of records) if (r.oldValue === 'running') window.__inspectorRunEnds++;
-  });
-  window.__inspectorRuns.observe(app, {attributes: true, attributeOldValue: true,
-                                       attributeFilter: ['data-test-script-state']});
-}"""
-# The upload's own run has ended and drawn the file: its name above the timeline, the reader's
-# message when it cannot be read, or the dataset view.
+def load(page, url: str | None = None) -> None:
+    """Open ``url`` (None: reload) and wait until the new session's first run has ended and drawn
+    (a new session counts its runs from 1)."""
+    if url is None:
+        page.reload()
+    else:
+        page.goto(url)
+    page.wait_for_function(RAN, arg=0, timeout=RUN_MS)
+
+
+@contextmanager
+def rerun(page) -> Iterator[None]:
+    """``with rerun(page): <action>``: the action makes the app run; return when that run has
+    ended and drawn. Reads the run counter before the action, waits for it to grow after."""
+    page.wait_for_function(IDLE, timeout=RUN_MS)
+    before = page.evaluate(RUNS)
+    yield
+    page.wait_for_function(RAN, arg=before, timeout=RUN_MS)
+
+
+def open_tab(page, name: str) -> None:
+    """Open the tab ``name`` and wait for its run; a tab already open is left as it is (a click
+    on it changes nothing, so no run would come)."""
+    tab = page.get_by_role("tab", name=name)
+    if tab.get_attribute("aria-selected") != "true":
+        with rerun(page):
+            tab.click()
+
+
+# The upload's file is drawn: its name above the timeline, the reader's message when it cannot
+# be read, or the dataset view.
 UPLOAD_DRAWN = """(name) => {
-  const app = document.querySelector('[data-testid=stApp]');
-  if (!(window.__inspectorRunEnds > 0) || app?.dataset.testScriptState !== 'notRunning') return false;
   const shown = document.querySelector('.st-key-filename');
   return (shown && shown.textContent.trim() === name)
     || !!document.querySelector('.st-key-input_error, [class*="st-key-ds_"]');
 }"""
-UPLOAD_MS = 120_000  # a bound, not a wait: the machine may be busy
 
 
 def upload(page, path: Path | None = None, *, name: str | None = None, data: bytes | None = None) -> None:
     """Upload a file through the sidebar's uploader and wait until the app's run for it has ended
     and drawn it (issue 33: a fixed 160 ms sleep returned before the upload had drawn anything,
     leaving a test's 20 s ``expect`` to cover upload, worker trial, parse and render)."""
-    page.wait_for_function(IDLE, timeout=UPLOAD_MS)
-    page.evaluate(WATCH_RUNS)
     inp = page.get_by_test_id("stFileUploaderDropzoneInput")
-    if path is not None:
-        inp.set_input_files(str(path))
-        name = Path(path).name
-    else:
-        inp.set_input_files(files=[{"name": name, "mimeType": "application/json", "buffer": data}])
-    page.wait_for_function(UPLOAD_DRAWN, arg=name, timeout=UPLOAD_MS)
+    with rerun(page):
+        if path is not None:
+            inp.set_input_files(str(path))
+            name = Path(path).name
+        else:
+            inp.set_input_files(files=[{"name": name, "mimeType": "application/json", "buffer": data}])
+    page.wait_for_function(UPLOAD_DRAWN, arg=name, timeout=RUN_MS)
 
 
 def open_sample(page, stem: str) -> None:
     """Click a sample in the sidebar (its label is the file stem with spaces)."""
     side = page.get_by_test_id("stSidebar")
-    side.get_by_role("button", name=stem.replace("_", " "), exact=True).click()
-    wait_idle(page)
+    with rerun(page):
+        side.get_by_role("button", name=stem.replace("_", " "), exact=True).click()
     opener = page.locator(".st-key-ds_open_button button")
     if opener.count():  # several transcripts open as the dataset view: open the first one
-        opener.click()
-        wait_idle(page)
-    # One timeline: while a rerun replaces the page, the old one and the new one may both be
-    # there for a moment (a strict-mode error under load in CI); wait until the old one is gone.
+        with rerun(page):
+            opener.click()
+    # One timeline: the run has ended, so the old page's timeline is gone. A file the app could
+    # not read says why (a worker refused it): say it here rather than "count 0".
+    expect(page.locator('[data-testid="timeline"], .st-key-input_error')).not_to_have_count(0)
+    refused = page.locator(".st-key-input_error")
+    assert not refused.count(), refused.inner_text()
     expect(page.locator('[data-testid="timeline"]')).to_have_count(1)
-    wait_idle(page)
 

@@ -17,8 +17,6 @@ import shlex
 import shutil
 import subprocess
 import sys
-import time
-import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -134,7 +132,7 @@ class Deployment:
         main = prefix / "nginx.conf"
         tmp = prefix / "tmp"
         main.write_text(
-            f"pid {prefix}/nginx.pid;\nerror_log {prefix}/logs/error.log;\n"
+            f"pid {prefix}/nginx.pid;\nerror_log {prefix}/logs/error.log;\nerror_log stderr notice;\n"
             + ("user root;\n" if os.geteuid() == 0 else "")
             + "events { worker_connections 256; }\n"
             f"http {{\n  access_log {prefix}/logs/access.log;\n"
@@ -145,18 +143,16 @@ class Deployment:
         checked = subprocess.run([binary, "-t", "-p", str(prefix), "-c", str(main)], capture_output=True, text=True)
         assert checked.returncode == 0, checked.stderr
         self.nginx = subprocess.Popen([binary, "-p", str(prefix), "-c", str(main), "-g", "daemon off;"],
-                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                urllib.request.urlopen(self.url + "/_stcore/health", timeout=5)
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        # nginx opens its listening sockets before its master starts the workers, and says so
+        # ("start worker processes", a notice on stderr): up, with no polling. Its end of file
+        # before that line means it has stopped.
+        assert self.nginx.stderr is not None
+        for line in self.nginx.stderr:
+            if "start worker process" in line:
                 return
-            except urllib.error.HTTPError:
-                return  # nginx answers (401 before sign-in): it is up
-            except OSError:
-                if self.nginx.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError((prefix / "logs" / "error.log").read_text(errors="replace"))
-                time.sleep(0.2)
+        self.nginx.wait(timeout=15)
+        raise RuntimeError((prefix / "logs" / "error.log").read_text(errors="replace"))
 
     def start(self) -> Deployment:
         if self.mode == "proxy":

@@ -8,6 +8,8 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
+from .conftest import rerun
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 import loaddriver
 
@@ -35,7 +37,10 @@ def open_share(page) -> None:
     """Open the Share panel (the button beside the file's name) unless it is open already."""
     panel = page.locator(".st-key-share_panel")
     if not panel.is_visible():
-        page.get_by_role("button", name="Share", exact=True).click()
+        # Opening it reruns the page (the panel then says what holds now): wait for that run, or
+        # a click in the panel lands in it and a link read after it may be the one shown before.
+        with rerun(page):
+            page.get_by_role("button", name="Share", exact=True).click()
     expect(panel).to_be_visible(timeout=SLOW)
 
 

@@ -10,7 +10,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import open_sample, upload, wait_idle
+from .conftest import open_sample, upload
 
 pytestmark = pytest.mark.e2e
 ROW = ".st-key-file_row"
@@ -41,14 +41,12 @@ def test_the_badge_names_the_agent_and_its_version(app_page):
         open_sample(page, stem)
         expect(page.locator(ROW)).to_contain_text(badge)
     upload(page, name="session.jsonl", data=claude_code_log("2.0.14"))
-    wait_idle(page)
     expect(page.locator(ROW)).to_contain_text("Claude Code 2.0.14")
 
 
 def test_a_version_that_is_not_one_is_not_shown(app_page):
     page = app_page
     upload(page, name="odd.jsonl", data=claude_code_log("**bold** [x](http://example.com)"))
-    wait_idle(page)
     expect(page.locator(ROW)).to_contain_text("Claude Code")
     expect(page.locator(ROW)).not_to_contain_text("bold")
     expect(page.locator(f"{ROW} a")).to_have_count(0)
@@ -58,7 +56,6 @@ def test_a_plain_message_list_has_no_agent_badge(app_page):
     page = app_page
     upload(page, name="chat.json", data=json.dumps([{"role": "user", "content": "hi"},
                                                     {"role": "assistant", "content": "hello"}]).encode())
-    wait_idle(page)
     expect(page.locator(ROW)).to_contain_text("openai-chat")
     for agent in ("Codex CLI", "Claude Code", "Copilot CLI", "OpenHands", "Gemini CLI", "Google ADK"):
         expect(page.locator(ROW)).not_to_contain_text(agent)

@@ -11,7 +11,7 @@ import re
 from playwright.sync_api import expect
 from support import loop_shapes
 
-from .conftest import SAMPLES, open_sample, upload, wait_idle
+from .conftest import SAMPLES, open_sample, rerun, upload
 
 TL = '[data-testid="timeline"]'
 
@@ -23,12 +23,12 @@ def test_compare_a_second_upload_shows_the_first_divergence_and_the_aligned_call
     b[6]["content"] = json.dumps({"page": 3, "hits": []})  # page 3 answered otherwise
     upload(page, name="run1.json", data=json.dumps(a).encode())
     expect(page.locator(TL)).to_have_count(1, timeout=90_000)
-    page.get_by_role("tab", name="Compare").click()
-    wait_idle(page)
+    with rerun(page):
+        page.get_by_role("tab", name="Compare").click()
     inp = page.locator(".st-key-compare_upload input[type=file]")
-    inp.set_input_files(files=[{"name": "run2.json", "mimeType": "application/json",
-                                "buffer": json.dumps(b).encode()}])
-    wait_idle(page)
+    with rerun(page):
+        inp.set_input_files(files=[{"name": "run2.json", "mimeType": "application/json",
+                                    "buffer": json.dumps(b).encode()}])
     box = page.locator(".st-key-compare_divergence")
     expect(box).to_contain_text("First divergence: A #5, B #5: 'search' with the same arguments is answered "
                                 "differently", timeout=60_000)
@@ -69,10 +69,10 @@ def test_compare_a_second_upload_shows_the_first_divergence_and_the_aligned_call
 def test_the_repair_tab_shows_its_changes_in_the_compare_view(app_page):
     page = app_page
     open_sample(page, "missing_tool_reply")
-    page.get_by_role("tab", name="Repair").click()
-    wait_idle(page)
-    page.get_by_text("Show changes call by call").click()
-    wait_idle(page)
+    with rerun(page):
+        page.get_by_role("tab", name="Repair").click()
+    with rerun(page):
+        page.get_by_text("Show changes call by call").click()
     box = page.locator(".st-key-repair_compare_divergence")
     expect(box).to_contain_text("answered differently", timeout=60_000)
     expect(box).to_contain_text("TC001")

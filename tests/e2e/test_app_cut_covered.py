@@ -25,7 +25,7 @@ from inspector.checking import check_document, not_offered
 from inspector.render import TimelineModel
 from inspector.sharing.redact import Redactor, context
 
-from .conftest import SAMPLES, open_sample, upload, wait_idle
+from .conftest import SAMPLES, open_sample, rerun, upload
 from .share_pages import open_share
 from .test_app_keeps_place import DATASET
 
@@ -72,8 +72,8 @@ def test_the_change_log_reads_each_change_whole(app_page, size):
     page = app_page
     sized(page, size)
     upload(page, name="long_ids.json", data=json.dumps(MISSING).encode())
-    page.get_by_role("tab", name="Repair").click()
-    wait_idle(page)
+    with rerun(page):
+        page.get_by_role("tab", name="Repair").click()
     changes = inspector.repair(MISSING).report.changes
     assert len(changes) >= 2 and all(len(c.text) > 150 for c in changes)
     whole = page.locator(".st-key-repair_changes_whole")
@@ -174,8 +174,8 @@ def test_every_text_on_the_page_measures_at_least_4_5_to_1(app_page, size):
     upload(page, name="runs.jsonl", data=DATASET)
     expect(page.locator(".st-key-dataset_summary")).to_be_visible()
     assert low_contrast(page) == [], "dataset view"
-    page.get_by_role("button", name="Team inbox").click()
-    wait_idle(page)
+    with rerun(page):
+        page.get_by_role("button", name="Team inbox").click()
     expect(page.get_by_role("heading", name="Team inbox")).to_be_visible()
     assert low_contrast(page) == [], "inbox"
     assert outside == []  # nothing asked of another host on the way

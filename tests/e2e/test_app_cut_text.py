@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import open_sample, upload, wait_idle
+from .conftest import open_sample, rerun, upload
 from .test_app_keeps_place import DATASET
 from .test_app_ux import CONTRAST, CUT
 
@@ -27,16 +27,15 @@ def test_nothing_is_cut_in_any_tab_the_dataset_view_or_the_inbox(app_page, size)
     page = app_page
     page.set_viewport_size({"width": size[0], "height": size[1]})
     open_sample(page, "har_capture_openai_400")
-    wait_idle(page)
     assert page.evaluate(CUT) == [], "Findings"
     width, room = page.evaluate(HINT_FITS)
     assert width <= room, (width, room)
     for tab in ("Repair", "Fit", "Compare"):
-        page.get_by_role("tab", name=tab).click()
-        wait_idle(page)
+        with rerun(page):
+            page.get_by_role("tab", name=tab).click()
         assert page.evaluate(CUT) == [], tab
-    page.get_by_role("tab", name="Findings").click()  # the Compare tab's uploader goes with it
-    wait_idle(page)
+    with rerun(page):
+        page.get_by_role("tab", name="Findings").click()  # the Compare tab's uploader goes with it
     open_sample(page, "parallel_half_answered")  # a turn to fold, ghost cards
     page.locator(f'{TL} [data-nav="compact"]').click()
     page.locator(f'{TL} [data-nav="fold"]').click()
@@ -50,8 +49,8 @@ def test_nothing_is_cut_in_any_tab_the_dataset_view_or_the_inbox(app_page, size)
     expect(page.locator(".st-key-dataset_summary")).to_be_visible()
     assert page.evaluate(CUT) == [], "dataset view"
 
-    page.get_by_role("button", name="Team inbox").click()
-    wait_idle(page)
+    with rerun(page):
+        page.get_by_role("button", name="Team inbox").click()
     expect(page.get_by_role("heading", name="Team inbox")).to_be_visible()
     assert page.evaluate(CUT) == [], "inbox"
     page.screenshot(path=f"/tmp/i36-inbox-{size[0]}.png")

@@ -7,7 +7,7 @@ import json
 
 from playwright.sync_api import expect
 
-from .conftest import upload, wait_idle
+from .conftest import load, rerun, upload
 from .share_pages import open_share
 
 CALL = {"id": "call_1", "type": "function", "function": {"name": "lookup", "arguments": "{}"}}
@@ -24,8 +24,8 @@ def click_row(page, row: int) -> None:
     grid.wait_for()
     grid.scroll_into_view_if_needed()  # the mouse clicks only what is on screen
     box = grid.bounding_box()
-    page.mouse.click(box["x"] + 14, box["y"] + 35 * (row + 1) + 17)  # the row marker column
-    wait_idle(page)
+    with rerun(page):
+        page.mouse.click(box["x"] + 14, box["y"] + 35 * (row + 1) + 17)  # the row marker column
 
 
 def test_dataset_view_row_opens_the_transcript_and_back_and_share(app_page, browser):
@@ -50,26 +50,24 @@ def test_dataset_view_row_opens_the_transcript_and_back_and_share(app_page, brow
     expect(link).to_be_visible()
     url = link.inner_text().strip()
     other = browser.new_context().new_page()
-    other.goto(url.replace("http://127.0.0.1:8501", page.url.split("/?")[0].rstrip("/")))
-    other.wait_for_function("() => document.querySelector('[data-testid=stApp]')?.dataset.testScriptState === 'notRunning'")
+    load(other, url.replace("http://127.0.0.1:8501", page.url.split("/?")[0].rstrip("/")))
     expect(other.locator(f"{TL} [data-msg-index]")).to_have_count(2)
     expect(other.get_by_role("button", name="All 5 transcripts")).to_be_visible()
     other.context.close()
 
-    page.get_by_role("button", name="All 5 transcripts").click()
-    wait_idle(page)
+    with rerun(page):
+        page.get_by_role("button", name="All 5 transcripts").click()
     expect(page.locator(TL)).to_have_count(0)
     expect(page.locator(".st-key-dataset_summary")).to_be_visible()
 
     # Share the dataset view itself: the link opens the table, not a transcript.
     open_share(page)
-    page.get_by_role("button", name="Create link").click()
-    wait_idle(page)
+    with rerun(page):
+        page.get_by_role("button", name="Create link").click()
     expect(page.locator(".st-key-share_url code")).to_be_visible()
     url = page.locator(".st-key-share_url code").inner_text().strip()
     other = browser.new_context().new_page()
-    other.goto(url.replace("http://127.0.0.1:8501", page.url.split("/?")[0].rstrip("/")))
-    other.wait_for_function("() => document.querySelector('[data-testid=stApp]')?.dataset.testScriptState === 'notRunning'")
+    load(other, url.replace("http://127.0.0.1:8501", page.url.split("/?")[0].rstrip("/")))
     expect(other.locator(".st-key-dataset_summary")).to_be_visible()
     expect(other.locator(TL)).to_have_count(0)
     other.context.close()
@@ -80,8 +78,8 @@ def test_rule_chart_gives_each_rule_a_readable_bar(app_page):
     (it was squeezed to 80 px with the legend and axis inside, the labels on top of each other)."""
     page = app_page
     side = page.get_by_test_id("stSidebar")
-    side.get_by_role("button", name="otel trace export", exact=True).click()
-    wait_idle(page)
+    with rerun(page):
+        side.get_by_role("button", name="otel trace export", exact=True).click()
     chart = page.locator(".st-key-rule_chart .vega-embed canvas, .st-key-rule_chart svg.marks").first
     expect(chart).to_be_visible()
     box = chart.bounding_box()

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 import inspector
 from inspector.tokens import count_messages, counter_for
 
-from .conftest import SAMPLES, open_sample, wait_idle
+from .conftest import SAMPLES, open_sample, rerun
 
 
 def test_fit_action_shades_what_goes_and_downloads_the_fitted_file(app_page):
@@ -19,12 +19,12 @@ def test_fit_action_shades_what_goes_and_downloads_the_fitted_file(app_page):
     counts = count_messages(items, counter_for("openai"))
     budget = sum(counts) // 2
     open_sample(page, "clean_parallel_calls")
-    page.get_by_role("tab", name="Fit").click()
-    wait_idle(page)
+    with rerun(page):
+        page.get_by_role("tab", name="Fit").click()
     box = page.get_by_role("spinbutton", name="Budget (tokens)")
     box.fill(str(budget))
-    box.press("Enter")
-    wait_idle(page)
+    with rerun(page):
+        box.press("Enter")
 
     # The preview lists the units that go; the metrics say what is left.
     expect(page.locator(".st-key-fit_preview")).to_be_visible()

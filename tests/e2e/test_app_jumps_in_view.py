@@ -10,7 +10,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import upload, wait_idle
+from .conftest import rerun, upload
 from .test_navigate import agent_log
 
 TL = '[data-testid="timeline"]'
@@ -42,7 +42,6 @@ def centred(page, index: int) -> dict:
     """Wait until message ``index`` is selected, whole in the window and in its middle (within a
     sixth of the window's height), or as near as the page can scroll; return where it is."""
     expect(page.locator(f'{TL} [data-msg-index="{index}"].selected')).to_have_count(1)
-    wait_idle(page)
     try:
         page.wait_for_function(f"""() => {{ const p = ({PLACE})(); return p && p.index === {index}
             && p.top >= p.bar && p.bottom <= p.vh && p.top >= p.boxTop - 1 && p.bottom <= p.boxBottom + 1
@@ -67,7 +66,6 @@ def test_the_first_screen_shows_the_verdict_and_two_cards(app_page, size):
     page.set_viewport_size({"width": size[0], "height": size[1]})
     upload(page, name="agent.json", data=json.dumps(agent_log(340, orphan_at=500)).encode())
     page.locator(f'{TL} [data-msg-index="0"]').wait_for(timeout=60_000)  # patience on a loaded machine
-    wait_idle(page)
     page.screenshot(path=f"/tmp/i36-first-{size[0]}.png")
     verdict = page.locator("[class*='st-key-verdict-']").bounding_box()
     assert verdict["y"] >= 0 and verdict["y"] + verdict["height"] <= size[1], verdict
@@ -85,24 +83,29 @@ def test_the_first_screen_shows_the_verdict_and_two_cards(app_page, size):
 def test_key_button_and_go_to_jumps_centre_the_card(long_log, size):
     page = long_log
     page.set_viewport_size({"width": size[0], "height": size[1]})
-    wait_idle(page)
-    page.keyboard.press("n")  # the first finding: #200, page 1
+    with rerun(page):
+        page.keyboard.press("n")  # the first finding: #200, page 1
     centred(page, 200)
-    page.keyboard.press("n")  # the next: #501, on page 2
+    with rerun(page):
+        page.keyboard.press("n")  # the next: #501, on page 2
     centred(page, 501)
     page.screenshot(path=f"/tmp/i36-n-{size[0]}.png")
 
     goto = page.locator(f"{TL} input.tl-goto-in")
     goto.fill("420")
-    goto.press("Enter")
+    with rerun(page):
+        goto.press("Enter")
     centred(page, 420)
     goto.fill("90")  # back on page 1: another page, drawn anew
-    goto.press("Enter")
+    with rerun(page):
+        goto.press("Enter")
     centred(page, 90)
 
-    page.locator(f'{TL} [data-nav="next-finding"]').click()
+    with rerun(page):
+        page.locator(f'{TL} [data-nav="next-finding"]').click()
     centred(page, 200)
-    page.locator(f'{TL} [data-nav="next-finding"]').click()
+    with rerun(page):
+        page.locator(f'{TL} [data-nav="next-finding"]').click()
     centred(page, 501)
     page.screenshot(path=f"/tmp/i36-finding-{size[0]}.png")
 
@@ -114,6 +117,7 @@ def test_a_pasted_error_centres_its_message(long_log, size):
     box = page.get_by_role("textbox", name="Paste the error you got")
     box.fill("Invalid parameter: messages with role 'tool' must be a response to a preceeding message "
              "with 'tool_calls'. param: messages.[501].role")
-    box.press("Control+Enter")
+    with rerun(page):
+        box.press("Control+Enter")
     centred(page, 501)
     page.screenshot(path=f"/tmp/i36-pasted-{size[0]}.png")

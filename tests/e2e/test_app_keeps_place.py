@@ -12,7 +12,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import open_sample, upload, wait_idle
+from .conftest import open_sample, rerun, upload
 
 TL = '[data-testid="timeline"]'
 SIZES = [pytest.param((1440, 900), id="1440x900"), pytest.param((1280, 720), id="1280x720")]
@@ -81,8 +81,8 @@ def opened(page) -> int:
 
 def choose_sort(page, option: str) -> None:
     page.locator(".st-key-ds_sort input").click()
-    page.get_by_role("option", name=option, exact=True).click()
-    wait_idle(page)
+    with rerun(page):
+        page.get_by_role("option", name=option, exact=True).click()
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -95,18 +95,18 @@ def test_back_restores_filter_sort_scroll_and_highlights_the_row(app_page, size)
     expect(page.locator(".st-key-dataset_summary")).to_contain_text("300")
 
     # Filter: only the rejected ones (clean off); sort: most messages first.
-    page.locator(".st-key-ds_sev").get_by_role("button", name="clean").click()
-    wait_idle(page)
+    with rerun(page):
+        page.locator(".st-key-ds_sev").get_by_role("button", name="clean").click()
     expect(page.get_by_text("100 of 300 transcripts shown")).to_be_visible()
     choose_sort(page, "most messages")
     scroll_grid(page, 40)
-    click_cell(page, "transcript", 3)  # a first click on a cell opens the row
-    wait_idle(page)
+    with rerun(page):
+        click_cell(page, "transcript", 3)  # a first click on a cell opens the row
     n = opened(page)
     page.screenshot(path=f"/tmp/i36-open-{size[0]}.png")
 
-    page.get_by_role("button", name="All 300 transcripts").click()
-    wait_idle(page)
+    with rerun(page):
+        page.get_by_role("button", name="All 300 transcripts").click()
     expect(page.locator(TL)).to_have_count(0)
     expect(page.get_by_text("100 of 300 transcripts shown")).to_be_visible()
     expect(page.locator(".st-key-ds_sort input")).to_have_value("most messages")
@@ -127,6 +127,6 @@ def test_back_restores_filter_sort_scroll_and_highlights_the_row(app_page, size)
     page.screenshot(path=f"/tmp/i36-back-{size[0]}.png")
 
     # Another first click, on another column, opens another row.
-    click_cell(page, "messages", 1)
-    wait_idle(page)
+    with rerun(page):
+        click_cell(page, "messages", 1)
     assert opened(page) != n

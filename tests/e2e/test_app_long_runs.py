@@ -10,7 +10,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import upload, wait_idle
+from .conftest import rerun, upload
 from .test_navigate import agent_log
 
 TL = '[data-testid="timeline"]'
@@ -32,7 +32,6 @@ def long_run(page, size):
     items[2]["content"] = "total 2\nREADME.md\n<b>src</b>"  # tool output over three lines, with markup
     upload(page, name="run.json", data=json.dumps(items).encode())
     page.locator(f'{TL} [data-msg-index="0"]').wait_for(timeout=60_000)  # patience on a loaded machine
-    wait_idle(page)
 
 
 def focused(page) -> dict:
@@ -84,8 +83,8 @@ def test_compact_density_and_folded_turns(app_page, size):
 def test_chips_take_the_focus_and_f_follows_the_call(app_page, size):
     page = app_page
     long_run(page, size)
-    page.locator(f'{TL} [data-msg-index="3"] .card-head').click()
-    wait_idle(page)
+    with rerun(page):
+        page.locator(f'{TL} [data-msg-index="3"] .card-head').click()
     page.keyboard.press("Tab")  # one Tab from the selected card: its call chip
     got = focused(page)
     assert "chip call" in got.get("cls", "") and got.get("card") == 3, got

@@ -8,7 +8,7 @@ import json
 from playwright.sync_api import expect
 from support import loop_shapes
 
-from .conftest import upload, wait_idle
+from .conftest import rerun, upload
 
 TL = '[data-testid="timeline"]'
 
@@ -17,7 +17,6 @@ def open_file(page, name: str, messages: list) -> None:
     """Upload a transcript and wait for its timeline (the component may take long on a busy machine)."""
     upload(page, name=name, data=json.dumps(messages).encode())
     expect(page.locator(TL)).to_have_count(1, timeout=90_000)
-    wait_idle(page)
 
 
 def test_the_rig_loop_is_one_folded_row_that_opens_on_click(app_page):
@@ -32,8 +31,8 @@ def test_the_rig_loop_is_one_folded_row_that_opens_on_click(app_page):
     loops = page.locator(".st-key-loops")
     expect(loops).to_contain_text("Loops: 1 loop cost 6 calls and")
     expect(loops).to_contain_text("tokens")
-    fold.click()
-    wait_idle(page)
+    with rerun(page):
+        fold.click()
     expect(tl.locator('[data-testid="fold"]')).to_have_count(0)
     expect(tl.locator("[data-msg-index]")).to_have_count(14)
     expect(page.locator(".st-key-detail")).to_contain_text("#1")  # the run's first call is shown
@@ -51,7 +50,7 @@ def test_a_poll_is_not_folded_and_an_allowed_tool_is_not_reported(app_page):
     side.get_by_text("Loop detection").click()
     box = side.get_by_role("textbox", name="Never report these tools")
     box.fill("list_tables_tool")
-    box.press("Enter")
-    wait_idle(page)
+    with rerun(page):
+        box.press("Enter")
     expect(page.locator(f'{TL} [data-testid="fold"]')).to_have_count(0)
     expect(page.locator(".st-key-loops")).to_have_count(0)

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 from support.guard_fixtures import DEEPSEEK_400, recorded
 
-from .conftest import open_sample, wait_idle
+from .conftest import open_sample, rerun
 from .test_app_jumps_in_view import centred
 from .test_guard_inbox import recording_proxy  # noqa: F401 - the fixture
 
@@ -29,11 +29,11 @@ def test_inbox_and_fit_are_first_level(app_page, size):
     assert box["y"] + box["height"] <= size[1], box
     fit = page.get_by_role("tab", name="Fit")
     expect(fit).to_be_visible()
-    fit.click()
-    wait_idle(page)
+    with rerun(page):
+        fit.click()
     expect(page.get_by_role("spinbutton", name="Budget (tokens)")).to_be_visible()
-    page.get_by_role("tab", name="Repair").click()
-    wait_idle(page)
+    with rerun(page):
+        page.get_by_role("tab", name="Repair").click()
     expect(page.get_by_role("spinbutton", name="Budget (tokens)")).to_have_count(0)
 
 
@@ -46,15 +46,15 @@ def test_an_inbox_entry_opens_centred_and_goes_back_to_the_inbox(app_page, recor
                            max_retries=0)
     with pytest.raises(openai.BadRequestError):
         client.responses.create(**body)
-    page.get_by_role("button", name="Team inbox").click()
-    wait_idle(page)
+    with rerun(page):
+        page.get_by_role("button", name="Team inbox").click()
     row = page.locator('[class*="st-key-inbox_row_"]').filter(has_text="No tool output found for tool call call-a.")
-    row.first.get_by_role("button", name="Open").click()
-    wait_idle(page)
+    with rerun(page):
+        row.first.get_by_role("button", name="Open").click()
     expect(page.locator('[data-testid="timeline"]')).to_have_count(1, timeout=60_000)
     centred(page, 4)
     page.screenshot(path=f"/tmp/i36-inbox-entry-{size[0]}.png")
-    page.get_by_role("button", name="Back to inbox").click()
-    wait_idle(page)
+    with rerun(page):
+        page.get_by_role("button", name="Back to inbox").click()
     expect(page.get_by_role("heading", name="Team inbox")).to_be_visible()
     expect(row.first).to_be_visible()

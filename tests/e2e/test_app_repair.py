@@ -8,12 +8,12 @@ from playwright.sync_api import expect
 
 import inspector
 
-from .conftest import open_sample, upload, wait_idle
+from .conftest import open_sample, rerun, upload
 
 
 def download_repaired(page) -> bytes:
-    page.get_by_role("tab", name="Repair").click()
-    wait_idle(page)
+    with rerun(page):
+        page.get_by_role("tab", name="Repair").click()
     button = page.get_by_role("button", name="Download repaired JSON")
     expect(button).to_be_visible()
     with page.expect_download() as dl:

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 import inspector
 from inspector.sqlite_sessions import HEADER
 
-from .conftest import upload, wait_idle
+from .conftest import rerun, upload
 from .test_app_dataset import click_row
 
 pytestmark = pytest.mark.e2e
@@ -32,8 +32,8 @@ def test_sqlite_session_store_opens_and_repairs_to_a_new_database(app_page):
     expect(page.locator(f"{TL} [data-msg-index]")).to_have_count(3)
     expect(page.locator(f"{TL} [data-finding=TC001]")).not_to_have_count(0)
 
-    page.get_by_role("tab", name="Repair").click()
-    wait_idle(page)
+    with rerun(page):
+        page.get_by_role("tab", name="Repair").click()
     button = page.get_by_role("button", name="Download repaired database")
     expect(button).to_be_visible()
     with page.expect_download() as dl:

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from inspector.ui.app_main import TABS
 
-from .conftest import IDLE, open_sample, upload, wait_idle
+from .conftest import load, open_sample, open_tab, rerun, upload
 from .share_pages import open_share
 
 TL = '[data-testid="timeline"]'
@@ -79,8 +79,8 @@ def test_pasted_error_jumps_to_a_message_on_another_page(app_page):
     box = page.get_by_role("textbox", name="Paste the error you got")
     box.fill("Invalid parameter: messages with role 'tool' must be a response to a preceeding message "
              "with 'tool_calls'. param: messages.[650].role")
-    box.press("Control+Enter")
-    wait_idle(page)
+    with rerun(page):
+        box.press("Control+Enter")
     card = page.locator(f'{TL} [data-msg-index="650"]')
     expect(card).to_have_class("card role-tool sev-error orphan selected")  # orphan: no "answered" stripe
     expect(card).to_be_in_viewport()
@@ -115,7 +115,7 @@ class Requests:
     """Every request the browser context makes (all pages and frames, the component's included),
     from before the first navigation on; ``settle`` waits until none is in flight for a while."""
 
-    QUIET_MS = 600
+    QUIET_FRAMES = 30  # drawn frames in a row with no request in flight
 
     def __init__(self, context, origin: str):
         self.origin = origin
@@ -132,11 +132,12 @@ class Requests:
         self.in_flight.add(request)
 
     def settle(self, page) -> None:
-        """Wait until no request has been in flight for QUIET_MS (a wait, not a timed assertion)."""
+        """Wait until no request has been in flight while the page drew QUIET_FRAMES frames (a
+        wait for the browser's own frames, not for a time; Playwright reports requests meanwhile)."""
         quiet = 0
-        while quiet < self.QUIET_MS:
-            page.wait_for_timeout(100)
-            quiet = 0 if self.in_flight else quiet + 100
+        while quiet < self.QUIET_FRAMES:
+            page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+            quiet = 0 if self.in_flight else quiet + 1
 
 
 def test_hostile_transcript_shows_as_text_runs_nothing_fetches_nothing(page, app_server):
@@ -146,8 +147,7 @@ def test_hostile_transcript_shows_as_text_runs_nothing_fetches_nothing(page, app
     dialogs = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     page.set_viewport_size({"width": 1440, "height": 1000})
-    page.goto(app_server + "/")
-    page.wait_for_function(IDLE)
+    load(page, app_server + "/")
     net.settle(page)
     # The favicon is served by the app (a :material: icon points the browser at fonts.gstatic.com).
     icon = page.evaluate("() => [...document.querySelectorAll('link[rel~=icon]')].map(l => l.href)")
@@ -165,19 +165,18 @@ def test_hostile_transcript_shows_as_text_runs_nothing_fetches_nothing(page, app
     tl = page.locator(TL)
     expect(tl.locator("[data-msg-index]")).to_have_count(5)
     for i in range(5):
-        tl.locator(f'[data-msg-index="{i}"]').click()
-        wait_idle(page)
-    for tab in TABS:
-        page.get_by_role("tab", name=tab).click()
-        wait_idle(page)
+        with rerun(page):
+            tl.locator(f'[data-msg-index="{i}"]').click()
+    for tab in TABS[1:] + TABS[:1]:  # Findings, open at first, last: each click opens another tab
+        open_tab(page, tab)
         net.settle(page)
     page.get_by_role("textbox", name="Paste the error you got").fill(text)
-    page.get_by_role("textbox", name="Paste the error you got").press("Control+Enter")
-    wait_idle(page)
+    with rerun(page):
+        page.get_by_role("textbox", name="Paste the error you got").press("Control+Enter")
     open_share(page)
-    page.get_by_role("button", name="Create link").click()
+    with rerun(page):
+        page.get_by_role("button", name="Create link").click()
     expect(page.locator(".st-key-share_url code")).to_be_visible()
-    wait_idle(page)
     net.settle(page)
     expect(tl.locator('[data-msg-index="0"] .card-text')).to_contain_text("<script>")
     assert page.evaluate("() => window.__pwned") is None

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 import inspector
 
-from .conftest import SAMPLES, open_sample, upload, wait_idle
+from .conftest import SAMPLES, load, open_sample, open_tab, rerun, upload
 from .share_pages import open_share
 
 TL = '[data-testid="timeline"]'
@@ -40,20 +40,20 @@ def test_a_second_upload_and_a_sample_start_clean(app_page):
     upload(page, name="anthropic.json", data=json.dumps(ANTHROPIC).encode())
     box = page.get_by_role("textbox", name="Paste the error you got")
     box.fill(ANTHROPIC_ERROR)
-    box.press("Control+Enter")
-    wait_idle(page)
+    with rerun(page):
+        box.press("Control+Enter")
     expect(page.locator(f'{TL} [data-msg-index="3"].selected')).to_have_count(1)
     search = page.locator(f"{TL} input.tl-search")
     search.fill("bash")
-    search.press("Enter")
-    wait_idle(page)
+    with rerun(page):
+        search.press("Enter")
     expect(page.get_by_test_id("search-count")).not_to_have_text("")
-    page.get_by_role("tab", name="Fit").click()
-    wait_idle(page)
+    with rerun(page):
+        page.get_by_role("tab", name="Fit").click()
     budget = page.get_by_role("spinbutton", name="Budget (tokens)")
     budget.fill("128000")
-    budget.press("Enter")
-    wait_idle(page)
+    with rerun(page):
+        budget.press("Enter")
 
     upload(page, SAMPLES / "missing_tool_reply.json")
     expect(page.locator(".st-key-filename")).to_contain_text("missing_tool_reply.json")
@@ -65,8 +65,7 @@ def test_a_second_upload_and_a_sample_start_clean(app_page):
     expect(page.locator(f"{TL} input.tl-search")).to_have_value("")
     expect(page.locator(f"{TL} .card.selected")).to_have_count(0)
     expect(page.locator(".st-key-detail h3")).to_have_text("Message details")
-    page.get_by_role("tab", name="Fit").click()
-    wait_idle(page)
+    open_tab(page, "Fit")  # it may be open still: the tabs are the page's, not the file's
     expect(page.get_by_role("spinbutton", name="Budget (tokens)")).to_have_value("")
     expect(page.locator(".st-key-context_view")).not_to_contain_text("Budget")
 
@@ -81,8 +80,8 @@ def test_fit_on_a_broken_file_never_offers_a_rejected_file(app_page):
     checks clean; switched off, no fitted file is offered at all."""
     page = app_page
     open_sample(page, "missing_tool_reply")
-    page.get_by_role("tab", name="Fit").click()
-    wait_idle(page)
+    with rerun(page):
+        page.get_by_role("tab", name="Fit").click()
     notice = page.locator(".st-key-fit_input_errors")
     expect(notice).to_contain_text("error(s) that openai rejects")
     # Defaults keep the system prompt and the task.
@@ -90,16 +89,16 @@ def test_fit_on_a_broken_file_never_offers_a_rejected_file(app_page):
     expect(page.get_by_role("switch", name="Keep first user")).to_be_checked()
     budget = page.get_by_role("spinbutton", name="Budget (tokens)")
     budget.fill("128000")
-    budget.press("Enter")
-    wait_idle(page)
+    with rerun(page):
+        budget.press("Enter")
     expect(page.locator(".st-key-fit_counts")).to_contain_text("Errors after")
     with page.expect_download() as dl:
         page.get_by_role("button", name="Download fitted JSON").click()
     with open(dl.value.path(), "rb") as f:
         assert inspector.check(f.read(), "openai").ok
 
-    notice.get_by_text("Repair, then fit (one step)").click()
-    wait_idle(page)
+    with rerun(page):
+        notice.get_by_text("Repair, then fit (one step)").click()
     expect(page.locator(".st-key-fit_rejected")).to_contain_text("No fitted file to download")
     expect(page.get_by_role("button", name="Download fitted JSON")).to_have_count(0)
 
@@ -107,8 +106,8 @@ def test_fit_on_a_broken_file_never_offers_a_rejected_file(app_page):
 def choose(page, label: str, option: str) -> None:
     """Pick ``option`` in the select box labelled ``label``."""
     page.get_by_test_id("stSelectbox").filter(has_text=label).locator("input").click()
-    page.get_by_role("option", name=option, exact=True).click()
-    wait_idle(page)
+    with rerun(page):
+        page.get_by_role("option", name=option, exact=True).click()
 
 
 def test_the_providers_words_come_first_and_labelled(app_page):
@@ -116,8 +115,8 @@ def test_the_providers_words_come_first_and_labelled(app_page):
     findings table's picked row shows them whole below it."""
     page = app_page
     open_sample(page, "missing_tool_reply")
-    page.locator(f'{TL} [data-msg-index="2"] .card-head').click()
-    wait_idle(page)
+    with rerun(page):
+        page.locator(f'{TL} [data-msg-index="2"] .card-head').click()
     detail = page.locator(".st-key-detail")
     says = detail.locator(".st-key-says-detail-0")
     expect(says).to_contain_text("openai says:")
@@ -149,10 +148,10 @@ def test_refusals_show_in_the_main_panel_with_an_excerpt(app_page):
     # Streamlit sends a text area's value when it loses focus; a click that lands before that
     # rerun ends can find the old value (this test failed so under load). A person pastes,
     # then moves to the button: the same order here.
-    box.press("Tab")
-    wait_idle(page)
-    side.get_by_role("button", name="Inspect pasted JSON").click()
-    wait_idle(page)
+    with rerun(page):
+        box.press("Tab")
+    with rerun(page):
+        side.get_by_role("button", name="Inspect pasted JSON").click()
     expect(err).to_contain_text("line 1 column 15")
     expect(err.locator("code")).to_contain_text('{"messages": [oops]}')
     expect(err.locator("code")).to_contain_text("^")
@@ -219,11 +218,11 @@ def test_nothing_is_cut_at_1280x720(app_page):
     open_sample(page, "parallel_half_answered")
     expect(page.locator(f"{TL} .chip-name").first).to_be_visible()
     assert page.evaluate(CUT) == []
-    page.get_by_role("tab", name="Repair").click()  # repair options
-    wait_idle(page)
+    with rerun(page):
+        page.get_by_role("tab", name="Repair").click()  # repair options
     assert page.evaluate(CUT) == []
-    page.get_by_role("tab", name="Fit").click()  # the fit's budget and switches
-    wait_idle(page)
+    with rerun(page):
+        page.get_by_role("tab", name="Fit").click()  # the fit's budget and switches
     page.get_by_role("switch", name="Keep first user").scroll_into_view_if_needed()
     assert page.evaluate(CUT) == []
 
@@ -252,34 +251,34 @@ def test_dataset_row_click_opens_next_walks_the_table_and_back_keeps_filter_and_
     page = app_page
     upload(page, name="train.jsonl", data=_records())
     grid = page.locator(".st-key-ds_table [data-testid=stDataFrameResizable]")
-    grid.click(position={"x": grid.bounding_box()["width"] / 2, "y": 35 * 3 + 17})  # a cell of row #3
-    wait_idle(page)
+    with rerun(page):
+        grid.click(position={"x": grid.bounding_box()["width"] / 2, "y": 35 * 3 + 17})  # a cell of row #3
     expect(page.locator(TL)).to_have_count(1)
     expect(page.get_by_role("combobox", name="Transcript")).to_have_value(re.compile(r"^#3 of 6: rec-2 "))
-    page.get_by_role("button", name="All 6 transcripts").click()
-    wait_idle(page)
+    with rerun(page):
+        page.get_by_role("button", name="All 6 transcripts").click()
 
     sev = page.get_by_test_id("stButtonGroup").filter(has_text="clean")
-    sev.get_by_role("button", name="clean").click()
-    wait_idle(page)
-    sev.get_by_role("button", name="warning").click()
-    wait_idle(page)
+    with rerun(page):
+        sev.get_by_role("button", name="clean").click()
+    with rerun(page):
+        sev.get_by_role("button", name="warning").click()
     choose(page, "Sort by", "most messages")
     caption = page.get_by_text("transcripts shown.", exact=False)
     expect(caption).to_contain_text("2 of 6 transcripts shown")  # the two rejected ones
-    page.get_by_role("button", name="Open transcript #3 in the timeline").click()
-    wait_idle(page)
+    with rerun(page):
+        page.get_by_role("button", name="Open transcript #3 in the timeline").click()
     expect(page.get_by_text("Transcript #3: 1 of 2 in the table")).to_be_visible()
-    page.get_by_role("button", name=re.compile(r"^Next Shortcut")).click()
-    wait_idle(page)
+    with rerun(page):
+        page.get_by_role("button", name=re.compile(r"^Next Shortcut")).click()
     expect(page.get_by_text("Transcript #5: 2 of 2 in the table")).to_be_visible()
     expect(page.get_by_role("button", name=re.compile(r"^Next Shortcut"))).to_be_disabled()
-    page.keyboard.press("Alt+ArrowUp")  # previous, by key
-    wait_idle(page)
+    with rerun(page):
+        page.keyboard.press("Alt+ArrowUp")  # previous, by key
     expect(page.get_by_text("Transcript #3: 1 of 2 in the table")).to_be_visible()
 
-    page.get_by_role("button", name="All 6 transcripts").click()
-    wait_idle(page)
+    with rerun(page):
+        page.get_by_role("button", name="All 6 transcripts").click()
     expect(caption).to_contain_text("2 of 6 transcripts shown")  # the filter is kept
     expect(page.get_by_role("combobox", name="Sort by")).to_have_value("most messages")
     expect(page.get_by_role("button", name="Open transcript #3 in the timeline")).to_be_visible()
@@ -320,11 +319,12 @@ def _all_in_view(page, i: int | None = None) -> int:
     """The card of message ``i`` (default: the selected one), the search bar and the detail
     heading naming it are in the window; returns the message's index."""
     if i is None:
-        wait_idle(page)
         i = int(page.locator(f"{TL} .card.selected").get_attribute("data-msg-index"))
     expect(page.locator(".st-key-detail h3")).to_have_text(f"Message #{i}")
-    wait_idle(page)
-    page.wait_for_timeout(100)  # the second measure, one frame after the jump
+    try:  # the jump's scroll comes a frame after the run has drawn: wait for it, then measure
+        page.wait_for_function(f"(a) => Object.values(({IN_VIEW})(a)).every(Boolean)", arg=[i], timeout=15_000)
+    except Exception as exc:
+        raise AssertionError((i, page.evaluate(IN_VIEW, [i]))) from exc
     where = page.evaluate(IN_VIEW, [i])
     assert where == {"cardWhole": True, "cardOnPage": True, "bar": True, "heading": True}, (i, where)
     return i
@@ -337,24 +337,30 @@ def test_every_jump_brings_the_card_the_search_bar_and_the_detail_heading_into_v
     page.set_viewport_size({"width": 1280, "height": 720})
     upload(page, name="run.json", data=_long_run())
     tl = page.locator(TL)
-    tl.locator('[data-msg-index="1"] .card-head').click()
-    wait_idle(page)
-    page.keyboard.press("n")
+    with rerun(page):
+        tl.locator('[data-msg-index="1"] .card-head').click()
+    with rerun(page):
+        page.keyboard.press("n")
     first = _all_in_view(page)
-    page.keyboard.press("n")
+    with rerun(page):
+        page.keyboard.press("n")
     second = _all_in_view(page)
     assert second > first > 1
     for _ in range(3):
-        page.keyboard.press("k")
+        with rerun(page):
+            page.keyboard.press("k")
     _all_in_view(page, second - 3)
     page.keyboard.press("g")
     page.keyboard.type("410")  # on the second page
-    page.keyboard.press("Enter")
+    with rerun(page):
+        page.keyboard.press("Enter")
     _all_in_view(page, 410)
-    tl.locator('[data-msg-index="409"] .chip.call[data-goto]').click()  # 409 calls, 410 answers
+    with rerun(page):
+        tl.locator('[data-msg-index="409"] .chip.call[data-goto]').click()  # 409 calls, 410 answers
     _all_in_view(page, 410)
     chip = tl.locator('[data-msg-index="410"] .chip.result[data-goto]')
-    chip.click()
+    with rerun(page):
+        chip.click()
     _all_in_view(page, 409)
 
 
@@ -364,15 +370,15 @@ def test_go_to_a_message_by_number_box_and_key(app_page):
     tl = page.locator(TL)
     box = tl.get_by_role("spinbutton", name="Go to message number")
     box.fill("37")
-    box.press("Enter")
-    wait_idle(page)
+    with rerun(page):
+        box.press("Enter")
     expect(tl.locator('[data-msg-index="37"].selected')).to_have_count(1)
     expect(page.locator(".st-key-detail h3")).to_have_text("Message #37")
     page.keyboard.press("g")  # the key puts the caret in the same box
     expect(box).to_be_focused()
     page.keyboard.type("399")
-    page.keyboard.press("Enter")
-    wait_idle(page)
+    with rerun(page):
+        page.keyboard.press("Enter")
     expect(tl.locator(".tl-range")).to_contain_text("#300")  # the second page
     expect(tl.locator('[data-msg-index="399"].selected')).to_have_count(1)
     expect(page.locator(".st-key-detail h3")).to_have_text("Message #399")
@@ -387,34 +393,34 @@ def test_search_only_matches_and_a_list_that_follows_the_current_match(app_page)
     tl = page.locator(TL)
     search = tl.locator("input.tl-search")
     search.fill("flaky")
-    search.press("Enter")
-    wait_idle(page)
+    with rerun(page):
+        search.press("Enter")
     expect(page.get_by_test_id("search-count")).to_have_text("1 of 16")
-    tl.get_by_text("only matches").click()
-    wait_idle(page)
+    with rerun(page):
+        tl.get_by_text("only matches").click()
     expect(tl.locator(".tl-filtered")).to_have_text("filtered: 16 shown")
     visible = tl.locator(".card:not(.filtered)")
     texts = visible.evaluate_all("cs => cs.map(c => c.querySelector('.card-text')?.textContent || '')")
     assert texts and all("flaky" in t for t in texts), texts
     first = int(visible.first.get_attribute("data-msg-index"))
-    page.keyboard.press("j")  # steps to the next match, over the hidden cards
-    wait_idle(page)
+    with rerun(page):
+        page.keyboard.press("j")  # steps to the next match, over the hidden cards
     expect(page.get_by_test_id("search-count")).to_have_text("2 of 16")
     assert int(tl.locator(".card.selected").get_attribute("data-msg-index")) > first + 1
-    tl.get_by_text("only matches").click()
-    wait_idle(page)
+    with rerun(page):
+        tl.get_by_text("only matches").click()
     expect(tl.locator(".tl-filtered")).to_have_count(0)
 
     search.fill("tool:bash")
-    search.press("Enter")
-    wait_idle(page)
+    with rerun(page):
+        search.press("Enter")
     box = tl.get_by_role("spinbutton", name="Go to message number")
     box.fill("301")
-    box.press("Enter")
-    wait_idle(page)
+    with rerun(page):
+        box.press("Enter")
     search.click()
-    search.press("Enter")  # the next match after #301
-    wait_idle(page)
+    with rerun(page):
+        search.press("Enter")  # the next match after #301
     count = page.get_by_test_id("search-count")
     expect(count).to_have_text(re.compile(r"^\d+ of 277$"))
     current = tl.locator(".tl-match.current")
@@ -435,17 +441,21 @@ def test_a_click_in_the_middle_of_a_narrow_header_sorts(app_page):
     # Where the columns are: the row box (33 px), then the widths the app gives them.
     left = {"#": 33, "codes": 33 + 76 + 200 + 110 + 96 + 80 + 96 + 80}
     width = {"#": 76, "codes": 120}
-    for name, top in (("#", re.compile(r"^#6 of 6: rec-5 ")), ("codes", re.compile(r"^#[35] of 6: rec-[24] "))):
+    # A sort is the grid's own (no run of the app): wait for the top row of the grid's accessible
+    # table ("#" then "transcript" run together in its text) to be the one the sort puts there.
+    first_row = "(re) => new RegExp(re).test(document.querySelectorAll('.st-key-ds_table table tr')[1]?.textContent || '')"
+    for name, top, row in (("#", re.compile(r"^#6 of 6: rec-5 "), r"^6rec-5"),
+                           ("codes", re.compile(r"^#[35] of 6: rec-[24] "), r"^(3rec-2|5rec-4)")):
         for _ in range(2):
             canvas.click(position={"x": left[name] + width[name] / 2, "y": 17})  # the header's middle
-            wait_idle(page)
+        page.wait_for_function(first_row, arg=row)
         expect(page.get_by_role("menu")).to_have_count(0)  # not the column menu
         expect(page.locator(TL)).to_have_count(0)  # and no transcript opened
-        canvas.click(position={"x": 33 + 76 + 100, "y": 35 + 17})  # the top row's name
-        wait_idle(page)
+        with rerun(page):
+            canvas.click(position={"x": 33 + 76 + 100, "y": 35 + 17})  # the top row's name
         expect(page.get_by_role("combobox", name="Transcript")).to_have_value(top)
-        page.get_by_role("button", name="All 6 transcripts").click()
-        wait_idle(page)
+        with rerun(page):
+            page.get_by_role("button", name="All 6 transcripts").click()
 
 
 def test_share_beside_the_file_name_whole_link_copy_confirmed_delete_and_a_fresh_state(app_page, browser, app_server):
@@ -476,12 +486,11 @@ def test_share_beside_the_file_name_whole_link_copy_confirmed_delete_and_a_fresh
     assert page.evaluate("() => navigator.clipboard.readText()") == url
 
     other = browser.new_context(viewport={"width": 1440, "height": 900}).new_page()
-    other.goto(url)
+    load(other, url)
     expect(other.locator(TL)).to_have_count(1)
-    wait_idle(other)
     open_share(other)
-    other.get_by_role("button", name="Delete this share").click()
-    wait_idle(other)
+    with rerun(other):
+        other.get_by_role("button", name="Delete this share").click()
     expect(other.locator(".st-key-share_confirm")).to_contain_text("cannot be undone")
     probe = browser.new_context().new_page()
     probe.goto(url)  # not deleted yet: the link still opens
@@ -489,8 +498,8 @@ def test_share_beside_the_file_name_whole_link_copy_confirmed_delete_and_a_fresh
     other.get_by_role("button", name="Yes, delete it").click()
     expect(other.get_by_text("The share was deleted")).to_be_visible()
 
-    page.locator(f'{TL} [data-msg-index="1"] .card-head').click()  # the sharer's next run
-    wait_idle(page)
+    with rerun(page):
+        page.locator(f'{TL} [data-msg-index="1"] .card-head').click()  # the sharer's next run
     open_share(page)
     expect(page.locator(".st-key-share_url")).to_have_count(0)
     expect(page.locator(".st-key-share_gone")).to_contain_text("The share was deleted")

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import upload, wait_idle
+from .conftest import rerun, upload
 
 
 def _drift():
@@ -45,12 +45,11 @@ HISTORY = _drift().GATEWAY_HISTORY
 def test_a_history_through_a_gateway_opens_on_its_destination_with_its_words(app_page, model, destination, words):
     page = app_page
     upload(page, name="litellm.json", data=json.dumps({"model": model, "messages": HISTORY}).encode())
-    wait_idle(page)
     target = page.locator('[data-testid="stSelectbox"]').filter(has_text="Target")
     expect(target).to_match_aria_snapshot(f'- combobox "Target": {destination} (through a gateway)')
     expect(page.locator(".st-key-file_row")).to_contain_text("through a gateway")
-    page.locator('[data-testid="timeline"] [data-msg-index="2"]').first.click()
-    wait_idle(page)
+    with rerun(page):
+        page.locator('[data-testid="timeline"] [data-msg-index="2"]').first.click()
     detail = page.locator(".st-key-detail")
     for text in words:
         expect(detail).to_contain_text(text)

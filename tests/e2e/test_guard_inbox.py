@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 from support.guard_fixtures import DEEPSEEK_400, guardserver, recorded
 
-from .conftest import wait_idle
+from .conftest import load, rerun
 
 TL = '[data-testid="timeline"]'
 
@@ -31,8 +31,8 @@ def recording_proxy():
 def test_a_refused_request_appears_in_the_inbox_and_opens_on_the_culprit(app_page, recording_proxy, browser,
                                                                           app_server):
     page = app_page
-    page.get_by_role("button", name="Team inbox").click()
-    wait_idle(page)
+    with rerun(page):
+        page.get_by_role("button", name="Team inbox").click()
     expect(page.get_by_role("heading", name="Team inbox")).to_be_visible()
 
     body, _ = recorded(DEEPSEEK_400)
@@ -49,8 +49,8 @@ def test_a_refused_request_appears_in_the_inbox_and_opens_on_the_culprit(app_pag
     link = row.first.get_by_text("Link: ").inner_text().removeprefix("Link: ").strip()
     assert link.startswith(app_server) and "?inbox=" in link and link.endswith("&m=4")
 
-    row.first.get_by_role("button", name="Open").click()
-    wait_idle(page)
+    with rerun(page):
+        row.first.get_by_role("button", name="Open").click()
     expect(page.locator(TL)).to_have_count(1, timeout=60_000)  # patience on a loaded machine, no timing claim
     expect(page.locator(f'{TL} [data-msg-index="4"].selected')).to_have_count(1)
     # the provider's error is applied, as for a HAR capture that recorded it
@@ -61,8 +61,7 @@ def test_a_refused_request_appears_in_the_inbox_and_opens_on_the_culprit(app_pag
     try:
         p2 = other.new_page()
         p2.set_viewport_size({"width": 1440, "height": 1000})
-        p2.goto(link)
-        wait_idle(p2)
+        load(p2, link)
         expect(p2.locator(TL)).to_have_count(1, timeout=60_000)
         expect(p2.locator(f'{TL} [data-msg-index="4"].selected')).to_have_count(1)
         expect(p2.locator(".st-key-pasted_read")).to_contain_text("Show #4")

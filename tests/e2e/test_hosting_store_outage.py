@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -63,11 +62,9 @@ def test_postgres_down_and_back_without_restarting_the_app(browser, own_postgres
         expect(page.get_by_text("Share store unavailable", exact=False)).to_be_visible(timeout=SLOW)
         expect(page.get_by_test_id("stException")).to_have_count(0)
 
-        own_postgres.resume()
-        deadline = time.monotonic() + 120
-        while health(app)[0] != 200:
-            assert time.monotonic() < deadline, "health did not recover after PostgreSQL came back"
-            time.sleep(0.5)
+        own_postgres.resume()  # pg_ctl -w: back once it accepts connections
+        # the pool pings a connection before use and replaces a dead one: the first ask answers ok
+        assert health(app) == (200, {"status": "ok", "store": "ok"})
         open_share(page)
         page.get_by_role("button", name="Create link").click()
         code = page.locator(".st-key-share_url code")

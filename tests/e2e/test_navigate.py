@@ -8,7 +8,7 @@ import json
 
 from playwright.sync_api import expect
 
-from .conftest import upload, wait_idle
+from .conftest import load, rerun, upload
 from .share_pages import open_share
 
 TL = '[data-testid="timeline"]'
@@ -124,8 +124,8 @@ def test_keys_keep_working_across_the_page_boundary(app_page):
     card.scroll_into_view_if_needed()
     card.click()
     for _ in range(4):
-        page.keyboard.press("j")
-        page.wait_for_timeout(250)
+        with rerun(page):  # each step's run ends before the next key
+            page.keyboard.press("j")
     expect(page.locator(f'{TL} [data-msg-index="302"].selected')).to_have_count(1)
     expect(page.locator(".st-key-detail h3")).to_have_text("Message #302")
     page.keyboard.press("k")
@@ -166,16 +166,16 @@ def test_detail_pane_is_bounded_and_shows_the_text_once(app_page):
         {"role": "tool", "tool_call_id": "call_1", "content": big},
     ]
     load_log(page, items, "bigresult.json")
-    page.locator(f'{TL} [data-msg-index="2"] .card-head').click()
+    with rerun(page):  # the click's run has drawn the pane (a run still going may redraw it under the reads below)
+        page.locator(f'{TL} [data-msg-index="2"] .card-head').click()
     detail = page.locator(".st-key-detail")
     expect(detail.locator("h3")).to_have_text("Message #2")
-    wait_idle(page)  # the click's run has drawn the pane (a run still going may redraw it under the reads below)
     expect(detail).to_contain_text("line 0: x")
     assert detail.bounding_box()["height"] < 2_500
     assert detail.inner_text().count("line 10: ") == 1  # the head once; "All fields" is collapsed and shortened
     expect(detail).not_to_contain_text("line 1099: ")
-    detail.get_by_text("Show all").click()
-    wait_idle(page)
+    with rerun(page):
+        detail.get_by_text("Show all").click()
     expect(detail.locator("code").filter(has_text="line 1099: ")).to_have_count(1)
     assert detail.bounding_box()["height"] < 2_500
 
@@ -191,10 +191,11 @@ def test_pasted_error_box_sits_by_the_verdict_and_brings_the_message_into_view(a
     assert abs(box.bounding_box()["y"] - verdict.bounding_box()["y"]) < 200
     box.fill("Invalid parameter: messages with role 'tool' must be a response to a preceeding message "
              "with 'tool_calls'. param: messages.[500].role")
-    box.press("Control+Enter")
+    with rerun(page):
+        box.press("Control+Enter")
     card = page.locator(f'{TL} [data-msg-index="500"].selected')
     expect(card).to_have_count(1)
-    page.wait_for_timeout(300)
+    expect(card).to_be_in_viewport()  # the jump's scroll follows the run's drawing
     assert in_viewport(page, card)
 
 
@@ -237,15 +238,13 @@ def test_url_restores_the_view_on_reload_and_back(app_page):
     expect(link).to_be_visible()
     url = link.inner_text().strip()
     assert "t=" in url
-    page.goto(url)
-    wait_idle(page)
+    load(page, url)
     expect(page.locator(f'{TL} [data-msg-index="5"].selected')).to_have_count(1)
     page.locator(f'{TL} [data-msg-index="9"] .card-head').click()
     expect(page.locator(".st-key-detail h3")).to_have_text("Message #9")
     page.wait_for_function("() => new URLSearchParams(location.search).get('m') === '9'")
     assert "target=openai" in page.url and "dialect=" not in page.url
-    page.reload()
-    wait_idle(page)
+    load(page)
     expect(page.locator(f'{TL} [data-msg-index="9"].selected')).to_have_count(1)
     expect(page.locator(".st-key-detail h3")).to_have_text("Message #9")
     page.go_back()

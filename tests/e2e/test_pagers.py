@@ -10,7 +10,7 @@ import json
 from playwright.sync_api import expect
 from support import loop_shapes
 
-from .conftest import upload, wait_idle
+from .conftest import rerun, upload
 
 TL = '[data-testid="timeline"]'
 CMP = '[data-testid="compare-timelines"]'
@@ -47,9 +47,9 @@ def test_the_compare_view_pages_with_earlier_and_later(app_page):
     b = json.loads(json.dumps(a).replace('"call_', '"r2_call_'))
     upload(page, name="run1.json", data=json.dumps(a).encode())
     expect(page.locator(TL)).to_have_count(1, timeout=90_000)
-    page.get_by_role("tab", name="Compare").click()
-    wait_idle(page)
-    page.locator(".st-key-compare_upload input[type=file]").set_input_files(
-        files=[{"name": "run2.json", "mimeType": "application/json", "buffer": json.dumps(b).encode()}])
-    wait_idle(page)
+    with rerun(page):
+        page.get_by_role("tab", name="Compare").click()
+    with rerun(page):
+        page.locator(".st-key-compare_upload input[type=file]").set_input_files(
+            files=[{"name": "run2.json", "mimeType": "application/json", "buffer": json.dumps(b).encode()}])
     _pages(page.locator(CMP), "‹ Earlier", "Later ›", '[data-testid="compare-pair"][data-row="45"]')

@@ -11,7 +11,7 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import IDLE, appserver, open_sample, wait_idle
+from .conftest import appserver, load, open_sample
 
 LIMIT_MB = 150
 
@@ -29,8 +29,7 @@ def small_worker_app():
 def _session(browser, url: str):
     context = browser.new_context(viewport={"width": 1440, "height": 1000})
     page = context.new_page()
-    page.goto(url + "/")
-    page.wait_for_function(IDLE)
+    load(page, url + "/")
     return context, page
 
 
@@ -49,7 +48,6 @@ def test_an_upload_over_the_worker_memory_limit_leaves_other_sessions_and_the_se
 
         box = hostile.locator(".st-key-input_error")
         expect(box).to_contain_text(f"needs more than {LIMIT_MB} MB of memory to read and check", timeout=120_000)
-        wait_idle(hostile)
 
         assert small_worker_app.proc.poll() is None  # the server is still running
         with urllib.request.urlopen(url + "/_stcore/health", timeout=10) as r:
