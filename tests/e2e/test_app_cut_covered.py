@@ -25,7 +25,7 @@ from inspector.checking import check_document, not_offered
 from inspector.render import TimelineModel
 from inspector.sharing.redact import Redactor, context
 
-from .conftest import SAMPLES, open_sample, rerun, upload
+from .conftest import SAMPLES, open_sample, open_tab, rerun, upload
 from .share_pages import open_share
 from .test_app_keeps_place import DATASET
 
@@ -164,7 +164,7 @@ def test_every_text_on_the_page_measures_at_least_4_5_to_1(app_page, size):
                        ("Fit", page.get_by_role("spinbutton", name="Budget (tokens)")),
                        ("Compare", page.get_by_role("textbox", name="…or a share link")),
                        ("Findings", page.locator(".st-key-findings"))):
-        page.get_by_role("tab", name=tab).click()
+        open_tab(page, tab)
         expect(drawn).to_be_visible()
         assert low_contrast(page) == [], tab
     open_sample(page, "parallel_half_answered")
