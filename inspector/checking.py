@@ -197,8 +197,22 @@ def through_gateway(t: Transcript, target: str, dialect: Dialect, judged: Judged
     # out of the list: a result after one is not out of its place there
     from .pairing import UNSEEN
 
-    return Analysis(t, dialect, msgs, pair(msgs, dialect.block, unseen=UNSEEN | {"system"}), inner.issues, None,
-                    judged)
+    pairing = pair(msgs, dialect.block, unseen=UNSEEN | {"system"})
+    _placed_by_the_file(inner.issues, pairing.issues)
+    return Analysis(t, dialect, msgs, pairing, inner.issues, None, judged)
+
+
+def _placed_by_the_file(issues: list[Issue], own: list[Issue]) -> None:
+    """A result the destination finds no call for (TC002) whose call the file's own pairing finds
+    before it, out of its place (TC003) or after it (TC004): the gateway sent that call as one part
+    with an identical one (LiteLLM keeps an identical Gemini call once), so no part names its id,
+    but the call is in the file. The finding is the file's own placement, with the destination's
+    words (TC003's and TC004's are TC002's on the result side), not a missing call."""
+    placement = {(x.index, x.call_id): x for x in own if x.code in ("TC003", "TC004")}
+    for iss in issues:
+        found = placement.get((iss.index, iss.call_id)) if iss.code == "TC002" and iss.say is None else None
+        if found is not None:
+            iss.code, iss.other = found.code, found.other
 
 
 def _never_sent_note(issues: list[Issue], what: str) -> None:

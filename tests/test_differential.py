@@ -171,6 +171,9 @@ def _fixture_files(tmp: Path) -> list[Path]:
         "gateway-gemini-surplus.json": json.dumps({"model": "gemini/gemini-2.5-pro", "messages": [
             *drift.GEMINI_CLEAN[:5], {"role": "tool", "tool_call_id": "call_1", "content": "again"},
             drift.GEMINI_CLEAN[5]]}),
+        # two identical calls the gateway sends Gemini as one part, user text before their results
+        "gateway-gemini-twin-calls-displaced.json": json.dumps({"model": "gemini/gemini-2.5-pro",
+                                                                 "messages": drift._TWIN_CALLS}),
         # newer refusals (issue 31): the legacy function role by model, Converse's reasoning-only turn, Sonnet 5
         **{f"newer-function-role-{k}.json": json.dumps({"model": k, "messages": newer.LEGACY}) for k in ("o3", "gpt-4o")},
         "newer-function-role-no-model.json": json.dumps(newer.LEGACY),

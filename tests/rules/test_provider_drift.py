@@ -552,3 +552,26 @@ def test_a_langchain_histories_response_metadata_names_the_model():
                {"type": "tool", "data": {"content": "18C", "tool_call_id": "call_1"}}]
     assert inspector.check(history).model == "claude-opus-4-8"
 
+
+
+# Two identical calls (same tool, same arguments) in one message, user text before their results: the
+# gateway sends Gemini one functionCall part for both (LiteLLM keeps an identical call once), and Gemini
+# refuses the responses for their place. Each result answers a call in message #1, out of its place.
+_TWIN_CALLS = [{"role": "user", "content": "list"},
+               {"role": "assistant", "content": None, "tool_calls": [
+                   {"id": f"call_{k}", "type": "function", "function": {"name": "ls", "arguments": "{}"}} for k in (1, 2)]},
+               {"role": "user", "content": "and?"},
+               {"role": "tool", "tool_call_id": "call_1", "content": "a"},
+               {"role": "tool", "tool_call_id": "call_2", "content": "b"},
+               {"role": "assistant", "content": "ok"}]
+
+
+@pytest.mark.parametrize("model", ["openrouter/google/gemini-3-pro", "gemini/gemini-2.5-pro"])
+def test_a_result_for_an_identical_call_the_gateway_joined_is_displaced_not_an_orphan(model):
+    found = _errors(_gemini(_TWIN_CALLS, model))
+    assert [(f.code, f.message_index, f.tool_call_id, f.other_index) for f in found] == [
+        ("TC003", 3, "call_1", 1), ("TC003", 4, "call_2", 1)]
+    assert all(f.provider_error == "Please ensure that function response turn comes immediately after a function "
+                                   "call turn." for f in found)
+    assert not any("no message has a call" in f.text for f in found)
+    assert [f.code for f in _errors(inspector.check(_TWIN_CALLS, "gemini"))] == ["TC003", "TC003"]
