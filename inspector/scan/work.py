@@ -113,7 +113,10 @@ def check_value(root: Any, fmt: str, source: str, line: int | None, opts: ScanOp
 
 def _problem_row(source: str, line: int | None, key: str | None, exc: Exception) -> dict[str, Any]:
     row = _row(source, line, key)
-    row["problem"] = str(exc) if isinstance(exc, InputError) else f"{type(exc).__name__}: {exc}"
+    if isinstance(exc, InputError):  # the row names the file: the error's own ``where`` would say it again
+        row["problem"] = exc.what if exc.where == source else str(exc)
+    else:
+        row["problem"] = f"{type(exc).__name__}: {exc}"
     return row
 
 

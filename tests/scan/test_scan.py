@@ -221,3 +221,17 @@ def test_scan_and_cli_stay_light(tmp_path):
     ).format(str(ds), str(tmp_path / "o.jsonl"))
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60)
     assert p.returncode == 0, p.stderr.decode()
+
+
+def test_a_file_the_scan_cannot_read_is_named_once(tmp_path):
+    (tmp_path / "good.json").write_text(json.dumps(GOOD))
+    huge = tmp_path / "huge.json"
+    with huge.open("wb") as f:  # a sparse file over the 2 GB cap: refused by its size, never read
+        f.truncate(3 * 10**9)
+    p = run("scan", tmp_path)
+    out = p.stdout.decode()
+    (line,) = [x for x in out.splitlines() if "huge.json" in x]
+    assert line.strip() == f"{huge}: the file is 3.0 GB, more than the 2 GB this tool reads"
+    s = json.loads(run("scan", tmp_path, "--format", "json").stdout)
+    assert s["unreadable_examples"] == [{"where": str(huge),
+                                         "problem": "the file is 3.0 GB, more than the 2 GB this tool reads"}]
