@@ -26,8 +26,9 @@ def _add_proxy_args(p: argparse.ArgumentParser) -> None:
                         "110, Gemini's 100 MB of inline data and its JSON; toward api.anthropic.com at most 32 MiB, "
                         "which Anthropic refuses itself)")
     p.add_argument("--upstream-timeout", type=float, default=300.0, metavar="S",
-                   help="answer 504 when the upstream sends nothing for this many seconds (a stream's every chunk "
-                        "restarts it; default: 300)")
+                   help="answer 504 when the upstream's response headers have not all arrived this many seconds "
+                        "after connecting (in all, not per read); after them, cut a response that pauses longer "
+                        "(default: 300)")
     p.add_argument("--header-timeout", type=float, default=10.0, metavar="S",
                    help="close a connection whose request headers have not all arrived after this many seconds (default: 10)")
     p.add_argument("--body-timeout", type=float, default=30.0, metavar="S",

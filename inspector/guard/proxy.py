@@ -67,7 +67,11 @@ PROVIDER_BODY_BYTES = {"api.anthropic.com": 32 * 1024 * 1024}
 HEADER_SECONDS = 10.0  # from connecting to the end of the request's headers
 BODY_IDLE_SECONDS = 30.0  # longest pause between two pieces of a request body
 BODY_SECONDS = 300.0  # the whole request body
-UPSTREAM_SECONDS = 300.0  # longest wait for the upstream's next bytes (a stream resets it with each chunk)
+# The upstream's response headers must all arrive within this of the proxy starting to send
+# (connecting and sending included: a total, not per read, which an upstream trickling a byte at a
+# time would reset forever); after them, a body or stream may run as long as it needs but pause
+# no longer than this between two chunks.
+UPSTREAM_SECONDS = 300.0
 # Hop-by-hop headers (RFC 9110 §7.6.1) and the ones httpx / uvicorn set themselves.
 _HOP = frozenset({"connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "te", "trailer",
                   "transfer-encoding", "upgrade", "host", "content-length"})
@@ -127,6 +131,27 @@ def _error(provider: str, status: int, text: str, close: bool = False) -> JSONRe
                         headers={"connection": "close"} if close else None)
 
 
+class HeadersDeadline(httpx.AsyncBaseTransport):
+    """``inner`` with one deadline from the start of a request to its response's headers
+    (connecting, sending and waiting included): httpx's own timeouts are per operation, so an
+    upstream sending a header byte a second was waited for indefinitely. Past the deadline the
+    connection is dropped and ``httpx.ReadTimeout`` raised; the body is not under it."""
+
+    def __init__(self, inner: httpx.AsyncBaseTransport, seconds: float) -> None:
+        self.inner = inner
+        self.seconds = seconds
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        try:
+            async with asyncio.timeout(self.seconds):
+                return await self.inner.handle_async_request(request)
+        except TimeoutError:
+            raise httpx.ReadTimeout(f"no response headers within {self.seconds:g} s", request=request) from None
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
 def build_app(*, mode: str = "observe", upstreams: dict[str, str] | None = None, record: bool | None = None,
               transport: httpx.AsyncBaseTransport | None = None, recorder: Recorder | None = None,
               max_body_bytes: int = MAX_BODY_BYTES, upstream_seconds: float = UPSTREAM_SECONDS,
@@ -137,7 +162,8 @@ def build_app(*, mode: str = "observe", upstreams: dict[str, str] | None = None,
         raise ValueError(f"mode must be one of {', '.join(PROXY_MODES)}")
     ups = {**DEFAULT_UPSTREAMS, **{k: v for k, v in (upstreams or {}).items() if v}}
     rec = recorder if recorder is not None else Recorder("proxy", enabled=record)
-    guard = AsyncGuardTransport(transport, mode=mode, recorder=rec, source="proxy")
+    network = HeadersDeadline(transport if transport is not None else httpx.AsyncHTTPTransport(), upstream_seconds)
+    guard = AsyncGuardTransport(network, mode=mode, recorder=rec, source="proxy")
     holder: dict[str, httpx.AsyncClient] = {}
 
     @asynccontextmanager

@@ -7,7 +7,9 @@ where httpx would be too polite; every wait is bounded by a socket timeout, none
 from __future__ import annotations
 
 import json
+import select
 import socket
+import threading
 import time
 from urllib.parse import urlsplit
 
@@ -113,6 +115,63 @@ def test_a_hung_upstream_is_answered_504_after_the_upstream_timeout(upstream):
                        timeout=60)
         HOLD.append(("hung upstream", time.monotonic() - t0))
         assert r.status_code == 504 and r.json()["error"]["code"] == "inspector_proxy"
+    finally:
+        p.stop()
+
+
+class _TricklingUpstream:
+    """A loopback upstream that takes one request, then sends its response's status line and headers
+    a byte at a time, a byte every 0.2 s (never a pause as long as the proxy's per-read timeout),
+    and notes whether the proxy went away before the headers were all sent: every byte "arrives in
+    time", the headers never do."""
+
+    HEAD = (b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nx-slow: " + b"s" * 40
+            + b"\r\ncontent-length: 2\r\n\r\n")
+
+    def __init__(self) -> None:
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.listener.settimeout(60)
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        self.sent = 0  # bytes of HEAD sent
+        self.client_left_at: int | None = None  # bytes of HEAD sent when the proxy closed the connection
+        self.thread = threading.Thread(target=self._serve, name="trickling-upstream", daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        conn, _ = self.listener.accept()
+        with conn:
+            data = b""
+            while b"\r\n\r\n" not in data or len(data.partition(b"\r\n\r\n")[2]) < len(BODY):
+                data += conn.recv(65536)  # the proxy's request, read whole (its body is BODY)
+            for byte in self.HEAD:
+                # The pace: wait up to 0.2 s for the proxy to close (readable at EOF); a byte if it did not.
+                if select.select([conn], [], [], 0.2)[0] and conn.recv(1) == b"":
+                    self.client_left_at = self.sent
+                    return
+                conn.sendall(bytes([byte]))
+                self.sent += 1
+            conn.sendall(b"{}")
+        self.listener.close()
+
+
+def test_an_upstream_that_trickles_its_headers_is_answered_504_before_it_finishes():
+    """``--upstream-timeout`` bounds the wait for the response's headers as a whole (connecting and
+    sending included), not each read: an upstream that sends a header byte every 0.2 s never pauses
+    for 1 s, yet its headers would take 24 s. The 504 comes, and the proxy has left the upstream
+    before the upstream sent its last header byte (the order of events, not a clock)."""
+    slow = _TricklingUpstream()
+    p = guardserver.start_proxy(slow.url, mode="observe", extra=("--upstream-timeout", "1"))
+    try:
+        t0 = time.monotonic()
+        r = httpx.post(p.url + "/v1/chat/completions", content=BODY, headers={"content-type": "application/json"},
+                       timeout=60)
+        HOLD.append(("trickling upstream", time.monotonic() - t0))
+        assert r.status_code == 504 and r.json()["error"]["code"] == "inspector_proxy", r.text
+        assert "did not answer in time" in r.json()["error"]["message"]
+        slow.thread.join(timeout=60)
+        assert not slow.thread.is_alive()
+        assert slow.client_left_at is not None and slow.client_left_at < len(slow.HEAD), \
+            (slow.client_left_at, slow.sent)
     finally:
         p.stop()
 
