@@ -47,7 +47,7 @@ class Said:
     """A provider's own words for a rule (a template over ``TEMPLATE_FIELDS``) and where they were
     seen. ``only_without``: the words are for the case where these fields are empty; ``date``: the
     newest dated report of them (None: no dated report was found; every door shows "undated", not the
-    day the research was done, ``RESEARCH_DATE``)."""
+    day the research was done)."""
 
     text: str
     evidence: str
@@ -497,9 +497,6 @@ def provider_error(issue: Issue, target: str, fields: Mapping[str, Any]) -> str 
         return None  # the target names the id in its text; without one, its exact words are not known
     return tmpl.format_map(_Fields(fields))
 
-
-# When the research behind the older provider texts was last checked (protocol-research.md).
-RESEARCH_DATE = "2026-11-23"
 
 # The evidence of a case one target rates apart, or whose words a dialect gives (``by_kind``, an
 # issue's own ``provider``): (code, kind) -> (source, date). docs/provider-evidence.md has each.
