@@ -4,6 +4,26 @@ Fixture names are a contract shared with other test files (``test_share*.py``): 
 (the base URL), ``base_url`` (pytest-playwright's, so ``page.goto("/")`` works) and
 ``browser_type_launch_args`` (system Chromium via ``executable_path``; streamlit-notes §3.3).
 Every test here is marked ``e2e`` so the fast suite (``-m "not e2e"``) never starts a browser.
+
+One browser context for the whole session (issue 33). A new context has an empty cache: it
+downloads and compiles Streamlit's lazily loaded scripts again (about 5 MB), which on a busy
+machine took over 20 s of a test's waits. So pytest-playwright's ``context`` is overridden to be
+the session's one context, and ``page`` (hence ``app_page``) is a new page in it for each test,
+closed after it; the app's state is reset by navigation (every ``page.goto`` is a new Streamlit
+session, cheap once the scripts are cached), and the context's cookies and permissions are
+cleared after each test. The rule, enforced by construction:
+
+- A test that listens to the requests, responses or console messages of a page or context, or
+  routes its requests, or adds scripts or bindings to it, takes ``own_page`` (or
+  ``own_context``): a fresh context of its own that sees every request from the first one, and
+  whose listeners end with it. Cached scripts make no request worth the name in the shared
+  context, and a listener left on it would outlive the test: the shared context and its pages
+  refuse these calls (``SharedContextMisuse`` says which fixture to take).
+- A test marked ``@pytest.mark.browser_context_args(...)`` gets a fresh context with those
+  arguments as ``context`` (and ``page`` in it).
+- Another user's browser (another sign-in, no shared cookies or storage: ``test_hosting_*.py``,
+  ``test_share*.py``, ``share_pages.py``, a share opened elsewhere) is ``browser.new_context(...)``
+  in the test, closed by it; those pay for their own cache on purpose.
 """
 
 from __future__ import annotations
@@ -62,6 +82,95 @@ def app_server():
 @pytest.fixture(scope="session")
 def base_url(app_server):
     return app_server
+
+
+# Calls that leave something on the shared context after the test, or that would watch a context
+# whose scripts come from cache (see the module docstring): refused there.
+CONTEXT_REFUSED = ("on", "once", "route", "route_from_har", "route_web_socket", "add_init_script",
+                   "expose_binding", "expose_function", "set_extra_http_headers", "set_offline",
+                   "set_geolocation", "set_http_credentials")
+PAGE_REFUSED = ("route", "route_from_har", "route_web_socket", "expect_request", "expect_response",
+                "expect_request_finished", "expect_console_message")
+WATCHED = {"request", "response", "requestfinished", "requestfailed", "console", "websocket"}
+
+
+class SharedContextMisuse(AssertionError):
+    pass
+
+
+def _refuse(what: str):
+    def refused(*args, **kwargs):
+        raise SharedContextMisuse(
+            f"{what} on the session's shared browser context: take the own_page (or own_context) "
+            "fixture, a fresh context of its own (tests/e2e/conftest.py's docstring)")
+    return refused
+
+
+def _unwatched(page, name: str):
+    """``page.on``/``page.once`` that refuse the events of the requests and the console."""
+    add = getattr(page, name)
+
+    def listen(event, handler):
+        if event in WATCHED:
+            _refuse(f"page.{name}({event!r})")()
+        add(event, handler)
+    return listen
+
+
+@pytest.fixture(scope="session")
+def shared_context(browser, browser_context_args):
+    """The session's one browser context (module docstring); tests get it as ``context``."""
+    ctx = browser.new_context(**browser_context_args)
+    for name in CONTEXT_REFUSED:
+        setattr(ctx, name, _refuse(f"context.{name}"))
+    yield ctx
+    ctx.close()
+
+
+@pytest.fixture
+def context(request, shared_context):
+    """The shared context, reset after the test (its pages closed, cookies and permissions cleared);
+    a fresh one for a test marked ``browser_context_args``."""
+    if request.node.get_closest_marker("browser_context_args"):
+        yield request.getfixturevalue("new_context")()
+        return
+    yield shared_context
+    for left in shared_context.pages:
+        left.close()
+    shared_context.clear_cookies()
+    shared_context.clear_permissions()
+
+
+@pytest.fixture
+def page(context, shared_context):
+    """A new page for the test; in the shared context it refuses to watch or route requests."""
+    page = context.new_page()
+    if context is shared_context:
+        for name in ("on", "once"):
+            setattr(page, name, _unwatched(page, name))
+        for name in PAGE_REFUSED:
+            setattr(page, name, _refuse(f"page.{name}"))
+    return page
+
+
+@pytest.fixture
+def own_context(new_context):
+    """A fresh browser context of the test's own (pytest-playwright's, closed after the test):
+    for a test that listens to requests or the console, or routes them."""
+    return new_context()
+
+
+@pytest.fixture
+def own_page(own_context):
+    return own_context.new_page()
+
+
+@pytest.fixture
+def own_app_page(own_page, app_server):
+    """``app_page`` in a context of its own (``own_page``)."""
+    own_page.set_viewport_size({"width": 1440, "height": 1000})
+    load(own_page, app_server + "/")
+    return own_page
 
 
 @pytest.fixture

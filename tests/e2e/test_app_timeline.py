@@ -140,8 +140,10 @@ class Requests:
             quiet = 0 if self.in_flight else quiet + 1
 
 
-def test_hostile_transcript_shows_as_text_runs_nothing_fetches_nothing(page, app_server):
-    """Page load, an upload, every card, every tab and a share request nothing from another host."""
+def test_hostile_transcript_shows_as_text_runs_nothing_fetches_nothing(own_page, app_server):
+    """Page load, an upload, every card, every tab and a share request nothing from another host.
+    In a fresh context of its own (``own_page``): every request from the first, none from cache."""
+    page = own_page
     origin = urlparse(app_server).netloc
     net = Requests(page.context, origin)  # listening before the first request of the page
     dialogs = []
