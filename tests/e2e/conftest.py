@@ -23,7 +23,7 @@ cleared after each test. The rule, enforced by construction:
   arguments as ``context`` (and ``page`` in it).
 - Another user's browser (another sign-in, no shared cookies or storage: ``test_hosting_*.py``,
   ``test_share*.py``, ``share_pages.py``, a share opened elsewhere) is ``browser.new_context(...)``
-  in the test, closed by it; those pay for their own cache on purpose.
+  in the test (closed after it if the test does not); those pay for their own cache on purpose.
 """
 
 from __future__ import annotations
@@ -121,6 +121,7 @@ def _unwatched(page, name: str):
 def shared_context(browser, browser_context_args):
     """The session's one browser context (module docstring); tests get it as ``context``."""
     ctx = browser.new_context(**browser_context_args)
+    ctx.shared_by_the_session = True
     for name in CONTEXT_REFUSED:
         setattr(ctx, name, _refuse(f"context.{name}"))
     yield ctx
@@ -153,6 +154,21 @@ def page(context, shared_context):
     return page
 
 
+@pytest.fixture(autouse=True)
+def _close_the_tests_contexts(request):
+    """Contexts a test opened itself (another user's browser) are closed after it: idle sessions
+    left open slow the tests that follow."""
+    if "browser" not in request.fixturenames:
+        yield
+        return
+    browser = request.getfixturevalue("browser")
+    before = set(browser.contexts)
+    yield
+    for left in set(browser.contexts) - before:
+        if not getattr(left, "shared_by_the_session", False):
+            left.close()
+
+
 @pytest.fixture
 def own_context(new_context):
     """A fresh browser context of the test's own (pytest-playwright's, closed after the test):
@@ -163,14 +179,6 @@ def own_context(new_context):
 @pytest.fixture
 def own_page(own_context):
     return own_context.new_page()
-
-
-@pytest.fixture
-def own_app_page(own_page, app_server):
-    """``app_page`` in a context of its own (``own_page``)."""
-    own_page.set_viewport_size({"width": 1440, "height": 1000})
-    load(own_page, app_server + "/")
-    return own_page
 
 
 @pytest.fixture

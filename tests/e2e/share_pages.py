@@ -8,7 +8,7 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
-from .conftest import rerun
+from .conftest import load, rerun
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 import loaddriver
@@ -18,11 +18,11 @@ SLOW = 120_000  # ms; generous because the suite may share two cores with other 
 
 
 def opened(browser, url: str):
-    """A page in a fresh context (another user's browser) with the app idle."""
+    """A page in a fresh context (another user's browser) with the app's first run ended and drawn.
+    A fresh context fetches and compiles Streamlit's scripts anew: ``load`` waits for the run."""
     page = browser.new_context(viewport={"width": 1400, "height": 1100}).new_page()
     page.set_default_timeout(SLOW)
-    page.goto(url)
-    page.wait_for_function(loaddriver.IDLE)
+    load(page, url)
     return page
 
 

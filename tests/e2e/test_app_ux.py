@@ -493,10 +493,12 @@ def test_share_beside_the_file_name_whole_link_copy_confirmed_delete_and_a_fresh
         other.get_by_role("button", name="Delete this share").click()
     expect(other.locator(".st-key-share_confirm")).to_contain_text("cannot be undone")
     probe = browser.new_context().new_page()
-    probe.goto(url)  # not deleted yet: the link still opens
+    load(probe, url)  # not deleted yet: the link still opens (a fresh context: wait for its run)
     expect(probe.locator(TL)).to_have_count(1)
+    probe.context.close()
     other.get_by_role("button", name="Yes, delete it").click()
     expect(other.get_by_text("The share was deleted")).to_be_visible()
+    other.context.close()
 
     with rerun(page):
         page.locator(f'{TL} [data-msg-index="1"] .card-head').click()  # the sharer's next run
