@@ -44,6 +44,16 @@ class Result(msgspec.Struct, eq=False, gc=False):
     legacy: bool = False
 
 
+class Deferred:
+    """The raw items of a message list read as typed structs (``dialects.openai_typed``): the
+    dict of item ``i`` is built only when something asks for it (``Msg.raw``)."""
+
+    __slots__ = ()
+
+    def item(self, i: int) -> Any:  # pragma: no cover - the readers' own
+        raise NotImplementedError
+
+
 class Msg(msgspec.Struct, eq=False, gc=False):
     """A message reduced to what pairing and the rules need; ``raw`` is the untouched input."""
 
@@ -51,10 +61,19 @@ class Msg(msgspec.Struct, eq=False, gc=False):
     role: str  # normalised: system, user, assistant, tool, function, or the raw unknown role
     calls: Sequence[Call]  # a dialect may give an empty tuple for none
     results: Sequence[Result]
-    raw: Any
+    # The input item, or a ``Deferred`` list it is built from on first use (``raw``).
+    source: Any
     # True when the message carries anything besides results (text, images): a message
     # with results and other content ends a call block in "run" dialects.
     has_other: bool = True
+
+    @property
+    def raw(self) -> Any:
+        """The untouched input item (a typed reading builds its dict here, the first time)."""
+        s = self.source
+        if isinstance(s, Deferred):
+            s = self.source = s.item(self.index)
+        return s
 
 
 class _Usual:

@@ -35,6 +35,8 @@ from .base import bad_id as _bad_id
 from .base import type_name as _type
 from .editing import Editor
 from .gateway import DESTINATION_DIALECT, GATEWAY_TARGETS, gateway_target, translate
+from .openai_typed import TypedItems
+from .openai_typed import read as read_typed
 
 if TYPE_CHECKING:
     from ..pairing import Pairing
@@ -69,8 +71,11 @@ def normalize(items: list[Any], where: tuple[Any, ...], issues: list[Issue]) -> 
     """The neutral view of ``items``; shape issues are appended to ``issues``.
 
     The common shapes (a tool reply with a string id, a message without calls) take a short
-    path; everything unusual goes through the careful helpers below.
+    path; everything unusual goes through the careful helpers below. A list read as typed
+    structs (``openai_typed``) is read from them, to the same messages and issues.
     """
+    if type(items) is TypedItems:  # type: ignore[comparison-overlap]  # (a list to every other reader)
+        return read_typed(items, where, issues)
     out: list[Msg] = []
     add = out.append
     note = issues.append
@@ -213,7 +218,9 @@ def text(raw: Any) -> str:
 def reasoning(msgs: list[Msg], target: str, note: Note) -> None:
     """``reasoning_content`` sent back (TC021): DeepSeek's thinking mode wants it on every call
     message, other targets ignore it."""
-    with_rc = [m for m in msgs if m.role == "assistant" and "reasoning_content" in m.raw]
+    # (a typed reading has none: its shape has no such field)
+    with_rc = [m for m in msgs if m.role == "assistant" and type(m.source) is not TypedItems
+               and "reasoning_content" in m.raw]
     if not with_rc:
         return
     if target == "deepseek":
