@@ -96,6 +96,27 @@ _decode_str = msgspec.json.Decoder(str).decode
 NOT_DECODED = (msgspec.MsgspecError, ValueError, RecursionError)
 
 
+def content_is_text(raw: msgspec.Raw | Unset) -> bool:
+    """True for a content that is a JSON string (not null, missing, parts or a number)."""
+    return type(raw) is msgspec.Raw and len(raw) > 0 and memoryview(raw)[0] == 0x22  # '"'
+
+
+def decode_text(raw: msgspec.Raw) -> str:
+    """The string a JSON string content holds."""
+    return _decode_str(raw)
+
+
+def read_record(text: bytes) -> Record | None:
+    """One fine-tuning line read as a ``Record``, or None when it is not that shape (or holds an
+    escape that may be a lone surrogate, which the general path's parser refuses: it says so)."""
+    if b"\\u" in text and _suspect_escape(text):
+        return None
+    try:
+        return decode_record(text)
+    except NOT_DECODED:
+        return None
+
+
 def _content(raw: msgspec.Raw | Unset) -> Any:
     """A content's value as the dict reading has it (None for null)."""
     return None if type(raw) is not msgspec.Raw or raw == _NULL else _decode_str(raw)
