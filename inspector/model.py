@@ -53,6 +53,10 @@ class Deferred:
     def item(self, i: int) -> Any:  # pragma: no cover - the readers' own
         raise NotImplementedError
 
+    def head(self, n: int) -> list[Any]:  # pragma: no cover - the readers' own
+        """The first ``n`` items as values equal to them (detection looks at a list's head)."""
+        raise NotImplementedError
+
 
 class Msg(msgspec.Struct, eq=False, gc=False):
     """A message reduced to what pairing and the rules need; ``raw`` is the untouched input."""

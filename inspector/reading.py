@@ -236,7 +236,7 @@ def typed_document(data: bytes, label: str) -> Document | None:
     if items is None:
         return None
     # the container the dict reading finds for the list (its recognisers look at its head)
-    found = find_transcripts(items[:50], "json")
+    found = find_transcripts(items.head(50), "json")
     if len(found) != 1 or found[0].path != () or found[0].dialect or found[0].extra or found[0].name:
         return None
     return Document(root=items, format="json", source=label,

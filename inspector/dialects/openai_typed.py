@@ -21,6 +21,7 @@ one fine-tuning line, ``{"messages": [...], "tools": [...]}``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from typing import Any, Literal, overload
 
@@ -109,7 +110,7 @@ def decode_text(raw: msgspec.Raw) -> str:
 def read_record(text: bytes) -> Record | None:
     """One fine-tuning line read as a ``Record``, or None when it is not that shape (or holds an
     escape that may be a lone surrogate, which the general path's parser refuses: it says so)."""
-    if b"\\u" in text and _suspect_escape(text):
+    if _SUSPECT_ESCAPE.search(text):
         return None
     try:
         return decode_record(text)
@@ -145,21 +146,48 @@ def as_dict(m: Message) -> dict[str, Any]:
     return d
 
 
+_decode_spans = msgspec.json.Decoder(list[msgspec.Raw]).decode
+_decode_any = msgspec.json.Decoder().decode
+
+
 class TypedItems(Deferred, Sequence[Any]):
     """A message list read as structs, seen as the list of dicts the dict reading has: item ``i``
-    is made from its struct the first time it is asked for, and kept (the same dict every time)."""
+    is parsed from its own text the first time it is asked for (the same dict every time, with
+    the file's keys in the file's order), and the whole list only when all of it is."""
 
-    __slots__ = ("_made", "structs")
+    __slots__ = ("_made", "_spans", "_whole", "data", "structs")
 
-    def __init__(self, structs: list[Message]) -> None:
+    def __init__(self, structs: list[Message], data: bytes) -> None:
         self.structs = structs
-        self._made: dict[int, dict[str, Any]] = {}
+        self.data = data
+        self._made: dict[int, Any] = {}
+        self._spans: list[msgspec.Raw] | None = None
+        self._whole: list[Any] | None = None
+
+    def head(self, n: int) -> list[dict[str, Any]]:
+        """The first ``n`` items, equal to the file's (made from the structs, for a look at a list's
+        head, such as recognising its container)."""
+        return [as_dict(m) for m in self.structs[:n]]
 
     def item(self, i: int) -> Any:
+        if self._whole is not None:
+            return self._whole[i]
         d = self._made.get(i)
         if d is None:
-            d = self._made[i] = as_dict(self.structs[i])
+            if self._spans is None:
+                self._spans = _decode_spans(self.data)
+            d = self._made[i] = _decode_any(self._spans[i])
         return d
+
+    def whole(self) -> list[Any]:
+        """Every item, as the dict reading parses the file (the items already made kept as they are)."""
+        if self._whole is None:
+            whole = _decode_any(self.data)
+            for i, d in self._made.items():
+                whole[i] = d
+            self._whole, self._spans = whole, None
+            self._made.clear()
+        return self._whole
 
     def __len__(self) -> int:
         return len(self.structs)
@@ -179,37 +207,42 @@ class TypedItems(Deferred, Sequence[Any]):
         return self.item(i % n if i < 0 else i)
 
     def __iter__(self) -> Iterator[Any]:
-        return (self.item(k) for k in range(len(self.structs)))
+        return iter(self.whole())
 
     def __bool__(self) -> bool:
         return bool(self.structs)
 
 
+# A content that is not a string or null (content parts, a number): inside a string, a key's
+# quotes are escaped, so this finds only a message's own content key.
+_CONTENT_NOT_TEXT = re.compile(rb'"content"\s*:\s*[^\s"n]')
+# An escape that may be a lone surrogate (which orjson refuses) or a colon (which the count of
+# keys would miss): the dict reading decides.
+_SUSPECT_ESCAPE = re.compile(rb"\\u(?:[dD][89a-fA-F]|003[aA])")
+
+
 def _fits(structs: list[Message], data: bytes) -> bool:
     """True when every content is a string or null (content parts and numbers are the dict
-    reading's) and ``data`` has exactly the colons the structs account for (one per key, and those
-    inside their strings): a repeated key, which the decode keeps only the last of, adds one
-    (the dict reading names it). A few passes in C over lists, not a loop per message."""
-    contents = [m.content for m in structs if m.content is not UNSET]
-    joined = b"\0" + b"\0".join(contents)  # (a JSON text holds no NUL byte)
-    if joined.count(b'\0"') + joined.count(b"\0n") != len(contents):  # a string, or null
+    reading's) and ``data`` has exactly the keys the structs have: a repeated key, which the
+    decode keeps only the last of, is one more (the dict reading names it). Each key is a string
+    followed by a colon, ``":``; inside a string that pair is ``\\":`` (no key here ends in a
+    backslash). A few passes in C, not a loop per message."""
+    if _CONTENT_NOT_TEXT.search(data) or _SUSPECT_ESCAPE.search(data):
         return False
-    tools = [m.tool_call_id for m in structs if type(m) is Tool]
+    contents = sum([m.content is not UNSET for m in structs])
+    tools = sum([type(m) is Tool for m in structs])
     lists = [m.tool_calls for m in structs if type(m) is Assistant and m.tool_calls is not UNSET]
     calls = [c for tc in lists if tc for c in tc]
-    fns = [c.function for c in calls]
     typed = sum([c.type is not UNSET for c in calls])
-    keys = len(structs) + len(contents) + len(tools) + len(lists) + 4 * len(calls) + typed
-    strings = "".join(tools) + "".join([c.id for c in calls]) + "".join([f.name for f in fns]) \
-        + "".join([f.arguments for f in fns])
-    return keys + joined.count(b":") + strings.count(":") == data.count(b":")
+    keys = len(structs) + contents + tools + len(lists) + 4 * len(calls) + typed
+    return data.count(b'":') - data.count(b'\\":') == keys
 
 
 def document(data: bytes) -> TypedItems | None:
     """The message list ``data`` holds, read as structs, when it is a top-level array of the typed
     shape that the dict reading would read to the same values with nothing lost; else None (the
     dict reading then reads it, and says what it says)."""
-    if data[:1] != b"[" or b"\\u" in data and _suspect_escape(data):
+    if data[:1] != b"[":
         return None
     try:
         structs = _decode_list(data)
@@ -217,13 +250,7 @@ def document(data: bytes) -> TypedItems | None:
         return None
     if not _fits(structs, data):
         return None  # content parts, a number, a repeated key: the dict reading's
-    return TypedItems(structs)
-
-
-def _suspect_escape(data: bytes) -> bool:
-    """An escape that may be a lone surrogate (which orjson refuses) or a colon (which the count
-    of colons would miss): the dict reading decides."""
-    return any(s in data for s in (b"\\ud", b"\\uD", b"\\u003a", b"\\u003A"))
+    return TypedItems(structs, data)
 
 
 def read(items: TypedItems, where: tuple[Any, ...], issues: list[Issue]) -> list[Msg]:
