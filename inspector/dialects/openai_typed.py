@@ -213,29 +213,39 @@ class TypedItems(Deferred, Sequence[Any]):
         return bool(self.structs)
 
 
-# A content that is not a string or null (content parts, a number): inside a string, a key's
-# quotes are escaped, so this finds only a message's own content key.
-_CONTENT_NOT_TEXT = re.compile(rb'"content"\s*:\s*[^\s"n]')
 # An escape that may be a lone surrogate (which orjson refuses) or a colon (which the count of
-# keys would miss): the dict reading decides.
+# colons would miss): the dict reading decides.
 _SUSPECT_ESCAPE = re.compile(rb"\\u(?:[dD][89a-fA-F]|003[aA])")
+_NOT_TEXT = re.compile(rb'\0[^"n]')  # in the NUL-joined contents: one that is not a string or null
 
 
 def _fits(structs: list[Message], data: bytes) -> bool:
     """True when every content is a string or null (content parts and numbers are the dict
-    reading's) and ``data`` has exactly the keys the structs have: a repeated key, which the
-    decode keeps only the last of, is one more (the dict reading names it). Each key is a string
-    followed by a colon, ``":``; inside a string that pair is ``\\":`` (no key here ends in a
-    backslash). A few passes in C, not a loop per message."""
-    if _CONTENT_NOT_TEXT.search(data) or _SUSPECT_ESCAPE.search(data):
+    reading's) and ``data`` has exactly the colons the structs account for (one per key, and those
+    inside their strings): a repeated key, which the decode keeps only the last of, adds one
+    (the dict reading names it). A few passes in C over lists, not a loop per message."""
+    if _SUSPECT_ESCAPE.search(data):
         return False
-    contents = sum([m.content is not UNSET for m in structs])
-    tools = sum([type(m) is Tool for m in structs])
+    contents = [m.content for m in structs if m.content is not UNSET]
+    colons = 0
+    for k in range(0, len(contents), _JOINED):  # a slice at a time: no copy of them all at once
+        joined = b"\0" + b"\0".join(contents[k:k + _JOINED])  # (a JSON text holds no NUL byte)
+        if _NOT_TEXT.search(joined):
+            return False
+        colons += joined.count(b":")
+    tools = [m.tool_call_id for m in structs if type(m) is Tool]
     lists = [m.tool_calls for m in structs if type(m) is Assistant and m.tool_calls is not UNSET]
     calls = [c for tc in lists if tc for c in tc]
+    fns = [c.function for c in calls]
     typed = sum([c.type is not UNSET for c in calls])
-    keys = len(structs) + contents + tools + len(lists) + 4 * len(calls) + typed
-    return data.count(b'":') - data.count(b'\\":') == keys
+    keys = len(structs) + len(contents) + len(tools) + len(lists) + 4 * len(calls) + typed
+    strings = [*tools, *[c.id for c in calls], *[f.name for f in fns], *[f.arguments for f in fns]]
+    for k in range(0, len(strings), _JOINED):
+        colons += "".join(strings[k:k + _JOINED]).count(":")
+    return keys + colons == data.count(b":")
+
+
+_JOINED = 4096  # contents or strings joined at once to count their colons
 
 
 def document(data: bytes) -> TypedItems | None:
@@ -262,32 +272,33 @@ def read(items: TypedItems, where: tuple[Any, ...], issues: list[Issue]) -> list
     names_ok: set[str] = set()
     prev: str | None = None
     loads, bad_json = orjson.loads, orjson.JSONDecodeError
+    msg, result, tool, assistant, unset, null = Msg, Result, Tool, Assistant, UNSET, _NULL  # (locals: faster)
     for i, m in enumerate(items.structs):
         t = type(m)
-        if t is Tool:
+        if t is tool:
             cid = m.tool_call_id  # type: ignore[union-attr]
             if cid and cid != "null":
-                res = (Result(cid, None, 0, i),)
+                res = (result(cid, None, 0, i),)
             else:
                 note(Issue("TC008", i, None, side="result", value=cid))
-                res = (Result(None, None, 0, i),)
-            if m.content is UNSET or m.content == _NULL:
+                res = (result(None, None, 0, i),)
+            if m.content is unset or m.content == null:
                 note(Issue("TC018", i, cid or None, field="content", role="tool"))
-            add(Msg(i, "tool", (), res, items, False))
+            add(msg(i, "tool", (), res, items, False))
             if prev == "user":
                 note(Issue("TC019", i, None, i - 1, role="tool", prev="user"))
             prev = "tool"
-        elif t is Assistant:
+        elif t is assistant:
             tc = m.tool_calls  # type: ignore[union-attr]
-            null = m.content is UNSET or m.content == _NULL
+            empty = m.content is unset or m.content == null
             calls: Sequence[Call] = ()
-            if tc is None or tc is UNSET:
-                if null:
+            if tc is None or tc is unset:
+                if empty:
                     note(Issue("TC018", i, None, field="content", role="assistant"))
             else:
                 if not tc:
                     note(Issue("TC007", i))
-                    if null:
+                    if empty:
                         note(Issue("TC018", i, None, field="content", role="assistant"))
                 calls = []
                 for j, c in enumerate(tc):
@@ -307,13 +318,13 @@ def read(items: TypedItems, where: tuple[Any, ...], issues: list[Issue]) -> list
                             loads(args)
                         except bad_json:
                             note(Issue("TC011", i, call_id, pos=j, name=name))
-            add(Msg(i, "assistant", calls, (), items))
+            add(msg(i, "assistant", calls, (), items))
             prev = "assistant"
         else:
             role = "system" if t is System else "user"
-            if m.content is UNSET or m.content == _NULL:
+            if m.content is unset or m.content == null:
                 note(Issue("TC018", i, None, field="content", role=role))
-            add(Msg(i, role, (), (), items))
+            add(msg(i, role, (), (), items))
             if prev == "tool" and role == "user":
                 note(Issue("TC019", i, None, i - 1, role="user", prev="tool"))
             prev = role
