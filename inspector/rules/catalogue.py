@@ -67,7 +67,7 @@ class Rule:
     reads. ``found_in``: every module (under ``inspector/``) that finds it, that is that makes an
     ``Issue`` of its code or turns another issue into one (tests/rules/test_rule_records.py holds
     the list to the code, both ways); the dataset scan's fast path says how it holds the rule in
-    ``scan.fast.HOLDS``."""
+    ``clean_proof.HOLDS``."""
 
     code: str
     name: str
