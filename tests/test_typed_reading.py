@@ -172,3 +172,44 @@ def test_the_cli_gives_the_same_bytes(tmp_path: Path, name: str) -> None:
                          capture_output=True, check=False)
     report, _ = check_plain(read_document(str(path)))
     assert out.stdout == dumps(report)
+
+
+DOORS = {
+    "check json": lambda p: ["check", p, "--format", "json"],
+    "check text": lambda p: ["check", p],
+    "check github": lambda p: ["check", p, "--format", "github"],
+    "explain": lambda p: ["explain", p, "--error", "messages with role 'tool' must be a response to a preceeding "
+                          "message with 'tool_calls'", "--format", "json"],
+}
+
+
+@pytest.mark.parametrize("door", sorted(DOORS))
+@pytest.mark.parametrize("name", ["clean", "drop result", "move result", "null content", "loop", "empty id"])
+def test_every_door_that_reads_typed_says_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                   capsysbinary: pytest.CaptureFixture[bytes],
+                                                   door: str, name: str) -> None:
+    """Each command that reads a file typed gives the same bytes, exit status and errors as with
+    the typed reading turned off (every file then read as dicts)."""
+    from inspector import reading
+    from inspector.cli.parser import main
+
+    msgs = transcript(random.Random(9))
+    if name != "clean":
+        BREAKS[name](msgs, random.Random(2))
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(msgs, indent=1), encoding="utf-8")
+    read_typed = reading.typed_document
+    taken: list[bool] = []
+
+    def spy(data: bytes, label: str) -> Any:
+        doc = read_typed(data, label)
+        taken.append(doc is not None)
+        return doc
+
+    monkeypatch.setattr(reading, "typed_document", spy)
+    code = main(DOORS[door](str(path)))
+    typed = (code, *capsysbinary.readouterr())
+    assert taken == [True], "the door did not read the file typed"
+    monkeypatch.setattr(reading, "typed_document", lambda data, label: None)
+    code = main(DOORS[door](str(path)))
+    assert typed == (code, *capsysbinary.readouterr())
