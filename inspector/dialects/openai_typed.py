@@ -110,7 +110,7 @@ def decode_text(raw: msgspec.Raw) -> str:
 def read_record(text: bytes) -> Record | None:
     """One fine-tuning line read as a ``Record``, or None when it is not that shape (or holds an
     escape that may be a lone surrogate, which the general path's parser refuses: it says so)."""
-    if _SUSPECT_ESCAPE.search(text):
+    if _suspect(text):
         return None
     try:
         return decode_record(text)
@@ -213,9 +213,21 @@ class TypedItems(Deferred, Sequence[Any]):
         return bool(self.structs)
 
 
-# An escape that may be a lone surrogate (which orjson refuses) or a colon (which the count of
-# colons would miss): the dict reading decides.
+# An escaped colon (which the count of colons would miss) or a surrogate escape, of which a lone
+# one (which orjson refuses: ``_LONE``) sends the text the dict reading's way, to say so.
 _SUSPECT_ESCAPE = re.compile(rb"\\u(?:[dD][89a-fA-F]|003[aA])")
+_COLON_ESCAPE = re.compile(rb"\\u003[aA]")
+_LONE = re.compile(
+    rb"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+    rb"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}")
+
+
+def _suspect(text: bytes) -> bool:
+    """True when ``text`` escapes a colon or holds a lone surrogate escape (surrogate pairs, as
+    ``json.dumps`` writes every emoji, are read here). An escaped backslash before a ``u`` may look
+    like an escape to these patterns: the dict reading then reads the text, which costs only time."""
+    return _SUSPECT_ESCAPE.search(text) is not None and (
+        _COLON_ESCAPE.search(text) is not None or _LONE.search(text) is not None)
 _NOT_TEXT = re.compile(rb'\0[^"n]')  # in the NUL-joined contents: one that is not a string or null
 
 
@@ -224,7 +236,7 @@ def _fits(structs: list[Message], data: bytes) -> bool:
     reading's) and ``data`` has exactly the colons the structs account for (one per key, and those
     inside their strings): a repeated key, which the decode keeps only the last of, adds one
     (the dict reading names it). A few passes in C over lists, not a loop per message."""
-    if _SUSPECT_ESCAPE.search(data):
+    if _suspect(data):
         return False
     contents = [m.content for m in structs if m.content is not UNSET]
     colons = 0
