@@ -33,7 +33,17 @@ import msgspec
 import orjson
 
 from .dialects.base import NAME_RE
-from .dialects.openai_typed import UNSET, Assistant, Record, Tool, ToolDef, User, content_is_text, decode_text
+from .dialects.openai_typed import (
+    UNSET,
+    Assistant,
+    Record,
+    Tool,
+    ToolDef,
+    User,
+    content_is_text,
+    decode_text,
+    text_or_null,
+)
 from .loops import DEFAULT as DEFAULT_LOOPS
 from .loops import LoopOptions, canonical_args, repeat_candidates, runs_within
 from .rules.sequence import id_rule
@@ -132,7 +142,7 @@ def proved_clean(rec: Record, names_ok: set[str], schemas_ok: set[bytes], loops:
                 if not content_is_text(m.content):
                     return False
             else:
-                if not calls:
+                if not calls or not text_or_null(m.content):
                     return False
                 ids = []
                 for c in calls:

@@ -182,8 +182,8 @@ DOORS = {
     "check json": lambda p: ["check", p, "--format", "json"],
     "check text": lambda p: ["check", p],
     "check github": lambda p: ["check", p, "--format", "github"],
-    "explain": lambda p: ["explain", p, "--error", "messages with role 'tool' must be a response to a preceeding "
-                          "message with 'tool_calls'", "--format", "json"],
+    "explain": lambda p: ["explain", p, "--error", ("messages with role 'tool' must be a response to a preceeding "
+                                                    "message with 'tool_calls'"), "--format", "json"],
 }
 
 

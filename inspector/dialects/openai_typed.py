@@ -6,7 +6,8 @@ structs below (no other key anywhere, each field of its one type; any difference
 error), and ``read`` builds the neutral view (``Msg``, ``Call``, ``Result``) from them with no dict
 per message. A message's dict is built only when something asks for it (``Msg.raw``: a
 finding's hint, a loop's result text): ``TypedItems`` is the transcript's item list, each item
-made from its struct on first use.
+parsed from its own text on first use (so its keys keep the file's order), the whole list only
+when a door wants all of it.
 
 Everything else (another key, a content part list, a number anywhere, a repeated key, an escape
 that may hide a lone surrogate or a colon) is not decoded here (``document`` gives None) and goes
@@ -100,6 +101,11 @@ NOT_DECODED = (msgspec.MsgspecError, ValueError, RecursionError)
 def content_is_text(raw: msgspec.Raw | Unset) -> bool:
     """True for a content that is a JSON string (not null, missing, parts or a number)."""
     return type(raw) is msgspec.Raw and len(raw) > 0 and memoryview(raw)[0] == 0x22  # '"'
+
+
+def text_or_null(raw: msgspec.Raw | Unset) -> bool:
+    """True for a content that is a JSON string, null or missing."""
+    return raw is UNSET or raw == _NULL or content_is_text(raw)
 
 
 def decode_text(raw: msgspec.Raw) -> str:
