@@ -182,6 +182,11 @@ DOORS = {
     "check json": lambda p: ["check", p, "--format", "json"],
     "check text": lambda p: ["check", p],
     "check github": lambda p: ["check", p, "--format", "github"],
+    "check sarif": lambda p: ["check", p, "--format", "sarif"],
+    "check tokens": lambda p: ["check", p, "--tokens", "--format", "json"],
+    "check through a gateway": lambda p: ["check", p, "--target", "anthropic", "--format", "json"],
+    "check mistral": lambda p: ["check", p, "--target", "mistral", "--format", "json"],
+    "check read as another format": lambda p: ["check", p, "--from", "anthropic", "--format", "json"],
     "explain": lambda p: ["explain", p, "--error", ("messages with role 'tool' must be a response to a preceeding "
                                                     "message with 'tool_calls'"), "--format", "json"],
 }
