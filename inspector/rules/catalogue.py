@@ -232,11 +232,11 @@ _RULES = (
                             "but got an empty array instead.", seen("chatboxai/chatbox#2079; openai/openai-node#1341"),
                             date="2025-02-27"),
          },
-         found_in=("dialects/agui.py", "dialects/openai_chat.py")),
+         found_in=("dialects/agui.py", "dialects/openai_chat.py", "dialects/openai_typed.py")),
     Rule("TC008", "missing_tool_call_id", targets(E, E, E, E, E, I, E), s.sentence_tc008, said={
         "mistral": Said("Tool call id has to be defined.", seen("Gage-Technologies/mistral-go#8"), date="2025-02-12"),
     },
-         found_in=("dialects/base.py", "dialects/gemini.py", "dialects/langchain.py", "dialects/openai_chat.py",
+         found_in=("dialects/base.py", "dialects/gemini.py", "dialects/langchain.py", "dialects/openai_chat.py", "dialects/openai_typed.py",
                    "dialects/responses.py")),
     # mistral: a warning (rules.md note 1): La Plateforme took `call_abc123` in a live probe of 2026-10-04;
     # mistral-common and vLLM's Mistral tokenizer (self-hosted) still require nine characters.
@@ -264,7 +264,7 @@ _RULES = (
          },
          found_in=("dialects/agui.py", "dialects/openai_chat.py", "dialects/responses.py")),
     Rule("TC011", "arguments_invalid_json", targets(W, W, W, None, None, None, W), s.sentence_tc011, s.hint_tc011,
-         found_in=("dialects/base.py", "dialects/langchain.py", "dialects/openai_chat.py", "dialects/responses.py")),
+         found_in=("dialects/base.py", "dialects/langchain.py", "dialects/openai_chat.py", "dialects/openai_typed.py", "dialects/responses.py")),
     Rule("TC012", "invalid_function_name", everywhere(E), s.sentence_tc012, said={
         # OpenAI's known words are for an empty name only
         "openai": Said("Invalid 'messages[{i}].tool_calls[{j}].function.name': " + _EMPTY_NAME,
@@ -275,7 +275,7 @@ _RULES = (
         "mistral": Said("Function name was {name} but must be a-z, A-Z, 0-9, or contain underscores and dashes, with a "
                         "maximum length of 64.", MISTRAL),
     },
-         found_in=("dialects/base.py", "dialects/gemini.py", "dialects/langchain.py", "dialects/openai_chat.py",
+         found_in=("dialects/base.py", "dialects/gemini.py", "dialects/langchain.py", "dialects/openai_chat.py", "dialects/openai_typed.py",
                    "dialects/responses.py")),
     Rule("TC013", "result_name_mismatch", targets(W, W, W, None, None, W, None), s.sentence_tc013,
          found_in=("pairing.py",)),
@@ -296,7 +296,7 @@ _RULES = (
         "deepseek": Said(_NULL_CONTENT, OPENAI),
     },
          found_in=("dialects/agui.py", "dialects/anthropic.py", "dialects/bedrock.py", "dialects/gemini.py",
-                   "dialects/langchain.py", "dialects/openai_chat.py", "dialects/vercel_ai.py")),
+                   "dialects/langchain.py", "dialects/openai_chat.py", "dialects/openai_typed.py", "dialects/vercel_ai.py")),
     # anthropic: info, not rules.md's error: the Messages API combines consecutive messages of one
     # role into one turn (docs/provider-evidence.md); Bedrock's Converse API refuses them.
     Rule("TC019", "role_sequence_violation", targets(I, I, E, I, E, E, I), s.sentence_tc019, said={
@@ -328,7 +328,7 @@ _RULES = (
         # that started the run is in the session and sent before it (dialects/adk.py).
         "run_answer": {"gemini": I},
     },
-         found_in=("dialects/anthropic.py", "dialects/base.py", "dialects/gemini.py", "dialects/openai_chat.py",
+         found_in=("dialects/anthropic.py", "dialects/base.py", "dialects/gemini.py", "dialects/openai_chat.py", "dialects/openai_typed.py",
                    "dialects/pydantic_ai.py")),
     Rule("TC020", "tool_result_as_user_text", everywhere(W), s.sentence_tc020,
          found_in=("dialects/base.py",)),
