@@ -1,7 +1,7 @@
 """Issue 33 figures for ``inspector proxy`` (real processes on 127.0.0.1, the replaying stand-in
 provider behind): the proxy's resident memory over N recorded requests (each one refused by the
 check and recorded, secret scan and database write included), and how long a small request waits
-while one big allowed body is being checked. Run: ``python benchmarks/bench_proxy_hold.py [N]``."""
+while one big allowed body is being checked. Run: ``python benchmarks/bench_proxy_hold.py [N] [proxy options]`` (N 0: the stall figure only)."""
 
 from __future__ import annotations
 
@@ -54,41 +54,89 @@ async def many(url: str, n: int, pid: int, clients: int = 20) -> list[tuple[int,
     return marks
 
 
-async def stall(url: str) -> tuple[float, float]:
-    """(median ms of a small request alone, longest ms of one while a 50 MB body is checked)."""
+def family_rss_mb(pid: int) -> tuple[float, float]:
+    """(the process's RSS, its and its descendants' together: the proxy's check workers) in MB."""
+    kids: dict[int, list[int]] = {}
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                ppid = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            kids.setdefault(ppid, []).append(int(d.name))
+    total, todo = 0.0, [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            total += rss_mb(p)
+        except OSError:
+            continue
+        todo += kids.get(p, [])
+    return rss_mb(pid), total
+
+
+async def stall(url: str, pid: int, rounds: int = 3) -> tuple[float, list[float], list[float], tuple[float, float]]:
+    """(median ms of a small request alone; every small chat request's ms (checked, refused and
+    recorded) and every ``GET /health``'s ms (the event loop alone) while a 50 MB body is checked,
+    over ``rounds`` big bodies one after the other; the proxy's RSS after: alone, with its workers)."""
     small = json.dumps(orphan(0)).encode()
     big = json.dumps({"model": "gpt-4o", "messages": [{"role": "user", "content": "y" * 200}] * 200_000}).encode()  # about 50 MB
-    async with httpx.AsyncClient(timeout=300) as client:
+    head = {"content-type": "application/json"}
+    async with httpx.AsyncClient(timeout=300) as client, httpx.AsyncClient(timeout=300) as prober:
         alone = []
         for _ in range(10):
             t0 = time.perf_counter()
-            await client.post(url + "/v1/chat/completions", content=small, headers={"content-type": "application/json"})
+            await client.post(url + "/v1/chat/completions", content=small, headers=head)
             alone.append((time.perf_counter() - t0) * 1000)
-        task = asyncio.create_task(client.post(url + "/v1/chat/completions", content=big,
-                                               headers={"content-type": "application/json"}))
-        worst = 0.0
-        while not task.done():
-            t0 = time.perf_counter()
-            await client.post(url + "/v1/chat/completions", content=small, headers={"content-type": "application/json"})
-            worst = max(worst, (time.perf_counter() - t0) * 1000)
-        await task
-    return sorted(alone)[len(alone) // 2], worst
+        during: list[float] = []
+        health: list[float] = []
+
+        async def probe(task: asyncio.Task) -> None:
+            while not task.done():
+                t0 = time.perf_counter()
+                await prober.get(url + "/health")
+                health.append((time.perf_counter() - t0) * 1000)
+
+        for _ in range(rounds):
+            task = asyncio.create_task(client.post(url + "/v1/chat/completions", content=big, headers=head))
+            probing = asyncio.create_task(probe(task))
+            while not task.done():
+                t0 = time.perf_counter()
+                await client.post(url + "/v1/chat/completions", content=small, headers=head)
+                during.append((time.perf_counter() - t0) * 1000)
+            big_answer = await task
+            await probing
+            # the stand-in provider answers what it has no recording of as it likes; the proxy must not refuse it
+            assert big_answer.status_code < 400 or "inspector" not in big_answer.text, big_answer.text[:300]
+    return sorted(alone)[len(alone) // 2], during, health, family_rss_mb(pid)
+
+
+def load() -> str:
+    return "load average " + " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
 
 def main() -> None:
+    """``N`` (default 10,000; 0: only the stall figure), then proxy options (``--check-workers 0``)."""
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
     up = guardserver.start_upstream(env={"REPLAY_KEEP_SEEN": "0"})
     with tempfile.TemporaryDirectory() as tmp:
-        proxy = guardserver.start_proxy(up.url, mode="block", record=True,
+        proxy = guardserver.start_proxy(up.url, mode="block", record=True, extra=tuple(sys.argv[2:]),
                                         env={"INSPECTOR_STORE_PATH": str(Path(tmp) / "inbox.sqlite3")})
         try:
             pid = proxy.proc.pid
-            t0 = time.perf_counter()
-            marks = asyncio.run(many(proxy.url, n, pid))
-            print(f"proxy RSS over {n:,} recorded requests ({time.perf_counter() - t0:.0f} s, "
-                  f"{len(FAILED)} failed: {sorted(set(FAILED))}): " + ", ".join(f"{k:,}: {mb:.0f} MB" for k, mb in marks))
-            alone, worst = asyncio.run(stall(proxy.url))
-            print(f"small request: median {alone:.0f} ms alone; longest {worst:.0f} ms while a 50 MB body is checked")
+            if n:
+                t0 = time.perf_counter()
+                marks = asyncio.run(many(proxy.url, n, pid))
+                print(f"proxy RSS over {n:,} recorded requests ({time.perf_counter() - t0:.0f} s, "
+                      f"{len(FAILED)} failed: {sorted(set(FAILED))}): " + ", ".join(f"{k:,}: {mb:.0f} MB" for k, mb in marks))
+            print(f"before the stall figure: {load()}")
+            alone, during, health, (rss, rss_all) = asyncio.run(stall(proxy.url, pid))
+            during.sort()
+            health.sort()
+            print(f"small request: median {alone:.0f} ms alone; while a 50 MB body is checked (3 bodies): "
+                  f"{len(during)} small chat requests median {during[len(during) // 2]:.0f} ms, worst {during[-1]:.0f} ms; "
+                  f"{len(health)} GET /health median {health[len(health) // 2]:.0f} ms, worst {health[-1]:.0f} ms; "
+                  f"{load()}; proxy RSS after {rss:.0f} MB, {rss_all:.0f} MB with its worker processes")
         finally:
             proxy.stop()
             up.stop()
