@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sys
 import tempfile
 import time
@@ -111,6 +112,41 @@ async def stall(url: str, pid: int, rounds: int = 3) -> tuple[float, list[float]
     return sorted(alone)[len(alone) // 2], during, health, family_rss_mb(pid)
 
 
+def cpu_seconds(pid: int) -> tuple[float, float, float]:
+    """CPU seconds so far of the proxy's event-loop thread (its main thread), of its other threads
+    (the check and record thread pools), and of its child processes (its check workers, alive or
+    reaped): what the machine's load does not change, unlike the stall."""
+    tick = os.sysconf("SC_CLK_TCK")
+
+    def used(stat: Path) -> float:
+        f = stat.read_text().rsplit(")", 1)[1].split()
+        return (int(f[11]) + int(f[12])) / tick
+
+    main = used(Path(f"/proc/{pid}/task/{pid}/stat"))
+    others = sum(used(t / "stat") for t in Path(f"/proc/{pid}/task").iterdir() if t.name != str(pid))
+    f = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    kids = (int(f[13]) + int(f[14])) / tick  # reaped children
+    _, _, live = _family(pid)
+    return main, others, kids + sum(used(Path(f"/proc/{k}/stat")) for k in live if k != pid)
+
+
+def _family(pid: int) -> tuple[int, dict[int, list[int]], list[int]]:
+    kids: dict[int, list[int]] = {}
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                ppid = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            kids.setdefault(ppid, []).append(int(d.name))
+    out, todo = [pid], [pid]
+    while todo:
+        for k in kids.get(todo.pop(), []):
+            out.append(k)
+            todo.append(k)
+    return pid, kids, out
+
+
 def load() -> str:
     return "load average " + " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
@@ -120,7 +156,10 @@ def main() -> None:
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
     up = guardserver.start_upstream(env={"REPLAY_KEEP_SEEN": "0"})
     with tempfile.TemporaryDirectory() as tmp:
-        proxy = guardserver.start_proxy(up.url, mode="block", record=True, extra=tuple(sys.argv[2:]),
+        # BENCH_RECORD=0: the small requests are not recorded, so the proxy's threads do nothing but
+        # check the big bodies (the CPU figure then shows where the check ran)
+        proxy = guardserver.start_proxy(up.url, mode="block", record=os.environ.get("BENCH_RECORD") != "0",
+                                        extra=tuple(sys.argv[2:]),
                                         env={"INSPECTOR_STORE_PATH": str(Path(tmp) / "inbox.sqlite3")})
         try:
             pid = proxy.proc.pid
@@ -130,13 +169,17 @@ def main() -> None:
                 print(f"proxy RSS over {n:,} recorded requests ({time.perf_counter() - t0:.0f} s, "
                       f"{len(FAILED)} failed: {sorted(set(FAILED))}): " + ", ".join(f"{k:,}: {mb:.0f} MB" for k, mb in marks))
             print(f"before the stall figure: {load()}")
+            cpu0 = cpu_seconds(pid)
             alone, during, health, (rss, rss_all) = asyncio.run(stall(proxy.url, pid))
+            cpu = [b - a for a, b in zip(cpu0, cpu_seconds(pid))]
             during.sort()
             health.sort()
             print(f"small request: median {alone:.0f} ms alone; while a 50 MB body is checked (3 bodies): "
                   f"{len(during)} small chat requests median {during[len(during) // 2]:.0f} ms, worst {during[-1]:.0f} ms; "
                   f"{len(health)} GET /health median {health[len(health) // 2]:.0f} ms, worst {health[-1]:.0f} ms; "
-                  f"{load()}; proxy RSS after {rss:.0f} MB, {rss_all:.0f} MB with its worker processes")
+                  f"{load()}; proxy RSS after {rss:.0f} MB, {rss_all:.0f} MB with its worker processes; CPU meanwhile: "
+                  f"event-loop thread {cpu[0]:.1f} s, the proxy's other threads {cpu[1]:.1f} s, its worker processes "
+                  f"{cpu[2]:.1f} s")
         finally:
             proxy.stop()
             up.stop()
