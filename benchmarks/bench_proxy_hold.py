@@ -57,22 +57,12 @@ async def many(url: str, n: int, pid: int, clients: int = 20) -> list[tuple[int,
 
 def family_rss_mb(pid: int) -> tuple[float, float]:
     """(the process's RSS, its and its descendants' together: the proxy's check workers) in MB."""
-    kids: dict[int, list[int]] = {}
-    for d in Path("/proc").iterdir():
-        if d.name.isdigit():
-            try:
-                ppid = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            kids.setdefault(ppid, []).append(int(d.name))
-    total, todo = 0.0, [pid]
-    while todo:
-        p = todo.pop()
+    total = 0.0
+    for p in guardserver.descendants(pid):
         try:
             total += rss_mb(p)
         except OSError:
             continue
-        todo += kids.get(p, [])
     return rss_mb(pid), total
 
 
@@ -119,32 +109,17 @@ def cpu_seconds(pid: int) -> tuple[float, float, float]:
     tick = os.sysconf("SC_CLK_TCK")
 
     def used(stat: Path) -> float:
-        f = stat.read_text().rsplit(")", 1)[1].split()
+        try:
+            f = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # a thread or worker gone meanwhile
+            return 0.0
         return (int(f[11]) + int(f[12])) / tick
 
     main = used(Path(f"/proc/{pid}/task/{pid}/stat"))
     others = sum(used(t / "stat") for t in Path(f"/proc/{pid}/task").iterdir() if t.name != str(pid))
     f = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     kids = (int(f[13]) + int(f[14])) / tick  # reaped children
-    _, _, live = _family(pid)
-    return main, others, kids + sum(used(Path(f"/proc/{k}/stat")) for k in live if k != pid)
-
-
-def _family(pid: int) -> tuple[int, dict[int, list[int]], list[int]]:
-    kids: dict[int, list[int]] = {}
-    for d in Path("/proc").iterdir():
-        if d.name.isdigit():
-            try:
-                ppid = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            kids.setdefault(ppid, []).append(int(d.name))
-    out, todo = [pid], [pid]
-    while todo:
-        for k in kids.get(todo.pop(), []):
-            out.append(k)
-            todo.append(k)
-    return pid, kids, out
+    return main, others, kids + sum(used(Path(f"/proc/{k}/stat")) for k in guardserver.descendants(pid) if k != pid)
 
 
 def load() -> str:

@@ -136,20 +136,7 @@ def test_through_the_proxy_a_body_checked_in_a_worker_is_answered_as_one_checked
 # --- a worker killed in the middle of a check ---------------------------------------------------
 
 def _descendants(pid: int) -> set[int]:
-    children: dict[int, list[int]] = {}
-    for d in Path("/proc").iterdir():
-        if d.name.isdigit():
-            try:
-                ppid = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (OSError, IndexError, ValueError):
-                continue
-            children.setdefault(ppid, []).append(int(d.name))
-    out, todo = {pid}, [pid]
-    while todo:
-        for c in children.get(todo.pop(), []):
-            out.add(c)
-            todo.append(c)
-    return out
+    return set(guardserver.descendants(pid))
 
 
 def _state(pid: int) -> str:
