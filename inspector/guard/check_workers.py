@@ -73,6 +73,7 @@ class CheckWorkers:
         self.memory_mb = memory_mb
         self._lock = threading.Lock()
         self._pool: ProcessPoolExecutor | None = None
+        self._closed = False
 
     def wants(self, body: bytes) -> bool:
         """Whether ``body`` is checked in a worker."""
@@ -102,7 +103,15 @@ class CheckWorkers:
     def _submit(self, url: str, body: bytes, repair: bool) -> tuple[ProcessPoolExecutor, Future[Inspection | None]]:
         # In a thread: submitting may start a worker process, which the event loop must not wait for.
         pool = self._current()
-        return pool, pool.submit(_inspect_in_worker, url, body, repair)
+        try:
+            return pool, pool.submit(_inspect_in_worker, url, body, repair)
+        except BrokenProcessPool:
+            raise
+        except RuntimeError:  # shut down meanwhile by a request that found it broken: take the fresh one
+            if self._closed or self._pool is pool:
+                raise
+            pool = self._current()
+            return pool, pool.submit(_inspect_in_worker, url, body, repair)
 
     async def inspect(self, url: str, body: bytes, *, repair: bool = False) -> Inspection | None:
         """``inspect_request(url, body, repair=repair)``, run in a worker; ``CheckCrashed`` when
@@ -133,6 +142,7 @@ class CheckWorkers:
 
     def close(self) -> None:
         with self._lock:
+            self._closed = True
             pool, self._pool = self._pool, None
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)

@@ -217,3 +217,18 @@ def test_a_worker_killed_twice_is_a_503_not_a_verdict_and_the_next_request_is_ch
     os.kill(third, signal.SIGCONT)
     err = call.result()
     assert isinstance(err, openai.BadRequestError) and "TC002" in err.message, err
+
+
+def test_a_worker_killed_while_idle_leaves_a_pool_that_recovers_for_the_next_body():
+    pool = CheckWorkers(workers=1, threshold=0)
+    url, body = CASES[0][1], CASES[0][2]
+    try:
+        first = guard_fixtures.run_coroutine(pool.inspect(url, body))
+        assert pool._pool is not None
+        (pid,) = pool._pool._processes  # the one worker, idle now
+        os.kill(pid, signal.SIGKILL)
+        again = guard_fixtures.run_coroutine(pool.inspect(url, body))
+        assert dataclasses.asdict(again) == dataclasses.asdict(first) == dataclasses.asdict(inspect_request(url, body))
+        assert pid not in pool._pool._processes  # a fresh worker answered
+    finally:
+        pool.close()
