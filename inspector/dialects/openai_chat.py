@@ -26,6 +26,7 @@ from .base import (
     JSONError,
     Samples,
     loads,
+    name_issue,
     parts_text,
     role_order,
     tool_message_failed,
@@ -174,7 +175,7 @@ def _assistant_calls(m: dict[str, Any], i: int, where: tuple[Any, ...], note: No
                 name, args, wire = c["custom"].get("name"), c["custom"].get("input", ""), False
             else:
                 name, args, wire = None, None, False
-                note(Issue("TC012", i, cid if type(cid) is str else None, pos=j, name=None, missing=True))
+                note(name_issue(i, cid, None, j))
             if type(cid) is not str or not cid or cid == "null":
                 note(Issue("TC008", i, None, side="call", pos=j, value=cid, name=name))
                 cid = None
@@ -184,8 +185,8 @@ def _assistant_calls(m: dict[str, Any], i: int, where: tuple[Any, ...], note: No
                         names_ok.add(name)
                     else:
                         note(Issue("TC012", i, cid, pos=j, name=name))
-            elif name is not None:
-                note(Issue("TC012", i, cid, pos=j, name=name))
+            elif name is not None or type(fn) is dict or type(fn) is not str and c.get("type") == "custom":
+                note(name_issue(i, cid, name, j))  # a name of another type, or none where one belongs
             call = Call(cid, name, args, j, i)
             calls.append(call)
             if wire:
