@@ -376,20 +376,17 @@ def block_call(i: int, j: int, cid: Any, name: Any, args: Any, note: Note) -> Ca
         note(Issue("TC008", i, None, side="call", pos=j, value=cid, name=name))
         cid = None
     if type(name) is not str or not NAME_RE.fullmatch(name):
-        note(name_issue(i, cid, name, j))
+        note(no_name(Issue("TC012", i, cid, pos=j, name=name)))
     return Call(cid, name, args, j, i)
 
 
-def name_issue(i: int, cid: Any, name: Any, pos: int | None = None) -> Issue:
-    """TC012 for the call at ``pos`` of message ``i`` whose ``name`` is not a valid tool name; of
-    kind ``missing_name`` when it has none at all (the key missing, or null): the providers' words
-    for an empty name do not fit it (docs/provider-evidence.md)."""
-    iss = Issue("TC012", i, cid if type(cid) is str else None, name=name)
-    if pos is not None:
-        iss.data["pos"] = pos
-    if name is None:
-        iss.data["kind"] = "missing_name"
-    return iss
+def no_name(issue: Issue) -> Issue:
+    """A TC012 ``issue`` of kind ``missing_name`` when its call has no name at all (the key
+    missing, or null): the providers' words for an empty name do not fit it
+    (docs/provider-evidence.md, "A call with no name"); an invalid name's issue as it is."""
+    if issue.data.get("name") is None:
+        issue.data["kind"] = "missing_name"
+    return issue
 
 
 def block_result(i: int, j: int, tid: Any, note: Note) -> Result:

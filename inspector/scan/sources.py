@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import fnmatch
 import os
-import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,6 +34,7 @@ from .. import dialects  # its hook loads every dialect, each saying what its me
 from ..containers import looks_like_message
 from ..errors import InputError
 from ..reading import read_folder
+from ..special_files import not_a_file
 from ..sqlite_sessions import STORE_FOLDERS, is_database
 from . import lines
 
@@ -52,25 +52,6 @@ class Part:
     row0: int = 0  # parquet: index of the row group's first row in the file
     weight: int = 0  # bytes, for the progress bar
     problem: str = ""  # unreadable: what the file is ("a named pipe, not a regular file")
-
-
-_SPECIAL = ((stat.S_ISFIFO, "a named pipe"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"),
-            (stat.S_ISBLK, "a block device"))
-
-
-def not_a_file(path: str) -> str | None:
-    """What ``path`` is when it is neither a regular file nor a directory, from its metadata alone
-    (nothing is opened): "a named pipe, not a regular file", ...; None for a file or a directory."""
-    try:
-        mode = os.stat(path).st_mode
-    except FileNotFoundError:
-        return "a symbolic link to nothing" if os.path.islink(path) else None
-    except OSError:
-        return None  # left to the reading, which says why
-    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
-        return None
-    what = next((name for test, name in _SPECIAL if test(mode)), "a special file")
-    return f"{what}, not a regular file"
 
 
 def agent_folders() -> dict[str, str]:

@@ -105,3 +105,19 @@ def test_check_still_reads_a_named_pipe_stdin_and_a_process_substitution(tmp_pat
     cmd = f"{shlex.quote(sys.executable)} -m inspector check <(cat {shlex.quote(str(SAMPLE))})"
     p = subprocess.run(["bash", "-c", cmd], capture_output=True, timeout=GUARD, cwd=ROOT)
     assert _checked(p) == want
+
+
+def test_a_named_pipe_among_a_conversation_folders_events_is_refused_naming_it(tmp_path):
+    from inspector.dialects import get
+
+    events = tmp_path / "conversation" / "events"
+    events.mkdir(parents=True)
+    for n, e in enumerate(get("openhands").samples.broken):
+        (events / f"event-{n:05d}-{e['id']}.json").write_text(json.dumps(e))
+    fifo = events / "event-99999-late.json"
+    os.mkfifo(fifo)
+    for door in ("check", "scan"):
+        p = run(door, events.parent)
+        assert p.returncode == 2 and p.stdout == b"", (door, p.stderr)
+        [line] = p.stderr.decode().splitlines()
+        assert f"{fifo}: a named pipe, not a regular file" in line, (door, line)
