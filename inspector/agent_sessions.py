@@ -27,6 +27,7 @@ from typing import Any
 
 from .dialects.base import SessionFiles
 from .errors import InputError
+from .special_files import not_a_file
 from .sqlite_sessions import DATABASE_FILES, MESSAGE_SESSIONS, STORE_FOLDERS
 
 # The Agents SDK's store is read as Responses items by ``sqlite_sessions`` (no dialect of its own).
@@ -170,6 +171,10 @@ def rows(agent: str, path: Path, mtime: float, root: Path) -> list[SessionRow]:
     where = agents()[agent]
     r = SessionRow(agent=agent, path=str(path), project=_project(where, path, agent_folder(where, root)),
                    modified=mtime)
+    what = not_a_file(str(path))
+    if what is not None:  # a named pipe where a session file goes: never opened (it waits for a writer)
+        r.verdict = f"unreadable: {path}: {what}"
+        return [r]
     try:
         doc = load_path(path)
         report, _ = check_document(doc)

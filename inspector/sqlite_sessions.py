@@ -130,6 +130,10 @@ def store_keys(path: str) -> set[str]:
     import pathlib
     import sqlite3
 
+    from .special_files import not_a_file
+
+    if not_a_file(path) is not None:  # a named pipe called x.db would be waited on forever
+        return set()
     try:
         with open(path, "rb") as f:
             if not is_database(f.read(16)):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import os
 import shutil
 import sqlite3
 import subprocess
@@ -28,7 +29,7 @@ STORES = ("agents_sdk_sqlite_session.db", "adk_sqlite_session.db")
 
 def run(*args, cwd=None):
     return subprocess.run([sys.executable, "-m", "inspector", *map(str, args)], capture_output=True, text=True,
-                          cwd=cwd)
+                          cwd=cwd, timeout=300)  # a guard against a hang only
 
 
 def _not_a_store(path: Path) -> Path:
@@ -94,6 +95,7 @@ def test_sessions_agent_filter_and_the_current_directory_as_the_default_root(pro
 def test_sessions_finds_nothing_in_a_folder_of_databases_that_are_no_stores(tmp_path):
     _not_a_store(tmp_path / "a.db")
     (tmp_path / "b.sqlite").write_bytes(b"not a database at all")
+    os.mkfifo(tmp_path / "c.db")  # issue 33: never opened (it waited for a writer forever)
     p = run("sessions", "--root", tmp_path, "--agent", "agents-sdk")
     assert p.returncode == 0 and p.stdout == "no sessions found\n", p.stderr
 
@@ -234,3 +236,13 @@ def test_each_agents_sdk_session_row_starts_at_its_sessions_created_at(tmp_path)
     assert {r["session"] for r in rows} == set(want) == {"weather", "deploy"}
     for r in rows:
         assert _started(r) == _utc(want[r["session"]]), r
+
+
+def test_sessions_never_opens_a_named_pipe_where_a_session_file_goes(tmp_path):
+    project = tmp_path / ".claude" / "projects" / "-work-app"
+    project.mkdir(parents=True)
+    os.mkfifo(project / "4f1c.jsonl")  # old code: sessions opened it and waited for a writer forever
+    p = run("sessions", "--root", tmp_path, "--agent", "claude-code", "--format", "json")
+    assert p.returncode == 0, p.stderr
+    [row] = json.loads(p.stdout)
+    assert row["verdict"] == f"unreadable: {project / '4f1c.jsonl'}: a named pipe, not a regular file"
