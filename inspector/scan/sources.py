@@ -56,12 +56,13 @@ class Part:
 
 def agent_folders() -> dict[str, str]:
     """The hidden folders coding agents keep their sessions in (``.claude``, ``.codex``, ...; each
-    session-log dialect's ``session_files``), by name: which agent's."""
+    session-log dialect's ``session_files``), by name: the session folder under it
+    (``.claude/projects``), which must be there for the folder to count as one."""
     found = {}
     for d in dialects.all_dialects():
         where = d.session_files
         if where is not None and where.folder.startswith("."):
-            found[where.folder.split("/")[0]] = where.agent
+            found[where.folder.split("/")[0]] = where.folder
     return found
 
 
@@ -83,7 +84,8 @@ def expand(paths: list[str], globs: list[str] | None = None, passed_over: list[s
             found = []
             for root, dirs, files in os.walk(p):
                 if passed_over is not None:
-                    passed_over.extend(os.path.join(root, d) for d in sorted(dirs) if d in agents)
+                    passed_over.extend(os.path.join(root, d) for d in sorted(dirs)
+                                       if d in agents and os.path.isdir(os.path.join(root, agents[d])))
                 dirs[:] = sorted(d for d in dirs if not d.startswith(".") or d in STORE_FOLDERS)
                 for f in sorted(files):
                     if not f.startswith(".") and any(fnmatch.fnmatch(f, g) for g in pats):

@@ -180,14 +180,14 @@ def test_scan_walks_adks_hidden_store_folder_and_no_other_hidden_folder(project)
 
 
 def test_scan_says_in_one_line_which_agent_session_folders_it_passed_over_and_how_to_scan_one(tmp_path):
-    for folder in (".claude/projects/-work-app", ".codex/sessions/2026/11/27"):
-        (tmp_path / folder).mkdir(parents=True)
+    for folder in (".claude/projects/-work-app", ".codex/sessions/2026/11/27", ".gemini"):
+        (tmp_path / folder).mkdir(parents=True)  # .gemini without tmp/: a project's settings, no sessions
     shutil.copy(SAMPLES / "codex_rollout_compacted.jsonl", tmp_path / ".codex/sessions/2026/11/27/rollout-1.jsonl")
     shutil.copy(SAMPLES / STORES[0], tmp_path / "app.db")
     p = run("scan", tmp_path, "--jobs", "1")
     assert p.returncode == 1, p.stderr
     [note] = [line for line in p.stderr.splitlines() if "passed over" in line]
-    assert f"{tmp_path / '.claude'}, {tmp_path / '.codex'}" in note and f"inspector scan {tmp_path / '.claude'}" in note
+    assert f"({tmp_path / '.claude'}, {tmp_path / '.codex'})" in note and f"inspector scan {tmp_path / '.claude'}" in note
     named = run("scan", tmp_path / ".codex", "--format", "jsonl", "--jobs", "1")  # what the line says to do
     rows = [json.loads(x) for x in named.stdout.splitlines()]
     assert rows and all(r["source"].endswith("rollout-1.jsonl") and r["dialect"] == "codex" for r in rows)
