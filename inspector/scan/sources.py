@@ -100,7 +100,8 @@ def expand(paths: list[str], globs: list[str] | None = None, passed_over: list[s
         else:
             raise InputError("no such file or directory", name)
     if not out:
-        raise InputError(f"no files to scan (looked for {', '.join(pats)})", ", ".join(paths))
+        skipped = f"; passed over {', '.join(passed_over)}: name one to scan it" if passed_over else ""
+        raise InputError(f"no files to scan (looked for {', '.join(pats)}{skipped})", ", ".join(paths))
     return out
 
 

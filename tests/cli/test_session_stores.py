@@ -246,3 +246,12 @@ def test_sessions_never_opens_a_named_pipe_where_a_session_file_goes(tmp_path):
     assert p.returncode == 0, p.stderr
     [row] = json.loads(p.stdout)
     assert row["verdict"] == f"unreadable: {project / '4f1c.jsonl'}: a named pipe, not a regular file"
+
+
+def test_a_folder_whose_only_sessions_are_in_an_agents_folder_says_so_in_its_one_line(tmp_path):
+    (tmp_path / ".codex/sessions/2026/11/27").mkdir(parents=True)
+    shutil.copy(SAMPLES / "codex_rollout_compacted.jsonl", tmp_path / ".codex/sessions/2026/11/27/rollout-1.jsonl")
+    p = run("scan", tmp_path)
+    assert p.returncode == 2 and p.stdout == ""
+    [line] = p.stderr.splitlines()
+    assert "no files to scan" in line and f"passed over {tmp_path / '.codex'}: name one to scan it" in line
