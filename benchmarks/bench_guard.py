@@ -150,7 +150,10 @@ def rss_kb(pid: int) -> int:
 
 def main() -> None:
     servers = PARTS & {1, 3, 4}
-    up = guardserver.start_upstream(env={"REPLAY_KEEP_SEEN": "0"}) if servers else None
+    # A recorded 200 answers every request (``benchmarks/cassettes/README.md``): what is measured is an
+    # answer relayed, not an error body the guard reads.
+    up = (guardserver.start_upstream(ROOT / "benchmarks" / "cassettes", env={"REPLAY_KEEP_SEEN": "0"})
+          if servers else None)
     proxy = guardserver.start_proxy(up.url, mode="observe") if up is not None and PARTS & {1, 4} else None
     direct = up.url + "/v1/chat/completions" if up is not None else ""
     via = proxy.url + "/v1/chat/completions" if proxy is not None else ""
