@@ -374,8 +374,17 @@ def block_call(i: int, j: int, cid: Any, name: Any, args: Any, note: Note) -> Ca
         note(Issue("TC008", i, None, side="call", pos=j, value=cid, name=name))
         cid = None
     if type(name) is not str or not NAME_RE.fullmatch(name):
-        note(Issue("TC012", i, cid, pos=j, name=name, missing=name is None))
+        note(no_name(Issue("TC012", i, cid, pos=j, name=name)))
     return Call(cid, name, args, j, i)
+
+
+def no_name(issue: Issue) -> Issue:
+    """A TC012 ``issue`` of kind ``missing_name`` when its call has no name at all (the key
+    missing, or null): the providers' words for an empty name do not fit it
+    (docs/provider-evidence.md, "A call with no name"); an invalid name's issue as it is."""
+    if issue.data.get("name") is None:
+        issue.data["kind"] = "missing_name"
+    return issue
 
 
 def block_result(i: int, j: int, tid: Any, note: Note) -> Result:

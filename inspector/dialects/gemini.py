@@ -18,7 +18,7 @@ from ..containers import path_text
 from ..errors import InputError
 from ..lazy_patterns import lazy
 from ..model import Call, Issue, Msg, Note, Result
-from .base import Block, Dialect, Samples, objects, unknown_role, user_as_result
+from .base import Block, Dialect, Samples, no_name, objects, unknown_role, user_as_result
 from .base import type_name as _type
 from .editing import BlockEditor, Raw
 
@@ -86,7 +86,7 @@ def normalize(items: list[Any], where: tuple[Any, ...], issues: list[Issue]) -> 
                     if type(name) is str and NAME_RE.fullmatch(name):
                         names_ok.add(name)
                     else:
-                        note(Issue("TC012", i, cid, pos=j, name=name, missing=name is None))
+                        note(no_name(Issue("TC012", i, cid, pos=j, name=name)))
                 calls.append(Call(cid, name, fc.get("args"), j, i))
                 continue
             fr = p.get("functionResponse")

@@ -25,6 +25,7 @@ from .base import (
     Dialect,
     Samples,
     TaggedCall,
+    no_name,
     parts_text,
     reports_error,
     unknown_role,
@@ -127,7 +128,7 @@ def normalize(items: list[Any], where: tuple[Any, ...], issues: list[Issue]) -> 
             cid = m.get("call_id")
             name = m.get("name")
             if type(name) is not str or not fullmatch(name):
-                note(Issue("TC012", i, cid if type(cid) is str else None, name=name, missing=name is None))
+                note(no_name(Issue("TC012", i, cid if type(cid) is str else None, name=name)))
             if not cid or type(cid) is not str or cid == "null":
                 note(Issue("TC008", i, None, side="call", value=cid, name=name))
                 cid = None

@@ -272,6 +272,11 @@ _RULES = (
                           only_without=("name",), date="2026-07-08"),
         "mistral": Said("Function name was {name} but must be a-z, A-Z, 0-9, or contain underscores and dashes, with a "
                         "maximum length of 64.", MISTRAL),
+    }, said_by_kind={
+        # a call with no name at all (the key missing, or null): the words above are for an empty
+        # string and do not fit it, and no provider's own words for a missing call name were found
+        # (searched 2026-11-28; docs/provider-evidence.md, "A call with no name"): none is quoted
+        "missing_name": {},
     },
          found_in=("dialects/base.py", "dialects/gemini.py", "dialects/langchain.py", "dialects/openai_chat.py",
                    "dialects/responses.py")),
@@ -541,6 +546,11 @@ KIND_EVIDENCE: Mapping[tuple[str, str], tuple[str, str]] = {
     ("TC021", "thinking_binding_dropped"): (THINKING_BINDING_SEEN + "; the opt-out: beta "
                                             "thinking-binding-controls-2026-08-01", "2026-09"),
     ("TC021", "reasoning_dropped_unsure"): (REASONING_DROPPED + "; model_families.py", "2026-07-12"),
+    # the schemas require the name; the refusal of a missing sibling field of the same call (re-searched 2026-11-28)
+    ("TC012", "missing_name"): (("a call's name is required (OpenAI: tool_calls[].function.name, Anthropic: "
+                                 "tool_use.name, Gemini: functionCall.name); a missing sibling refused in OpenAI's "
+                                 "words: mark3labs/mcphost#117 (messages[1].tool_calls[1].function.arguments); no "
+                                 "words for a missing name found (docs/provider-evidence.md)"), "2025-07-31"),
     ("TC005", "response_count"): ("google-gemini/gemini-cli#3814; microsoft/vscode#299295", "2026-03-04"),
     ("TC002", "response_count"): ("google-gemini/gemini-cli#3814; microsoft/vscode#299295", "2026-03-04"),
 }
