@@ -264,6 +264,7 @@ def session_starts(root: dict[str, Any]) -> dict[tuple[str, int], str]:
     of its row in ADK's ``sessions`` table (a REAL of seconds in ``SqliteSessionService``, SQLAlchemy's
     naive UTC text in ``DatabaseSessionService``), else its first event's ``timestamp``. A session
     whose store records no time is left out."""
+    import base64
     import sqlite3
 
     con = _memory_copy(base64.b64decode(root["database"]))
