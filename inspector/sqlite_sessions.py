@@ -54,7 +54,6 @@ says so.
 
 from __future__ import annotations
 
-import base64
 import os
 from typing import Any
 
@@ -190,6 +189,8 @@ def read_database(data: bytes, label: str) -> dict[str, Any]:
             raise InputError(f"a session store whose {where} holds no session: nothing to check", label)
     finally:
         con.close()
+    import base64  # here: reading a session store is rare, and every check's start-up imports this module
+
     root: dict[str, Any] = {"sqlite_session_store": {"tables": list(tables), "message_tables": message_tables},
                             "sessions": sessions, "database": base64.b64encode(data).decode("ascii")}
     if schema is not None:
@@ -263,6 +264,7 @@ def session_starts(root: dict[str, Any]) -> dict[tuple[str, int], str]:
     of its row in ADK's ``sessions`` table (a REAL of seconds in ``SqliteSessionService``, SQLAlchemy's
     naive UTC text in ``DatabaseSessionService``), else its first event's ``timestamp``. A session
     whose store records no time is left out."""
+    import base64
     import sqlite3
 
     con = _memory_copy(base64.b64decode(root["database"]))
@@ -343,6 +345,7 @@ def row_text(root: dict[str, Any], path: Path, index: int) -> str:
 def database_bytes(root: dict[str, Any]) -> bytes:
     """The database of ``root`` (see the module doc): the original's bytes with each changed
     session's rows rewritten from its first changed one on."""
+    import base64
     import json
 
     original = base64.b64decode(root["database"])
