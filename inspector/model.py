@@ -100,7 +100,7 @@ class IssueData(TypedDict, total=False):
 
     pos: int  # the call's or result's position in its message (tool_calls[j], content[j], ...)
     name: Any  # the tool name as the file has it (may be missing or not a string)
-    kind: str  # which case of the rule (rules.catalogue's ``by_kind``): "mixed_turn", "bedrock_invoke", ...
+    kind: str  # which case of the rule (rules.catalogue's ``by_kind``): "mixed_turn", "missing_name", ...
     side: Literal["call", "result"]  # TC008: the id missing on a call or on a result
     value: Any  # TC008: the id value found instead
     role: Any  # the message's role (TC018, TC019, TC024: a role the dialect does not have, as found)
@@ -109,7 +109,6 @@ class IssueData(TypedDict, total=False):
     first: int  # TC005: the message holding the first of two results of one call
     got: str  # TC010: the type found instead of a string ("an object")
     length: int  # TC009: the id's length
-    missing: bool  # TC012: the name is missing (rather than invalid)
     result_name: Any  # TC013: the name the result gives
     ids: list[str]  # TC025: the call ids of the message
     count: int  # TC021, TC025: how many blocks or messages

@@ -26,6 +26,7 @@ from .base import (
     JSONError,
     Samples,
     loads,
+    no_name,
     parts_text,
     role_order,
     tool_message_failed,
@@ -169,17 +170,18 @@ def _assistant_calls(m: dict[str, Any], i: int, where: tuple[Any, ...], note: No
                 )
             cid = c.get("id")
             fn = c.get("function")
+            custom = type(fn) not in (dict, str) and c.get("type") == "custom" and type(c.get("custom")) is dict
             if type(fn) is dict:
                 name = fn.get("name")
                 args = fn.get("arguments")
                 wire = True
             elif type(fn) is str:  # Inspect AI: function is the name, arguments an object
                 name, args, wire = fn, c.get("arguments"), False
-            elif c.get("type") == "custom" and type(c.get("custom")) is dict:
+            elif custom:
                 name, args, wire = c["custom"].get("name"), c["custom"].get("input", ""), False
             else:
                 name, args, wire = None, None, False
-                note(Issue("TC012", i, cid if type(cid) is str else None, pos=j, name=None, missing=True))
+                note(Issue("TC012", i, cid if type(cid) is str else None, pos=j, name=None, kind="missing_name"))
             if type(cid) is not str or not cid or cid == "null":
                 note(Issue("TC008", i, None, side="call", pos=j, value=cid, name=name))
                 cid = None
@@ -189,8 +191,8 @@ def _assistant_calls(m: dict[str, Any], i: int, where: tuple[Any, ...], note: No
                         names_ok.add(name)
                     else:
                         note(Issue("TC012", i, cid, pos=j, name=name))
-            elif name is not None:
-                note(Issue("TC012", i, cid, pos=j, name=name))
+            elif name is not None or wire or custom:  # a name of another type, or none where one belongs
+                note(no_name(Issue("TC012", i, cid, pos=j, name=name)))
             call = Call(cid, name, args, j, i)
             calls.append(call)
             if wire:
