@@ -22,6 +22,7 @@ one fine-tuning line, ``{"messages": [...], "tools": [...]}``.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator, Sequence
 from typing import Any, Literal, overload
@@ -33,6 +34,7 @@ from ..model import Call, Deferred, Issue, Msg, Result
 from .base import NAME_RE
 
 UNSET = msgspec.UNSET
+_re = functools.cache(re.compile)  # patterns compiled on first use, not on import
 Unset = msgspec.UnsetType
 _NULL = msgspec.Raw(b"null")  # (a Raw equals a Raw, never bytes)
 
@@ -221,9 +223,9 @@ class TypedItems(Deferred, Sequence[Any]):
 
 # An escaped colon (which the count of colons would miss) or a surrogate escape, of which a lone
 # one (which orjson refuses: ``_LONE``) sends the text the dict reading's way, to say so.
-_SUSPECT_ESCAPE = re.compile(rb"\\u(?:[dD][89a-fA-F]|003[aA])")
-_COLON_ESCAPE = re.compile(rb"\\u003[aA]")
-_LONE = re.compile(
+_SUSPECT_ESCAPE = (rb"\\u(?:[dD][89a-fA-F]|003[aA])")
+_COLON_ESCAPE = (rb"\\u003[aA]")
+_LONE = (
     rb"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
     rb"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}")
 
@@ -232,9 +234,9 @@ def _suspect(text: bytes) -> bool:
     """True when ``text`` escapes a colon or holds a lone surrogate escape (surrogate pairs, as
     ``json.dumps`` writes every emoji, are read here). An escaped backslash before a ``u`` may look
     like an escape to these patterns: the dict reading then reads the text, which costs only time."""
-    return _SUSPECT_ESCAPE.search(text) is not None and (
-        _COLON_ESCAPE.search(text) is not None or _LONE.search(text) is not None)
-_NOT_TEXT = re.compile(rb'\0[^"n]')  # in the NUL-joined contents: one that is not a string or null
+    return _re(_SUSPECT_ESCAPE).search(text) is not None and (
+        _re(_COLON_ESCAPE).search(text) is not None or _re(_LONE).search(text) is not None)
+_NOT_TEXT = (rb'\0[^"n]')  # in the NUL-joined contents: one that is not a string or null
 
 
 def _fits(structs: list[Message], data: bytes) -> bool:
@@ -248,7 +250,7 @@ def _fits(structs: list[Message], data: bytes) -> bool:
     colons = 0
     for k in range(0, len(contents), _JOINED):  # a slice at a time: no copy of them all at once
         joined = b"\0" + b"\0".join(contents[k:k + _JOINED])  # (a JSON text holds no NUL byte)
-        if _NOT_TEXT.search(joined):
+        if _re(_NOT_TEXT).search(joined):
             return False
         colons += joined.count(b":")
     tools = [m.tool_call_id for m in structs if type(m) is Tool]
