@@ -100,13 +100,17 @@ def compare(name: str, path: Path, cli: list[str]) -> None:
     row("orjson.loads (process, GC running)", t["parse_gc"], "(the parser as usually called)")
     row("turnsafe: parse + validate", t["turnsafe"], "(turnsafe 0.1, openai rules)")
     row("tessera: parse + inspect", t["tessera"], "(tessera-transcript 0.1)")
-    print(f"check / parse (GC paused)          {t['check'] / t['parse']:8.2f}x   (goal <= 1.0x)")
+    print(f"check / parse (GC paused)          {t['check'] / t['parse']:8.2f}x   (goal <= 1.0x: {met(t['check'] / t['parse'] <= 1.0)})")
     print(f"check / parse (GC running)         {t['check'] / t['parse_gc']:8.2f}x")
-    print(f"turnsafe / check                   {t['turnsafe'] / t['check']:8.2f}x   (goal >= 5x)")
-    print(f"tessera / check                    {t['tessera'] / t['check']:8.2f}x   (goal >= 3x)")
+    print(f"turnsafe / check                   {t['turnsafe'] / t['check']:8.2f}x   (goal >= 5x: {met(t['turnsafe'] / t['check'] >= 5)})")
+    print(f"tessera / check                    {t['tessera'] / t['check']:8.2f}x   (goal >= 3x: {met(t['tessera'] / t['check'] >= 3)})")
     peak = peak_mb(check)
     print(f"check peak memory                  {peak:8.1f} MiB   ({peak * 2**20 / size:.2f}x "
-          "the file; goal <= 2x)")
+          f"the file; goal <= 2x: {met(peak * 2**20 / size <= 2)})")
+
+
+def met(ok: bool) -> str:
+    return "met" if ok else "NOT met"
 
 
 def main() -> None:
@@ -126,8 +130,9 @@ def main() -> None:
                  runs=2 * RUNS)
     print()
     row("python -c pass", s["pass"], "")
-    row("python -c 'import inspector'", s["import"], f"({(s['import'] - s['pass']) * 1000:+.1f} ms; goal <= +25 ms)")
-    row("inspector check, 4-message file", s["small"], f"({SMALL.name}; goal <= 60 ms)")
+    row("python -c 'import inspector'", s["import"], f"({(s['import'] - s['pass']) * 1000:+.1f} ms; goal <= +25 ms: "
+        f"{met(s['import'] - s['pass'] <= 0.025)})")
+    row("inspector check, 4-message file", s["small"], f"({SMALL.name}; goal <= 60 ms: {met(s['small'] <= 0.060)})")
 
 
 if __name__ == "__main__":

@@ -12,7 +12,7 @@ the log's lines), the verdict for the target the session names, and its first er
 The OpenAI Agents SDK (``SQLiteSession``) and Google ADK (``DatabaseSessionService``) keep their
 sessions in a SQLite database the program names, wherever it likes: ``*.db``, ``*.sqlite`` and
 ``*.sqlite3`` files are looked for under ``--root`` (default: the current directory), walked
-(hidden folders but ``.adk``, virtual environments and ``node_modules`` left out, at most
+(hidden folders but ``STORE_FOLDERS``, ADK's ``.adk``, virtual environments and ``node_modules`` left out, at most
 ``STORE_DEPTH`` folders down); a database that is no session store is passed over. Each session of
 a store is a row of its own (``session``: its id), whose path is the database (``check`` of it
 reports every session).
@@ -27,7 +27,8 @@ from typing import Any
 
 from .dialects.base import SessionFiles
 from .errors import InputError
-from .sqlite_sessions import DATABASE_FILES, MESSAGE_SESSIONS
+from .special_files import not_a_file
+from .sqlite_sessions import DATABASE_FILES, MESSAGE_SESSIONS, STORE_FOLDERS
 
 # The Agents SDK's store is read as Responses items by ``sqlite_sessions`` (no dialect of its own).
 AGENTS_SDK = SessionFiles("agents-sdk", "", DATABASE_FILES, project_folder=False, store=MESSAGE_SESSIONS)
@@ -77,7 +78,7 @@ def _databases(top: Path, patterns: tuple[str, ...]) -> list[Path]:
     for here, dirs, files in os.walk(top):
         depth = len(Path(here).parts) - base
         dirs[:] = [] if depth >= STORE_DEPTH else sorted(
-            d for d in dirs if (not d.startswith(".") or d == ".adk") and d not in _NOT_WALKED
+            d for d in dirs if (not d.startswith(".") or d in STORE_FOLDERS) and d not in _NOT_WALKED
             and not os.path.exists(os.path.join(here, d, "pyvenv.cfg")))
         out.extend(Path(here) / f for f in sorted(files) if any(fnmatch.fnmatch(f, p) for p in patterns))
     return out
@@ -170,6 +171,10 @@ def rows(agent: str, path: Path, mtime: float, root: Path) -> list[SessionRow]:
     where = agents()[agent]
     r = SessionRow(agent=agent, path=str(path), project=_project(where, path, agent_folder(where, root)),
                    modified=mtime)
+    what = not_a_file(str(path))
+    if what is not None:  # a named pipe where a session file goes: never opened (it waits for a writer)
+        r.verdict = f"unreadable: {path}: {what}"
+        return [r]
     try:
         doc = load_path(path)
         report, _ = check_document(doc)
@@ -182,13 +187,16 @@ def rows(agent: str, path: Path, mtime: float, root: Path) -> list[SessionRow]:
             r.project = cwd
         _verdict(r, report, None)
         return [r]
+    from .sqlite_sessions import session_starts
+
     out = []
+    starts = session_starts(doc.root)
     for k, t in enumerate(doc.transcripts):
         if not t.path or t.path[0] != where.store:
             continue
         s = doc.root[t.path[0]][t.path[1]]
         one = SessionRow(agent=agent, path=str(path), project=str(s.get("app_name") or ""), modified=mtime,
-                         session=str(s["session_id"]))
+                         started=starts.get((t.path[0], t.path[1])), session=str(s["session_id"]))
         _verdict(one, report, k)
         out.append(one)
     return out

@@ -20,7 +20,7 @@ from .errors import InputError, NothingToCheck
 from .gc_pause import gc_paused
 from .loops import DEFAULT as DEFAULT_LOOPS
 from .loops import LoopOptions, loops_for
-from .model import AS_LOG, Issue, Judged, Msg
+from .model import AS_LOG, Deferred, Issue, Judged, Msg
 from .pairing import Pairing, pair, pair_turns
 from .recognition import refuse_unaccounted
 from .rules import (
@@ -80,6 +80,9 @@ class Analysis:
         self.judged = judged  # the model its request names, and request or log (``judgement``)
 
 
+DETECT_HEAD = 1000  # the items of a typed reading detection is given (every detector looks at fewer)
+
+
 def dialects_for(doc: Document, dialect: str | None = None, target: str | None = None) -> list[Dialect]:
     """The dialect each transcript is read as (the override, the container's, or detection),
     leaving the document as it is.
@@ -93,7 +96,8 @@ def dialects_for(doc: Document, dialect: str | None = None, target: str | None =
         if dialect or t.dialect:  # named by the user or the container, not detected
             out.append(dialect_of(t, dialect, target))
             continue
-        d, score = detect_scored(t.items, target)
+        # a typed reading's head, made from its structs: detection looks no further
+        d, score = detect_scored(t.items.head(DETECT_HEAD) if isinstance(t.items, Deferred) else t.items, target)
         if score <= 1:
             key = t.path[-1] if t.path and type(t.path[-1]) is str else None
             named = named_by_request(key, t.extra.get("request"), target)  # a body's "input", ...

@@ -9,8 +9,9 @@ the list back in place and leave everything around it untouched.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
+
+import msgspec
 
 from .declared_tools import declared_tools
 from .errors import InputError
@@ -18,15 +19,14 @@ from .errors import InputError
 Path = tuple[Any, ...]
 
 
-@dataclass
-class Transcript:
-    """One message list found in a document."""
+class Transcript(msgspec.Struct):
+    """One message list found in a document (a struct: a dataclass costs every start-up a millisecond)."""
 
     items: list[Any]  # the raw list, as parsed (never modified by checking)
     path: Path  # where the list sits in the document root
     container: str  # a few words saying what wrapped it ("request body", "tau-bench record", ...)
     dialect: str = ""  # filled in by detection (or the user's override)
-    extra: dict[str, Any] = field(default_factory=dict)  # dialect-specific context (a separate system prompt, ...)
+    extra: dict[str, Any] = msgspec.field(default_factory=dict)  # dialect-specific context (a separate system prompt, ...)
     name: str = ""  # the container's own name for it (a batch line's custom_id), when it has one
 
     @property
@@ -40,8 +40,7 @@ class Transcript:
         return f"{self.name} ({where})" if self.name else where
 
 
-@dataclass
-class Document:
+class Document(msgspec.Struct):
     """A parsed input: the root value, its text format, and the transcripts found in it."""
 
     root: Any
@@ -53,7 +52,7 @@ class Document:
     lines: list[int] | None = None
     # Object keys the file repeats: ``{"path", "key", "values": [first, ..., last]}`` each; the
     # parsed value keeps the last (as every JSON parser does), the report shows them all.
-    duplicate_keys: list[dict[str, Any]] = field(default_factory=list)
+    duplicate_keys: list[dict[str, Any]] = msgspec.field(default_factory=list)
 
 
 class Embedded:

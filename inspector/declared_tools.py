@@ -12,8 +12,9 @@ rule applies only to requests that say which tools exist.
 
 from __future__ import annotations
 
-import re
 from typing import Any
+
+from .lazy_patterns import lazy
 
 # Tools declared by their type rather than a name (issue 28): a call of one is declared.
 # Responses: the call item's type is the call's name here (``responses.normalize``); ``mcp``
@@ -26,7 +27,7 @@ _RESPONSES_TYPES = {
 }
 # Anthropic's versioned client and server tools (``bash_20250124``, ``text_editor_20250728``, ...):
 # the API wants their ``name``, and the calls use it; these are the names they take without one.
-_VERSIONED = re.compile(r"^(bash|text_editor|computer|memory|web_search|web_fetch|code_execution|"
+_VERSIONED = lazy(r"^(bash|text_editor|computer|memory|web_search|web_fetch|code_execution|"
                         r"tool_search_tool_regex|tool_search_tool_bm25)_\d{8}$")
 _VERSIONED_NAMES = {
     "bash": ("bash",), "text_editor": ("str_replace_editor", "str_replace_based_edit_tool"), "computer": ("computer",),

@@ -14,7 +14,6 @@ Spec: HAR 1.2, http://www.softwareishard.com/blog/har-12-spec/ (docs/formats-res
 
 from __future__ import annotations
 
-import base64
 from typing import Any
 
 from .containers import EMBEDDED, LIST_KEYS, Path, api_format, embedded_json, looks_like_messages, register
@@ -54,6 +53,8 @@ def har_entries(root: Any, fmt: str) -> list[tuple[Path, Any]]:
         content = resp.get("content")
         text = content.get("text") if type(content) is dict else None
         if type(text) is str and type(content) is dict and content.get("encoding") == "base64":  # HAR 1.2: binary-safe bodies
+            import base64  # here: every check's start-up imports this module, few HAR files hold base64 bodies
+
             try:
                 text = base64.b64decode(text).decode("utf-8", "replace")
             except ValueError:

@@ -320,12 +320,12 @@ _PIECE_END = rb"[}\]][ \t\r\n]*,"
 # does, often, in the code and JSON that tool outputs carry (``}, `` in every other line of a
 # Python file), and each such cut costs a failed parse of a whole piece.
 _NEXT_OBJECT = rb'[}\]][ \t\r\n]*,(?=[ \t\r\n]*\{[ \t\r\n]*")'
-_SPACE = re.compile(rb"[ \t\r\n]*")
+_SPACE = rb"[ \t\r\n]*"  # compiled on first use (``_re``), not on every start-up
 
 
 def _past_space(data: bytes, pos: int = 0) -> int:
     """The position after the whitespace at ``pos`` (``_SPACE`` matches the empty string too)."""
-    m = _SPACE.match(data, pos)
+    m = _re(_SPACE).match(data, pos)
     assert m is not None
     return m.end()
 _MAX_MISSES = 8  # cuts tried per piece

@@ -33,6 +33,7 @@ from itertools import chain, compress, count, islice, pairwise
 from operator import attrgetter, eq
 from typing import TYPE_CHECKING, Any, cast
 
+import msgspec
 import orjson
 
 if TYPE_CHECKING:
@@ -153,8 +154,7 @@ def result_value(raw: Any, pos: int, only: bool, text: Callable[[Any], str]) -> 
     return None
 
 
-@dataclass
-class _Outcome:
+class _Outcome(msgspec.Struct):
     kind: str
     value: str | None = None
     result_index: int | None = None

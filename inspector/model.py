@@ -44,6 +44,20 @@ class Result(msgspec.Struct, eq=False, gc=False):
     legacy: bool = False
 
 
+class Deferred:
+    """The raw items of a message list read as typed structs (``dialects.openai_typed``): the
+    dict of item ``i`` is built only when something asks for it (``Msg.raw``)."""
+
+    __slots__ = ()
+
+    def item(self, i: int) -> Any:  # pragma: no cover - the readers' own
+        raise NotImplementedError
+
+    def head(self, n: int) -> list[Any]:  # pragma: no cover - the readers' own
+        """The first ``n`` items as values equal to them (detection looks at a list's head)."""
+        raise NotImplementedError
+
+
 class Msg(msgspec.Struct, eq=False, gc=False):
     """A message reduced to what pairing and the rules need; ``raw`` is the untouched input."""
 
@@ -51,10 +65,19 @@ class Msg(msgspec.Struct, eq=False, gc=False):
     role: str  # normalised: system, user, assistant, tool, function, or the raw unknown role
     calls: Sequence[Call]  # a dialect may give an empty tuple for none
     results: Sequence[Result]
-    raw: Any
+    # The input item, or a ``Deferred`` list it is built from on first use (``raw``).
+    source: Any
     # True when the message carries anything besides results (text, images): a message
     # with results and other content ends a call block in "run" dialects.
     has_other: bool = True
+
+    @property
+    def raw(self) -> Any:
+        """The untouched input item (a typed reading builds its dict here, the first time)."""
+        s = self.source
+        if isinstance(s, Deferred):
+            s = self.source = s.item(self.index)
+        return s
 
 
 class _Usual:
@@ -77,7 +100,7 @@ class IssueData(TypedDict, total=False):
 
     pos: int  # the call's or result's position in its message (tool_calls[j], content[j], ...)
     name: Any  # the tool name as the file has it (may be missing or not a string)
-    kind: str  # which case of the rule (rules.catalogue's ``by_kind``): "mixed_turn", "bedrock_invoke", ...
+    kind: str  # which case of the rule (rules.catalogue's ``by_kind``): "mixed_turn", "missing_name", ...
     side: Literal["call", "result"]  # TC008: the id missing on a call or on a result
     value: Any  # TC008: the id value found instead
     role: Any  # the message's role (TC018, TC019, TC024: a role the dialect does not have, as found)
@@ -86,7 +109,6 @@ class IssueData(TypedDict, total=False):
     first: int  # TC005: the message holding the first of two results of one call
     got: str  # TC010: the type found instead of a string ("an object")
     length: int  # TC009: the id's length
-    missing: bool  # TC012: the name is missing (rather than invalid)
     result_name: Any  # TC013: the name the result gives
     ids: list[str]  # TC025: the call ids of the message
     count: int  # TC021, TC025: how many blocks or messages

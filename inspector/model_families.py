@@ -10,13 +10,14 @@ error and never silence.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+
+import msgspec
+
+from .lazy_patterns import lazy
 
 
-@dataclass(frozen=True)
-class Capability:
+class Capability(msgspec.Struct, frozen=True):
     """A behaviour some of a target's models have: ``judge(model)`` says True, False or None
     (unknown); ``accepting`` and ``refusing`` name each side for a person; ``evidence`` and ``date``
     say where and when it was seen."""
@@ -32,8 +33,8 @@ class Capability:
 
 # Claude model names: ``claude-opus-4-8``, ``claude-opus-4.8-20260528``, ``anthropic/claude-fable-5``,
 # ``us.anthropic.claude-opus-5-v1:0``; the older order ``claude-3-7-sonnet-20250219``.
-_CLAUDE_NEW = re.compile(r"claude-([a-z]+)-(\d{1,2})(?:[-.](\d{1,2}))?(?!\d)")
-_CLAUDE_OLD = re.compile(r"claude-(\d)(?:[-.](\d))?-[a-z]+")
+_CLAUDE_NEW = lazy(r"claude-([a-z]+)-(\d{1,2})(?:[-.](\d{1,2}))?(?!\d)")
+_CLAUDE_OLD = lazy(r"claude-(\d)(?:[-.](\d))?-[a-z]+")
 
 
 def claude_version(model: str) -> tuple[str, int, int] | None:
@@ -75,8 +76,8 @@ def _system_messages(model: str) -> bool | None:
 
 # OpenAI's reasoning models (o1, o3, o4-mini, gpt-5 and later, codex) put a reasoning item before
 # the function calls of a response; gpt-4o, gpt-4.1 and older do not.
-_OPENAI_REASONING = re.compile(r"(?:^|/)(?:o\d(?:\b|-|$)|gpt-[5-9]|codex)")
-_OPENAI_PLAIN = re.compile(r"(?:^|/)(?:gpt-4|gpt-3|chatgpt-4o)")
+_OPENAI_REASONING = lazy(r"(?:^|/)(?:o\d(?:\b|-|$)|gpt-[5-9]|codex)")
+_OPENAI_PLAIN = lazy(r"(?:^|/)(?:gpt-4|gpt-3|chatgpt-4o)")
 
 
 def _reasoning_items(model: str) -> bool | None:

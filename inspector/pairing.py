@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -46,8 +45,9 @@ class Block(msgspec.Struct, eq=False, gc=False):
     disordered: bool = False  # a result inside the block answered an earlier call than the one before it
 
 
-@dataclass
-class Pairing:
+class Pairing(msgspec.Struct):
+    """What ``pair`` found (a struct: a dataclass costs a millisecond of every start-up to create)."""
+
     links: list[Link]
     blocks: list[Block]
     missing: list[Call]  # calls with no result anywhere (TC001), pending ones included
@@ -56,7 +56,7 @@ class Pairing:
     issues: list[Issue]
     # Results that answer calls held outside the transcript (a Responses request continuing an
     # earlier response): the outputs before its first call item. Not orphans.
-    external: list[Result] = field(default_factory=list)
+    external: list[Result] = msgspec.field(default_factory=list)
     # How a target that combines consecutive messages of one role sees the list (``pair_turns``).
     turns: Any = None
 

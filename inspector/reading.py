@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from . import dialects  # the formats' container recognisers (they load before a file is searched), and read_folder
-from .containers import Document, find_transcripts, looks_like_message
+from .containers import Document, Transcript, find_transcripts, looks_like_message
 from .errors import InputError, PythonReprInput
 from .gc_pause import gc_paused
 from .jsonio import PIECES_FROM, loads_stream, parse_document, repr_to_json
@@ -227,10 +227,33 @@ def load_bytes(data: bytes, label: str) -> Document:
                     duplicate_keys=dups)
 
 
-def read_document(path: str | os.PathLike[str], python_repr: bool = False) -> Document:
+def typed_document(data: bytes, label: str) -> Document | None:
+    """``data`` read as typed structs (``dialects.openai_typed``: a Chat Completions message
+    array, no dict per message), or None when it is not that shape (the dict reading's then)."""
+    from .dialects.openai_typed import document
+
+    items = document(data)
+    if items is None:
+        return None
+    # the container the dict reading finds for the list (its recognisers look at its head)
+    found = find_transcripts(items.head(50), "json")
+    if len(found) != 1 or found[0].path != () or found[0].dialect or found[0].extra or found[0].name:
+        return None
+    return Document(root=items, format="json", source=label,
+                    transcripts=[Transcript(items=items, path=(),  # type: ignore[arg-type]  # a list to every reader
+                                                container=found[0].container)])
+
+
+def read_document(path: str | os.PathLike[str], python_repr: bool = False, typed: bool = False) -> Document:
     """``load`` a path or ``-``, as every command reads its input; with ``python_repr``, a Python
-    repr (what ``print(messages)`` shows) is read as a literal."""
-    data, label = read_source(path) if path == "-" else (None, str(path))
+    repr (what ``print(messages)`` shows) is read as a literal. ``typed``: a Chat Completions
+    message array is read as typed structs (``typed_document``), which checking reads as the dicts."""
+    typed = typed and not path_is_database(path)
+    data, label = read_source(path) if path == "-" or typed else (None, str(path))
+    if typed and data is not None:
+        doc = typed_document(data, label)
+        if doc is not None:
+            return doc
     try:
         # a file is given to the loader by name: a big JSON array is then parsed while it is read
         return load_bytes(data, label) if data is not None else load_path(path)

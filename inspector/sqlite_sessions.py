@@ -54,7 +54,6 @@ says so.
 
 from __future__ import annotations
 
-import base64
 import os
 from typing import Any
 
@@ -67,6 +66,9 @@ EVENT_COLUMNS = frozenset({"id", "app_name", "user_id", "session_id", "invocatio
 EVENT_TABLE = "events"  # ADK's name (``StorageEvent.__tablename__``)
 DATABASE_FILES = ("*.db", "*.sqlite", "*.sqlite3")  # the names a session store's file takes (scan, sessions)
 MESSAGE_SESSIONS, EVENT_SESSIONS = "sessions", "event_sessions"  # the root's keys of each store's sessions
+# Hidden folders a session store is kept in, walked where other hidden folders are not (``scan DIR``,
+# ``sessions``): ADK's ``adk web`` and ``adk api_server`` keep ``.adk/session.db`` in the agent's folder.
+STORE_FOLDERS = (".adk",)
 _WAL_BYTES = slice(18, 20)  # the file format's write/read versions: 2 = WAL, 1 = rollback journal
 
 
@@ -127,6 +129,10 @@ def store_keys(path: str) -> set[str]:
     import pathlib
     import sqlite3
 
+    from .special_files import not_a_file
+
+    if not_a_file(path) is not None:  # a named pipe called x.db would be waited on forever
+        return set()
     try:
         with open(path, "rb") as f:
             if not is_database(f.read(16)):
@@ -183,6 +189,8 @@ def read_database(data: bytes, label: str) -> dict[str, Any]:
             raise InputError(f"a session store whose {where} holds no session: nothing to check", label)
     finally:
         con.close()
+    import base64  # here: reading a session store is rare, and every check's start-up imports this module
+
     root: dict[str, Any] = {"sqlite_session_store": {"tables": list(tables), "message_tables": message_tables},
                             "sessions": sessions, "database": base64.b64encode(data).decode("ascii")}
     if schema is not None:
@@ -246,6 +254,68 @@ def _event_sessions(con: Any, schema: str) -> list[dict[str, Any]]:
     return list(out.values())
 
 
+def session_starts(root: dict[str, Any]) -> dict[tuple[str, int], str]:
+    """When each session of a store's ``root`` began, as the store records it, in ISO 8601 UTC:
+    ``(key, k)`` (the session's place in the root: ``("sessions", 2)``) -> ``2026-11-27T09:00:00.000Z``.
+
+    An Agents SDK session: ``created_at`` of its row in the sessions table (``agent_sessions``, or
+    the one table besides the message tables with ``session_id`` and ``created_at``: the SDK lets a
+    program rename it), else its first message row's ``created_at``. An ADK session: ``create_time``
+    of its row in ADK's ``sessions`` table (a REAL of seconds in ``SqliteSessionService``, SQLAlchemy's
+    naive UTC text in ``DatabaseSessionService``), else its first event's ``timestamp``. A session
+    whose store records no time is left out."""
+    import base64
+    import sqlite3
+
+    con = _memory_copy(base64.b64decode(root["database"]))
+    out: dict[tuple[str, int], str] = {}
+    try:
+        tables = _tables(con)
+        message_tables = set(root.get("sqlite_session_store", {}).get("message_tables", []))
+        holders = [n for n, cols in tables.items()
+                   if n not in message_tables and {"session_id", "created_at"} <= set(cols)]
+        holder = "agent_sessions" if "agent_sessions" in holders else holders[0] if len(holders) == 1 else None
+        adk = {"app_name", "user_id", "id", "create_time"} <= set(tables.get("sessions", []))
+        asked: list[tuple[tuple[str, int], list[str], tuple[str, ...]]] = []  # (place, queries in turn, their args)
+        for k, s in enumerate(root.get(MESSAGE_SESSIONS, [])):
+            asks = [f"SELECT created_at FROM {_quote(holder)} WHERE session_id = ?"] if holder else []
+            if "created_at" in tables.get(s["table"], []):
+                asks.append(f"SELECT min(created_at) FROM {_quote(s['table'])} WHERE session_id = ?")
+            asked.append(((MESSAGE_SESSIONS, k), asks, (s["session_id"],)))
+        for k, s in enumerate(root.get(EVENT_SESSIONS, [])):
+            asks = ["SELECT create_time FROM sessions WHERE app_name = ? AND user_id = ? AND id = ?"] if adk else []
+            asks.append(f"SELECT min(timestamp) FROM {EVENT_TABLE} WHERE app_name = ? AND user_id = ? AND session_id = ?")
+            asked.append(((EVENT_SESSIONS, k), asks, (s["app_name"], s["user_id"], s["session_id"])))
+        for place, asks, args in asked:
+            at = next((t for t in (_iso(con.execute(a, args).fetchone()) for a in asks) if t is not None), None)
+            if at is not None:
+                out[place] = at
+    except sqlite3.DatabaseError:
+        pass  # a store whose tables do not answer: no times, the rows say the rest
+    finally:
+        con.close()
+    return out
+
+
+def _iso(row: Any) -> str | None:
+    """A stored time (seconds, or SQLite's / SQLAlchemy's UTC text) as ISO 8601 UTC; text that is
+    no time as it is; None for nothing."""
+    import datetime
+
+    stamp = row[0] if row else None
+    try:
+        if isinstance(stamp, (int, float)) and not isinstance(stamp, bool):
+            t = datetime.datetime.fromtimestamp(stamp, datetime.UTC)
+        elif isinstance(stamp, str):
+            t = datetime.datetime.fromisoformat(stamp)
+            t = t.replace(tzinfo=datetime.UTC) if t.tzinfo is None else t.astimezone(datetime.UTC)
+        else:
+            return None
+    except (ValueError, OverflowError, OSError):
+        return stamp if isinstance(stamp, str) and stamp else None
+    return t.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
 def session_store(root: Any, fmt: str) -> list[tuple[Path, Any]]:
     """The container recogniser: each session of a database read by ``read_database``."""
     if fmt != "sqlite" or type(root) is not dict or type(root.get("sessions")) is not list:
@@ -275,6 +345,7 @@ def row_text(root: dict[str, Any], path: Path, index: int) -> str:
 def database_bytes(root: dict[str, Any]) -> bytes:
     """The database of ``root`` (see the module doc): the original's bytes with each changed
     session's rows rewritten from its first changed one on."""
+    import base64
     import json
 
     original = base64.b64decode(root["database"])

@@ -55,3 +55,21 @@ def start_proxy(upstream: str, *, mode: str = "observe", record: bool = False, e
         args.append("--record")
     args += extra
     return _start(args, port, env, timeout)
+
+
+def descendants(pid: int) -> list[int]:
+    """``pid`` and every process below it (the proxy's check workers and their fork server), from /proc."""
+    children: dict[int, list[int]] = {}
+    for d in Path("/proc").iterdir():
+        if d.name.isdigit():
+            try:
+                ppid = int((d / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue  # gone meanwhile
+            children.setdefault(ppid, []).append(int(d.name))
+    out, todo = [pid], [pid]
+    while todo:
+        for c in children.get(todo.pop(), []):
+            out.append(c)
+            todo.append(c)
+    return out

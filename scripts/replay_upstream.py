@@ -115,7 +115,11 @@ def main() -> None:
 
     port = int(sys.argv[1])
     cassettes = Path(sys.argv[2]) if len(sys.argv) > 2 else ROOT / "tests" / "cassettes"
-    uvicorn.run(build(cassettes), host="127.0.0.1", port=port, log_level="warning", access_log=False)
+    # Keep-alive well past uvicorn's 5 s: on a loaded machine a pooled connection of the benchmark's
+    # 50 clients (or of the proxy in front) can sit idle that long, and a request sent on it as the
+    # server closes it failed with httpx.ReadError (issue 37); a real provider keeps connections longer.
+    uvicorn.run(build(cassettes), host="127.0.0.1", port=port, log_level="warning", access_log=False,
+                timeout_keep_alive=120, backlog=4096)
 
 
 if __name__ == "__main__":

@@ -149,6 +149,9 @@ def _fixture_files(tmp: Path) -> list[Path]:
         # a top-level system names an Anthropic body; two system messages are read, not refused (issue 31)
         "anthropic-top-level-system.json": json.dumps(_test_module("dialects/test_recognition.py").CLAUDE_BODY),
         "two-system-messages.json": json.dumps(_test_module("dialects/test_recognition.py").TWO_SYSTEMS),
+        # a tool call with no name at all, in each API's shape (issue 33)
+        **{f"nameless-{k}.json": json.dumps(body)
+           for k, (body, _, _) in _test_module("rules/test_missing_tool_name.py").NAMELESS.items()},
         # nothing to check, and a request the provider refuses for having no message (issue 31)
         "empty-list.json": "[]",
         "empty-messages.json": json.dumps({"messages": []}),

@@ -21,6 +21,12 @@ SMALL = ROOT / "sample_logs" / "orphan_tool_reply.json"
 # Libraries a plain check never needs (top-level package names).
 NOT_FOR_A_CHECK = ("pydantic", "pydantic_core", "streamlit", "pandas", "dask", "distributed", "pyarrow", "toktok",
                    "re2", "sqlalchemy", "psycopg", "difflib", "tiktoken")
+# Standard-library modules a plain check loaded for nothing (issue 37: a 4-message check took 3.4
+# times a bare interpreter): argparse's formatter asked shutil (with bz2, lzma) for the terminal's
+# width once per option, the rules' catalogue parsed every provider template with ``string`` on
+# import, two readers imported base64 for files they rarely meet, the dialect registry threading
+# for one lock. Neither msgspec, orjson nor argparse needs any of them.
+STDLIB_NOT_FOR_A_CHECK = ("shutil", "bz2", "lzma", "base64", "string", "threading")
 # The package's own modules a plain check never needs: the other commands (every module the
 # command registry names but check's own) and the engines and rooms only they use.
 OWN_NOT_FOR_A_CHECK = tuple(sorted(set(COMMAND_MODULES.values()) - {COMMAND_MODULES["check"]})) + (
@@ -52,8 +58,25 @@ def test_a_plain_check_of_a_small_file_loads_only_what_it_uses():
     assert "inspector.checking" in after and "inspector.rules" in after  # it did check
     libraries = sorted(m for m in after if m.split(".")[0] in NOT_FOR_A_CHECK)
     assert libraries == []
+    assert sorted(m for m in after if m in STDLIB_NOT_FOR_A_CHECK) == []
     own = sorted(m for m in after if m.startswith(OWN_NOT_FOR_A_CHECK))
     assert own == []
+
+
+def test_the_check_paths_modules_compile_no_pattern_and_parse_no_template_on_import():
+    """What a check imports does no work it may not need: its regular expressions are compiled on
+    first use (``lazy_patterns``), the rules' provider templates are read when a finding names them."""
+    code = ("import re, string, traceback\ncompiled = []\nreal = re._compile\n"
+            "def spy(pattern, flags):\n"
+            "    caller = traceback.extract_stack()[-3].filename  # (the spy, then re.compile or re.match)\n"
+            "    if '/inspector/' in caller:\n        compiled.append((caller, pattern))\n"
+            "    return real(pattern, flags)\n"
+            "re._compile = spy\nparsed = []\nreal_parse = string.Formatter.parse\n"
+            "string.Formatter.parse = lambda self, s: parsed.append(s) or real_parse(self, s)\n"
+            "import inspector.checking, inspector.reading, inspector.cli.check, inspector.dialects\n"
+            "inspector.dialects.load_all()\n"
+            "assert compiled == [], compiled\nassert parsed == [], parsed[:3]\n")
+    _modules_after(code)
 
 
 def test_the_api_names_load_on_first_use():

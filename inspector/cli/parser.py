@@ -30,6 +30,30 @@ Run = Callable[[argparse.Namespace], int]
 _COMMANDS: dict[str, tuple[str, Arguments, Run]] = {}
 
 
+class _Help(argparse.HelpFormatter):
+    """argparse's own formatter, told the terminal's width: argparse makes one per ``add_argument``
+    (to check its metavar), and each asked ``shutil`` for it, an import of shutil, bz2 and lzma
+    on every start-up of the CLI."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        super().__init__(prog, indent_increment, max_help_position, _columns() - 2 if width is None else width)
+
+
+def _columns() -> int:
+    """``shutil.get_terminal_size().columns``: ``COLUMNS``, else the terminal's, else 80."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
 def _no_arguments(p: argparse.ArgumentParser) -> None:
     return None
 
@@ -88,13 +112,13 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     only = _command_named(argv) if argv is not None else None
     load_commands(only)
     parser = argparse.ArgumentParser(
-        prog="inspector", description="Check and repair tool-call transcripts of LLM agents."
+        prog="inspector", description="Check and repair tool-call transcripts of LLM agents.", formatter_class=_Help
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (help, add, run) in _COMMANDS.items():
         if only in _COMMANDS and name != only:
             continue
-        p = sub.add_parser(name, help=help, description=help)
+        p = sub.add_parser(name, help=help, description=help, formatter_class=_Help)
         add(p)
         p.set_defaults(run=run)
     return parser

@@ -34,6 +34,14 @@ def _add_proxy_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--body-timeout", type=float, default=30.0, metavar="S",
                    help="answer 408 when a request body pauses longer than this many seconds (default: 30; "
                         "300 s for the whole body)")
+    p.add_argument("--check-workers", type=int, default=2, metavar="N",
+                   help="check a body over --worker-above-mb in one of N worker processes, so that it never "
+                        "stalls the proxy's other requests (default: 2; 0: every body in the proxy itself)")
+    p.add_argument("--worker-above-mb", type=float, default=1.0, metavar="MB",
+                   help="the body size above which a body is checked in a worker process (default: 1)")
+    p.add_argument("--worker-mb", type=int, default=2048, metavar="MB",
+                   help="the memory one worker process may use, as the app's INSPECTOR_WORKER_MB (default: 2048); "
+                        "a body that needs more is answered as too large to read")
     p.add_argument("--record", action="store_true", help="keep every refused, would-be-refused or repaired request "
                    "(redacted) for the team inbox (also INSPECTOR_RECORD=1)")
 
@@ -51,6 +59,10 @@ def run_proxy(args: argparse.Namespace) -> int:
         if not getattr(args, flag) > 0:
             sys.stderr.write(f"inspector: --{flag.replace('_', '-')} {getattr(args, flag):g} must be more than 0\n")
             return EXIT_INPUT
+    for flag in ("check_workers", "worker_above_mb", "worker_mb"):
+        if getattr(args, flag) < 0:
+            sys.stderr.write(f"inspector: --{flag.replace('_', '-')} {getattr(args, flag):g} must not be negative\n")
+            return EXIT_INPUT
     try:
         from ..guard.proxy import serve
     except ModuleNotFoundError as exc:
@@ -60,7 +72,8 @@ def run_proxy(args: argparse.Namespace) -> int:
     serve(host=args.host, port=args.port, mode=args.mode, record=True if args.record else None,
           max_body_bytes=int(args.max_body_mb * 1_000_000), upstream_seconds=args.upstream_timeout,
           header_seconds=args.header_timeout, body_idle_seconds=args.body_timeout,
-          body_seconds=max(300.0, args.body_timeout),
+          body_seconds=max(300.0, args.body_timeout), check_workers=args.check_workers,
+          worker_threshold=int(args.worker_above_mb * 1_000_000), worker_mb=args.worker_mb,
           upstreams={"openai": args.upstream_openai, "anthropic": args.upstream_anthropic,
                      "gemini": args.upstream_gemini})
     return EXIT_OK

@@ -48,6 +48,7 @@ REPAIR = {
 # What each case (``by_kind``) of a rule is, for a person.
 CASES = {
     "result_in_assistant": "a tool_result block inside an assistant message",
+    "missing_name": "a tool call with no name at all (the key missing, or null), not an empty one",
     "bedrock_invoke": "an Anthropic body for Bedrock's InvokeModel",
     "responses_in_a_row": "two Pydantic AI responses in a row, for Bedrock Converse",
     "system_misplaced": "a mid-conversation system message out of its place, on a model that takes one",

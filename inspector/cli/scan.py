@@ -62,7 +62,12 @@ def run_scan(args: argparse.Namespace) -> int:
         raise InputError("--jobs must be at least 1")
     if args.scheduler and args.engine != "dask":
         raise InputError("--scheduler needs --engine dask")
-    parts = sources.plan(sources.expand(args.paths, args.glob))
+    passed_over: list[str] = []
+    parts = sources.plan(sources.expand(args.paths, args.glob, passed_over))
+    if passed_over:  # one line: what the walk left out, and how to take it in
+        sys.stderr.write(f"inspector scan: passed over {len(passed_over)} hidden agent session folder"
+                         f"{'s' if len(passed_over) > 1 else ''} ({', '.join(passed_over)}); to scan one, name it: "
+                         f"inspector scan {passed_over[0]}\n")
     opts = ScanOptions(args.target, args.dialect, loop_options_of(args))
     summary = Summary()
     progress = Progress(sum(p.weight for p in parts), args.progress)

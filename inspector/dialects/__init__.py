@@ -31,7 +31,7 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-import threading
+from _thread import RLock  # threading's own RLock, without importing threading on every start-up
 from typing import Any, NamedTuple
 
 from .. import containers
@@ -56,7 +56,7 @@ TIE_ORDER = ("openai-chat", "anthropic", "openai-responses", "gemini", "bedrock"
              "ag-ui", "vercel-ai", "vercel-ui", "pydantic-ai", "otel-genai", "codex", "gemini-cli",
              "openhands", "copilot", "adk")
 
-_lock = threading.RLock()
+_lock = RLock()
 _DIALECTS: dict[str, Dialect] = {}  # the dialects imported and registered
 _ORDER: list[str] = []  # every known name: the entry points' order, then those registered by hand
 _EPS: dict[str, EntryPoint] | None = None  # the entry points by name (None: not read yet)
@@ -91,6 +91,8 @@ def entry_points(group: str = GROUP) -> list[EntryPoint]:
                 with open(os.path.join(where or ".", meta, "entry_points.txt"), encoding="utf-8") as f:
                     text = f.read()
             except OSError:
+                continue
+            if f"[{group}]" not in text:  # (most files: nothing to parse)
                 continue
             found = _parse(text, group, dist)
             (own if dist == DISTRIBUTION else others).extend(found)

@@ -53,17 +53,17 @@ Writing a dialect (see ``openai_chat.py`` for a run dialect, ``anthropic.py`` fo
 from __future__ import annotations
 
 import itertools
-import re
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any, ClassVar
 
+import msgspec
 import orjson
 
 from ..containers import path_text
 from ..errors import InputError
+from ..lazy_patterns import lazy
 from ..model import Call, Issue, Msg, Note, Result
 
 if TYPE_CHECKING:
@@ -79,8 +79,7 @@ class Block(str, Enum):
     ITEMS = "items"  # a run of call items, then their outputs (Responses)
 
 
-@dataclass(frozen=True)
-class Samples:
+class Samples(msgspec.Struct, frozen=True):
     """A dialect's own examples for the conformance suite (see the module docstring)."""
 
     clean: Any
@@ -89,8 +88,7 @@ class Samples:
     jsonl: bool = False  # a list of log entries, written one per line as the format's files are
 
 
-@dataclass(frozen=True)
-class SessionFiles:
+class SessionFiles(msgspec.Struct, frozen=True):
     """Where a coding agent keeps its sessions in this format, under a home directory
     (``inspector sessions``): ``agent`` is the name ``--agent`` takes, ``folder`` the folder
     under the home (``env``, when set in the environment, names the folder above ``sessions``
@@ -279,7 +277,7 @@ class Dialect(ABC):
 # The targets of a format whose adapters send any provider its history (AG-UI, LangChain, Vercel
 # AI SDK, Pydantic AI, OpenTelemetry): the most permissive reading first, the user picks another.
 PERMISSIVE_TARGETS = ("openai", "deepseek", "mistral", "anthropic", "bedrock", "gemini")
-NAME_RE = re.compile(r"[a-zA-Z0-9_-]{1,64}")  # a tool name most providers accept
+NAME_RE = lazy(r"[a-zA-Z0-9_-]{1,64}")  # a tool name most providers accept
 loads = orjson.loads
 JSONError = orjson.JSONDecodeError
 
@@ -376,8 +374,17 @@ def block_call(i: int, j: int, cid: Any, name: Any, args: Any, note: Note) -> Ca
         note(Issue("TC008", i, None, side="call", pos=j, value=cid, name=name))
         cid = None
     if type(name) is not str or not NAME_RE.fullmatch(name):
-        note(Issue("TC012", i, cid, pos=j, name=name, missing=name is None))
+        note(no_name(Issue("TC012", i, cid, pos=j, name=name)))
     return Call(cid, name, args, j, i)
+
+
+def no_name(issue: Issue) -> Issue:
+    """A TC012 ``issue`` of kind ``missing_name`` when its call has no name at all (the key
+    missing, or null): the providers' words for an empty name do not fit it
+    (docs/provider-evidence.md, "A call with no name"); an invalid name's issue as it is."""
+    if issue.data.get("name") is None:
+        issue.data["kind"] = "missing_name"
+    return issue
 
 
 def block_result(i: int, j: int, tid: Any, note: Note) -> Result:

@@ -36,9 +36,9 @@ request``, LibreChat-AI/agents#37, 2025-11-25; OpenRouterTeam/openrouter-example
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
+from ..lazy_patterns import lazy
 from ..model import Issue
 from .base import JSONError, loads, parts_text
 
@@ -205,7 +205,7 @@ LITELLM_NO_CALL_SEEN = (("LiteLLM's Gemini conversion (BerriAI/litellm#28978, #2
 ROUTE_SEEN = (("OpenRouter: \"Gemini models require OpenRouter reasoning details to be preserved in each "
                "request\" (LibreChat-AI/agents#37, OpenRouterTeam/openrouter-examples#67); LiteLLM's stand-in "
                "signature (_get_thought_signature_from_tool)"), "2026-03-10")
-_GEMINI_VERSION = re.compile(r"gemini-(\d+)")
+_GEMINI_VERSION = lazy(r"gemini-(\d+)")
 _THOUGHT = "__thought__"  # LiteLLM keeps a call's signature in its id: ``call_x__thought__SIG``
 STAND_IN = "skip_thought_signature_validator"
 

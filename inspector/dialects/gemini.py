@@ -11,14 +11,14 @@ for the current turn when the model uses signatures at all (TC021).
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..containers import path_text
 from ..errors import InputError
+from ..lazy_patterns import lazy
 from ..model import Call, Issue, Msg, Note, Result
-from .base import Block, Dialect, Samples, objects, unknown_role, user_as_result
+from .base import Block, Dialect, Samples, no_name, objects, unknown_role, user_as_result
 from .base import type_name as _type
 from .editing import BlockEditor, Raw
 
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from ..pairing import Pairing
 
 # FunctionDeclaration.name: starts with a letter or underscore; letters, digits, _ . : -; at most 64.
-NAME_RE = re.compile(r"[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}")
+NAME_RE = lazy(r"[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}")
 ROLES = {"user": "user", "model": "assistant", "function": "user"}
 
 
@@ -86,7 +86,7 @@ def normalize(items: list[Any], where: tuple[Any, ...], issues: list[Issue]) -> 
                     if type(name) is str and NAME_RE.fullmatch(name):
                         names_ok.add(name)
                     else:
-                        note(Issue("TC012", i, cid, pos=j, name=name, missing=name is None))
+                        note(no_name(Issue("TC012", i, cid, pos=j, name=name)))
                 calls.append(Call(cid, name, fc.get("args"), j, i))
                 continue
             fr = p.get("functionResponse")

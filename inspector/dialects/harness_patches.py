@@ -15,15 +15,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+import msgspec
 
 from ..model import Issue
 
 Version = tuple[int, ...]
 
 
-@dataclass(frozen=True)
-class HarnessPatch:
+class HarnessPatch(msgspec.Struct, frozen=True):
     """One harness's fix-up of one rule's break, from ``since`` on (to ``until``, excluded, when a
     release stopped doing it)."""
 

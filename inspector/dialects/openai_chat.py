@@ -26,6 +26,7 @@ from .base import (
     JSONError,
     Samples,
     loads,
+    no_name,
     parts_text,
     role_order,
     tool_message_failed,
@@ -35,6 +36,8 @@ from .base import bad_id as _bad_id
 from .base import type_name as _type
 from .editing import Editor
 from .gateway import DESTINATION_DIALECT, GATEWAY_TARGETS, gateway_target, translate
+from .openai_typed import TypedItems
+from .openai_typed import read as read_typed
 
 if TYPE_CHECKING:
     from ..pairing import Pairing
@@ -69,8 +72,11 @@ def normalize(items: list[Any], where: tuple[Any, ...], issues: list[Issue]) -> 
     """The neutral view of ``items``; shape issues are appended to ``issues``.
 
     The common shapes (a tool reply with a string id, a message without calls) take a short
-    path; everything unusual goes through the careful helpers below.
+    path; everything unusual goes through the careful helpers below. A list read as typed
+    structs (``openai_typed``) is read from them, to the same messages and issues.
     """
+    if type(items) is TypedItems:  # type: ignore[comparison-overlap]  # (a list to every other reader)
+        return read_typed(items, where, issues)
     out: list[Msg] = []
     add = out.append
     note = issues.append
@@ -164,17 +170,18 @@ def _assistant_calls(m: dict[str, Any], i: int, where: tuple[Any, ...], note: No
                 )
             cid = c.get("id")
             fn = c.get("function")
+            custom = type(fn) not in (dict, str) and c.get("type") == "custom" and type(c.get("custom")) is dict
             if type(fn) is dict:
                 name = fn.get("name")
                 args = fn.get("arguments")
                 wire = True
             elif type(fn) is str:  # Inspect AI: function is the name, arguments an object
                 name, args, wire = fn, c.get("arguments"), False
-            elif c.get("type") == "custom" and type(c.get("custom")) is dict:
+            elif custom:
                 name, args, wire = c["custom"].get("name"), c["custom"].get("input", ""), False
             else:
                 name, args, wire = None, None, False
-                note(Issue("TC012", i, cid if type(cid) is str else None, pos=j, name=None, missing=True))
+                note(Issue("TC012", i, cid if type(cid) is str else None, pos=j, name=None, kind="missing_name"))
             if type(cid) is not str or not cid or cid == "null":
                 note(Issue("TC008", i, None, side="call", pos=j, value=cid, name=name))
                 cid = None
@@ -184,8 +191,8 @@ def _assistant_calls(m: dict[str, Any], i: int, where: tuple[Any, ...], note: No
                         names_ok.add(name)
                     else:
                         note(Issue("TC012", i, cid, pos=j, name=name))
-            elif name is not None:
-                note(Issue("TC012", i, cid, pos=j, name=name))
+            elif name is not None or wire or custom:  # a name of another type, or none where one belongs
+                note(no_name(Issue("TC012", i, cid, pos=j, name=name)))
             call = Call(cid, name, args, j, i)
             calls.append(call)
             if wire:
@@ -213,7 +220,9 @@ def text(raw: Any) -> str:
 def reasoning(msgs: list[Msg], target: str, note: Note) -> None:
     """``reasoning_content`` sent back (TC021): DeepSeek's thinking mode wants it on every call
     message, other targets ignore it."""
-    with_rc = [m for m in msgs if m.role == "assistant" and "reasoning_content" in m.raw]
+    # (a typed reading has none: its shape has no such field)
+    with_rc = [m for m in msgs if m.role == "assistant" and type(m.source) is not TypedItems
+               and "reasoning_content" in m.raw]
     if not with_rc:
         return
     if target == "deepseek":

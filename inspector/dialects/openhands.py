@@ -46,6 +46,7 @@ from typing import Any
 
 from ..containers import Path as Path_
 from ..errors import InputError
+from ..special_files import not_a_file
 from .base import Samples, SessionFiles, objects, parts_text, word
 from .chat_events import ChatEvents, ChatEventsEditor
 
@@ -233,6 +234,10 @@ def read_folder(path: str | os.PathLike[str]) -> bytes | None:
     files = conversation_folder(path)
     if files is None:
         return None
+    for f in files:  # a named pipe among the events would be waited on forever: refused, named
+        what = not_a_file(str(f))
+        if what is not None:
+            raise InputError(f"{what}, in a conversation folder", str(f))
     events = b"[" + b",\n".join(f.read_bytes().strip() for f in files) + b"]"
     state = files[0].parent.parent / "base_state.json" if files[0].parent.name == "events" else None
     if state is not None and state.is_file():

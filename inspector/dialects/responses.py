@@ -11,12 +11,12 @@ through their ``raw_item``. A ``reasoning`` item must be followed by the item it
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..containers import Path, path_text
 from ..errors import InputError
+from ..lazy_patterns import lazy
 from ..model import Call, Issue, Msg, Note, Result
 from ..model_families import accepts
 from .base import (
@@ -25,6 +25,7 @@ from .base import (
     Dialect,
     Samples,
     TaggedCall,
+    no_name,
     parts_text,
     reports_error,
     unknown_role,
@@ -127,7 +128,7 @@ def normalize(items: list[Any], where: tuple[Any, ...], issues: list[Issue]) -> 
             cid = m.get("call_id")
             name = m.get("name")
             if type(name) is not str or not fullmatch(name):
-                note(Issue("TC012", i, cid if type(cid) is str else None, name=name, missing=name is None))
+                note(no_name(Issue("TC012", i, cid if type(cid) is str else None, name=name)))
             if not cid or type(cid) is not str or cid == "null":
                 note(Issue("TC008", i, None, side="call", value=cid, name=name))
                 cid = None
@@ -210,7 +211,7 @@ def deepseek_words(pairing_issues: list[Issue]) -> None:
 # (``rs_0a4d512680f81369006a5364c4…`` and ``fc_0a4d512680f81369006a5364c6…``, cline/cline#12242,
 # 2026-07-12; the same in continuedev/continue#10018 and #10880, mastra-ai/mastra#8738,
 # VRSEN/agency-swarm#367): the response a call or reasoning item came from.
-_ITEM_ID = re.compile(r"(fc|rs)_([0-9a-f]{16})[0-9a-f]{24,}")  # 40+ hex digits: the API's own (see _API_CALL_ID)
+_ITEM_ID = lazy(r"(fc|rs)_([0-9a-f]{16})[0-9a-f]{24,}")  # 40+ hex digits: the API's own (see _API_CALL_ID)
 
 
 def response_of(raw: Any, kind: str) -> str | None:
@@ -274,7 +275,7 @@ SERVER_CALL_PREFIX = "fc_"
 # implementations of the API, which do not bind a call to a reasoning item that way (Amazon
 # Bedrock's OpenAI-compatible endpoint accepted such a call replayed without one: the shared
 # corpus's responses/pydantic-ai_bedrock_mantle_reused_tool_call_ids.request.json, expected clean).
-_API_CALL_ID = re.compile(r"fc_[0-9a-f]{40,}")
+_API_CALL_ID = lazy(r"fc_[0-9a-f]{40,}")
 
 
 def dropped_reasoning(msgs: list[Msg], note: Note) -> None:

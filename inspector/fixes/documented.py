@@ -130,8 +130,18 @@ class DocumentedPlan:
     def _error(self, code: str, kind: str | None = None) -> bool:
         return severity(code, self.target, kind) == "error"
 
-    def _call(self, i: int, pos: Any) -> Any:
-        return next((c for c in self.msgs[i].calls if c.pos == pos), None) if 0 <= i < len(self.msgs) else None
+    def _call(self, i: int, pos: Any, call_id: str | None = None) -> Any:
+        """The call a finding on message ``i`` names: by its id when the finding has one (a finding
+        read through a target's view, an Anthropic turn merged from several messages, numbers the
+        call's place in that turn, not in the message), else by its place ``pos``."""
+        if not 0 <= i < len(self.msgs):
+            return None
+        calls = self.msgs[i].calls
+        if call_id is not None:
+            by_id = [c for c in calls if c.id == call_id]
+            if len(by_id) == 1:
+                return by_id[0]
+        return next((c for c in calls if c.pos == pos), None)
 
     # --- the fixes -------------------------------------------------------------------------------
 
@@ -173,7 +183,7 @@ class DocumentedPlan:
             if not self._error("TC021", kind) or i in self.skip:
                 continue
             if kind == "thought_signature":
-                c = self._call(i, iss.data.get("pos"))
+                c = self._call(i, iss.data.get("pos"), iss.call_id)
                 signed = self.ed.sign_call(self.raw(i), c, GEMINI_STAND_IN) if c is not None else None
                 if signed is not None:
                     self.cur[i] = signed
@@ -201,7 +211,7 @@ class DocumentedPlan:
             bare = name.rsplit(".", 1)[1]
             if not VALID_NAME.fullmatch(bare) or (declared is not None and bare not in declared):
                 continue
-            c = self._call(i, iss.data.get("pos", 0))
+            c = self._call(i, iss.data.get("pos", 0), iss.call_id)
             renamed = self.ed.rename_call(self.raw(i), c, bare) if c is not None else None
             if renamed is None:
                 continue

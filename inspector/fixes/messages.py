@@ -308,6 +308,6 @@ class MessageFixes:
         for iss in self.state.by_code.get("TC012", ()):
             if iss.index in self.state.skip or not self.state.acts("TC012"):
                 continue
-            what = "has no function name" if iss.data.get("missing") else f"has the name {iss.data.get('name')!r}"
+            what = "has no function name" if iss.data.get("kind") == "missing_name" else f"has the name {iss.data.get('name')!r}"
             self.state.unfixed.append(f"message #{iss.index}: call {iss.data.get('pos', 0)} {what}, which the target "
                                 "refuses; repair does not rename tools")

@@ -3,8 +3,8 @@ pytest plugin (and anyone else): each interaction's request URI, method and body
 status and body, and the line of the cassette the interaction starts on.
 
 VCR.py writes ``request.body`` as a string (or ``{string: …}``) and ``response.body.string``;
-some suites (Pydantic AI's) write ``parsed_body`` instead (the JSON value, YAML-encoded). Both
-are read; a body that is neither is None. Needs PyYAML (the ``[guard]`` extra), imported here only.
+some suites (Pydantic AI's) write ``parsed_body`` instead (the JSON value, YAML-encoded), or, in
+newer cassettes, ``body: {type: json, content: …}``. All are read; a body that is neither is None. Needs PyYAML (the ``[guard]`` extra), imported here only.
 """
 
 from __future__ import annotations
@@ -33,6 +33,8 @@ def _body(part: dict[str, Any], key: str = "body") -> bytes | None:
     if "parsed_body" in part:
         return json.dumps(part["parsed_body"], ensure_ascii=False).encode("utf-8")
     b = part.get(key)
+    if isinstance(b, dict) and b.get("type") == "json" and "content" in b:  # Pydantic AI's newer cassettes
+        return json.dumps(b["content"], ensure_ascii=False).encode("utf-8")
     if isinstance(b, dict):
         b = b.get("string")
     if isinstance(b, str):

@@ -42,6 +42,7 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
+from .check_workers import DEFAULT_MEMORY_MB, DEFAULT_THRESHOLD, DEFAULT_WORKERS, CheckCrashed, CheckWorkers
 from .inspect import endpoint_of, public_url
 from .recorder import Recorder
 from .refusal import RejectedRequest, error_body, shaped
@@ -155,15 +156,17 @@ class HeadersDeadline(httpx.AsyncBaseTransport):
 def build_app(*, mode: str = "observe", upstreams: dict[str, str] | None = None, record: bool | None = None,
               transport: httpx.AsyncBaseTransport | None = None, recorder: Recorder | None = None,
               max_body_bytes: int = MAX_BODY_BYTES, upstream_seconds: float = UPSTREAM_SECONDS,
-              body_idle_seconds: float = BODY_IDLE_SECONDS, body_seconds: float = BODY_SECONDS) -> ProxyApp:
+              body_idle_seconds: float = BODY_IDLE_SECONDS, body_seconds: float = BODY_SECONDS,
+              workers: CheckWorkers | None = None) -> ProxyApp:
     """The proxy as an ASGI app. ``transport`` is the one requests leave through (default: the
-    network); ``record`` None reads ``INSPECTOR_RECORD``."""
+    network); ``record`` None reads ``INSPECTOR_RECORD``; ``workers`` check the big bodies
+    (``check_workers.py``; None: every body is checked in this process)."""
     if mode not in PROXY_MODES:
         raise ValueError(f"mode must be one of {', '.join(PROXY_MODES)}")
     ups = {**DEFAULT_UPSTREAMS, **{k: v for k, v in (upstreams or {}).items() if v}}
     rec = recorder if recorder is not None else Recorder("proxy", enabled=record)
     network = HeadersDeadline(transport if transport is not None else httpx.AsyncHTTPTransport(), upstream_seconds)
-    guard = AsyncGuardTransport(network, mode=mode, recorder=rec, source="proxy")
+    guard = AsyncGuardTransport(network, mode=mode, recorder=rec, source="proxy", workers=workers)
     holder: dict[str, httpx.AsyncClient] = {}
 
     @asynccontextmanager
@@ -173,6 +176,8 @@ def build_app(*, mode: str = "observe", upstreams: dict[str, str] | None = None,
             yield
         finally:  # graceful shutdown: uvicorn waits for requests in flight, then this runs
             await holder["client"].aclose()
+            if workers is not None:
+                workers.close()
 
     async def health(request: Request) -> Response:
         return JSONResponse({"status": "ok", "mode": mode, "recording": rec.enabled})
@@ -211,6 +216,8 @@ def build_app(*, mode: str = "observe", upstreams: dict[str, str] | None = None,
         except RejectedRequest as refused:
             log.warning("inspector proxy: refused %s: %s", public_url(target), refused)
             return JSONResponse(error_body(refused.inspection), status_code=400)
+        except CheckCrashed as exc:  # not a verdict: the client is told to send it again
+            return _error(_provider_of(path), 503, str(exc))
         except httpx.TimeoutException:
             return _error(_provider_of(path), 504, f"the upstream {public_url(target)} did not answer in time")
         except httpx.HTTPError as exc:
@@ -312,12 +319,17 @@ async def _relay(resp: httpx.Response, target: str) -> AsyncIterator[bytes]:
 def serve(*, host: str, port: int, mode: str, upstreams: dict[str, str], record: bool | None,
           log_level: str = "info", max_body_bytes: int = MAX_BODY_BYTES, upstream_seconds: float = UPSTREAM_SECONDS,
           header_seconds: float = HEADER_SECONDS, body_idle_seconds: float = BODY_IDLE_SECONDS,
-          body_seconds: float = BODY_SECONDS) -> None:
-    """Run the proxy with uvicorn until SIGINT/SIGTERM (requests in flight are finished first)."""
+          body_seconds: float = BODY_SECONDS, check_workers: int = DEFAULT_WORKERS,
+          worker_threshold: int = DEFAULT_THRESHOLD, worker_mb: int = DEFAULT_MEMORY_MB) -> None:
+    """Run the proxy with uvicorn until SIGINT/SIGTERM (requests in flight are finished first).
+    A body over ``worker_threshold`` bytes is checked in one of ``check_workers`` processes of at
+    most ``worker_mb`` MB each (0 workers: in the proxy's threads)."""
     import uvicorn
 
+    workers = CheckWorkers(workers=check_workers, threshold=worker_threshold, memory_mb=worker_mb) if check_workers else None
     app = build_app(mode=mode, upstreams=upstreams, record=record, max_body_bytes=max_body_bytes,
-                    upstream_seconds=upstream_seconds, body_idle_seconds=body_idle_seconds, body_seconds=body_seconds)
+                    upstream_seconds=upstream_seconds, body_idle_seconds=body_idle_seconds, body_seconds=body_seconds,
+                    workers=workers)
     config = uvicorn.Config(app, host=host, port=port, access_log=False, log_level=log_level,
                             timeout_graceful_shutdown=30, lifespan="on", http=header_timeout_protocol(header_seconds))
     server = uvicorn.Server(config)
@@ -329,5 +341,7 @@ def serve(*, host: str, port: int, mode: str, upstreams: dict[str, str], record:
              public_url(upstreams.get("openai") or DEFAULT_UPSTREAMS["openai"]),
              public_url(upstreams.get("anthropic") or DEFAULT_UPSTREAMS["anthropic"]),
              public_url(upstreams.get("gemini") or DEFAULT_UPSTREAMS["gemini"]))
+    log.info("inspector proxy: %s", f"a body over {worker_threshold:,} bytes is checked in one of {check_workers} "
+             f"worker processes of at most {worker_mb:,} MB" if workers else "every body is checked in this process")
     server.run()
 

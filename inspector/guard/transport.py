@@ -20,11 +20,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .inspect import Inspection, inspect_request
 from .recorder import Recorder, error_text, names_a_tool_call_problem
 from .refusal import RejectedRequest
+
+if TYPE_CHECKING:
+    from .check_workers import CheckWorkers
 
 log = logging.getLogger("inspector.guard")
 
@@ -68,7 +71,10 @@ class _Guard:
     def before(self, request: Any, body: bytes) -> tuple[Inspection | None, Any]:
         if request.method != "POST":
             return None, request
-        ins = inspect_request(str(request.url), body, repair=self.mode == "repair")
+        return self.decide(request, inspect_request(str(request.url), body, repair=self.mode == "repair"))
+
+    def decide(self, request: Any, ins: Inspection | None) -> tuple[Inspection | None, Any]:
+        """What ``before`` does with ``inspect_request``'s answer (however it was computed)."""
         if ins is None:
             return None, request
         if ins.report is None:
@@ -171,14 +177,19 @@ def _transports(hx: Any) -> tuple[type, type]:
         that is recorded is recorded, in the guard's thread pool, so no other client waits."""
 
         def __init__(self, transport: Any = None, *, mode: str = "observe", recorder: Recorder | None = None,
-                     source: str = "sdk") -> None:
+                     source: str = "sdk", workers: CheckWorkers | None = None) -> None:
             self.inner = transport if transport is not None else hx.AsyncHTTPTransport()
             self.guard = _Guard(mode, recorder, source)
+            self.workers = workers
 
         async def handle_async_request(self, request: Any) -> Any:
             body = await request.aread() if request.method == "POST" else b""
             recording = self.guard.recorder is not None and self.guard.recorder.enabled
-            if len(body) > OFF_LOOP_BYTES or recording:
+            if request.method == "POST" and self.workers is not None and self.workers.wants(body):
+                # Checked in a worker process, off this process's interpreter lock (check_workers.py).
+                far = await self.workers.inspect(str(request.url), body, repair=self.guard.mode == "repair")
+                ins, send = await _off_loop(self.guard.decide, request, far)
+            elif len(body) > OFF_LOOP_BYTES or recording:
                 ins, send = await _off_loop(self.guard.before, request, body)
             else:
                 ins, send = self.guard.before(request, body)

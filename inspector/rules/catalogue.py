@@ -10,10 +10,10 @@ error without a known text gets no provider text rather than an invented sentenc
 
 from __future__ import annotations
 
-import string
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import Any, Literal
+
+import msgspec
 
 from ..model import USUAL, Issue, Msg
 from ..targets import TARGETS
@@ -42,8 +42,7 @@ TEMPLATE_FIELDS: Mapping[str, str] = {
 }
 
 
-@dataclass(frozen=True)
-class Said:
+class Said(msgspec.Struct, frozen=True):
     """A provider's own words for a rule (a template over ``TEMPLATE_FIELDS``) and where they were
     seen. ``only_without``: the words are for the case where these fields are empty; ``date``: the
     newest dated report of them (None: no dated report was found; every door shows "undated", not the
@@ -56,36 +55,35 @@ class Said:
 
     @property
     def fields(self) -> frozenset[str]:
+        import string  # only tests and ``inspector rules`` ask: not imported on every start-up
+
         return frozenset(f for _, f, _, _ in string.Formatter().parse(self.text) if f)
 
 
-@dataclass(frozen=True)
-class Rule:
+class Rule(msgspec.Struct, frozen=True):
     """A rule: ``severity`` keyed by target (None: the rule does not apply there), ``by_kind`` the
     cases of it one target rates apart, ``said`` each provider's words, ``said_by_kind`` the words
     for one case of it (a case listed there has only those), ``sentence`` and ``hint`` what a person
     reads. ``found_in``: every module (under ``inspector/``) that finds it, that is that makes an
     ``Issue`` of its code or turns another issue into one (tests/rules/test_rule_records.py holds
     the list to the code, both ways); the dataset scan's fast path says how it holds the rule in
-    ``scan.fast.HOLDS``."""
+    ``clean_proof.HOLDS``."""
 
     code: str
     name: str
     severity: Mapping[str, Severity | None]
     sentence: Callable[[Issue], str]
     hint: Callable[[Issue, Neighbours], str | None] | None = None
-    said: Mapping[str, Said] = field(default_factory=dict)
-    by_kind: Mapping[str, Mapping[str, Severity]] = field(default_factory=dict)
-    said_by_kind: Mapping[str, Mapping[str, Said]] = field(default_factory=dict)
+    said: Mapping[str, Said] = msgspec.field(default_factory=dict)
+    by_kind: Mapping[str, Mapping[str, Severity]] = msgspec.field(default_factory=dict)
+    said_by_kind: Mapping[str, Mapping[str, Said]] = msgspec.field(default_factory=dict)
     found_in: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        # (That its provider texts name only ``TEMPLATE_FIELDS`` is held by tests/rules/test_rule_records.py:
+        # parsing every template on every start-up cost the CLI a few milliseconds.)
         if tuple(self.severity) != TARGETS:
             raise ValueError(f"{self.code}: severities for {tuple(self.severity)}, not {TARGETS}")
-        texts = [*self.said.values(), *(t for by in self.said_by_kind.values() for t in by.values())]
-        unknown = {f for t in texts for f in t.fields} - set(TEMPLATE_FIELDS)
-        if unknown:
-            raise ValueError(f"{self.code}: provider texts name fields the check does not fill: {sorted(unknown)}")
 
     @property
     def fields(self) -> frozenset[str]:
@@ -232,11 +230,11 @@ _RULES = (
                             "but got an empty array instead.", seen("chatboxai/chatbox#2079; openai/openai-node#1341"),
                             date="2025-02-27"),
          },
-         found_in=("dialects/agui.py", "dialects/openai_chat.py")),
+         found_in=("dialects/agui.py", "dialects/openai_chat.py", "dialects/openai_typed.py")),
     Rule("TC008", "missing_tool_call_id", targets(E, E, E, E, E, I, E), s.sentence_tc008, said={
         "mistral": Said("Tool call id has to be defined.", seen("Gage-Technologies/mistral-go#8"), date="2025-02-12"),
     },
-         found_in=("dialects/base.py", "dialects/gemini.py", "dialects/langchain.py", "dialects/openai_chat.py",
+         found_in=("dialects/base.py", "dialects/gemini.py", "dialects/langchain.py", "dialects/openai_chat.py", "dialects/openai_typed.py",
                    "dialects/responses.py")),
     # mistral: a warning (rules.md note 1): La Plateforme took `call_abc123` in a live probe of 2026-10-04;
     # mistral-common and vLLM's Mistral tokenizer (self-hosted) still require nine characters.
@@ -264,7 +262,7 @@ _RULES = (
          },
          found_in=("dialects/agui.py", "dialects/openai_chat.py", "dialects/responses.py")),
     Rule("TC011", "arguments_invalid_json", targets(W, W, W, None, None, None, W), s.sentence_tc011, s.hint_tc011,
-         found_in=("dialects/base.py", "dialects/langchain.py", "dialects/openai_chat.py", "dialects/responses.py")),
+         found_in=("dialects/base.py", "dialects/langchain.py", "dialects/openai_chat.py", "dialects/openai_typed.py", "dialects/responses.py")),
     Rule("TC012", "invalid_function_name", everywhere(E), s.sentence_tc012, said={
         # OpenAI's known words are for an empty name only
         "openai": Said("Invalid 'messages[{i}].tool_calls[{j}].function.name': " + _EMPTY_NAME,
@@ -274,8 +272,13 @@ _RULES = (
                           only_without=("name",), date="2026-07-08"),
         "mistral": Said("Function name was {name} but must be a-z, A-Z, 0-9, or contain underscores and dashes, with a "
                         "maximum length of 64.", MISTRAL),
+    }, said_by_kind={
+        # a call with no name at all (the key missing, or null): the words above are for an empty
+        # string and do not fit it, and no provider's own words for a missing call name were found
+        # (searched 2026-11-28; docs/provider-evidence.md, "A call with no name"): none is quoted
+        "missing_name": {},
     },
-         found_in=("dialects/base.py", "dialects/gemini.py", "dialects/langchain.py", "dialects/openai_chat.py",
+         found_in=("dialects/base.py", "dialects/gemini.py", "dialects/langchain.py", "dialects/openai_chat.py", "dialects/openai_typed.py",
                    "dialects/responses.py")),
     Rule("TC013", "result_name_mismatch", targets(W, W, W, None, None, W, None), s.sentence_tc013,
          found_in=("pairing.py",)),
@@ -296,7 +299,7 @@ _RULES = (
         "deepseek": Said(_NULL_CONTENT, OPENAI),
     },
          found_in=("dialects/agui.py", "dialects/anthropic.py", "dialects/bedrock.py", "dialects/gemini.py",
-                   "dialects/langchain.py", "dialects/openai_chat.py", "dialects/vercel_ai.py")),
+                   "dialects/langchain.py", "dialects/openai_chat.py", "dialects/openai_typed.py", "dialects/vercel_ai.py")),
     # anthropic: info, not rules.md's error: the Messages API combines consecutive messages of one
     # role into one turn (docs/provider-evidence.md); Bedrock's Converse API refuses them.
     Rule("TC019", "role_sequence_violation", targets(I, I, E, I, E, E, I), s.sentence_tc019, said={
@@ -328,7 +331,7 @@ _RULES = (
         # that started the run is in the session and sent before it (dialects/adk.py).
         "run_answer": {"gemini": I},
     },
-         found_in=("dialects/anthropic.py", "dialects/base.py", "dialects/gemini.py", "dialects/openai_chat.py",
+         found_in=("dialects/anthropic.py", "dialects/base.py", "dialects/gemini.py", "dialects/openai_chat.py", "dialects/openai_typed.py",
                    "dialects/pydantic_ai.py")),
     Rule("TC020", "tool_result_as_user_text", everywhere(W), s.sentence_tc020,
          found_in=("dialects/base.py",)),
@@ -543,6 +546,11 @@ KIND_EVIDENCE: Mapping[tuple[str, str], tuple[str, str]] = {
     ("TC021", "thinking_binding_dropped"): (THINKING_BINDING_SEEN + "; the opt-out: beta "
                                             "thinking-binding-controls-2026-08-01", "2026-09"),
     ("TC021", "reasoning_dropped_unsure"): (REASONING_DROPPED + "; model_families.py", "2026-07-12"),
+    # the schemas require the name; the refusal of a missing sibling field of the same call (re-searched 2026-11-28)
+    ("TC012", "missing_name"): (("a call's name is required (OpenAI: tool_calls[].function.name, Anthropic: "
+                                 "tool_use.name, Gemini: functionCall.name); a missing sibling refused in OpenAI's "
+                                 "words: mark3labs/mcphost#117 (messages[1].tool_calls[1].function.arguments); no "
+                                 "words for a missing name found (docs/provider-evidence.md)"), "2025-07-31"),
     ("TC005", "response_count"): ("google-gemini/gemini-cli#3814; microsoft/vscode#299295", "2026-03-04"),
     ("TC002", "response_count"): ("google-gemini/gemini-cli#3814; microsoft/vscode#299295", "2026-03-04"),
 }

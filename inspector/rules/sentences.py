@@ -76,8 +76,9 @@ def sentence_tc011(s: Issue) -> str:
 
 
 def sentence_tc012(s: Issue) -> str:
-    if s.data.get("missing"):
-        return f"Message #{s.index}: tool call {s.data.get('pos', 0)} has no function name."
+    if s.data.get("kind") == "missing_name":
+        return (f"Message #{s.index}: tool call {s.data.get('pos', 0)} has no function name at all (the name is missing "
+                "or null): every target requires one.")
     return (f"Message #{s.index}: the tool name {s.data.get('name')!r} is empty or uses characters outside a-z, A-Z, "
             "0-9, _ and -.")
 

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import re
 
+from ..lazy_patterns import lazy
 from ..model import Issue, Msg
 from ..pairing import Pairing
 
 # Id formats per target (rules.md TC009). A target absent here checks no format.
-MISTRAL_ID = re.compile(r"[a-zA-Z0-9]{9}")
-ANTHROPIC_ID = re.compile(r"[a-zA-Z0-9_-]{1,64}")
+MISTRAL_ID = lazy(r"[a-zA-Z0-9]{9}")
+ANTHROPIC_ID = lazy(r"[a-zA-Z0-9_-]{1,64}")
 # rules.md note 1: La Plateforme took other ids in a live probe of 2026-10-04, self-hosted servers do not.
 MISTRAL_SAYS = ("has tool call id {}, which is not nine letters and digits. La Plateforme accepted such ids in a live probe "
                 "of 2026-10-04; self-hosted mistral-common and vLLM's Mistral tokenizer still refuse them.")

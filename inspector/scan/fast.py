@@ -5,23 +5,10 @@ with string contents and ``function`` tool calls, and most of them are clean. Fo
 general path (parse to dicts, find the message list, ask every dialect, read into the neutral
 view, pair, run every rule, build findings) spends about ten times its parse to say "no finding".
 
-Here msgspec decodes the line straight into structs of exactly that shape (``Record``: no other
-key anywhere, every field of its one type; any difference is a decode error). A short pass then
-proves that the general path would note no issue at all:
-
-- roles system, user, assistant and tool only; each call's id a non-empty string other than
-  "null" in OpenAI's format, at most 40 characters (TC008, TC009), unique in the example
-  (TC006, TC023); its name a valid tool name (TC012) the ``tools`` list declares when there is
-  one (TC026); its arguments empty or JSON (TC011); an assistant message without calls has
-  content (TC018), one with calls has at least one (TC007); each tool's ``parameters`` JSON that
-  orjson reads (else the line cannot be read);
-- every call answered in the run of tool messages right after its message, in the calls' order,
-  once each (TC001-TC005, TC014, TC022); no tool message outside such a run; no user message right
-  after a tool message (TC019, noted for every target); so no unanswered call (TC020);
-- no loop (``inspector.loops``): no run of repeated calls answered the same every time;
-- at least one call, so openai-chat's detection is sure (score 2) and no other dialect, each of
-  which needs keys or content parts this shape does not have, scores at all; no ``model`` key, so
-  the target is openai-chat's default, ``openai``.
+Here msgspec decodes the line straight into the engine's typed structs of that shape
+(``dialects.openai_typed.Record``: no other key anywhere, every field of its one type; any
+difference is a decode error), and ``clean_proof.proved_clean`` proves that the general path
+would note no issue at all (its module doc says how, ``clean_proof.HOLDS`` rule by rule).
 
 A line that decodes and passes gets the clean row the general path would give. Anything else (a
 finding of any severity, another key, another dialect, invalid JSON) goes down the general path,
@@ -33,217 +20,21 @@ rows differ (a dialect package installed beside ours that reads this shape diffe
 part goes the general way. A part whose lines keep failing to decode (a dataset in another
 format) stops trying after ``GIVE_UP`` lines in a row. tests/scan/test_fast.py holds the two
 paths equal over generated examples, each mutated in the ways the list above names.
-
-``HOLDS`` says, for every rule of the catalogue, how this path holds it: a rule added to the
-catalogue without an entry there fails tests/scan/test_fast.py, so "clean" here cannot go stale.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any
 
-import msgspec
-import orjson
-
-from ..dialects.base import NAME_RE
+from ..clean_proof import HOLDS, proved_clean
+from ..dialects.openai_typed import read_record
 from ..loops import DEFAULT as DEFAULT_LOOPS
-from ..loops import LoopOptions, canonical_args, repeat_candidates, runs_within
-from ..rules.sequence import id_rule
+from ..loops import LoopOptions
 
-ID_LIMIT, ID_PATTERN = id_rule("openai")  # TC009: the target's format of a call id
+__all__ = ["GIVE_UP", "HOLDS", "FastPath", "proved_clean"]
+
 GIVE_UP = 32  # lines in a row that do not decode before a part stops trying
-
-
-# How this path holds each rule of the catalogue (``rules.catalogue``), one entry per code:
-# tests/scan/test_fast.py fails when a rule has none, when a "checked" or "shape" rule has no
-# change of an example that the general path finds it in, and when a "not for openai" rule applies
-# to openai after all. "checked": ``proved_clean`` tests it (the predicate it shares with the general
-# path is named); "shape": a line that could break it does not decode as a ``Record``; "not for
-# openai": the rule has no severity for openai, the only target this path serves (``scan.work``).
-Held = Literal["checked", "shape", "not for openai"]
-HOLDS: dict[str, tuple[Held, str]] = {
-    "TC001": ("checked", "every call is answered in the run of tool messages right after its message"),
-    "TC002": ("checked", "a tool message outside such a run, or naming another id, is refused"),
-    "TC003": ("checked", "a result must come in the run right after its call's message"),
-    "TC004": ("checked", "a result before its call is outside every run"),
-    "TC005": ("checked", "each call is answered once: a second result finds no open id"),
-    "TC006": ("checked", "a call id seen before in the example is refused (``seen``)"),
-    "TC007": ("checked", "an assistant message whose tool_calls list is empty is refused"),
-    "TC008": ("checked", "an empty id or \"null\" is refused; a non-string id does not decode"),
-    "TC009": ("checked", "the id is held to openai's limit and pattern (``rules.sequence.id_rule``)"),
-    "TC010": ("shape", "arguments decode only as a string"),
-    "TC011": ("checked", "non-empty arguments must parse as JSON (orjson, as the dialect reads them)"),
-    "TC012": ("checked", "the name must match ``dialects.base.NAME_RE``, the dialects' own test"),
-    "TC013": ("shape", "a tool message has no name field to disagree with its call's"),
-    "TC014": ("checked", "results must come in their calls' order"),
-    "TC015": ("not for openai", "results split across messages concern combined turns"),
-    "TC016": ("not for openai", "a tool result not first in a message concerns content blocks"),
-    "TC017": ("shape", "no function role and no function_call field decode"),
-    "TC018": ("checked", "an assistant message without calls needs content; other contents decode only as strings"),
-    "TC019": ("checked", "no user message right after a tool message; no tool message outside a run"),
-    "TC020": ("checked", "every call is answered, so no user message stands in for a missing result"),
-    "TC021": ("shape", "no reasoning_content field decodes (openai-chat finds TC021 only beside one)"),
-    "TC022": ("checked", "the last call block must be answered"),
-    "TC023": ("checked", "a call id seen before in the example is refused (``seen``)"),
-    "TC024": ("shape", "only the roles system, user, assistant and tool decode"),
-    "TC025": ("not for openai", "blocks after a tool call concern content blocks"),
-    "TC026": ("checked", "a name the tools list does not declare is refused"),
-}
-
-
-class Function(msgspec.Struct, forbid_unknown_fields=True, gc=False):
-    name: str
-    arguments: str
-
-
-class ToolCall(msgspec.Struct, forbid_unknown_fields=True, gc=False):
-    id: str
-    function: Function
-    type: Literal["function"] = "function"
-
-
-class System(msgspec.Struct, tag_field="role", tag="system", forbid_unknown_fields=True, gc=False):
-    content: str
-
-
-class User(msgspec.Struct, tag_field="role", tag="user", forbid_unknown_fields=True, gc=False):
-    content: str
-
-
-class Assistant(msgspec.Struct, tag_field="role", tag="assistant", forbid_unknown_fields=True, gc=False):
-    content: str | None = None
-    tool_calls: list[ToolCall] | None = None
-
-
-class Tool(msgspec.Struct, tag_field="role", tag="tool", forbid_unknown_fields=True, gc=False):
-    tool_call_id: str
-    content: str
-
-
-class FunctionDef(msgspec.Struct, forbid_unknown_fields=True, gc=False):
-    name: str
-    description: str = ""
-    parameters: msgspec.Raw = msgspec.Raw(b"{}")  # JSON Schema: validated as JSON, never decoded
-    strict: bool | None = None
-
-
-class ToolDef(msgspec.Struct, forbid_unknown_fields=True, gc=False):
-    type: Literal["function"]
-    function: FunctionDef
-
-
-class Record(msgspec.Struct, forbid_unknown_fields=True, gc=False):
-    messages: list[System | User | Assistant | Tool]
-    tools: list[ToolDef] | None = None
-
-
-_decode = msgspec.json.Decoder(Record).decode
-# What msgspec raises on a line it does not decode as a ``Record``: not JSON, not that shape, not
-# UTF-8 (``UnicodeDecodeError`` is a ``ValueError``), nested past the interpreter's recursion.
-_NOT_DECODED = (msgspec.MsgspecError, ValueError, RecursionError)
-_PARAMETERS_KEPT = 4096  # tool schemas known to be JSON orjson reads (a dataset repeats a few)
-
-
-def _parameters_read(tools: list[ToolDef], known: set[bytes]) -> bool:
-    """True when orjson reads every tool's ``parameters`` as the general path's parse of the
-    line would. msgspec only checks their syntax; orjson also refuses a number beyond a double
-    (``1e400``) and nesting past 1024 levels, so each schema is parsed once, inside the four
-    levels it has in the line (the record, ``tools``, the tool, ``function``)."""
-    for t in tools:
-        text = bytes(t.function.parameters)
-        if text in known:
-            continue
-        try:
-            orjson.loads(b"[[[[" + text + b"]]]]")
-        except orjson.JSONDecodeError:
-            return False
-        if len(known) >= _PARAMETERS_KEPT:
-            known.clear()
-        known.add(text)
-    return True
-
-
-def proved_clean(rec: Record, names_ok: set[str], schemas_ok: set[bytes], loops: LoopOptions = DEFAULT_LOOPS) -> bool:
-    """True when the general path would read ``rec`` and note no issue at all (see the module doc).
-
-    ``names_ok``: tool names already matched against ``NAME_RE``; ``schemas_ok``: tool
-    ``parameters`` orjson already read (both repeat across lines)."""
-    if rec.tools is not None and not _parameters_read(rec.tools, schemas_ok):
-        return False
-    declared = None if rec.tools is None else {t.function.name for t in rec.tools}
-    seen: set[str] = set()
-    open_ids: list[str] | None = None  # the ids of the call block whose results may follow
-    answered = 0
-    prev_tool = False
-    any_call = False
-    seq: list[tuple[str, str]] = []  # every call in order: (tool, arguments)
-    answers: list[str] = []  # the content answering each, in the same order (answered in call order)
-    for m in rec.messages:
-        if type(m) is Tool:
-            if open_ids is None or answered >= len(open_ids) or m.tool_call_id != open_ids[answered]:
-                return False
-            answered += 1
-            answers.append(m.content)
-            prev_tool = True
-            continue
-        if open_ids is not None and answered < len(open_ids):
-            return False
-        open_ids = None
-        if type(m) is Assistant:
-            calls = m.tool_calls
-            if calls is None:
-                if m.content is None:
-                    return False
-            else:
-                if not calls:
-                    return False
-                ids = []
-                for c in calls:
-                    cid, fn = c.id, c.function
-                    if not cid or cid == "null" or cid in seen or (ID_LIMIT is not None and len(cid) > ID_LIMIT) or (
-                            ID_PATTERN is not None and not ID_PATTERN.fullmatch(cid)):
-                        return False
-                    seen.add(cid)
-                    name = fn.name
-                    if name not in names_ok:
-                        if not NAME_RE.fullmatch(name):
-                            return False
-                        names_ok.add(name)
-                    if declared is not None and name not in declared:
-                        return False
-                    if fn.arguments:
-                        try:
-                            orjson.loads(fn.arguments)
-                        except orjson.JSONDecodeError:
-                            return False
-                    seq.append((name, fn.arguments))
-                    ids.append(cid)
-                open_ids, answered, any_call = ids, 0, True
-        elif type(m) is User and prev_tool:
-            return False
-        prev_tool = False
-    return any_call and (open_ids is None or answered == len(open_ids)) and not _loops(seq, answers, loops)
-
-
-def _loops(seq: list[tuple[str, str]], answers: list[str], options: LoopOptions) -> bool:
-    """True when loop detection (``inspector.loops``) would report a loop here, which only the
-    general path words. In this shape every call is answered, in call order, by a tool message
-    whose text is its content: a run of repeats is a loop exactly when every answer in it is the
-    same (a change is a poll), the same test ``loops`` makes."""
-    if len(seq) < options.lowest:
-        return False
-    groups: dict[tuple[str, str], list[int]] = {}
-    for k in repeat_candidates([a for _, a in seq], options.window):
-        groups.setdefault((seq[k][0], canonical_args(seq[k][1])), []).append(k)
-    for (name, _), positions in groups.items():
-        n = options.threshold_for(name)
-        if n is None or len(positions) < n:
-            continue
-        for run in runs_within(positions, options.window):
-            if len(run) >= n and len({answers[k] for k in run}) == 1:
-                return True
-    return False
 
 
 class FastPath:
@@ -265,9 +56,8 @@ class FastPath:
         self.on = True
 
     def row(self, text: bytes, line: int) -> dict[str, Any] | None:
-        try:
-            rec = _decode(text)
-        except _NOT_DECODED:
+        rec = read_record(text)
+        if rec is None:
             self._misses += 1
             if self._misses >= GIVE_UP:
                 self.on = False

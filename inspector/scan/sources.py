@@ -6,7 +6,10 @@ A part is one of
   fine-tuning data, OpenAI Batch input, eval exports), read by whoever scans it;
 - ``whole``: a file that holds its transcripts as one document (a JSON transcript, an Inspect
   eval log, an agent trajectory, a JSON Lines file of *messages* such as a Claude Code session);
-- ``parquet``: one row group of a Parquet file with a messages column.
+- ``parquet``: one row group of a Parquet file with a messages column;
+- ``unreadable``: a name found under a directory that is no regular file (a named pipe, a
+  socket, a device, a link to nothing): never opened (opening a named pipe waits for a writer),
+  it gives one row whose problem says what it is, and the scan goes on.
 
 A SQLite file (``*.db``, ``*.sqlite``, ``*.sqlite3`` under a directory, or named) is a ``whole``
 part: a session store (an Agents SDK ``SQLiteSession``, Google ADK's ``DatabaseSessionService``)
@@ -27,11 +30,12 @@ from typing import Any
 
 import orjson
 
-from .. import dialects  # noqa: F401  (its hook loads every dialect, each saying what its messages are)
+from .. import dialects  # its hook loads every dialect, each saying what its messages are
 from ..containers import looks_like_message
 from ..errors import InputError
 from ..reading import read_folder
-from ..sqlite_sessions import is_database
+from ..special_files import not_a_file
+from ..sqlite_sessions import STORE_FOLDERS, is_database
 from . import lines
 
 DEFAULT_GLOBS = ("*.jsonl", "*.ndjson", "*.json", "*.traj", "*.har", "*.parquet", "*.db", "*.sqlite", "*.sqlite3")
@@ -47,11 +51,30 @@ class Part:
     end: int = 0
     row0: int = 0  # parquet: index of the row group's first row in the file
     weight: int = 0  # bytes, for the progress bar
+    problem: str = ""  # unreadable: what the file is ("a named pipe, not a regular file")
 
 
-def expand(paths: list[str], globs: list[str] | None = None) -> list[str]:
-    """Files named, and files under directories named (walked, matching ``globs``), in order."""
+def agent_folders() -> dict[str, str]:
+    """The hidden folders coding agents keep their sessions in (``.claude``, ``.codex``, ...; each
+    session-log dialect's ``session_files``), by name: the session folder under it
+    (``.claude/projects``), which must be there for the folder to count as one."""
+    found = {}
+    for d in dialects.all_dialects():
+        where = d.session_files
+        if where is not None and where.folder.startswith("."):
+            found[where.folder.split("/")[0]] = where.folder
+    return found
+
+
+def expand(paths: list[str], globs: list[str] | None = None, passed_over: list[str] | None = None) -> list[str]:
+    """Files named, and files under directories named (walked, matching ``globs``), in order.
+
+    A walk leaves hidden folders out (``.git``, ``.venv``, ...) but for those a session store is
+    kept in (``STORE_FOLDERS``: ADK's ``.adk``), which are walked; a coding agent's hidden session
+    folder (``.claude``, ``.codex``, ...: ``agent_folders``) is left out too (a home folder holds
+    every session ever run) and added to ``passed_over``, for the caller to say so."""
     pats = globs or list(DEFAULT_GLOBS)
+    agents = agent_folders() if passed_over is not None else {}
     out: list[str] = []
     for name in paths:
         p = Path(name)
@@ -60,19 +83,25 @@ def expand(paths: list[str], globs: list[str] | None = None) -> list[str]:
         elif p.is_dir():
             found = []
             for root, dirs, files in os.walk(p):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                if passed_over is not None:
+                    passed_over.extend(os.path.join(root, d) for d in sorted(dirs)
+                                       if d in agents and os.path.isdir(os.path.join(root, agents[d])))
+                dirs[:] = sorted(d for d in dirs if not d.startswith(".") or d in STORE_FOLDERS)
                 for f in sorted(files):
                     if not f.startswith(".") and any(fnmatch.fnmatch(f, g) for g in pats):
                         found.append(os.path.join(root, f))
             out.extend(found)
         elif p.exists():
-            if not p.is_file():
-                raise InputError("not a regular file", name)
+            what = not_a_file(name)
+            if what is not None:  # named on its own: refused (``check`` reads a pipe it is given)
+                raise InputError(f"{what} (scan reads files and folders; to check what a pipe gives, use "
+                                 "inspector check)", name)
             out.append(name)
         else:
             raise InputError("no such file or directory", name)
     if not out:
-        raise InputError(f"no files to scan (looked for {', '.join(pats)})", ", ".join(paths))
+        skipped = f"; passed over {', '.join(passed_over)}: name one to scan it" if passed_over else ""
+        raise InputError(f"no files to scan (looked for {', '.join(pats)}{skipped})", ", ".join(paths))
     return out
 
 
@@ -108,6 +137,10 @@ def plan(files: list[str], chunk: int = lines.CHUNK_BYTES) -> list[Part]:
     """Every file's parts, in file order (a dataset's ranges in byte order)."""
     parts: list[Part] = []
     for path in files:
+        what = not_a_file(path)
+        if what is not None:  # found under a directory: said in its row, never opened
+            parts.append(Part("unreadable", path, problem=what))
+            continue
         try:
             size = os.path.getsize(path)
             kind = kind_of(path)

@@ -156,6 +156,10 @@ def scan_part(part: Part, opts: ScanOptions, line_base: int = 0) -> tuple[list[d
     it afterwards (the local engine knows how many lines came before once earlier parts are back).
     """
     rows: list[dict[str, Any]] = []
+    if part.kind == "unreadable":  # not a regular file (a named pipe, ...): never opened
+        unread = _row(part.path, None, None)
+        unread["problem"] = part.problem
+        return [unread], 0
     if part.kind == "lines":
         from . import lines
 

@@ -8,7 +8,9 @@ ADK's ``DatabaseSessionService`` tables, see its ``.py``).
 
 from __future__ import annotations
 
+import datetime
 import json
+import os
 import shutil
 import sqlite3
 import subprocess
@@ -27,7 +29,7 @@ STORES = ("agents_sdk_sqlite_session.db", "adk_sqlite_session.db")
 
 def run(*args, cwd=None):
     return subprocess.run([sys.executable, "-m", "inspector", *map(str, args)], capture_output=True, text=True,
-                          cwd=cwd)
+                          cwd=cwd, timeout=300)  # a guard against a hang only
 
 
 def _not_a_store(path: Path) -> Path:
@@ -93,12 +95,13 @@ def test_sessions_agent_filter_and_the_current_directory_as_the_default_root(pro
 def test_sessions_finds_nothing_in_a_folder_of_databases_that_are_no_stores(tmp_path):
     _not_a_store(tmp_path / "a.db")
     (tmp_path / "b.sqlite").write_bytes(b"not a database at all")
+    os.mkfifo(tmp_path / "c.db")  # issue 33: never opened (it waited for a writer forever)
     p = run("sessions", "--root", tmp_path, "--agent", "agents-sdk")
     assert p.returncode == 0 and p.stdout == "no sessions found\n", p.stderr
 
 
 def test_scan_of_a_folder_reads_each_store_as_check_does_and_refuses_a_database_that_is_none(project):
-    shutil.copy(SAMPLES / STORES[1], project / "app" / "session.db")  # scan walks no hidden folder (.adk)
+    # ADK's .adk folder is walked (issue 33: it was passed over as a hidden folder, silently)
     p = run("scan", project / "app", "--format", "jsonl", "--jobs", "1")
     assert p.returncode == 1, p.stderr  # a session left with a call open would be rejected
     assert "Traceback" not in p.stderr
@@ -162,3 +165,93 @@ def test_an_openhands_trajectorys_message_count_leaves_out_events_the_model_neve
     built, _ = get("openhands").chat(events, ())  # the Chat Completions messages OpenHands builds
     assert len(built) < len(events)  # agent_state_changed events are never sent
     assert inspector.check(str(path)).message_count == len(built)
+
+
+# --- issue 33: a store in ADK's hidden .adk folder is scanned; an agent's hidden folder is named ----
+
+def test_scan_walks_adks_hidden_store_folder_and_no_other_hidden_folder(project):
+    (project / "app" / ".git").mkdir()
+    shutil.copy(SAMPLES / STORES[0], project / "app" / ".git" / "objects.db")  # a hidden folder as any other
+    p = run("scan", project / "app", "--format", "jsonl", "--jobs", "1")
+    sources = {Path(json.loads(x)["source"]).relative_to(project / "app") for x in p.stdout.splitlines()}
+    assert Path(".adk/session.db") in sources  # old code: passed over, and nothing said so
+    assert not any(s.parts[0] == ".git" for s in sources)
+    assert "passed over" not in p.stderr  # .adk is walked, .git is no agent's
+
+
+def test_scan_says_in_one_line_which_agent_session_folders_it_passed_over_and_how_to_scan_one(tmp_path):
+    for folder in (".claude/projects/-work-app", ".codex/sessions/2026/11/27", ".gemini"):
+        (tmp_path / folder).mkdir(parents=True)  # .gemini without tmp/: a project's settings, no sessions
+    shutil.copy(SAMPLES / "codex_rollout_compacted.jsonl", tmp_path / ".codex/sessions/2026/11/27/rollout-1.jsonl")
+    shutil.copy(SAMPLES / STORES[0], tmp_path / "app.db")
+    p = run("scan", tmp_path, "--jobs", "1")
+    assert p.returncode == 1, p.stderr
+    [note] = [line for line in p.stderr.splitlines() if "passed over" in line]
+    assert f"({tmp_path / '.claude'}, {tmp_path / '.codex'})" in note and f"inspector scan {tmp_path / '.claude'}" in note
+    named = run("scan", tmp_path / ".codex", "--format", "jsonl", "--jobs", "1")  # what the line says to do
+    rows = [json.loads(x) for x in named.stdout.splitlines()]
+    assert rows and all(r["source"].endswith("rollout-1.jsonl") and r["dialect"] == "codex" for r in rows)
+
+
+# --- issue 33: a store's session rows carry the start its store records ------------------------------
+
+def _utc(stamp) -> datetime.datetime:
+    """A stored time as the stores write it: seconds (ADK's SqliteSessionService), or naive UTC text."""
+    if isinstance(stamp, float):
+        return datetime.datetime.fromtimestamp(stamp, datetime.UTC)
+    return datetime.datetime.fromisoformat(stamp).replace(tzinfo=datetime.UTC)
+
+
+def _started(row: dict) -> datetime.datetime:
+    return datetime.datetime.fromisoformat(row["started"])
+
+
+ADK_REAL = ROOT / "tests" / "reading" / "adk_real"
+
+
+def test_each_adk_session_row_starts_at_its_create_time_in_adks_real_stores(tmp_path):
+    for name in ("session.db", "orphan_response.db", "database_session.db"):
+        shutil.copy(ADK_REAL / name, tmp_path / name)
+    rows = json.loads(run("sessions", "--root", tmp_path, "--agent", "adk", "--format", "json").stdout)
+    assert len(rows) == 5
+    for r in rows:
+        con = sqlite3.connect(f"file:{ADK_REAL / Path(r['path']).name}?mode=ro&immutable=1", uri=True)
+        [(created,)] = con.execute("SELECT create_time FROM sessions WHERE id = ?", (r["session"],)).fetchall()
+        con.close()
+        assert r["started"] is not None, r  # old code: None for every store row
+        assert abs(_started(r) - _utc(created)) < datetime.timedelta(milliseconds=1), (r, created)
+    text = run("sessions", "--root", tmp_path, "--agent", "adk").stdout
+    assert "adk  -  " not in text
+
+
+def test_each_agents_sdk_session_row_starts_at_its_sessions_created_at(tmp_path):
+    db = tmp_path / "conversations.sqlite"
+    shutil.copy(SAMPLES / STORES[0], db)
+    con = sqlite3.connect(db)
+    con.execute("UPDATE agent_sessions SET created_at = '2026-11-26 17:45:12' WHERE session_id = 'deploy'")
+    con.commit()
+    want = dict(con.execute("SELECT session_id, created_at FROM agent_sessions").fetchall())
+    con.close()
+    rows = json.loads(run("sessions", "--root", tmp_path, "--agent", "agents-sdk", "--format", "json").stdout)
+    assert {r["session"] for r in rows} == set(want) == {"weather", "deploy"}
+    for r in rows:
+        assert _started(r) == _utc(want[r["session"]]), r
+
+
+def test_sessions_never_opens_a_named_pipe_where_a_session_file_goes(tmp_path):
+    project = tmp_path / ".claude" / "projects" / "-work-app"
+    project.mkdir(parents=True)
+    os.mkfifo(project / "4f1c.jsonl")  # old code: sessions opened it and waited for a writer forever
+    p = run("sessions", "--root", tmp_path, "--agent", "claude-code", "--format", "json")
+    assert p.returncode == 0, p.stderr
+    [row] = json.loads(p.stdout)
+    assert row["verdict"] == f"unreadable: {project / '4f1c.jsonl'}: a named pipe, not a regular file"
+
+
+def test_a_folder_whose_only_sessions_are_in_an_agents_folder_says_so_in_its_one_line(tmp_path):
+    (tmp_path / ".codex/sessions/2026/11/27").mkdir(parents=True)
+    shutil.copy(SAMPLES / "codex_rollout_compacted.jsonl", tmp_path / ".codex/sessions/2026/11/27/rollout-1.jsonl")
+    p = run("scan", tmp_path)
+    assert p.returncode == 2 and p.stdout == ""
+    [line] = p.stderr.splitlines()
+    assert "no files to scan" in line and f"passed over {tmp_path / '.codex'}: name one to scan it" in line

@@ -179,7 +179,7 @@ def test_a_body_over_the_limit_is_refused_with_413_declared_or_streamed(upstream
 
 
 @pytest.mark.parametrize("args", [("--upstream-openai", "api.openai.com/v1"), ("--port", "70000"),
-                                  ("--max-body-mb", "0")])
+                                  ("--max-body-mb", "0"), ("--check-workers", "-1"), ("--worker-above-mb", "-1")])
 def test_bad_proxy_arguments_are_one_line_exit_2(args):
     import subprocess
     import sys

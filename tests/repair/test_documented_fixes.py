@@ -125,6 +125,28 @@ def test_a_namespaced_name_whose_bare_name_is_not_declared_is_not_fixed():
     assert fixed.data["messages"][1]["tool_calls"][0]["function"]["name"] == "functions.open_file"
 
 
+def test_a_namespaced_call_in_a_turn_the_target_merges_is_the_one_renamed():
+    # Found by the repair property (hypothesis): sent to Anthropic, the text message before the
+    # calls joins their turn, so the finding numbers the namespaced call content[1] of the merged
+    # turn; repair renamed the message's tool_calls[1] (already bare) instead, logged a change the
+    # output did not have and quarantined the wrong call.
+    calls = [{"id": "call_4", "type": "function", "function": {"name": "functions.get_weather", "arguments": "{}"}},
+             {"id": "call_5", "type": "function", "function": {"name": "get_weather", "arguments": "{}"}}]
+    msgs = [{"role": "user", "content": "weather?"}, {"role": "assistant", "content": "Looking."},
+            {"role": "assistant", "content": None, "tool_calls": calls},
+            {"role": "tool", "tool_call_id": "call_4", "content": "sun"},
+            {"role": "tool", "tool_call_id": "call_5", "content": "rain"},
+            {"role": "assistant", "content": "Sun and rain."}]
+    [f] = [f for f in inspector.check(msgs, target="anthropic").findings if f.code == "TC012"]
+    assert f.tool_call_id == "call_4"
+    fixed = _repaired_clean(msgs, "anthropic")
+    assert [c["function"]["name"] for c in fixed.data[2]["tool_calls"]] == ["get_weather", "get_weather"]
+    [c] = [c for c in fixed.report.changes if c.action == "strip_namespace"]
+    assert c.tool_call_id == "call_4"
+    [q] = [q for q in fixed.report.quarantine if q.code == "TC012"]
+    assert q.content["id"] == "call_4" and q.content["function"]["name"] == "functions.get_weather"
+
+
 # --- ids reused across messages ---------------------------------------------------------------
 
 REUSED = {"model": "claude-sonnet-4-5", "max_tokens": 512, "messages": [

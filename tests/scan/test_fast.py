@@ -298,9 +298,9 @@ def test_fast_row_is_the_general_row(seed, changes):
 
 
 def test_the_fast_path_says_how_it_holds_every_rule():
-    """A rule added to the catalogue fails here until ``scan.fast.HOLDS`` says how the fast path
+    """A rule added to the catalogue fails here until ``clean_proof.HOLDS`` says how the fast path
     holds it; a rule said not to apply to openai really has no openai severity."""
-    assert set(HOLDS) == set(RULE), "inspector/scan/fast.py HOLDS: a rule the fast path does not account for"
+    assert set(HOLDS) == set(RULE), "inspector/clean_proof.py HOLDS: a rule the fast path does not account for"
     for code, (how, why) in HOLDS.items():
         assert how in ("checked", "shape", "not for openai") and why, code
         if how == "not for openai":

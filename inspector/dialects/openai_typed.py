@@ -1,0 +1,352 @@
+"""The typed reading of OpenAI Chat Completions: msgspec decodes the bytes straight into structs.
+
+The common Chat Completions document, a message list of system, user, assistant and tool
+messages with string (or null) contents and ``function`` tool calls, is decoded here into the
+structs below (no other key anywhere, each field of its one type; any difference is a decode
+error), and ``read`` builds the neutral view (``Msg``, ``Call``, ``Result``) from them with no dict
+per message. A message's dict is built only when something asks for it (``Msg.raw``: a
+finding's hint, a loop's result text): ``TypedItems`` is the transcript's item list, each item
+parsed from its own text on first use (so its keys keep the file's order), the whole list only
+when a door wants all of it.
+
+Everything else (another key, a content part list, a number anywhere, a repeated key, an escape
+that may hide a lone surrogate or a colon) is not decoded here (``document`` gives None) and goes
+the dict way, which reads all of it. The reading of a document that decodes here is the dict
+reading's exactly: ``openai_chat.normalize`` on the dicts notes the same issues and builds the same
+view (tests/test_typed_reading.py holds the two equal over generated and mutated documents at
+every door).
+
+The same structs serve the dataset scan's clean proof (``inspector.clean_proof``): ``Record`` is
+one fine-tuning line, ``{"messages": [...], "tools": [...]}``.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterator, Sequence
+from typing import Any, Literal, overload
+
+import msgspec
+import orjson
+
+from ..model import Call, Deferred, Issue, Msg, Result
+from .base import NAME_RE
+
+UNSET = msgspec.UNSET
+_re = functools.cache(re.compile)  # patterns compiled on first use, not on import
+Unset = msgspec.UnsetType
+_NULL = msgspec.Raw(b"null")  # (a Raw equals a Raw, never bytes)
+
+
+class Function(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    name: str
+    arguments: str
+
+
+class ToolCall(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    id: str
+    function: Function
+    type: Literal["function"] | Unset = UNSET
+
+
+# A content is kept as its JSON text (``msgspec.Raw``, a view into the input: no string is made
+# for it); ``document`` admits only a string or null there.
+class System(msgspec.Struct, tag_field="role", tag="system", forbid_unknown_fields=True, gc=False):
+    content: msgspec.Raw | Unset = UNSET
+
+
+class User(msgspec.Struct, tag_field="role", tag="user", forbid_unknown_fields=True, gc=False):
+    content: msgspec.Raw | Unset = UNSET
+
+
+class Assistant(msgspec.Struct, tag_field="role", tag="assistant", forbid_unknown_fields=True, gc=False):
+    content: msgspec.Raw | Unset = UNSET
+    tool_calls: list[ToolCall] | None | Unset = UNSET
+
+
+class Tool(msgspec.Struct, tag_field="role", tag="tool", forbid_unknown_fields=True, gc=False):
+    tool_call_id: str
+    content: msgspec.Raw | Unset = UNSET
+
+
+Message = System | User | Assistant | Tool
+
+
+class FunctionDef(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    name: str
+    description: str = ""
+    parameters: msgspec.Raw = msgspec.Raw(b"{}")  # JSON Schema: validated as JSON, never decoded
+    strict: bool | None = None
+
+
+class ToolDef(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    type: Literal["function"]
+    function: FunctionDef
+
+
+class Record(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    """One fine-tuning example: its messages and the tools it declares."""
+
+    messages: list[Message]
+    tools: list[ToolDef] | None = None
+
+
+decode_record = msgspec.json.Decoder(Record).decode
+_decode_list = msgspec.json.Decoder(list[Message]).decode
+_decode_str = msgspec.json.Decoder(str).decode
+# What msgspec raises on bytes it does not decode as the typed shape: not JSON, not that shape, not
+# UTF-8 (``UnicodeDecodeError`` is a ``ValueError``), nested past the interpreter's recursion.
+NOT_DECODED = (msgspec.MsgspecError, ValueError, RecursionError)
+
+
+def content_is_text(raw: msgspec.Raw | Unset) -> bool:
+    """True for a content that is a JSON string (not null, missing, parts or a number)."""
+    return type(raw) is msgspec.Raw and len(raw) > 0 and memoryview(raw)[0] == 0x22  # '"'
+
+
+def text_or_null(raw: msgspec.Raw | Unset) -> bool:
+    """True for a content that is a JSON string, null or missing."""
+    return raw is UNSET or raw == _NULL or content_is_text(raw)
+
+
+def decode_text(raw: msgspec.Raw) -> str:
+    """The string a JSON string content holds."""
+    return _decode_str(raw)
+
+
+def read_record(text: bytes) -> Record | None:
+    """One fine-tuning line read as a ``Record``, or None when it is not that shape (or holds an
+    escape that may be a lone surrogate, which the general path's parser refuses: it says so)."""
+    if _suspect(text):
+        return None
+    try:
+        return decode_record(text)
+    except NOT_DECODED:
+        return None
+
+
+def _content(raw: msgspec.Raw | Unset) -> Any:
+    """A content's value as the dict reading has it (None for null)."""
+    return None if type(raw) is not msgspec.Raw or raw == _NULL else _decode_str(raw)
+
+
+def _call_dict(c: ToolCall) -> dict[str, Any]:
+    d: dict[str, Any] = {"id": c.id}
+    if c.type is not UNSET:
+        d["type"] = c.type
+    d["function"] = {"name": c.function.name, "arguments": c.function.arguments}
+    return d
+
+
+def as_dict(m: Message) -> dict[str, Any]:
+    """The dict the dict reading has for one message (equal to it; its keys in the structs' order)."""
+    t = type(m)
+    d: dict[str, Any] = {"role": "system" if t is System else "user" if t is User else
+                         "assistant" if t is Assistant else "tool"}
+    if t is Tool:
+        d["tool_call_id"] = m.tool_call_id  # type: ignore[union-attr]
+    if m.content is not UNSET:
+        d["content"] = _content(m.content)
+    if t is Assistant and m.tool_calls is not UNSET:  # type: ignore[union-attr]
+        tc = m.tool_calls  # type: ignore[union-attr]
+        d["tool_calls"] = None if tc is None else [_call_dict(c) for c in tc]
+    return d
+
+
+_decode_spans = msgspec.json.Decoder(list[msgspec.Raw]).decode
+_decode_any = msgspec.json.Decoder().decode
+
+
+class TypedItems(Deferred, Sequence[Any]):
+    """A message list read as structs, seen as the list of dicts the dict reading has: item ``i``
+    is parsed from its own text the first time it is asked for (the same dict every time, with
+    the file's keys in the file's order), and the whole list only when all of it is."""
+
+    __slots__ = ("_made", "_spans", "_whole", "data", "structs")
+
+    def __init__(self, structs: list[Message], data: bytes) -> None:
+        self.structs = structs
+        self.data = data
+        self._made: dict[int, Any] = {}
+        self._spans: list[msgspec.Raw] | None = None
+        self._whole: list[Any] | None = None
+
+    def head(self, n: int) -> list[dict[str, Any]]:
+        """The first ``n`` items, equal to the file's (made from the structs, for a look at a list's
+        head, such as recognising its container)."""
+        return [as_dict(m) for m in self.structs[:n]]
+
+    def item(self, i: int) -> Any:
+        if self._whole is not None:
+            return self._whole[i]
+        d = self._made.get(i)
+        if d is None:
+            if self._spans is None:
+                self._spans = _decode_spans(self.data)
+            d = self._made[i] = _decode_any(self._spans[i])
+        return d
+
+    def whole(self) -> list[Any]:
+        """Every item, as the dict reading parses the file (the items already made kept as they are)."""
+        if self._whole is None:
+            whole = _decode_any(self.data)
+            for i, d in self._made.items():
+                whole[i] = d
+            self._whole, self._spans = whole, None
+            self._made.clear()
+        return self._whole
+
+    def __len__(self) -> int:
+        return len(self.structs)
+
+    @overload
+    def __getitem__(self, i: int) -> Any: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Any]: ...
+
+    def __getitem__(self, i: int | slice) -> Any:
+        if isinstance(i, slice):
+            return [self.item(k) for k in range(*i.indices(len(self.structs)))]
+        n = len(self.structs)
+        if not -n <= i < n:
+            raise IndexError(i)
+        return self.item(i % n if i < 0 else i)
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.whole())
+
+    def __bool__(self) -> bool:
+        return bool(self.structs)
+
+
+# An escaped colon (which the count of colons would miss) or a surrogate escape, of which a lone
+# one (which orjson refuses: ``_LONE``) sends the text the dict reading's way, to say so.
+_SUSPECT_ESCAPE = (rb"\\u(?:[dD][89a-fA-F]|003[aA])")
+_COLON_ESCAPE = (rb"\\u003[aA]")
+_LONE = (
+    rb"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+    rb"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F][0-9a-fA-F]{2}")
+
+
+def _suspect(text: bytes) -> bool:
+    """True when ``text`` escapes a colon or holds a lone surrogate escape (surrogate pairs, as
+    ``json.dumps`` writes every emoji, are read here). An escaped backslash before a ``u`` may look
+    like an escape to these patterns: the dict reading then reads the text, which costs only time."""
+    return _re(_SUSPECT_ESCAPE).search(text) is not None and (
+        _re(_COLON_ESCAPE).search(text) is not None or _re(_LONE).search(text) is not None)
+_NOT_TEXT = (rb'\0[^"n]')  # in the NUL-joined contents: one that is not a string or null
+
+
+def _fits(structs: list[Message], data: bytes) -> bool:
+    """True when every content is a string or null (content parts and numbers are the dict
+    reading's) and ``data`` has exactly the colons the structs account for (one per key, and those
+    inside their strings): a repeated key, which the decode keeps only the last of, adds one
+    (the dict reading names it). A few passes in C over lists, not a loop per message."""
+    if _suspect(data):
+        return False
+    contents = [m.content for m in structs if m.content is not UNSET]
+    colons = 0
+    for k in range(0, len(contents), _JOINED):  # a slice at a time: no copy of them all at once
+        joined = b"\0" + b"\0".join(contents[k:k + _JOINED])  # (a JSON text holds no NUL byte)
+        if _re(_NOT_TEXT).search(joined):
+            return False
+        colons += joined.count(b":")
+    tools = [m.tool_call_id for m in structs if type(m) is Tool]
+    lists = [m.tool_calls for m in structs if type(m) is Assistant and m.tool_calls is not UNSET]
+    calls = [c for tc in lists if tc for c in tc]
+    fns = [c.function for c in calls]
+    typed = sum([c.type is not UNSET for c in calls])
+    keys = len(structs) + len(contents) + len(tools) + len(lists) + 4 * len(calls) + typed
+    strings = [*tools, *[c.id for c in calls], *[f.name for f in fns], *[f.arguments for f in fns]]
+    for k in range(0, len(strings), _JOINED):
+        colons += "".join(strings[k:k + _JOINED]).count(":")
+    return keys + colons == data.count(b":")
+
+
+_JOINED = 4096  # contents or strings joined at once to count their colons
+
+
+def document(data: bytes) -> TypedItems | None:
+    """The message list ``data`` holds, read as structs, when it is a top-level array of the typed
+    shape that the dict reading would read to the same values with nothing lost; else None (the
+    dict reading then reads it, and says what it says)."""
+    if data[:1] != b"[":
+        return None
+    try:
+        structs = _decode_list(data)
+    except NOT_DECODED:
+        return None
+    if not _fits(structs, data):
+        return None  # content parts, a number, a repeated key: the dict reading's
+    return TypedItems(structs, data)
+
+
+def read(items: TypedItems, where: tuple[Any, ...], issues: list[Issue]) -> list[Msg]:
+    """``openai_chat.normalize`` of a typed message list: the same messages and the same issues,
+    from the structs (the dicts are not made)."""
+    out: list[Msg] = []
+    add = out.append
+    note = issues.append
+    names_ok: set[str] = set()
+    prev: str | None = None
+    loads, bad_json = orjson.loads, orjson.JSONDecodeError
+    msg, result, tool, assistant, unset, null = Msg, Result, Tool, Assistant, UNSET, _NULL  # (locals: faster)
+    for i, m in enumerate(items.structs):
+        t = type(m)
+        if t is tool:
+            cid = m.tool_call_id  # type: ignore[union-attr]
+            if cid and cid != "null":
+                res = (result(cid, None, 0, i),)
+            else:
+                note(Issue("TC008", i, None, side="result", value=cid))
+                res = (result(None, None, 0, i),)
+            if m.content is unset or m.content == null:
+                note(Issue("TC018", i, cid or None, field="content", role="tool"))
+            add(msg(i, "tool", (), res, items, False))
+            if prev == "user":
+                note(Issue("TC019", i, None, i - 1, role="tool", prev="user"))
+            prev = "tool"
+        elif t is assistant:
+            tc = m.tool_calls  # type: ignore[union-attr]
+            empty = m.content is unset or m.content == null
+            calls: Sequence[Call] = ()
+            if tc is None or tc is unset:
+                if empty:
+                    note(Issue("TC018", i, None, field="content", role="assistant"))
+            else:
+                if not tc:
+                    note(Issue("TC007", i))
+                    if empty:
+                        note(Issue("TC018", i, None, field="content", role="assistant"))
+                calls = []
+                for j, c in enumerate(tc):
+                    call_id: str | None = c.id
+                    name, args = c.function.name, c.function.arguments
+                    if not call_id or call_id == "null":
+                        note(Issue("TC008", i, None, side="call", pos=j, value=call_id, name=name))
+                        call_id = None
+                    if name not in names_ok:
+                        if NAME_RE.fullmatch(name):
+                            names_ok.add(name)
+                        else:
+                            note(Issue("TC012", i, call_id, pos=j, name=name))
+                    calls.append(Call(call_id, name, args, j, i))
+                    if args:
+                        try:
+                            loads(args)
+                        except bad_json:
+                            note(Issue("TC011", i, call_id, pos=j, name=name))
+            add(msg(i, "assistant", calls, (), items))
+            prev = "assistant"
+        else:
+            role = "system" if t is System else "user"
+            if m.content is unset or m.content == null:
+                note(Issue("TC018", i, None, field="content", role=role))
+            add(msg(i, role, (), (), items))
+            if prev == "tool" and role == "user":
+                note(Issue("TC019", i, None, i - 1, role="user", prev="tool"))
+            prev = role
+    return out
+
