@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import codecs
 import contextlib
-import functools
 import json
 import math
-import re
 import sys
 from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
@@ -22,10 +20,11 @@ import orjson
 
 from .errors import InputError, PythonReprInput
 from .heap import return_big_buffers
+from .lazy_patterns import compiled
 
 # The patterns below are compiled on first use: most of them serve only an error message or a
 # big file, and compiling them all would cost every start of the CLI.
-_re = functools.cache(re.compile)
+_re = compiled
 
 BOM = b"\xef\xbb\xbf"
 # Longest first: the UTF-32-LE mark begins with the UTF-16-LE one.

@@ -6,8 +6,13 @@ compiled, so a hot loop pays nothing for the laziness."""
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any, cast
+
+# ``re.compile`` kept per pattern: ``compiled(SOURCE)`` where a pattern is used compiles it the first
+# time and returns the same pattern after (str or bytes), for code that names its patterns by source.
+compiled = functools.cache(re.compile)
 
 
 class _Lazy:

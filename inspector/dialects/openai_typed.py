@@ -22,19 +22,18 @@ one fine-tuning line, ``{"messages": [...], "tools": [...]}``.
 
 from __future__ import annotations
 
-import functools
-import re
 from collections.abc import Iterator, Sequence
 from typing import Any, Literal, overload
 
 import msgspec
 import orjson
 
+from ..lazy_patterns import compiled
 from ..model import Call, Deferred, Issue, Msg, Result
 from .base import NAME_RE
 
 UNSET = msgspec.UNSET
-_re = functools.cache(re.compile)  # patterns compiled on first use, not on import
+_re = compiled  # patterns compiled on first use, not on import
 Unset = msgspec.UnsetType
 _NULL = msgspec.Raw(b"null")  # (a Raw equals a Raw, never bytes)
 
