@@ -79,7 +79,7 @@ def check(source: _Any, target: str | None = None, *, dialect: str | None = None
     from .checking import check_document
     from .reading import load
 
-    report, _ = check_document(load(source), target, dialect, as_request=as_request)
+    report, _ = check_document(load(source, typed=True), target, dialect, as_request=as_request)
     return report
 
 

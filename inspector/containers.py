@@ -15,6 +15,7 @@ import msgspec
 
 from .declared_tools import declared_tools
 from .errors import InputError
+from .model import Deferred
 
 Path = tuple[Any, ...]
 
@@ -53,6 +54,12 @@ class Document(msgspec.Struct):
     # Object keys the file repeats: ``{"path", "key", "values": [first, ..., last]}`` each; the
     # parsed value keeps the last (as every JSON parser does), the report shows them all.
     duplicate_keys: list[dict[str, Any]] = msgspec.field(default_factory=list)
+
+    def value(self) -> Any:
+        """``root`` as plain JSON values: a message list read as typed structs (``reading.typed_document``)
+        made whole as the list of dicts the dict reading has, anything else as it is."""
+        root = self.root
+        return root.whole() if isinstance(root, Deferred) else root
 
 
 class Embedded:

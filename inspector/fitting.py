@@ -324,7 +324,7 @@ class FitResult:
 
     @property
     def data(self) -> Any:
-        return self.document.root
+        return self.document.value()
 
 
 def fit(source: Any, max_tokens: int, target: str | None = None, options: FitOptions | dict[str, Any] | None = None, *,
@@ -350,9 +350,9 @@ def fit(source: Any, max_tokens: int, target: str | None = None, options: FitOpt
     original = source_bytes(source)
     if original is None and isinstance(source, str):
         original, name = read_source(source)
-        doc = load(original, name=name)
+        doc = load(original, name=name, typed=True)
     else:
-        doc = load(source)
+        doc = load(source, typed=True)
     with gc_paused():
         return _fit_document(doc, target, options, dialect, original)
 

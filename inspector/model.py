@@ -57,6 +57,10 @@ class Deferred:
         """The first ``n`` items as values equal to them (detection looks at a list's head)."""
         raise NotImplementedError
 
+    def whole(self) -> list[Any]:  # pragma: no cover - the readers' own
+        """Every item, as the list the dict reading parses (for a caller that wants plain values)."""
+        raise NotImplementedError
+
 
 class Msg(msgspec.Struct, eq=False, gc=False):
     """A message reduced to what pairing and the rules need; ``raw`` is the untouched input."""

@@ -135,11 +135,13 @@ def _with_timeout(read: Callable[[], bytes], name: str, timeout: float | None) -
     return data
 
 
-def load(source: Any, *, name: str | None = None) -> Document:
+def load(source: Any, *, name: str | None = None, typed: bool = False) -> Document:
     """Read a transcript from a path, ``-`` (stdin), bytes, JSON text, or already-parsed data.
 
     A ``str`` is taken as JSON text when it starts like JSON (``[``, ``{``, a BOM) or holds a
-    newline; otherwise as a path.
+    newline; otherwise as a path. ``typed``: a Chat Completions message array is read as typed
+    structs (``typed_document``), as every door of the engine reads it; without it (the library's
+    ``inspector.load``) the document's root is plain JSON values.
     """
     if isinstance(source, Document):
         return source
@@ -147,43 +149,62 @@ def load(source: Any, *, name: str | None = None) -> Document:
         return Document(root=source, format="json", transcripts=find_transcripts(source, "json"),
                         source=name or "<data>")
     if isinstance(source, (bytes, bytearray, memoryview)):
-        return load_bytes(bytes(source), name or "<bytes>")
+        return load_bytes(bytes(source), name or "<bytes>", typed=typed)
     if isinstance(source, str) and (source.lstrip("\ufeff \t\r\n")[:1] in ("[", "{") or "\n" in source):
-        return load_bytes(source.encode("utf-8", "surrogatepass"), name or "<text>")
+        return load_bytes(source.encode("utf-8", "surrogatepass"), name or "<text>", typed=typed)
     if isinstance(source, (str, os.PathLike)):
-        return load_path(source, name=name)
+        return load_path(source, name=name, typed=typed)
     raise InputError(f"cannot read a transcript from a {type(source).__name__}")
 
 
-def load_path(path: str | os.PathLike[str], *, name: str | None = None) -> Document:
+def load_path(path: str | os.PathLike[str], *, name: str | None = None, typed: bool = True) -> Document:
     """``load`` of a file, or of stdin for ``-`` (never taken as JSON text).
 
-    A big JSON array in a regular file is parsed while it is read (``jsonio.loads_stream``), so
-    that its text is never held whole beside its parsed value; anything else is read whole first.
+    A Chat Completions message array is read as typed structs (``typed_document``); with
+    ``typed=False`` (or when it is not that shape) the dict reading reads it. A big JSON array in
+    a regular file is then parsed while it is read (``jsonio.loads_stream``), so that its text is
+    never held whole beside its parsed value; anything else is read whole first.
     """
     if path_is_database(path):  # a SQLite session store, opened read-only where it is
         label = name or os.fspath(path)
         return database_document(database_of_path(os.fspath(path)), label)
+    if typed:
+        data, label = read_source(path)
+        label = name or label
+        doc = typed_document(data, label)
+        if doc is not None:
+            return doc
+        if not _streamable(path):
+            return load_bytes(data, label, typed=False)
+        del data  # a big regular file: read again a few MB at a time rather than held twice
     root = _streamed(path)
     if root is not None:
         label = name or os.fspath(path)
         return Document(root=root, format="json", transcripts=find_transcripts(root, "json"), source=label)
     data, label = read_source(path)
-    return load_bytes(data, name or label)
+    return load_bytes(data, name or label, typed=False)
+
+
+def _streamable(path: str | os.PathLike[str]) -> bool:
+    """True for a regular file of a size ``_streamed`` parses while it reads it."""
+    name = os.fspath(path)
+    if name in ("", "-"):
+        return False
+    try:
+        info = os.stat(name)
+    except OSError:
+        return False
+    return stat.S_ISREG(info.st_mode) and PIECES_FROM <= info.st_size <= MAX_BYTES
 
 
 def _streamed(path: str | os.PathLike[str]) -> list[Any] | None:
     """The parsed array of a big regular file read a few MB at a time, or None: not such a file,
     or something the streamed parse cannot vouch for (``read_source`` and ``parse`` then give the
     file's error or its exact reading)."""
-    name = os.fspath(path)
-    if name in ("", "-"):
+    if not _streamable(path):
         return None
     try:
-        info = os.stat(name)
-        if not stat.S_ISREG(info.st_mode) or not PIECES_FROM <= info.st_size <= MAX_BYTES:
-            return None
-        with open(name, "rb") as f, gc_paused():
+        with open(os.fspath(path), "rb") as f, gc_paused():
             return loads_stream(f.read, MAX_BYTES)
     except (OSError, InputError):
         return None
@@ -211,9 +232,15 @@ def database_document(data: bytes, label: str) -> Document:
     return Document(root=root, format="sqlite", transcripts=find_transcripts(root, "sqlite"), source=label)
 
 
-def load_bytes(data: bytes, label: str) -> Document:
+def load_bytes(data: bytes, label: str, *, typed: bool = True) -> Document:
     """``load`` of a file's bytes (JSON or JSON Lines; UTF-16 and UTF-32 are transcoded; a SQLite
-    session store, see ``sqlite_sessions``)."""
+    session store, see ``sqlite_sessions``). A Chat Completions message array is read as typed
+    structs (``typed_document``), the engine's one reading of that shape at every door; with
+    ``typed=False``, or for anything else, the dict reading reads the bytes."""
+    if typed:
+        doc = typed_document(data, label)
+        if doc is not None:
+            return doc
     if is_database(data[:16]):
         return database_document(data, label)
     with gc_paused():
@@ -244,18 +271,12 @@ def typed_document(data: bytes, label: str) -> Document | None:
                                                 container=found[0].container)])
 
 
-def read_document(path: str | os.PathLike[str], python_repr: bool = False, typed: bool = False) -> Document:
-    """``load`` a path or ``-``, as every command reads its input; with ``python_repr``, a Python
-    repr (what ``print(messages)`` shows) is read as a literal. ``typed``: a Chat Completions
-    message array is read as typed structs (``typed_document``), which checking reads as the dicts."""
-    typed = typed and not path_is_database(path)
-    data, label = read_source(path) if path == "-" or typed else (None, str(path))
-    if typed and data is not None:
-        doc = typed_document(data, label)
-        if doc is not None:
-            return doc
+def read_document(path: str | os.PathLike[str], python_repr: bool = False) -> Document:
+    """``load`` a path or ``-``, as every command reads its input (a Chat Completions message
+    array as typed structs, ``typed_document``); with ``python_repr``, a Python repr (what
+    ``print(messages)`` shows) is read as a literal."""
+    data, label = read_source(path) if path == "-" else (None, str(path))
     try:
-        # a file is given to the loader by name: a big JSON array is then parsed while it is read
         return load_bytes(data, label) if data is not None else load_path(path)
     except PythonReprInput as exc:
         if not python_repr:

@@ -329,7 +329,7 @@ class RepairResult:
     @property
     def data(self) -> Any:
         """The repaired value: the message list, or the whole wrapper it sits in."""
-        return self.document.root
+        return self.document.value()
 
     def __iter__(self) -> Iterator[Any]:
         return iter((self.data, self.report))
@@ -354,10 +354,10 @@ def repair(source: Any, target: str | None = None, options: RepairOptions | dict
         doc = load(data)  # a SQLite session store: the repaired database is a new one (``sqlite_sessions``)
     elif data is not None:
         original = Original(data)
-        doc = load(source)
+        doc = load(source, typed=True)
     elif isinstance(source, (str, os.PathLike)) and not isinstance(source, Document) and not path_is_database(source):
         data, name = read_source(source)
-        doc = load(data, name=name)
+        doc = load(data, name=name, typed=True)
         # A file is read again if it comes back unchanged; stdin cannot be.
         original = Original(data, None if name == "<stdin>" else name)
     else:

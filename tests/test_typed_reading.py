@@ -26,7 +26,7 @@ import pytest
 from inspector.checking import check_plain
 from inspector.dialects.openai_typed import TypedItems, document
 from inspector.jsonio import dumps
-from inspector.reading import read_document
+from inspector.reading import load_path, read_document
 
 NAMES = ("read_file", "run_shell", "search_web")
 
@@ -119,7 +119,7 @@ def _both(tmp_path: Path, text: str) -> tuple[bytes, bytes, bool]:
     path = tmp_path / "t.json"
     path.write_text(text, encoding="utf-8")
     try:
-        typed_doc = read_document(str(path), typed=True)
+        typed_doc = read_document(str(path))
     except Exception as exc:  # noqa: BLE001
         typed = f"{type(exc).__name__}: {exc}".encode()
         was_typed = False
@@ -127,7 +127,7 @@ def _both(tmp_path: Path, text: str) -> tuple[bytes, bytes, bool]:
         was_typed = isinstance(typed_doc.transcripts[0].items, TypedItems) if typed_doc.transcripts else False
         typed = _report(typed_doc)
     try:
-        plain = _report(read_document(str(path)))
+        plain = _report(load_path(str(path), typed=False))
     except Exception as exc:  # noqa: BLE001
         plain = f"{type(exc).__name__}: {exc}".encode()
     return typed, plain, was_typed
@@ -174,7 +174,7 @@ def test_the_cli_gives_the_same_bytes(tmp_path: Path, name: str) -> None:
     path.write_text(json.dumps(msgs), encoding="utf-8")
     out = subprocess.run([sys.executable, "-m", "inspector", "check", str(path), "--format", "json"],
                          capture_output=True, check=False)
-    report, _ = check_plain(read_document(str(path)))
+    report, _ = check_plain(load_path(str(path), typed=False))
     assert out.stdout == dumps(report)
 
 

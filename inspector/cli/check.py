@@ -177,7 +177,7 @@ def run_check(args: argparse.Namespace) -> int:
     for path, problem in files:
         if problem is None:
             try:
-                doc = read_document(path, args.python_repr, typed=True)
+                doc = read_document(path, args.python_repr)
                 report, analyses = check_plain(doc, args.target, args.dialect, loops=loops,
                                                as_request=True if args.as_request else None)
             except InputError as exc:

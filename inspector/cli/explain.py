@@ -58,7 +58,7 @@ def run_explain(args: argparse.Namespace) -> int:
     if not text.strip():
         raise InputError("no error text: pass --error TEXT or pipe the provider's error on stdin")
     err = parse_error(text)
-    doc = read_document(args.path, args.python_repr, typed=True)
+    doc = read_document(args.path, args.python_repr)
     report, analyses = check_plain(doc, _target_for(args, err, doc), args.dialect)
     n = args.transcript
     if not 0 <= n < len(analyses):

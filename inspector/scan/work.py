@@ -201,7 +201,7 @@ def scan_part(part: Part, opts: ScanOptions, line_base: int = 0) -> tuple[list[d
     from ..reading import load
 
     try:
-        doc = load(part.path)
+        doc = load(part.path, typed=True)
         many = len(doc.transcripts) > 1
         doc.source = part.path
         return _rows(doc, None, [_key(doc.root, t, many) for t in doc.transcripts], opts), 0
