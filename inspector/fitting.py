@@ -379,7 +379,7 @@ def _fit_document(doc: Document, target: str | None, options: FitOptions, dialec
     if any(p.removed for p in plans):
         output = serialise(out_doc.root, doc.format, pretty_like(original))
     else:
-        output = original if original is not None else serialise(doc.root, doc.format, True)
+        output = original if original is not None else serialise(doc.value(), doc.format, True)
     removed = []
     for run in runs:
         plan, items = run.plan, run.a.transcript.items

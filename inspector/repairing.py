@@ -461,7 +461,7 @@ def _repair_document(doc: Document, target: str | None, options: RepairOptions, 
             pieces, reads = original.pieces, original
         else:
             def pieces() -> Iterator[bytes]:
-                return serialise_pieces(doc.root, doc.format, True)
+                return serialise_pieces(doc.value(), doc.format, True)
     else:
         pretty = original is None or original.pretty
         if original is not None and original.utf8 and doc.format == "jsonl" and type(root) is list:

@@ -450,3 +450,78 @@ def test_repair_of_random_broken_transcripts_acts_on_check_and_reads_back(dialec
         return
     assume(report["dialect"] == dialect)  # a trimmed history may no longer show its format
     repair_holds(text, report, target=target)
+
+
+# --- one reader (issue 37): each door, typed against the dict reading --------------------------------
+
+def _door_bytes(source, name: str) -> tuple:
+    """What repair, fit (a budget nothing exceeds and a tight one) and scan give for one input: the
+    output bytes and the report of each, or the words each refuses it with."""
+    from inspector.fitting import FitError
+    from inspector.jsonio import dumps
+    from inspector.scan.work import check_value  # noqa: F401 - (the rows below come from scan_part)
+
+    out: list = []
+    try:
+        res = inspector.repair(source)
+        out += [res.output, dumps(res.report.model_dump()), dumps(res.data)]
+    except InputError as exc:
+        out.append(f"repair: {exc}")
+    for budget in (10**12, 150):
+        try:
+            fitted = inspector.fit(source, budget)
+            out += [fitted.output, dumps(fitted.report), dumps(fitted.data)]
+        except (InputError, FitError) as exc:
+            out.append(f"fit {budget}: {exc}")
+    if isinstance(source, Path):
+        out.append(dumps(_scan_rows(source)))
+    return tuple(out)
+
+
+def _typed_and_dict(monkeypatch, source) -> tuple[tuple, tuple, bool]:
+    """The doors' bytes with the engine's typed reading, then with it turned off (every file read as
+    dicts), and whether the typed reading took the input."""
+    from inspector import reading
+
+    read_typed = reading.typed_document
+    taken: list[bool] = []
+
+    def spy(data: bytes, label: str):
+        doc = read_typed(data, label)
+        taken.append(doc is not None)
+        return doc
+
+    with monkeypatch.context() as m:
+        m.setattr(reading, "typed_document", spy)
+        typed = _door_bytes(source, str(source))
+    with monkeypatch.context() as m:
+        m.setattr(reading, "typed_document", lambda data, label: None)
+        plain = _door_bytes(source, str(source))
+    return typed, plain, any(taken)
+
+
+def test_every_file_the_typed_reading_takes_gives_repair_fit_and_scan_the_same_bytes(files, monkeypatch):
+    """Over the corpus, the samples, the fixtures and their variants: every file the typed reading
+    takes (a Chat Completions message array) gives repair, fit and scan the very bytes the dict
+    reading gives (output, report, rows); the others are not read typed at all."""
+    taken, failures = 0, []
+    for path in files:
+        typed, plain, was_typed = _typed_and_dict(monkeypatch, path)
+        taken += was_typed
+        if typed != plain:
+            failures.append(path.name)
+    assert not failures, f"the typed reading changes a door's output: {failures}"
+    assert taken >= 10, f"only {taken} files read typed: this proves little"
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(chat=st.one_of(valid_transcripts(max_rounds=3), broken()), indent=st.sampled_from([None, 1, 2]))
+def test_generated_chat_completions_give_repair_fit_and_scan_the_same_bytes_typed(chat, indent, monkeypatch, tmp_path):
+    """Generated Chat Completions transcripts, clean and broken (the fuzz suite's corruptions),
+    written compact or indented: repair, fit and scan give the same bytes read typed as read as dicts."""
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(chat, indent=indent))
+    typed, plain, _ = _typed_and_dict(monkeypatch, path)
+    assert typed == plain
+    typed, plain, _ = _typed_and_dict(monkeypatch, path.read_bytes())  # the app's upload: bytes
+    assert typed == plain

@@ -222,3 +222,99 @@ def test_every_door_that_reads_typed_says_the_same(tmp_path: Path, monkeypatch: 
     monkeypatch.setattr(reading, "typed_document", lambda data, label: None)
     code = main(DOORS[door](str(path)))
     assert typed == (code, *capsysbinary.readouterr())
+
+
+# --- every other door: repair, fit, scan, diff and the app, typed against the dict reading ---------
+
+def _cli(argv: list[str], outputs: list[Path], capsysbinary: pytest.CaptureFixture[bytes]) -> tuple[Any, ...]:
+    """Exit status, stdout, stderr and the bytes of each file the command wrote."""
+    from inspector.cli.parser import main
+
+    for p in outputs:
+        p.unlink(missing_ok=True)
+    code = main(argv)
+    out, err = capsysbinary.readouterr()
+    return (code, out, err, *[p.read_bytes() if p.exists() else None for p in outputs])
+
+
+def _app(path: Path) -> tuple[Any, ...]:
+    """What the app shows and its worker jobs bring back for the file: the check's findings table
+    and loops (``ui.analysis``, as the page reads the upload), and the check, repair and fit jobs'
+    results (``ui.workers``, run here in-process)."""
+    from inspector.checking import check_document
+    from inspector.ui import workers
+    from inspector.ui.analysis import Checked
+    from inspector.ui.findings import findings_frame
+    from inspector.ui.loops import loops_frame
+
+    data, name = path.read_bytes(), path.name
+    doc = inspector_load_bytes(data, name)  # the app's reading of an upload (``analysis.parsed``)
+    report, analyses = check_document(doc)
+    checked = Checked(doc, report, analyses)
+    shown = [(findings_frame(checked.findings(k)).to_dict("records"), loops_frame(checked.loops(k)).to_dict("records"))
+             for k in range(report.transcripts)]
+    repaired = workers._repair(data, "openai", {}, None)
+    fitted = [workers._fit(data, budget, None, {}, None) for budget in (120, 10**9)]
+    return (repr(shown), workers._check(data, name), repaired.output, dumps(repaired.report.model_dump()),
+            dumps(repaired.data), *[f if isinstance(f, str) else (f.output, dumps(f.report)) for f in fitted])
+
+
+def inspector_load_bytes(data: bytes, name: str) -> Any:
+    from inspector.reading import load_bytes
+
+    return load_bytes(data, name)
+
+
+OTHER_DOORS = {
+    "repair": lambda p, o: ["repair", p, "-o", o[0], "--report", o[1]],
+    "repair to stdout": lambda p, o: ["repair", p],
+    "repair for anthropic": lambda p, o: ["repair", p, "--target", "anthropic", "-o", o[0], "--report", o[1]],
+    "fit": lambda p, o: ["fit", p, "--max-tokens", "120", "-o", o[0], "--report", o[1]],
+    "fit what fits": lambda p, o: ["fit", p, "--max-tokens", str(10**9), "-o", o[0], "--report", o[1]],
+    "fit after repair": lambda p, o: ["fit", p, "--max-tokens", "200", "--repair", "-o", o[0], "--report", o[1]],
+    "scan": lambda p, o: ["scan", p, "--format", "jsonl", "-j", "1", "--no-progress"],
+    "scan to a file": lambda p, o: ["scan", p, "--format", "json", "-j", "1", "--no-progress", "-o", o[2]],
+    "diff": lambda p, o: ["diff", p, o[3], "--format", "json"],
+}
+
+
+@pytest.mark.parametrize("door", sorted([*OTHER_DOORS, "app"]))
+@pytest.mark.parametrize("name", ["clean", "drop result", "move result", "double result", "empty id", "null id",
+                                  "null content", "loop", "bad arguments", "user after tool", "ends on a call"])
+def test_repair_fit_scan_diff_and_the_app_read_typed_and_say_the_same(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsysbinary: pytest.CaptureFixture[bytes],
+        door: str, name: str) -> None:
+    """Each door reads the Chat Completions file typed (the one reading), and its output bytes, its
+    report, its exit status and its words are those of the same door with the typed reading turned
+    off (every file then read as dicts): repair's output and report, fit's, scan's rows, diff's
+    JSON, the app's tables and its worker jobs' results."""
+    from inspector import reading
+
+    msgs = transcript(random.Random(11))
+    if name != "clean":
+        BREAKS[name](msgs, random.Random(3))
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(msgs, indent=1), encoding="utf-8")
+    other = tmp_path / "other.json"  # diff's second file: the same conversation, one result dropped
+    BREAKS["drop result"](msgs, random.Random(4))
+    other.write_text(json.dumps(msgs), encoding="utf-8")
+    outputs = [tmp_path / "out.json", tmp_path / "report.json", tmp_path / "rows.jsonl", other]
+    read_typed = reading.typed_document
+    taken: list[bool] = []
+
+    def spy(data: bytes, label: str) -> Any:
+        doc = read_typed(data, label)
+        taken.append(doc is not None)
+        return doc
+
+    def run() -> tuple[Any, ...]:
+        if door == "app":
+            return _app(path)
+        return _cli(OTHER_DOORS[door](str(path), [str(p) for p in outputs]), outputs[:3], capsysbinary)
+
+    monkeypatch.setattr(reading, "typed_document", spy)
+    typed = run()
+    assert taken and taken[0], "the door did not read the file typed"
+    assert door == "app" or typed[0] in (0, 1), f"{door} refused the file: {typed[2]!r}"
+    monkeypatch.setattr(reading, "typed_document", lambda data, label: None)
+    assert run() == typed

@@ -42,7 +42,9 @@ def _tiny_messages(n: int) -> bytes:
 
 
 def test_checking_a_file_that_needs_more_memory_than_a_job_has_is_refused():
-    data = _tiny_messages(400_000)  # ~12 MB: its parsed messages and analysis need well over 200 MB
+    # ~38 MB: read as typed structs (the engine's reading of a Chat Completions array, a third of the
+    # dicts' memory) and checked, it still needs well over 200 MB
+    data = _tiny_messages(1_200_000)
     with pytest.raises(workers.WorkLimit, match="needs more than 200 MB of memory to read and check"):
         workers.admit("check", hashlib.sha256(data).hexdigest(), data, "big.json")
     small = _tiny_messages(100)
