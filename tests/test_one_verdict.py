@@ -404,3 +404,49 @@ def test_scan_of_a_folder_reads_each_session_store_in_it_as_check_reads_the_data
     assert "SQLite database with tables users: not a session store the inspector reads" in other["problem"]
     checked = run("check", tmp_path / "other.db")
     assert checked.returncode == 2 and b"not a session store the inspector reads" in checked.stderr
+
+
+# --- a Chat Completions file: one reading (the typed one, issue 37) at every door -----------------
+
+def test_a_chat_completions_file_is_read_typed_and_judged_alike_by_check_scan_repair_fit_and_the_app(
+        tmp_path, monkeypatch):
+    """Every door reads the message array through the engine's one typed reading (none reads it as
+    dicts its own way) and says the same: check's findings are scan's, the app's worker counts
+    them, repair acts on them only and fit keeps them."""
+    from inspector import reading
+    from inspector.scan import sources
+    from inspector.scan.work import ScanOptions, scan_part
+    from inspector.ui import workers
+
+    msgs = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "weather?"}, CALL,
+            {"role": "assistant", "content": "It is sunny."}, ORPHAN]
+    path = tmp_path / "chat.json"
+    path.write_text(json.dumps(msgs, indent=2))
+    read_typed, doors = reading.typed_document, []
+
+    def spy(data, label):
+        doc = read_typed(data, label)
+        doors[-1][1].append(doc is not None)
+        return doc
+
+    monkeypatch.setattr(reading, "typed_document", spy)
+
+    def door(name):
+        doors.append((name, []))
+
+    door("check")
+    report = inspector.check(path)
+    errors = [(f.message_index, f.code) for f in report.findings if f.severity == "error"]
+    assert errors == [(2, "TC001"), (4, "TC002")]
+    door("scan")
+    [row] = scan_part(sources.plan([str(path)])[0], ScanOptions())[0]
+    assert [(f["message_index"], f["code"]) for f in row["findings"]] == [(f.message_index, f.code) for f in report.findings]
+    door("the app's check job")
+    assert workers._check(path.read_bytes(), "chat.json") == len(report.findings)
+    door("repair")
+    fixed = inspector.repair(path)
+    assert fixed.report.ok and {c.code for c in fixed.report.changes} <= {c for _, c in errors}
+    door("fit")
+    fitted = inspector.fit(str(path), 10**9)
+    assert fitted.report["errors_before"] == len(errors) and fitted.report["removed"] == []
+    assert all(taken and taken[0] for _, taken in doors), [name for name, taken in doors if not (taken and taken[0])]
