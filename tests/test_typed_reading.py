@@ -318,3 +318,18 @@ def test_repair_fit_scan_diff_and_the_app_read_typed_and_say_the_same(
     assert door == "app" or typed[0] in (0, 1), f"{door} refused the file: {typed[2]!r}"
     monkeypatch.setattr(reading, "typed_document", lambda data, label: None)
     assert run() == typed
+
+
+def test_a_list_walked_item_by_item_is_the_dict_readings_list_with_each_item_made_once() -> None:
+    """Repair and fit walk every item (``items[k]``): past the first items parsed one by one the rest
+    are parsed at once, and every item is the dict reading's, the same object each time it is asked."""
+    from inspector.dialects import openai_typed
+
+    msgs = transcript(random.Random(2)) * (openai_typed._MADE_APART // 10 + 5)
+    data = json.dumps(msgs).encode()
+    items = document(data)
+    assert items is not None and len(items) > openai_typed._MADE_APART
+    first = [items[k] for k in range(len(items))]
+    assert first == json.loads(data)
+    assert all(items[k] is first[k] for k in range(len(items)))
+    assert list(items) == first and all(a is b for a, b in zip(items, first))

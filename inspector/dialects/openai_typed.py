@@ -157,6 +157,9 @@ _decode_spans = msgspec.json.Decoder(list[msgspec.Raw]).decode
 _decode_any = msgspec.json.Decoder().decode
 
 
+_MADE_APART = 1000  # items parsed one by one before the rest are parsed in one go
+
+
 class TypedItems(Deferred, Sequence[Any]):
     """A message list read as structs, seen as the list of dicts the dict reading has: item ``i``
     is parsed from its own text the first time it is asked for (the same dict every time, with
@@ -181,6 +184,8 @@ class TypedItems(Deferred, Sequence[Any]):
             return self._whole[i]
         d = self._made.get(i)
         if d is None:
+            if len(self._made) >= _MADE_APART:  # a door walking the list (repair, fit): all at once is cheaper
+                return self.whole()[i]
             if self._spans is None:
                 self._spans = _decode_spans(self.data)
             d = self._made[i] = _decode_any(self._spans[i])
