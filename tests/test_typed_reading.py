@@ -325,7 +325,7 @@ def test_a_list_walked_item_by_item_is_the_dict_readings_list_with_each_item_mad
     are parsed at once, and every item is the dict reading's, the same object each time it is asked."""
     from inspector.dialects import openai_typed
 
-    msgs = transcript(random.Random(2)) * (openai_typed._MADE_APART // 10 + 5)
+    msgs = transcript(random.Random(2)) * (openai_typed._MADE_APART // 5 + 5)
     data = json.dumps(msgs).encode()
     items = document(data)
     assert items is not None and len(items) > openai_typed._MADE_APART
