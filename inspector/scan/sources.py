@@ -123,13 +123,15 @@ def kind_of(path: str) -> str:
     with open(path, "rb") as f:
         if is_database(f.read(16)):
             return "whole"  # a SQLite session store, read whole as check reads it
+    if not lines.has_second_line(path):
+        # a one-line file is one document (with a byte-order mark too, issue 33), read as check
+        # reads it (a compact message array typed): never parsed here first just to say so
+        return "whole"
     first = lines.first_line_bytes(path)
     try:
         value = orjson.loads(first)
     except orjson.JSONDecodeError:
         return "whole"  # pretty-printed JSON (or text that the whole-file reader will explain)
-    if not lines.has_second_line(path):
-        return "whole"  # a one-line file is one document (with a byte-order mark too, issue 33)
     return "lines" if _is_record(value) else "whole"
 
 
