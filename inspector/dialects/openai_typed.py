@@ -282,6 +282,39 @@ def document(data: bytes) -> TypedItems | None:
     return TypedItems(structs, data)
 
 
+class _Body(msgspec.Struct, gc=False):
+    """A request body as far as its message list: the list's JSON text (every other key is read,
+    as JSON, by the dict reading)."""
+
+    messages: msgspec.Raw
+
+
+_decode_body = msgspec.json.Decoder(_Body).decode
+_HEAD = 64  # bytes of the list's text looked for in the body
+
+
+def request_parts(data: bytes) -> tuple[bytes, TypedItems] | None:
+    """A Chat Completions request body (``{"model": ..., "messages": [...], ...}``) cut in two:
+    the body with its message list written ``[]`` (the dict reading reads the rest: ``model``,
+    ``tools``, ``tool_choice``, ``thinking``, whatever the rules ask for), and the list read as
+    structs (``document``). None when the body is not an object with a ``messages`` list of the
+    typed shape whose text occurs exactly once in it (so that the cut is the list's own place)."""
+    if data[:1] != b"{":
+        return None
+    try:
+        span = bytes(_decode_body(data).messages)
+    except NOT_DECODED:
+        return None
+    head = span[:_HEAD]  # found once in the body, its place is the list's (a short needle is found fast)
+    at = data.find(head)
+    if span[:1] != b"[" or at < 0 or data.find(head, at + 1) >= 0 or not data.startswith(span, at):
+        return None
+    items = document(span)
+    if items is None:
+        return None
+    return data[:at] + b"[]" + data[at + len(span):], items
+
+
 def read(items: TypedItems, where: tuple[Any, ...], issues: list[Issue]) -> list[Msg]:
     """``openai_chat.normalize`` of a typed message list: the same messages and the same issues,
     from the structs (the dicts are not made)."""

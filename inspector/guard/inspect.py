@@ -30,6 +30,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..errors import InputError
+from ..model import Deferred
 from ..targets import PROVIDER_NAME, target_from_url
 
 
@@ -190,14 +191,16 @@ def _warnings(report: dict[str, Any]) -> bool:
 
 def _check(out: Inspection, ep: Endpoint, url: str, body: bytes) -> None:
     from ..checking import check_plain
-    from ..reading import load_bytes
+    from ..reading import load_bytes, typed_request
 
-    doc = load_bytes(body, url if "://" in url else public_url(url))  # (``_inspect`` made a URL public)
+    label = url if "://" in url else public_url(url)  # (``_inspect`` made a URL public)
+    # A Chat Completions body's messages read as typed structs (the same reading, no dict per message)
+    doc = (typed_request(body, label) if ep is CHAT else None) or load_bytes(body, label)
     root = doc.root
     if type(root) is not dict:
         raise InputError(f"the body is not a JSON object (a {ep.api} request is one)")
     items = root.get(ep.key)
-    if type(items) is not list:
+    if type(items) is not list and not isinstance(items, Deferred):
         raise InputError(f"the body has no {ep.key!r} list, so it is not a {_API_NAME[ep.api]} request the guard reads")
     if not doc.transcripts:
         raise InputError(f"the body's {ep.key!r} list is not a list of messages")
