@@ -252,15 +252,15 @@ def typed_request(data: bytes, label: str) -> Document | None:
     a Gemini CLI session, ``sessionId``, looks at more of them), a body that is itself a message."""
     from .dialects.openai_typed import request_parts
 
-    parts = request_parts(data)
-    if parts is None:
-        return None
-    rest, items = parts
-    try:
-        with gc_paused():
+    with gc_paused():
+        parts = request_parts(data)
+        if parts is None:
+            return None
+        rest, items = parts
+        try:
             root, fmt, dups, lines = parse_document(rest)
-    except InputError:
-        return None
+        except InputError:
+            return None
     if fmt != "json" or dups or type(root) is not dict or root.get("messages") != [] or "sessionId" in root:
         return None
     root["messages"] = items.head(5)  # what the recognisers look at (``containers._are_messages``)

@@ -43,10 +43,10 @@ class Function(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     arguments: str
 
 
-class ToolCall(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+class ToolCall(msgspec.Struct, forbid_unknown_fields=True, gc=False, kw_only=True):
     id: str
+    type: Literal["function"] | Unset = UNSET  # (in the order the SDKs write them: ``_fits`` compares)
     function: Function
-    type: Literal["function"] | Unset = UNSET
 
 
 # A content is kept as its JSON text (``msgspec.Raw``, a view into the input: no string is made
@@ -246,12 +246,17 @@ def _fits(structs: list[Message], data: bytes) -> bool:
     if _suspect(data):
         return False
     contents = [m.content for m in structs if m.content is not UNSET]
+    joins = [b"\0" + b"\0".join(contents[k:k + _JOINED])  # a slice at a time: no copy of them all at once
+             for k in range(0, len(contents), _JOINED)]  # (a JSON text holds no NUL byte)
+    if any(_re(_NOT_TEXT).search(joined) for joined in joins):
+        return False
+    if len(data) < _WRITTEN_BACK:  # the text exactly as the structs write it (as compact JSON is written)
+        again = _encode(structs)
+        if data.startswith(again) and not data[len(again):].strip():
+            return True
     colons = 0
-    for k in range(0, len(contents), _JOINED):  # a slice at a time: no copy of them all at once
-        joined = b"\0" + b"\0".join(contents[k:k + _JOINED])  # (a JSON text holds no NUL byte)
-        if _re(_NOT_TEXT).search(joined):
-            return False
-        colons += joined.count(b":")
+    for joined in joins:
+        colons += joined.count(b":") if b":" in joined else 0  # (``in`` is memchr: most contents hold none)
     tools = [m.tool_call_id for m in structs if type(m) is Tool]
     lists = [m.tool_calls for m in structs if type(m) is Assistant and m.tool_calls is not UNSET]
     calls = [c for tc in lists if tc for c in tc]
@@ -260,11 +265,16 @@ def _fits(structs: list[Message], data: bytes) -> bool:
     keys = len(structs) + len(contents) + len(tools) + len(lists) + 4 * len(calls) + typed
     strings = [*tools, *[c.id for c in calls], *[f.name for f in fns], *[f.arguments for f in fns]]
     for k in range(0, len(strings), _JOINED):
-        colons += "".join(strings[k:k + _JOINED]).count(":")
+        text = "".join(strings[k:k + _JOINED])
+        colons += text.count(":") if ":" in text else 0
     return keys + colons == data.count(b":")
 
 
 _JOINED = 4096  # contents or strings joined at once to count their colons
+# Below this, the structs are written back and compared with the text first: the same text has no
+# repeated key (and no other difference) whatever its colons; above it, the copy would cost memory.
+_WRITTEN_BACK = 1 << 20
+_encode = msgspec.json.Encoder().encode
 
 
 def document(data: bytes) -> TypedItems | None:
