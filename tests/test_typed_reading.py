@@ -363,3 +363,27 @@ def test_the_guard_on_a_body_says_what_check_says(tmp_path: Path, name: str, wra
     report = json.loads(out.stdout)
     assert (ins.report["target"], ins.report["findings"]) == (report["target"], report["findings"])
     assert ins.would_reject == (out.returncode == 1)
+
+
+def test_a_body_written_as_the_sdks_write_it_is_read_in_one_decode(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Compact JSON in the SDKs' key order (httpx writes it so): the list's text is the structs'
+    own write-back, found once in the body, and no second decode looks for it; any other writing
+    is found by that second decode, and reads the same."""
+    from inspector.dialects import openai_typed
+
+    msgs = transcript(random.Random(21))
+    body = {"model": "gpt-4o", "tools": TOOL_DECLS, "messages": msgs, "tool_choice": "auto"}
+    compact = json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode()
+    spaced = json.dumps(body).encode()
+    second = openai_typed._decode_body
+    read = {k: openai_typed.request_parts(v) for k, v in (("compact", compact), ("spaced", spaced))}
+    assert read["compact"] is not None and read["spaced"] is not None
+    assert read["compact"][1].whole() == read["spaced"][1].whole() == msgs
+    assert json.loads(read["compact"][0]) == json.loads(read["spaced"][0]) == {**body, "messages": []}
+
+    def refused(data: bytes) -> Any:
+        raise AssertionError("a second decode")
+
+    monkeypatch.setattr(openai_typed, "_decode_body", refused)
+    assert openai_typed.request_parts(compact) is not None
+    monkeypatch.setattr(openai_typed, "_decode_body", second)

@@ -238,11 +238,12 @@ def _suspect(text: bytes) -> bool:
 _NOT_TEXT = (rb'\0[^"n]')  # in the NUL-joined contents: one that is not a string or null
 
 
-def _fits(structs: list[Message], data: bytes) -> bool:
+def _fits(structs: list[Message], data: bytes, written: bool = False) -> bool:
     """True when every content is a string or null (content parts and numbers are the dict
     reading's) and ``data`` has exactly the colons the structs account for (one per key, and those
     inside their strings): a repeated key, which the decode keeps only the last of, adds one
-    (the dict reading names it). A few passes in C over lists, not a loop per message."""
+    (the dict reading names it). A few passes in C over lists, not a loop per message.
+    ``written``: ``data`` is the structs' own write-back (``_encode``), so no key is repeated."""
     if _suspect(data):
         return False
     contents = [m.content for m in structs if m.content is not UNSET]
@@ -250,6 +251,8 @@ def _fits(structs: list[Message], data: bytes) -> bool:
              for k in range(0, len(contents), _JOINED)]  # (a JSON text holds no NUL byte)
     if any(_re(_NOT_TEXT).search(joined) for joined in joins):
         return False
+    if written:
+        return True
     if len(data) < _WRITTEN_BACK:  # the text exactly as the structs write it (as compact JSON is written)
         again = _encode(structs)
         if data.startswith(again) and not data[len(again):].strip():
@@ -299,7 +302,14 @@ class _Body(msgspec.Struct, gc=False):
     messages: msgspec.Raw
 
 
+class _TypedBody(msgspec.Struct, gc=False):
+    """A request body as far as its message list, read as structs."""
+
+    messages: list[Message]
+
+
 _decode_body = msgspec.json.Decoder(_Body).decode
+_decode_typed_body = msgspec.json.Decoder(_TypedBody).decode
 _HEAD = 64  # bytes of the list's text looked for in the body
 
 
@@ -308,21 +318,43 @@ def request_parts(data: bytes) -> tuple[bytes, TypedItems] | None:
     the body with its message list written ``[]`` (the dict reading reads the rest: ``model``,
     ``tools``, ``tool_choice``, ``thinking``, whatever the rules ask for), and the list read as
     structs (``document``). None when the body is not an object with a ``messages`` list of the
-    typed shape whose text occurs exactly once in it (so that the cut is the list's own place)."""
+    typed shape whose text occurs exactly once in it (so that the cut is the list's own place;
+    the caller checks that the rest's ``messages`` is that ``[]``).
+
+    One decode when the list is written as its structs write it back (compact, in the SDKs' key
+    order): that text, found once in the body, is the list's; else the list's text is found by a
+    decode of its own and read by ``document``."""
     if data[:1] != b"{":
         return None
     try:
-        span = bytes(_decode_body(data).messages)
+        structs = _decode_typed_body(data).messages
     except NOT_DECODED:
         return None
-    head = span[:_HEAD]  # found once in the body, its place is the list's (a short needle is found fast)
-    at = data.find(head)
-    if span[:1] != b"[" or at < 0 or data.find(head, at + 1) >= 0 or not data.startswith(span, at):
-        return None
-    items = document(span)
-    if items is None:
-        return None
+    span = _encode(structs) if len(data) < _WRITTEN_BACK else b""
+    at = _once(data, span)
+    if at >= 0:
+        if not _fits(structs, span, written=True):
+            return None
+        items = TypedItems(structs, span)
+    else:
+        try:
+            span = bytes(_decode_body(data).messages)
+        except NOT_DECODED:
+            return None
+        at = _once(data, span)
+        found = document(span) if at >= 0 else None
+        if found is None:
+            return None
+        items = found
     return data[:at] + b"[]" + data[at + len(span):], items
+
+
+def _once(data: bytes, span: bytes) -> int:
+    """Where the array ``span`` is in ``data`` when its first bytes occur there exactly once
+    (a short needle is found fast), else -1."""
+    head = span[:_HEAD]
+    at = data.find(head) if span[:1] == b"[" else -1
+    return at if at >= 0 and data.find(head, at + 1) < 0 and data.startswith(span, at) else -1
 
 
 def read(items: TypedItems, where: tuple[Any, ...], issues: list[Issue]) -> list[Msg]:
