@@ -287,7 +287,9 @@ def _inspection(body: bytes) -> tuple[Any, ...]:
 def _guard_both(body: bytes, monkeypatch: pytest.MonkeyPatch) -> tuple[tuple[Any, ...], tuple[Any, ...], bool]:
     """The guard's Inspection read typed and read as dicts, and whether the typed reading took it."""
     from inspector import reading
+    from inspector.guard import inspect
 
+    monkeypatch.setattr(inspect, "TYPED_BODY_BYTES", 0)  # every body, not only the big ones
     real = reading.typed_request
     taken: list[bool] = []
 
@@ -347,9 +349,12 @@ def test_a_broken_body_gets_the_same_answer_either_way(monkeypatch: pytest.Monke
 @pytest.mark.parametrize("name", ["clean", "drop result", "move result", "bad name", "loop", "null content",
                                   "user after tool", "empty calls"])
 @pytest.mark.parametrize("wrap", ["model first", "tools first", "undeclared tools", "deepseek", "gateway model"])
-def test_the_guard_on_a_body_says_what_check_says(tmp_path: Path, name: str, wrap: str) -> None:
+def test_the_guard_on_a_body_says_what_check_says(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                  name: str, wrap: str) -> None:
     """check (the CLI, judging the body as a request) and the guard (reading it typed) give one verdict."""
-    from inspector.guard import inspect_request
+    from inspector.guard import inspect, inspect_request
+
+    monkeypatch.setattr(inspect, "TYPED_BODY_BYTES", 0)
 
     msgs = transcript(random.Random(11))
     if name != "clean":
@@ -387,3 +392,29 @@ def test_a_body_written_as_the_sdks_write_it_is_read_in_one_decode(monkeypatch: 
     monkeypatch.setattr(openai_typed, "_decode_body", refused)
     assert openai_typed.request_parts(compact) is not None
     monkeypatch.setattr(openai_typed, "_decode_body", second)
+
+
+def test_a_big_body_is_read_typed_by_the_guard_as_it_stands(monkeypatch: pytest.MonkeyPatch) -> None:
+    """At the guard's own threshold (no test setting): a body over it takes the typed reading, and
+    says what the dict reading says; a small one is read as dicts."""
+    from inspector import reading
+    from inspector.guard import inspect
+
+    msgs: list[dict[str, Any]] = []
+    k = 0
+    while len(json.dumps(msgs, separators=(",", ":"))) < inspect.TYPED_BODY_BYTES:
+        msgs += transcript(random.Random(k))
+        k += 1
+    BREAKS["drop result"](msgs, random.Random(1))
+    big = json.dumps({"model": "gpt-4o", "messages": msgs}, separators=(",", ":")).encode()
+    small = json.dumps({"model": "gpt-4o", "messages": msgs[:12]}, separators=(",", ":")).encode()
+    real = reading.typed_request
+    taken: list[bool] = []
+    monkeypatch.setattr(reading, "typed_request", lambda d, l: taken.append(True) or real(d, l))
+    typed = _inspection(big)
+    assert taken == [True]
+    _inspection(small)
+    assert taken == [True], "a small body is read as dicts"
+    monkeypatch.setattr(reading, "typed_request", lambda data, label: None)
+    assert typed == _inspection(big)
+    assert json.loads(typed[0])["findings"], "the broken body's finding is there"
