@@ -659,7 +659,7 @@ class _Run:
         written: set[int] = set()
         for k in gone:
             named = [c for c in self.changes if c.index_after == k]
-            sources = {c.index_before for c in named} - {None}
+            sources = {c.index_before for c in named if c.index_before is not None}
             if named and not sources and all(c.action.startswith("insert") for c in named):
                 written.add(k)
                 self.changes = [c for c in self.changes if c.index_after != k]
