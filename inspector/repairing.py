@@ -644,8 +644,8 @@ class _Run:
                     quarantine: list[tuple[int, str, str, Any]]
                     ) -> tuple[list[Any], list[tuple[int, str, str, Any]], dict[int, int | None]]:
         """This pass's changes and quarantine, once the items an earlier pass added and this one
-        takes out are accounted for (a placeholder whose call a later pass finds the input's own
-        result for, once a fix of that pass freed the result: issue r42).
+        takes out are accounted for (a placeholder for a call that a later pass pairs with the input's
+        own result, once another fix freed that result: tests/repair/test_change_log.py).
 
         An item repair wrote whole (every change naming it inserted it) never reaches the output and
         holds nothing of the input: its insertion and its removal both leave the log, and it does
