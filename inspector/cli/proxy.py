@@ -42,6 +42,10 @@ def _add_proxy_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--worker-mb", type=int, default=2048, metavar="MB",
                    help="the memory one worker process may use, as the app's INSPECTOR_WORKER_MB (default: 2048); "
                         "a body that needs more is answered as too large to read")
+    p.add_argument("--worker-seconds", type=float, default=120.0, metavar="S",
+                   help="the time one worker process may take to check one body, as the app's "
+                        "INSPECTOR_WORKER_SECONDS (default: 120; 0: no limit); past it the worker is killed "
+                        "and the client gets a 503, no verdict")
     p.add_argument("--record", action="store_true", help="keep every refused, would-be-refused or repaired request "
                    "(redacted) for the team inbox (also INSPECTOR_RECORD=1)")
 
@@ -59,7 +63,7 @@ def run_proxy(args: argparse.Namespace) -> int:
         if not getattr(args, flag) > 0:
             sys.stderr.write(f"inspector: --{flag.replace('_', '-')} {getattr(args, flag):g} must be more than 0\n")
             return EXIT_INPUT
-    for flag in ("check_workers", "worker_above_mb", "worker_mb"):
+    for flag in ("check_workers", "worker_above_mb", "worker_mb", "worker_seconds"):
         if getattr(args, flag) < 0:
             sys.stderr.write(f"inspector: --{flag.replace('_', '-')} {getattr(args, flag):g} must not be negative\n")
             return EXIT_INPUT
@@ -74,6 +78,7 @@ def run_proxy(args: argparse.Namespace) -> int:
           header_seconds=args.header_timeout, body_idle_seconds=args.body_timeout,
           body_seconds=max(300.0, args.body_timeout), check_workers=args.check_workers,
           worker_threshold=int(args.worker_above_mb * 1_000_000), worker_mb=args.worker_mb,
+          worker_seconds=args.worker_seconds,
           upstreams={"openai": args.upstream_openai, "anthropic": args.upstream_anthropic,
                      "gemini": args.upstream_gemini})
     return EXIT_OK

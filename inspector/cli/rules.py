@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Mapping
 from typing import Any
 
 from ..errors import InputError
@@ -100,9 +101,15 @@ def describe(code: str, target: str | None = None, model: str | None = None) -> 
     rule = RULE[code]
     targets = [target] if target else list(TARGETS)
     cases = []
-    for kind, by in rule.by_kind.items():
+    # a case with severities of its own, then one the rule declares words for (at the rule's
+    # severity, on the targets and models it applies to): so TC012's missing name is listed too
+    kinds: dict[str, Mapping[str, str] | None] = dict(rule.by_kind)
+    for kind in rule.said_by_kind:
+        kinds.setdefault(kind, None)
+    for kind, of_its_own in kinds.items():
+        by: Mapping[str, str] = of_its_own or {}
         cap = BY_MODEL.get(kind)
-        note = None
+        note = None if of_its_own is not None else "at the rule's severity, where it applies"
         if cap is not None and model:
             has = accepts(cap[0], model)
             placed = cap[1]

@@ -15,6 +15,12 @@ if that one dies too, ``CheckCrashed`` says so (the proxy answers 503 in the pro
 shape, which an SDK retries), and the next body is checked in a fresh pool again. A body that
 needs more memory than a worker may have is a measured limit: ``inspect_request`` reports it as
 unreadable ("too large to read"), as it would in the proxy.
+
+**A check that does not finish is not a verdict either.** A worker gets ``seconds`` (the app's
+``INSPECTOR_WORKER_SECONDS``, default 120) for one body; past them its processes are killed and
+the client gets ``CheckTimedOut`` (503). Without it, a worker CPython 3.11 leaves spinning at its
+address-space cap (a failed allocation retried forever while an exception unwinds, see
+``inspector/ui/workers.py``) held its request and its process until the proxy stopped.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ log = logging.getLogger("inspector.guard")
 DEFAULT_THRESHOLD = 1_000_000  # bytes: a body above this is checked in a worker process
 DEFAULT_WORKERS = 2
 DEFAULT_MEMORY_MB = 2048  # the app's INSPECTOR_WORKER_MB default (inspector/ui/workers.py)
+DEFAULT_SECONDS = 120.0  # the app's INSPECTOR_WORKER_SECONDS default
 # For tests only: each worker stops itself (SIGSTOP) before it checks a body, so that a test can
 # kill it with certainty in the middle of a check, or let it go on (SIGCONT).
 TEST_STOP_ENV = "INSPECTOR_GUARD_WORKER_TEST_STOP"
@@ -41,6 +48,10 @@ TEST_STOP_ENV = "INSPECTOR_GUARD_WORKER_TEST_STOP"
 
 class CheckCrashed(Exception):
     """The worker processes checking a body died twice without an answer: no verdict on it."""
+
+
+class CheckTimedOut(CheckCrashed):
+    """The worker checking a body did not answer within its time: killed, no verdict on the body."""
 
 
 def _start_worker(memory_bytes: int) -> None:
@@ -67,10 +78,11 @@ class CheckWorkers:
     none, every body is checked in the calling process)."""
 
     def __init__(self, *, workers: int = DEFAULT_WORKERS, threshold: int = DEFAULT_THRESHOLD,
-                 memory_mb: int = DEFAULT_MEMORY_MB) -> None:
+                 memory_mb: int = DEFAULT_MEMORY_MB, seconds: float = DEFAULT_SECONDS) -> None:
         self.workers = workers
         self.threshold = threshold
         self.memory_mb = memory_mb
+        self.seconds = seconds
         self._lock = threading.Lock()
         self._pool: ProcessPoolExecutor | None = None
         self._closed = False
@@ -92,6 +104,18 @@ class CheckWorkers:
                 self._pool = ProcessPoolExecutor(self.workers, mp_context=ctx, initializer=_start_worker,
                                                  initargs=(self.memory_mb * 1_000_000,))
             return self._pool
+
+    def _kill(self, pool: ProcessPoolExecutor) -> None:
+        """Kill every process of ``pool`` (a worker past its time) and drop it: jobs of other bodies
+        in it see a broken pool and are checked once more in a fresh one."""
+        import signal
+
+        for pid in list(getattr(pool, "_processes", None) or ()):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        self._renew(pool)
 
     def _renew(self, broken: ProcessPoolExecutor) -> None:
         """Drop ``broken`` (once, whoever notices first); the next job starts a fresh pool."""
@@ -123,7 +147,16 @@ class CheckWorkers:
             pool: ProcessPoolExecutor | None = None
             try:
                 pool, future = await asyncio.to_thread(self._submit, url, body, repair)
-                ins = await asyncio.wrap_future(future)
+                try:
+                    ins = await asyncio.wait_for(asyncio.wrap_future(future), self.seconds or None)
+                except TimeoutError:
+                    assert pool is not None
+                    self._kill(pool)
+                    log.warning("inspector guard: the worker process checking a %s-byte body to %s did not answer "
+                                "in %g s; killed, no verdict", f"{len(body):,}", public_url(url), self.seconds)
+                    raise CheckTimedOut(f"the check of this request did not finish in {self.seconds:g} s (the limit "
+                                        "for one check; --worker-seconds); that says nothing about the request: "
+                                        "send it again, and if it goes on, ask the operator") from None
             except BrokenProcessPool:
                 if pool is None:  # broken before this job was taken: not a death on this body
                     pool = self._pool

@@ -42,7 +42,14 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 from starlette.types import Receive, Scope, Send
 
-from .check_workers import DEFAULT_MEMORY_MB, DEFAULT_THRESHOLD, DEFAULT_WORKERS, CheckCrashed, CheckWorkers
+from .check_workers import (
+    DEFAULT_MEMORY_MB,
+    DEFAULT_SECONDS,
+    DEFAULT_THRESHOLD,
+    DEFAULT_WORKERS,
+    CheckCrashed,
+    CheckWorkers,
+)
 from .inspect import endpoint_of, public_url
 from .recorder import Recorder
 from .refusal import RejectedRequest, error_body, shaped
@@ -320,13 +327,16 @@ def serve(*, host: str, port: int, mode: str, upstreams: dict[str, str], record:
           log_level: str = "info", max_body_bytes: int = MAX_BODY_BYTES, upstream_seconds: float = UPSTREAM_SECONDS,
           header_seconds: float = HEADER_SECONDS, body_idle_seconds: float = BODY_IDLE_SECONDS,
           body_seconds: float = BODY_SECONDS, check_workers: int = DEFAULT_WORKERS,
-          worker_threshold: int = DEFAULT_THRESHOLD, worker_mb: int = DEFAULT_MEMORY_MB) -> None:
+          worker_threshold: int = DEFAULT_THRESHOLD, worker_mb: int = DEFAULT_MEMORY_MB,
+          worker_seconds: float = DEFAULT_SECONDS) -> None:
     """Run the proxy with uvicorn until SIGINT/SIGTERM (requests in flight are finished first).
     A body over ``worker_threshold`` bytes is checked in one of ``check_workers`` processes of at
-    most ``worker_mb`` MB each (0 workers: in the proxy's threads)."""
+    most ``worker_mb`` MB each, killed past ``worker_seconds`` on one body (0 workers: in the proxy's
+    threads)."""
     import uvicorn
 
-    workers = CheckWorkers(workers=check_workers, threshold=worker_threshold, memory_mb=worker_mb) if check_workers else None
+    workers = (CheckWorkers(workers=check_workers, threshold=worker_threshold, memory_mb=worker_mb,
+                            seconds=worker_seconds) if check_workers else None)
     app = build_app(mode=mode, upstreams=upstreams, record=record, max_body_bytes=max_body_bytes,
                     upstream_seconds=upstream_seconds, body_idle_seconds=body_idle_seconds, body_seconds=body_seconds,
                     workers=workers)
@@ -342,6 +352,6 @@ def serve(*, host: str, port: int, mode: str, upstreams: dict[str, str], record:
              public_url(upstreams.get("anthropic") or DEFAULT_UPSTREAMS["anthropic"]),
              public_url(upstreams.get("gemini") or DEFAULT_UPSTREAMS["gemini"]))
     log.info("inspector proxy: %s", f"a body over {worker_threshold:,} bytes is checked in one of {check_workers} "
-             f"worker processes of at most {worker_mb:,} MB" if workers else "every body is checked in this process")
+             f"worker processes of at most {worker_mb:,} MB and {worker_seconds:g} s a body" if workers else "every body is checked in this process")
     server.run()
 

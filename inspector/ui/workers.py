@@ -26,6 +26,16 @@ near the limit (``NEAR_LIMIT``), and the time limit. A child that dies without a
 other reason (``kill -9``, the kernel's OOM killer picking it because the *machine* ran short, a
 crash in a C extension) says nothing about the file: the job is run once more, and if that child
 dies too the user reads that the worker crashed (``WorkCrash``), which is never remembered.
+
+**The memory limit is measured on the address space, not only enforced by it.** The child's hard
+cap (``RLIMIT_AS``) is ``HEADROOM`` above the limit, and a job whose address space went past the
+limit (its ``VmPeak``) is a memory verdict: the child says so itself when it ends, and the parent,
+which watches ``/proc/<pid>/status`` while it runs, kills it at once. Without the headroom a child
+could sit at its cap without ever answering: CPython 3.11 unwinding an exception through a
+``with`` block needs a new int for the instruction offset, and when that allocation fails it
+retries it forever, holding the interpreter lock (``ceval.c``'s ``exception_unwind``: measured
+here, one check in four of a file at its limit spun until the time limit, which then called it too
+slow). Now such a child is past its limit, so the parent sees it and the verdict is memory.
 """
 
 from __future__ import annotations
@@ -44,6 +54,7 @@ from ..errors import InputError
 DEFAULT_MB = 2048
 DEFAULT_SECONDS = 120.0
 DEFAULT_WORKERS = 2
+_WATCH_EVERY = 0.05  # seconds between two looks at a running child's address space
 _REMEMBERED = 512  # verdicts kept (file digest and arguments -> None or the sentence)
 
 
@@ -128,6 +139,21 @@ def _hog(data: bytes, mb: int, seconds: float) -> int:
     return len(held) + len(data)
 
 
+def _stuck(data: bytes) -> int:
+    """For tests: fill the address space to the cap, then never answer, as CPython 3.11 does when an
+    allocation fails while it unwinds an exception through a ``with`` block (see the module's text)."""
+    held = []
+    for size in (1 << 24, 1 << 20, 1 << 16, 1 << 12):
+        try:
+            while True:
+                held.append(bytearray(size))
+        except MemoryError:
+            pass
+    while held:
+        pass
+    return 0
+
+
 def _die(data: bytes, marker: str = "") -> int:
     """For tests: killed by SIGKILL (as by ``kill -9`` or the OOM killer); with ``marker``, only the
     first time (the marker file is created then), and the retry answers."""
@@ -147,19 +173,43 @@ JOBS: dict[str, tuple[Callable[..., Any], str]] = {
     "secrets": (_secrets, "scan for secrets"),
     "fit": (_fit, "fit"),
     "hog": (_hog, "run"),
+    "stuck": (_stuck, "run"),
     "die": (_die, "run"),
 }
+
+
+def headroom(limit_bytes: int) -> int:
+    """How far above the memory limit a child's hard cap is: room enough that a child stuck at its
+    cap is always past its limit, where the parent sees it."""
+    return max(32_000_000, limit_bytes // 16)
+
+
+def address_space_peak(pid: int | str = "self") -> int | None:
+    """The process's peak address space in bytes (``VmPeak``), or None where ``/proc`` cannot say
+    (another system, or the process has ended)."""
+    try:
+        with open(f"/proc/{pid}/status", "rb") as status:
+            for line in status:
+                if line.startswith(b"VmPeak:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
 
 
 def _child(job: str, limit_bytes: int) -> None:
     import resource
 
     if limit_bytes > 0:
-        resource.setrlimit(resource.RLIMIT_AS, (limit_bytes, limit_bytes))
+        cap = limit_bytes + headroom(limit_bytes)
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
     out = sys.stdout.buffer
     try:
         args = pickle.load(sys.stdin.buffer)
         result: tuple = ("ok", JOBS[job][0](*args))
+        peak = address_space_peak()
+        if limit_bytes > 0 and peak is not None and peak > limit_bytes:
+            result = ("memory",)  # within its cap, but past its limit: measured all the same
     except MemoryError:
         result = ("memory",)
     except WorkLimit as exc:
@@ -233,16 +283,27 @@ def _attempt(job: str, payload: bytes, mb: int, seconds: float, workers: int, wh
     with _slots(workers):
         proc = subprocess.Popen([sys.executable, "-m", "inspector.ui.workers", job, str(mb * 1_000_000)],
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        expired = threading.Event()
+        expired, over, ended = threading.Event(), threading.Event(), threading.Event()
 
         def expire() -> None:
             expired.set()
             proc.kill()
 
+        def watch() -> None:  # past its limit: a memory verdict now, whether it would answer or not
+            while not ended.wait(_WATCH_EVERY):
+                peak = address_space_peak(proc.pid)
+                if peak is not None and peak > mb * 1_000_000:
+                    over.set()
+                    proc.kill()
+                    return
+
         timer = threading.Timer(seconds, expire) if seconds else None
         if timer is not None:
             timer.daemon = True
             timer.start()
+        watcher = threading.Thread(target=watch, daemon=True) if mb > 0 else None
+        if watcher is not None:
+            watcher.start()
         try:
             try:  # the child reads all of its job before it writes a byte: no deadlock
                 assert proc.stdin is not None and proc.stdout is not None
@@ -255,8 +316,13 @@ def _attempt(job: str, payload: bytes, mb: int, seconds: float, workers: int, wh
             if timer is not None:
                 timer.cancel()
             proc.stdout.close()
+            ended.set()  # before the reap: the watcher never reads a recycled pid's status
+            if watcher is not None:
+                watcher.join()
             _, status, usage = os.wait4(proc.pid, 0)
             proc.returncode = os.waitstatus_to_exitcode(status)
+    if over.is_set():
+        return ("memory",)
     if expired.is_set():
         raise WorkLimit(f"this file needs more than {seconds:g} s to {what} (the limit for one job; "
                         "INSPECTOR_WORKER_SECONDS)")

@@ -37,6 +37,18 @@ def test_rules_for_a_model_says_the_case_for_that_model():
     assert {c["case"]: c["severity"] for c in unknown["cases"]}["system_model_unknown"] == {"anthropic": "warning"}
 
 
+def test_rules_lists_every_case_a_rule_has_words_or_severities_for():
+    """TC012's call with no name at all is a finding of its own kind; ``inspector rules TC012`` left it out."""
+    from inspector.rules.catalogue import RULE
+
+    every = {r["code"]: r for r in json.loads(run("rules", "--format", "json").stdout)}
+    for code, rule in RULE.items():
+        listed = {c["case"] for c in every[code]["cases"]}
+        assert set(rule.said_by_kind) <= listed, (code, set(rule.said_by_kind) - listed)
+    out = run("rules", "TC012").stdout.decode()
+    assert "a tool call with no name at all (the key missing, or null), not an empty one" in out
+
+
 def test_rules_lists_every_code_and_refuses_an_unknown_one():
     every = json.loads(run("rules", "--format", "json").stdout)
     assert [r["code"] for r in every] == [f"TC{k:03d}" for k in range(1, 27)]

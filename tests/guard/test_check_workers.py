@@ -232,3 +232,28 @@ def test_a_worker_killed_while_idle_leaves_a_pool_that_recovers_for_the_next_bod
         assert pid not in pool._pool._processes  # a fresh worker answered
     finally:
         pool.close()
+
+
+@pytest.fixture(scope="module")
+def timing_out(upstream):
+    p = guardserver.start_proxy(upstream.url, mode="block", env={TEST_STOP_ENV: "1"},
+                                extra=("--check-workers", "1", "--worker-above-mb", "0", "--worker-seconds", "2"))
+    yield p
+    p.stop()
+
+
+def test_a_worker_that_never_answers_is_killed_at_its_time_and_the_client_gets_a_503_not_a_verdict(timing_out):
+    """A worker CPython leaves spinning at its memory cap never answers; a stopped one stands in for
+    it. Before, the request and the worker were held until the proxy stopped."""
+    call = _Call(timing_out)
+    stuck = _stopped_worker(timing_out, set())
+    err = call.result()
+    assert isinstance(err, openai.InternalServerError) and err.status_code == 503, err
+    body = err.response.json()["error"]
+    assert body["code"] == "inspector_proxy" and "did not finish in 2 s" in body["message"], body
+    assert "TC002" not in body["message"]  # no verdict on the request
+    deadline = time.monotonic() + 60  # the kill is sent; its end is what is waited for
+    while _state(stuck) not in ("gone", "Z") and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert _state(stuck) in ("gone", "Z"), _state(stuck)  # the worker was killed, not left behind
+    assert "did not answer in 2 s; killed, no verdict" in timing_out.output()

@@ -31,6 +31,22 @@ def test_a_job_over_the_memory_limit_ends_as_a_sentence():
     assert workers.run("hog", b"x", 10, 0) == 10_000_001  # within it: the result comes back
 
 
+def test_a_job_past_its_memory_limit_is_a_memory_verdict_even_within_the_hard_cap():
+    """The hard cap is a little above the limit; what decides is the measured peak, not the cap."""
+    assert workers.headroom(200_000_000) > 15_000_000
+    with pytest.raises(workers.WorkLimit, match="needs more than 200 MB of memory to run"):
+        workers.run("hog", b"", 210, 0)
+
+
+def test_a_job_stuck_at_its_memory_cap_is_a_memory_verdict_at_once_never_a_time_one():
+    """CPython 3.11 can spin forever at the cap (an allocation that fails while an exception
+    unwinds through a ``with`` block is retried without end): one check in four of a file at its
+    limit ran into the time limit and was called too slow. The parent sees the address space past
+    the limit and kills the child at once: a memory verdict, long before the time limit."""
+    with pytest.raises(workers.WorkLimit, match="needs more than 200 MB of memory to run"):
+        workers.run("stuck", b"")
+
+
 def test_a_job_over_the_time_limit_is_killed(monkeypatch):
     monkeypatch.setenv("INSPECTOR_WORKER_SECONDS", "1")
     with pytest.raises(workers.WorkLimit, match="needs more than 1 s to run"):
