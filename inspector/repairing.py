@@ -591,13 +591,12 @@ class _Run:
         back = (lambda k: k) if prev is None else (lambda k: prev[k] if k is not None and k < len(prev) else None)
         new_origin = getattr(plan, "origins", None)
         recs, quarantine = plan.recs, plan.quarantine
-        made_from: dict[int, int | None] = {}  # an item an earlier pass added, taken out now -> its input source
         if later:  # earlier changes' output positions move with this pass
             where = {o: k for k, o in enumerate(new_origin or ()) if o is not None}
             for r in plan.recs:  # a message joined into another: where this pass's change says it went
                 if r.before is not None and r.before not in where and r.slot is not None and r.slot.pos is not None:
                     where[r.before] = r.slot.pos
-            recs, quarantine, made_from = self._undo_added(prev, where, plan.recs, plan.quarantine)
+            recs, quarantine = self._undo_added(prev, where, plan.recs, plan.quarantine)
             for c in self.changes:
                 c.index_after = where.get(c.index_after) if c.index_after is not None else None
         if not later:  # what check reported on the input, at a severity repair acts on
@@ -612,8 +611,6 @@ class _Run:
         for r in recs:
             code, text = r.code, r.text
             before = back(r.before) if r.before is not None else None
-            if before is None and r.before is not None and r.slot is None:
-                before = made_from.get(r.before)  # an added item taken out: the input item it was made from
             if code not in self.reported and before in self.reported_at:
                 # the finding on the message itself, in the target's terms (a result a gateway's
                 # destination refuses after text is TC016 there, not the file's own TC003)
@@ -627,8 +624,6 @@ class _Run:
                                        new_id=r.new_id, transcript=self.n))
         for index, code, reason, content in quarantine:
             k = back(index)
-            if k is None:
-                k = made_from.get(index)
             self.quarantine.append(Quarantined(index=k if k is not None else index, transcript=self.n, code=code,
                                                reason=reason if k is not None else reason + " (an item repair had added)",
                                                content=content))
@@ -642,32 +637,27 @@ class _Run:
 
     def _undo_added(self, prev: list[int | None] | None, where: dict[int, int], recs: list[Any],
                     quarantine: list[tuple[int, str, str, Any]]
-                    ) -> tuple[list[Any], list[tuple[int, str, str, Any]], dict[int, int | None]]:
+                    ) -> tuple[list[Any], list[tuple[int, str, str, Any]]]:
         """This pass's changes and quarantine, once the items an earlier pass added and this one
         takes out are accounted for (a placeholder for a call that a later pass pairs with the input's
         own result, once another fix freed that result: tests/repair/test_change_log.py).
 
         An item repair wrote whole (every change naming it inserted it) never reaches the output and
         holds nothing of the input: its insertion and its removal both leave the log, and it does
-        not go to the quarantine, which holds input data at input indexes. An added item made from
-        input data (a split-off part, a note quoting an orphan) is taken out as the input item its
-        changes name; the third value maps its position to that input index."""
-        gone = [k for k, o in enumerate(prev or ()) if o is None and k not in where]
-        made_from: dict[int, int | None] = {}
-        if not gone:
-            return recs, quarantine, made_from
+        not go to the quarantine, which holds input data at input indexes. (An added item made from
+        input data, a split-off part or a note quoting an orphan, is left to the changes as they are.)"""
         written: set[int] = set()
-        for k in gone:
+        for k, o in enumerate(prev or ()):
+            if o is not None or k in where:
+                continue  # an input item, or one this pass keeps
             named = [c for c in self.changes if c.index_after == k]
-            sources = {c.index_before for c in named if c.index_before is not None}
-            if named and not sources and all(c.action.startswith("insert") for c in named):
+            if named and all(c.index_before is None and c.action.startswith("insert") for c in named):
                 written.add(k)
-                self.changes = [c for c in self.changes if c.index_after != k]
-            else:
-                made_from[k] = min(sources) if sources else None
+        if not written:
+            return recs, quarantine
+        self.changes = [c for c in self.changes if c.index_after not in written]
         recs = [r for r in recs if not (r.before in written and r.slot is None)]
-        quarantine = [q for q in quarantine if q[0] not in written]
-        return recs, quarantine, made_from
+        return recs, [q for q in quarantine if q[0] not in written]
 
     def collect(self, report: RepairReport) -> None:
         report.changes.extend(self.changes)
