@@ -271,6 +271,39 @@ def typed_document(data: bytes, label: str) -> Document | None:
                                                 container=found[0].container)])
 
 
+def typed_request(data: bytes, label: str) -> Document | None:
+    """A Chat Completions request body read as the dict reading reads it, its message list as
+    typed structs (``openai_typed.request_parts``: the rest of the body is parsed here, as
+    ``load_bytes`` parses it), or None when the typed reading cannot vouch for the same reading:
+    a repeated key, another container (the recognisers see the body with its list's first items;
+    a Gemini CLI session, ``sessionId``, looks at more of them), a body that is itself a message."""
+    from .dialects.openai_typed import request_parts
+
+    with gc_paused():
+        parts = request_parts(data)
+        if parts is None:
+            return None
+        rest, items = parts
+        try:
+            root, fmt, dups, lines = parse_document(rest)
+        except InputError:
+            return None
+    if fmt != "json" or dups or type(root) is not dict or root.get("messages") != [] or "sessionId" in root:
+        return None
+    root["messages"] = items.head(5)  # what the recognisers look at (``containers._are_messages``)
+    try:
+        if looks_like_message(root):
+            return None
+        found = find_transcripts(root, fmt)
+    except InputError:
+        return None
+    t = found[0] if len(found) == 1 else None
+    if t is None or t.path != ("messages",) or t.dialect or t.name or set(t.extra) - {"declared_tools", "request"}:
+        return None
+    root["messages"] = t.items = items  # type: ignore[assignment]  # a list to every reader
+    return Document(root=root, format=fmt, transcripts=[t], source=label, lines=lines)
+
+
 def read_document(path: str | os.PathLike[str], python_repr: bool = False) -> Document:
     """``load`` a path or ``-``, as every command reads its input (a Chat Completions message
     array as typed structs, ``typed_document``); with ``python_repr``, a Python repr (what

@@ -329,6 +329,14 @@ def _same_as_guard(path: Path, report: dict) -> bool:
         return False  # not a request body one of the guarded APIs receives (a log, a run state, a trajectory)
     ins = inspect_request(url, path.read_bytes())
     assert ins is not None and ins.report is not None, f"{path}: the guard cannot read it ({ins and ins.unreadable})"
+    from inspector.guard import inspect
+
+    typed_from, inspect.TYPED_BODY_BYTES = inspect.TYPED_BODY_BYTES, 0  # a Chat Completions body read typed
+    try:
+        again = inspect_request(url, path.read_bytes())
+    finally:
+        inspect.TYPED_BODY_BYTES = typed_from
+    assert again is not None and again.report == ins.report, f"{path}: the guard's typed reading says something else"
     # The guard judges what it sees as a request about to be sent: check --as-request (issue 31).
     if report.get("judged_as") != "request":
         report = check_plain(inspector.load(path), as_request=True)[0]

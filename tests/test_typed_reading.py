@@ -333,3 +333,197 @@ def test_a_list_walked_item_by_item_is_the_dict_readings_list_with_each_item_mad
     assert first == json.loads(data)
     assert all(items[k] is first[k] for k in range(len(items)))
     assert list(items) == first and all(a is b for a, b in zip(items, first))
+# --- request bodies through the guard (issue 37) ----------------------------------------------------
+# The guard reads a Chat Completions body's messages typed (``reading.typed_request``); its
+# Inspection must be the one the dict reading gives, and check's verdict on the same body.
+
+GUARD_URL = "http://127.0.0.1:9/v1/chat/completions"
+TOOL_DECLS = [{"type": "function", "function": {"name": n, "description": "a: tool", "parameters": {
+    "type": "object", "properties": {"messages": {"type": "array"}, "path": {"type": "string"}}}}} for n in NAMES]
+
+# How a body wraps the list: the keys around it, in the orders SDKs write them.
+BODIES = {
+    "model first": lambda m: {"model": "gpt-4o", "messages": m},
+    "tools first": lambda m: {"tools": TOOL_DECLS, "model": "gpt-4o", "messages": m, "tool_choice": "auto"},
+    "settings": lambda m: {"model": "gpt-4o-mini", "messages": m, "temperature": 0.2, "max_tokens": 100,
+                           "stream": True, "parallel_tool_calls": False, "tools": TOOL_DECLS[:1]},
+    "no model": lambda m: {"messages": m},
+    "deepseek": lambda m: {"model": "deepseek-chat", "messages": m, "thinking": {"type": "disabled"}},
+    "gateway model": lambda m: {"model": "anthropic/claude-sonnet-4-5", "messages": m},
+    "undeclared tools": lambda m: {"model": "gpt-4o", "tools": TOOL_DECLS[:1], "messages": m},
+}
+
+# Bodies the typed reading must leave to the dict reading (each says something the cut cannot keep).
+REFUSED_BODIES = {
+    "repeated top key": lambda t: t.replace('"model": "gpt-4o"', '"model": "gpt-4o", "model": "o3"', 1),
+    "repeated messages": lambda t: t[:-1] + ', "messages": [{"role": "user", "content": "hi"}]}',
+    "the list twice": lambda t: t[:-1] + ', "metadata": ' + t[t.index('"messages": ') + 12:],
+    "gemini cli session": lambda t: t[:-1] + ', "sessionId": "s1"}',
+    "repeated key in tools": lambda t: t.replace('"type": "function"', '"type": "function", "type": "function"', 1),
+}
+
+# Broken bodies, and odd ones either reading may take: every reading must say the same thing (an
+# unreadable body stays unreadable, in the same words).
+BROKEN_BODIES = {
+    "escaped key": lambda t: t.replace('"messages"', '"me\\u0073sages"', 1),
+    "spaces around": lambda t: " \n" + t.replace('"messages": [', '"messages" :\n [', 1) + "\n ",
+    "not JSON": lambda t: t[:-2],
+    "trailing garbage": lambda t: t + " x",
+    "two lines": lambda t: t + "\n" + t,
+    "an array": lambda t: "[" + t + "]",
+    "messages not a list": lambda t: t.replace('"messages": [', '"messages": {"x": [', 1)[:-1] + "}}",
+    "empty messages": lambda t: '{"model": "gpt-4o", "messages": []}',
+    "lone surrogate in tools": lambda t: t.replace("a: tool", "a\\ud800 tool", 1),
+    "a BOM": lambda t: "\ufeff" + t,
+    "nested deep": lambda t: t[:-1] + ', "x": ' + "[" * 100_000 + "]" * 100_000 + "}",
+    "a number content": lambda t: t.replace('"content": "Done."', '"content": 7', 1),
+    "no messages": lambda t: '{"model": "gpt-4o", "input": "hi"}',
+}
+
+
+def _inspection(body: bytes) -> tuple[Any, ...]:
+    from inspector.guard import inspect_request
+
+    ins = inspect_request(GUARD_URL, body)
+    assert ins is not None
+    raws = None
+    if ins.report is not None:
+        raws = ins.report["findings"]
+    return (dumps(ins.report) if ins.report is not None else None, ins.unreadable, ins.model, ins.streaming,
+            ins.culprits, ins.target, ins.would_reject, ins.summary(), dumps(raws))
+
+
+def _guard_both(body: bytes, monkeypatch: pytest.MonkeyPatch) -> tuple[tuple[Any, ...], tuple[Any, ...], bool]:
+    """The guard's Inspection read typed and read as dicts, and whether the typed reading took it."""
+    from inspector import reading
+    from inspector.guard import inspect
+
+    monkeypatch.setattr(inspect, "TYPED_BODY_BYTES", 0)  # every body, not only the big ones
+    real = reading.typed_request
+    taken: list[bool] = []
+
+    def spy(data: bytes, label: str) -> Any:
+        doc = real(data, label)
+        taken.append(doc is not None)
+        return doc
+
+    monkeypatch.setattr(reading, "typed_request", spy)
+    typed = _inspection(body)
+    monkeypatch.setattr(reading, "typed_request", lambda data, label: None)
+    plain = _inspection(body)
+    monkeypatch.setattr(reading, "typed_request", real)
+    return typed, plain, any(taken)
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("wrap", sorted(BODIES))
+def test_the_guard_reads_a_body_typed_and_says_what_the_dict_reading_says(monkeypatch: pytest.MonkeyPatch,
+                                                                         seed: int, wrap: str) -> None:
+    rng = random.Random(seed)
+    for name, fn in [("clean", None), *BREAKS.items(), *SHAPES.items()]:
+        msgs = transcript(random.Random(seed * 1000 + len(name)))
+        if fn is not None:
+            fn(msgs, rng)
+        for writing in ("compact", "indented", "keys reversed", "ascii escapes", "repeated key", "escaped colon"):
+            text = WRITINGS[writing]([BODIES[wrap](msgs)])  # (each writing takes a list)
+            text = text[text.index("{"):text.rindex("}") + 1]
+            typed, plain, was_typed = _guard_both(text.encode(), monkeypatch)
+            assert typed == plain, f"{name} in a {wrap} body, written {writing}: the guard's typed reading differs"
+            if writing in ("compact", "indented", "keys reversed") and (name == "clean" or name in BREAKS):
+                assert was_typed, f"{name} in a {wrap} body, written {writing}: not read typed"
+            if name in SHAPES or writing in ("repeated key", "escaped colon") and ('"user", "role"' in text
+                                                                                  or "\\u003a" in text):
+                assert not was_typed, f"{name} in a {wrap} body, written {writing}: should have been declined"
+
+
+@pytest.mark.parametrize("shape", sorted(REFUSED_BODIES))
+def test_the_guard_leaves_a_body_it_cannot_cut_exactly_to_the_dict_reading(monkeypatch: pytest.MonkeyPatch,
+                                                                           shape: str) -> None:
+    msgs = transcript(random.Random(3))
+    BREAKS["drop result"](msgs, random.Random(3))
+    text = REFUSED_BODIES[shape](json.dumps({"model": "gpt-4o", "tools": TOOL_DECLS, "messages": msgs}))
+    typed, plain, was_typed = _guard_both(text.encode(), monkeypatch)
+    assert typed == plain
+    assert not was_typed, f"{shape}: the typed reading took a body it cannot read exactly"
+
+
+@pytest.mark.parametrize("shape", sorted(BROKEN_BODIES))
+def test_a_broken_body_gets_the_same_answer_either_way(monkeypatch: pytest.MonkeyPatch, shape: str) -> None:
+    msgs = transcript(random.Random(4))
+    text = BROKEN_BODIES[shape](json.dumps({"model": "gpt-4o", "tools": TOOL_DECLS, "messages": msgs}))
+    typed, plain, _ = _guard_both(text.encode("utf-8", "surrogatepass"), monkeypatch)
+    assert typed == plain, f"{shape}: the guard says something else when it reads typed"
+
+
+@pytest.mark.parametrize("name", ["clean", "drop result", "move result", "bad name", "loop", "null content",
+                                  "user after tool", "empty calls"])
+@pytest.mark.parametrize("wrap", ["model first", "tools first", "undeclared tools", "deepseek", "gateway model"])
+def test_the_guard_on_a_body_says_what_check_says(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                  name: str, wrap: str) -> None:
+    """check (the CLI, judging the body as a request) and the guard (reading it typed) give one verdict."""
+    from inspector.guard import inspect, inspect_request
+
+    monkeypatch.setattr(inspect, "TYPED_BODY_BYTES", 0)
+
+    msgs = transcript(random.Random(11))
+    if name != "clean":
+        BREAKS[name](msgs, random.Random(12))
+    path = tmp_path / "body.json"
+    path.write_text(json.dumps(BODIES[wrap](msgs)), encoding="utf-8")
+    ins = inspect_request(GUARD_URL, path.read_bytes())
+    assert ins is not None and ins.report is not None
+    out = subprocess.run([sys.executable, "-m", "inspector", "check", str(path), "--as-request", "--format", "json"],
+                         capture_output=True, check=False)
+    report = json.loads(out.stdout)
+    assert (ins.report["target"], ins.report["findings"]) == (report["target"], report["findings"])
+    assert ins.would_reject == (out.returncode == 1)
+
+
+def test_a_body_written_as_the_sdks_write_it_is_read_in_one_decode(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Compact JSON in the SDKs' key order (httpx writes it so): the list's text is the structs'
+    own write-back, found once in the body, and no second decode looks for it; any other writing
+    is found by that second decode, and reads the same."""
+    from inspector.dialects import openai_typed
+
+    msgs = transcript(random.Random(21))
+    body = {"model": "gpt-4o", "tools": TOOL_DECLS, "messages": msgs, "tool_choice": "auto"}
+    compact = json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode()
+    spaced = json.dumps(body).encode()
+    second = openai_typed._decode_body
+    read = {k: openai_typed.request_parts(v) for k, v in (("compact", compact), ("spaced", spaced))}
+    assert read["compact"] is not None and read["spaced"] is not None
+    assert read["compact"][1].whole() == read["spaced"][1].whole() == msgs
+    assert json.loads(read["compact"][0]) == json.loads(read["spaced"][0]) == {**body, "messages": []}
+
+    def refused(data: bytes) -> Any:
+        raise AssertionError("a second decode")
+
+    monkeypatch.setattr(openai_typed, "_decode_body", refused)
+    assert openai_typed.request_parts(compact) is not None
+    monkeypatch.setattr(openai_typed, "_decode_body", second)
+
+
+def test_a_big_body_is_read_typed_by_the_guard_as_it_stands(monkeypatch: pytest.MonkeyPatch) -> None:
+    """At the guard's own threshold (no test setting): a body over it takes the typed reading, and
+    says what the dict reading says; a small one is read as dicts."""
+    from inspector import reading
+    from inspector.guard import inspect
+
+    msgs: list[dict[str, Any]] = []
+    k = 0
+    while len(json.dumps(msgs, separators=(",", ":"))) < inspect.TYPED_BODY_BYTES:
+        msgs += transcript(random.Random(k))
+        k += 1
+    BREAKS["drop result"](msgs, random.Random(1))
+    big = json.dumps({"model": "gpt-4o", "messages": msgs}, separators=(",", ":")).encode()
+    small = json.dumps({"model": "gpt-4o", "messages": msgs[:12]}, separators=(",", ":")).encode()
+    real = reading.typed_request
+    taken: list[bool] = []
+    monkeypatch.setattr(reading, "typed_request", lambda d, l: taken.append(True) or real(d, l))
+    typed = _inspection(big)
+    assert taken == [True]
+    _inspection(small)
+    assert taken == [True], "a small body is read as dicts"
+    monkeypatch.setattr(reading, "typed_request", lambda data, label: None)
+    assert typed == _inspection(big)
+    assert json.loads(typed[0])["findings"], "the broken body's finding is there"

@@ -43,10 +43,10 @@ class Function(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     arguments: str
 
 
-class ToolCall(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+class ToolCall(msgspec.Struct, forbid_unknown_fields=True, gc=False, kw_only=True):
     id: str
+    type: Literal["function"] | Unset = UNSET  # (in the order the SDKs write them: ``_fits`` compares)
     function: Function
-    type: Literal["function"] | Unset = UNSET
 
 
 # A content is kept as its JSON text (``msgspec.Raw``, a view into the input: no string is made
@@ -243,20 +243,28 @@ def _suspect(text: bytes) -> bool:
 _NOT_TEXT = (rb'\0[^"n]')  # in the NUL-joined contents: one that is not a string or null
 
 
-def _fits(structs: list[Message], data: bytes) -> bool:
+def _fits(structs: list[Message], data: bytes, written: bool = False) -> bool:
     """True when every content is a string or null (content parts and numbers are the dict
     reading's) and ``data`` has exactly the colons the structs account for (one per key, and those
     inside their strings): a repeated key, which the decode keeps only the last of, adds one
-    (the dict reading names it). A few passes in C over lists, not a loop per message."""
+    (the dict reading names it). A few passes in C over lists, not a loop per message.
+    ``written``: ``data`` is the structs' own write-back (``_encode``), so no key is repeated."""
     if _suspect(data):
         return False
     contents = [m.content for m in structs if m.content is not UNSET]
+    joins = [b"\0" + b"\0".join(contents[k:k + _JOINED])  # a slice at a time: no copy of them all at once
+             for k in range(0, len(contents), _JOINED)]  # (a JSON text holds no NUL byte)
+    if any(_re(_NOT_TEXT).search(joined) for joined in joins):
+        return False
+    if written:
+        return True
+    if len(data) < _WRITTEN_BACK:  # the text exactly as the structs write it (as compact JSON is written)
+        again = _encode(structs)
+        if data.startswith(again) and not data[len(again):].strip():
+            return True
     colons = 0
-    for k in range(0, len(contents), _JOINED):  # a slice at a time: no copy of them all at once
-        joined = b"\0" + b"\0".join(contents[k:k + _JOINED])  # (a JSON text holds no NUL byte)
-        if _re(_NOT_TEXT).search(joined):
-            return False
-        colons += joined.count(b":")
+    for joined in joins:
+        colons += joined.count(b":") if b":" in joined else 0  # (``in`` is memchr: most contents hold none)
     tools = [m.tool_call_id for m in structs if type(m) is Tool]
     lists = [m.tool_calls for m in structs if type(m) is Assistant and m.tool_calls is not UNSET]
     calls = [c for tc in lists if tc for c in tc]
@@ -265,11 +273,16 @@ def _fits(structs: list[Message], data: bytes) -> bool:
     keys = len(structs) + len(contents) + len(tools) + len(lists) + 4 * len(calls) + typed
     strings = [*tools, *[c.id for c in calls], *[f.name for f in fns], *[f.arguments for f in fns]]
     for k in range(0, len(strings), _JOINED):
-        colons += "".join(strings[k:k + _JOINED]).count(":")
+        text = "".join(strings[k:k + _JOINED])
+        colons += text.count(":") if ":" in text else 0
     return keys + colons == data.count(b":")
 
 
 _JOINED = 4096  # contents or strings joined at once to count their colons
+# Below this, the structs are written back and compared with the text first: the same text has no
+# repeated key (and no other difference) whatever its colons; above it, the copy would cost memory.
+_WRITTEN_BACK = 1 << 20
+_encode = msgspec.json.Encoder().encode
 
 
 def document(data: bytes) -> TypedItems | None:
@@ -285,6 +298,68 @@ def document(data: bytes) -> TypedItems | None:
     if not _fits(structs, data):
         return None  # content parts, a number, a repeated key: the dict reading's
     return TypedItems(structs, data)
+
+
+class _Body(msgspec.Struct, gc=False):
+    """A request body as far as its message list: the list's JSON text (every other key is read,
+    as JSON, by the dict reading)."""
+
+    messages: msgspec.Raw
+
+
+class _TypedBody(msgspec.Struct, gc=False):
+    """A request body as far as its message list, read as structs."""
+
+    messages: list[Message]
+
+
+_decode_body = msgspec.json.Decoder(_Body).decode
+_decode_typed_body = msgspec.json.Decoder(_TypedBody).decode
+_HEAD = 64  # bytes of the list's text looked for in the body
+
+
+def request_parts(data: bytes) -> tuple[bytes, TypedItems] | None:
+    """A Chat Completions request body (``{"model": ..., "messages": [...], ...}``) cut in two:
+    the body with its message list written ``[]`` (the dict reading reads the rest: ``model``,
+    ``tools``, ``tool_choice``, ``thinking``, whatever the rules ask for), and the list read as
+    structs (``document``). None when the body is not an object with a ``messages`` list of the
+    typed shape whose text occurs exactly once in it (so that the cut is the list's own place;
+    the caller checks that the rest's ``messages`` is that ``[]``).
+
+    One decode when the list is written as its structs write it back (compact, in the SDKs' key
+    order): that text, found once in the body, is the list's; else the list's text is found by a
+    decode of its own and read by ``document``."""
+    if data[:1] != b"{":
+        return None
+    try:
+        structs = _decode_typed_body(data).messages
+    except NOT_DECODED:
+        return None
+    span = _encode(structs) if len(data) < _WRITTEN_BACK else b""
+    at = _once(data, span)
+    if at >= 0:
+        if not _fits(structs, span, written=True):
+            return None
+        items = TypedItems(structs, span)
+    else:
+        try:
+            span = bytes(_decode_body(data).messages)
+        except NOT_DECODED:
+            return None
+        at = _once(data, span)
+        found = document(span) if at >= 0 else None
+        if found is None:
+            return None
+        items = found
+    return data[:at] + b"[]" + data[at + len(span):], items
+
+
+def _once(data: bytes, span: bytes) -> int:
+    """Where the array ``span`` is in ``data`` when its first bytes occur there exactly once
+    (a short needle is found fast), else -1."""
+    head = span[:_HEAD]
+    at = data.find(head) if span[:1] == b"[" else -1
+    return at if at >= 0 and data.find(head, at + 1) < 0 and data.startswith(span, at) else -1
 
 
 def read(items: TypedItems, where: tuple[Any, ...], issues: list[Issue]) -> list[Msg]:

@@ -33,6 +33,7 @@ import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 from starlette.applications import Starlette
@@ -119,7 +120,7 @@ def refused_path(raw_path: bytes, path: str) -> str | None:
 def body_limit(target: str, max_body_bytes: int) -> int:
     """The body limit toward ``target``: ``max_body_bytes``, or the provider's own when its host
     refuses less (a body it would refuse anyway is not read whole first)."""
-    host = httpx.URL(target).host
+    host = urlsplit(target).hostname or ""
     return min(max_body_bytes, PROVIDER_BODY_BYTES.get(host, max_body_bytes))
 
 
@@ -255,17 +256,20 @@ async def _read_body(request: Request, limit: int, idle: float = BODY_IDLE_SECON
     parts: list[bytes] = []
     size = 0
     stream = request.stream().__aiter__()
-    deadline = asyncio.get_running_loop().time() + total
-    while True:
-        left = deadline - asyncio.get_running_loop().time()
-        try:
-            chunk = await asyncio.wait_for(stream.__anext__(), min(idle, max(left, 0.0)))
-        except StopAsyncIteration:
-            return b"".join(parts)
-        size += len(chunk)
-        if size > limit:
-            return None
-        parts.append(chunk)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + total
+    # One timeout moved along for each piece (``asyncio.wait_for`` made a task per piece).
+    async with asyncio.timeout(min(idle, total)) as piece:
+        while True:
+            try:
+                chunk = await stream.__anext__()
+            except StopAsyncIteration:
+                return b"".join(parts)
+            size += len(chunk)
+            if size > limit:
+                return None
+            parts.append(chunk)
+            piece.reschedule(min(loop.time() + idle, deadline))
 
 
 def header_timeout_protocol(seconds: float) -> type:

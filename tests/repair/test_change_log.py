@@ -137,3 +137,37 @@ def test_a_claude_code_relink_is_logged_at_the_entry_it_changed():
     out = [json.loads(x) for x in fixed.output.splitlines()]
     assert [k for k, (a, b) in enumerate(zip(entries, out)) if a != b] == [4]
     assert check_result(load(data), fixed) == []
+
+
+# The stored hypothesis example of tests/repair/test_repair_fuzz.py (r42): an id-less tool result
+# pairs with a nameless legacy ``function_call`` (a stream fragment), so the first pass answers
+# both tool calls with placeholders; the ids it gives make the fragment one the next pass takes
+# out, and the pass after that pairs the result with call 0, whose placeholder becomes a duplicate
+# and is taken out again.
+FRAGMENT_ANSWERED = [
+    {"role": "assistant", "content": None,
+     "tool_calls": [{"id": None, "type": "function", "function": {"name": "", "arguments": None}},
+                    {"id": None, "function": "f", "arguments": None}],
+     "function_call": {"name": None, "arguments": "{bad"}},
+    {"role": "tool", "content": None},
+]
+
+
+def test_a_placeholder_a_later_pass_takes_out_again_leaves_the_log():
+    """Before: the log kept 'insert_placeholder' for call 0 and a 'quarantine_duplicate' of that
+    placeholder, both naming an item in neither the input nor the output, and the quarantine held
+    repair's own placeholder under index 2, an input index that does not exist."""
+    msgs = copy.deepcopy(FRAGMENT_ANSWERED)
+    fixed = inspector.repair(msgs, "openai", options={"duplicate": "first", "rename_ids": False,
+                                                      "unknown_role": "keep", "orphan": "keep"})
+    assert check_result(load(FRAGMENT_ANSWERED), fixed) == []
+    assert replay(FRAGMENT_ANSWERED, fixed.data, fixed.report.changes) == []
+    # The input's result answers call 0; the placeholder repair wrote for it is gone, and so is
+    # its insertion from the log: only call 1 keeps one.
+    call0 = fixed.data[0]["tool_calls"][0]["id"]
+    assert fixed.data[1] == {"role": "tool", "content": "", "tool_call_id": call0}
+    inserted = [c.tool_call_id for c in fixed.report.changes if c.action == "insert_placeholder"]
+    assert inserted == [fixed.data[0]["tool_calls"][1]["id"]]
+    # The quarantine holds input data, at input indexes: the fragment, not a placeholder.
+    assert [(q.index, q.code, q.content) for q in fixed.report.quarantine] == [
+        (0, "TC012", {"name": None, "arguments": "{bad"})]
