@@ -179,7 +179,14 @@ def build_app(*, mode: str = "observe", upstreams: dict[str, str] | None = None,
 
     @asynccontextmanager
     async def lifespan(app: Any) -> AsyncIterator[None]:
-        holder["client"] = httpx.AsyncClient(transport=guard, timeout=httpx.Timeout(upstream_seconds, connect=10.0))
+        # No cookie jar: one client serves every team member, so a cookie the provider sets on one
+        # member's response must never go out with another's request (it reaches its own client
+        # in the response; what a client sends itself is forwarded as one of its headers).
+        from http.cookiejar import CookieJar, DefaultCookiePolicy
+
+        keep_none = CookieJar(policy=DefaultCookiePolicy(allowed_domains=[]))
+        holder["client"] = httpx.AsyncClient(transport=guard, timeout=httpx.Timeout(upstream_seconds, connect=10.0),
+                                             cookies=keep_none)
         try:
             yield
         finally:  # graceful shutdown: uvicorn waits for requests in flight, then this runs

@@ -201,6 +201,35 @@ def test_repeated_response_headers_are_all_passed_on():
     assert r.headers["x-request-id"] == "r1"
 
 
+def test_a_cookie_one_client_got_from_the_upstream_never_goes_out_with_another_clients_request():
+    """The proxy's one upstream client kept a cookie jar: a cookie the provider set on one team
+    member's response (a load balancer's, Cloudflare's ``__cf_bm``) went out with every later
+    request of everyone. The Set-Cookie still reaches the client it was meant for; only what a
+    client sends itself goes upstream."""
+    from starlette.testclient import TestClient
+
+    from inspector.guard.proxy import build_app
+
+    sent: list[str | None] = []
+
+    def provider(request: httpx.Request) -> httpx.Response:
+        sent.append(request.headers.get("cookie"))
+        return httpx.Response(200, headers=[("content-type", "application/json"),
+                                            ("set-cookie", "__cf_bm=first-client; Path=/; HttpOnly")],
+                              content=b'{"id": "x", "choices": []}')
+
+    app = build_app(mode="observe", transport=httpx.MockTransport(provider), record=False,
+                    upstreams={"openai": "https://upstream.example.com/v1"})
+    with TestClient(app) as first, TestClient(app) as second:
+        r = first.post("/v1/chat/completions", content=BODY, headers={"content-type": "application/json"})
+        assert r.headers.get_list("set-cookie") == ["__cf_bm=first-client; Path=/; HttpOnly"]
+        second.cookies.clear()
+        second.post("/v1/chat/completions", content=BODY, headers={"content-type": "application/json"})
+        second.post("/v1/chat/completions", content=BODY,
+                    headers={"content-type": "application/json", "cookie": "own=mine"})
+    assert sent == [None, None, "own=mine"], sent
+
+
 def test_the_default_body_limit_takes_what_gemini_takes_and_refuses_early_what_anthropic_refuses():
     """Defaults from the providers' documented limits (docs/provider-evidence.md): Gemini takes up
     to 100 MB of inline data, so the default limit is above it; api.anthropic.com refuses a request
