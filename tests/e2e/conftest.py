@@ -34,6 +34,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import expect
@@ -218,6 +219,17 @@ def rerun(page) -> Iterator[None]:
     before = page.evaluate(RUNS)
     yield
     page.wait_for_function(RAN, arg=before, timeout=RUN_MS)
+
+
+def download(page, button) -> Any:
+    """Click the download ``button`` once the app is idle, and return the download. A click while
+    a run is drawing can land on a button that run is replacing (the fit test's download never
+    came once, in a CI run at load 4 to 7); the bound is the runs' bound, not the default 30 s."""
+    expect(button).to_be_visible()
+    page.wait_for_function(IDLE, timeout=RUN_MS)
+    with page.expect_download(timeout=RUN_MS) as dl:
+        button.click()
+    return dl.value
 
 
 def open_tab(page, name: str) -> None:

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 import inspector
 from inspector.tokens import count_messages, counter_for
 
-from .conftest import SAMPLES, open_sample, rerun
+from .conftest import SAMPLES, download, open_sample, rerun
 
 
 def test_fit_action_shades_what_goes_and_downloads_the_fitted_file(app_page):
@@ -40,9 +40,8 @@ def test_fit_action_shades_what_goes_and_downloads_the_fitted_file(app_page):
     expect(page.locator(".st-key-context_chart [data-testid='stVegaLiteChart']")).to_be_visible()
     expect(page.locator(".st-key-context_view")).to_contain_text(f"Budget {budget:,}")
 
-    with page.expect_download() as dl:
-        page.get_by_role("button", name="Download fitted JSON").click()
-    with open(dl.value.path(), "rb") as f:
+    dl = download(page, page.get_by_role("button", name="Download fitted JSON"))
+    with open(dl.path(), "rb") as f:
         data = f.read()
     out = json.loads(data)
     assert sum(count_messages(out, counter_for("openai"))) <= budget

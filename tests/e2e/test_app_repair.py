@@ -4,21 +4,16 @@ from __future__ import annotations
 
 import json
 
-from playwright.sync_api import expect
-
 import inspector
 
-from .conftest import open_sample, rerun, upload
+from .conftest import download, open_sample, rerun, upload
 
 
 def download_repaired(page) -> bytes:
     with rerun(page):
         page.get_by_role("tab", name="Repair").click()
-    button = page.get_by_role("button", name="Download repaired JSON")
-    expect(button).to_be_visible()
-    with page.expect_download() as dl:
-        button.click()
-    return open(dl.value.path(), "rb").read()
+    dl = download(page, page.get_by_role("button", name="Download repaired JSON"))
+    return open(dl.path(), "rb").read()
 
 
 def test_download_repaired_sample_is_clean(app_page):

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 import inspector
 from inspector.sqlite_sessions import HEADER
 
-from .conftest import rerun, upload
+from .conftest import download, rerun, upload
 from .test_app_dataset import click_row
 
 pytestmark = pytest.mark.e2e
@@ -34,12 +34,9 @@ def test_sqlite_session_store_opens_and_repairs_to_a_new_database(app_page):
 
     with rerun(page):
         page.get_by_role("tab", name="Repair").click()
-    button = page.get_by_role("button", name="Download repaired database")
-    expect(button).to_be_visible()
-    with page.expect_download() as dl:
-        button.click()
-    assert dl.value.suggested_filename == "agents_sdk_sqlite_session.repaired.db"
-    data = Path(dl.value.path()).read_bytes()
+    dl = download(page, page.get_by_role("button", name="Download repaired database"))
+    assert dl.suggested_filename == "agents_sdk_sqlite_session.repaired.db"
+    data = Path(dl.path()).read_bytes()
     assert data[:16] == HEADER
     report = inspector.check(data)
     assert report.ok and report.transcripts == 2, [f.code for f in report.findings]

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 import inspector
 
-from .conftest import SAMPLES, load, open_sample, open_tab, rerun, upload
+from .conftest import SAMPLES, download, load, open_sample, open_tab, rerun, upload
 from .share_pages import open_share
 
 TL = '[data-testid="timeline"]'
@@ -92,9 +92,8 @@ def test_fit_on_a_broken_file_never_offers_a_rejected_file(app_page):
     with rerun(page):
         budget.press("Enter")
     expect(page.locator(".st-key-fit_counts")).to_contain_text("Errors after")
-    with page.expect_download() as dl:
-        page.get_by_role("button", name="Download fitted JSON").click()
-    with open(dl.value.path(), "rb") as f:
+    dl = download(page, page.get_by_role("button", name="Download fitted JSON"))
+    with open(dl.path(), "rb") as f:
         assert inspector.check(f.read(), "openai").ok
 
     with rerun(page):
