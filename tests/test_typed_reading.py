@@ -192,6 +192,23 @@ DOORS = {
 }
 
 
+def _watch_typed(monkeypatch: pytest.MonkeyPatch, name: str) -> list[bool]:
+    """Put a recorder on ``reading.<name>`` (``typed_document`` or ``typed_request``): the list it
+    returns gets, per call, whether the typed reading took the input."""
+    from inspector import reading
+
+    real = getattr(reading, name)
+    taken: list[bool] = []
+
+    def spy(data: bytes, label: str) -> Any:
+        doc = real(data, label)
+        taken.append(doc is not None)
+        return doc
+
+    monkeypatch.setattr(reading, name, spy)
+    return taken
+
+
 @pytest.mark.parametrize("door", sorted(DOORS))
 @pytest.mark.parametrize("name", ["clean", "drop result", "move result", "null content", "loop", "empty id"])
 def test_every_door_that_reads_typed_says_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
@@ -207,15 +224,7 @@ def test_every_door_that_reads_typed_says_the_same(tmp_path: Path, monkeypatch: 
         BREAKS[name](msgs, random.Random(2))
     path = tmp_path / "t.json"
     path.write_text(json.dumps(msgs, indent=1), encoding="utf-8")
-    read_typed = reading.typed_document
-    taken: list[bool] = []
-
-    def spy(data: bytes, label: str) -> Any:
-        doc = read_typed(data, label)
-        taken.append(doc is not None)
-        return doc
-
-    monkeypatch.setattr(reading, "typed_document", spy)
+    taken = _watch_typed(monkeypatch, "typed_document")
     code = main(DOORS[door](str(path)))
     typed = (code, *capsysbinary.readouterr())
     assert taken == [True], "the door did not read the file typed"
@@ -299,20 +308,12 @@ def test_repair_fit_scan_diff_and_the_app_read_typed_and_say_the_same(
     BREAKS["drop result"](msgs, random.Random(4))
     other.write_text(json.dumps(msgs), encoding="utf-8")
     outputs = [tmp_path / "out.json", tmp_path / "report.json", tmp_path / "rows.jsonl", other]
-    read_typed = reading.typed_document
-    taken: list[bool] = []
-
-    def spy(data: bytes, label: str) -> Any:
-        doc = read_typed(data, label)
-        taken.append(doc is not None)
-        return doc
-
     def run() -> tuple[Any, ...]:
         if door == "app":
             return _app(path)
         return _cli(OTHER_DOORS[door](str(path), [str(p) for p in outputs]), outputs[:3], capsysbinary)
 
-    monkeypatch.setattr(reading, "typed_document", spy)
+    taken = _watch_typed(monkeypatch, "typed_document")
     typed = run()
     assert taken and taken[0], "the door did not read the file typed"
     assert door == "app" or typed[0] in (0, 1), f"{door} refused the file: {typed[2]!r}"
@@ -400,14 +401,7 @@ def _guard_both(body: bytes, monkeypatch: pytest.MonkeyPatch) -> tuple[tuple[Any
 
     monkeypatch.setattr(inspect, "TYPED_BODY_BYTES", 0)  # every body, not only the big ones
     real = reading.typed_request
-    taken: list[bool] = []
-
-    def spy(data: bytes, label: str) -> Any:
-        doc = real(data, label)
-        taken.append(doc is not None)
-        return doc
-
-    monkeypatch.setattr(reading, "typed_request", spy)
+    taken = _watch_typed(monkeypatch, "typed_request")
     typed = _inspection(body)
     monkeypatch.setattr(reading, "typed_request", lambda data, label: None)
     plain = _inspection(body)
