@@ -80,6 +80,39 @@ class Analysis:
         self.judged = judged  # the model its request names, and request or log (``judgement``)
 
 
+class ProvedClean(Analysis):
+    """The analysis of a transcript ``clean_proof.transcript_clean`` proves clean: its report (no
+    finding, no loop, one message per item) needs none of it, so it is made (``analyse``) only
+    when a door asks for its messages, pairing, issues or turns (repair, a diff, token counts)."""
+
+    __slots__ = ("target",)
+
+    def __init__(self, transcript: Transcript, target: str, dialect: Dialect, judged: Judged):
+        self.transcript = transcript
+        self.target = target
+        self.dialect = dialect
+        self.judged = judged
+
+    def __getattr__(self, name: str) -> Any:  # (only for a slot not set yet)
+        if name not in ("msgs", "pairing", "issues", "turns"):
+            raise AttributeError(name)
+        a = analyse(self.transcript, self.target, self.dialect, self.judged)
+        self.msgs, self.pairing, self.issues, self.turns = a.msgs, a.pairing, a.issues, a.turns
+        return getattr(self, name)
+
+
+def analysed(t: Transcript, target: str, dialect: Dialect, judged: Judged, loops: LoopOptions) -> Analysis:
+    """``analyse``, or for a transcript read as typed structs that ``clean_proof`` proves clean (the
+    general analysis would note no issue and no loop: tests/test_one_verdict.py holds the two equal),
+    its ``ProvedClean`` analysis, made only if asked for."""
+    if isinstance(t.items, Deferred):  # a typed reading (msgspec is loaded): the proof may serve it
+        from .clean_proof import transcript_clean
+
+        if transcript_clean(t.items, t.extra, dialect, target, judged.model, loops):
+            return ProvedClean(t, target, dialect, judged)
+    return analyse(t, target, dialect, judged)
+
+
 DETECT_HEAD = 1000  # the items of a typed reading detection is given (every detector looks at fewer)
 
 
@@ -530,18 +563,22 @@ def check_plain(doc: Document, target: str | None = None, dialect: str | None = 
     judged = [judgement(doc, k, as_request, read_as[k]) for k in range(len(doc.transcripts))]
     if not empty_ok:
         refuse_empty(doc, [c for c, _ in chosen], judged)
+    options = loops or DEFAULT_LOOPS
     with gc_paused():
         if progress is None:
-            analyses = [analyse(t, c, d, j) for t, d, (c, _), j in zip(doc.transcripts, read_as, chosen, judged)]
+            analyses = [analysed(t, c, d, j, options) for t, d, (c, _), j in zip(doc.transcripts, read_as, chosen, judged)]
         else:
             analyses, total = [], len(doc.transcripts)
             for k, (t, d, (c, _), j) in enumerate(zip(doc.transcripts, read_as, chosen, judged), 1):
-                analyses.append(analyse(t, c, d, j))
+                analyses.append(analysed(t, c, d, j, options))
                 if k % PROGRESS_EVERY == 0 or k == total:
                     progress(k, total)
     findings: list[FindingDict] = []
     for n, (a, (c, _)) in enumerate(zip(analyses, chosen)):
-        findings.extend(findings_for(a, c, n))
+        if type(a) is not ProvedClean:  # (proved: no finding)
+            findings.extend(findings_for(a, c, n))
+    # one message per item of a transcript proved clean (its reading is one Msg per item)
+    counted = [len(a.transcript.items) if type(a) is ProvedClean else len(a.msgs) for a in analyses]
     report = {
         "dialect": first.name,
         "target": target,
@@ -549,15 +586,16 @@ def check_plain(doc: Document, target: str | None = None, dialect: str | None = 
         "transcript_target_reasons": [why for _, why in chosen],
         "transcripts": len(doc.transcripts),
         # the messages the provider receives: for a session log, those the harness builds from its lines
-        "message_count": sum(len(a.msgs) for a in analyses),
-        "transcript_messages": [len(a.msgs) for a in analyses],
+        "message_count": sum(counted),
+        "transcript_messages": counted,
         "findings": findings,
         "transcript_labels": [t.label for t in doc.transcripts],
         "transcript_dialects": [d.name for d in read_as],
         "target_reason": reason,
         "input_findings": input_findings(doc),
         # A family apart from the provider rules: a loop never makes a request rejected.
-        "loops": loops_for(analyses, [c for c, _ in chosen], loops or DEFAULT_LOOPS),
+        "loops": [] if all(type(a) is ProvedClean for a in analyses) else  # (proved: no loop)
+        loops_for(analyses, [c for c, _ in chosen], options),
         "judged_as": "request" if judged and judged[0].as_request else "log",
         "judged_reason": judged[0].why if judged else "",
         "model": judged[0].model if judged else None,

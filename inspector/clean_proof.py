@@ -27,18 +27,22 @@ catalogue's, with the predicates it shares with the general path named in ``HOLD
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
 
 import msgspec
 import orjson
 
-from .dialects.base import NAME_RE
+from .dialects.base import NAME_RE, Dialect
+from .dialects.openai_chat import OpenAIChat
 from .dialects.openai_typed import (
     UNSET,
     Assistant,
+    Message,
     Record,
     Tool,
     ToolDef,
+    TypedItems,
     User,
     content_is_text,
     decode_text,
@@ -48,7 +52,8 @@ from .loops import DEFAULT as DEFAULT_LOOPS
 from .loops import LoopOptions, canonical_args, repeat_candidates, runs_within
 from .rules.sequence import id_rule
 
-ID_LIMIT, ID_PATTERN = id_rule("openai")  # TC009: the target's format of a call id
+TARGET = "openai"  # the one target the proof serves (openai-chat's default)
+ID_LIMIT, ID_PATTERN = id_rule(TARGET)  # TC009: the target's format of a call id
 _PARAMETERS_KEPT = 4096  # tool schemas known to be JSON orjson reads (a dataset repeats a few)
 
 # How the proof holds each rule of the catalogue (``rules.catalogue``), one entry per code:
@@ -108,13 +113,21 @@ def _parameters_read(tools: list[ToolDef], known: set[bytes]) -> bool:
 
 
 def proved_clean(rec: Record, names_ok: set[str], schemas_ok: set[bytes], loops: LoopOptions = DEFAULT_LOOPS) -> bool:
-    """True when the general path would read ``rec`` and note no issue at all (see the module doc).
+    """True when the general path would read the fine-tuning example ``rec`` and note no issue at
+    all (see the module doc): ``messages_clean`` of its messages and the tools it declares."""
+    return messages_clean(rec.messages, rec.tools, names_ok, schemas_ok, loops)
+
+
+def messages_clean(messages: Sequence[Message], tools: list[ToolDef] | None, names_ok: set[str],
+                   schemas_ok: set[bytes], loops: LoopOptions = DEFAULT_LOOPS) -> bool:
+    """True when the general path would read the message list ``messages``, with the tools list
+    ``tools`` declared beside it (None: no tools list), and note no issue at all (the module doc).
 
     ``names_ok``: tool names already matched against ``NAME_RE``; ``schemas_ok``: tool
     ``parameters`` orjson already read (both repeat across lines)."""
-    if rec.tools is not None and not _parameters_read(rec.tools, schemas_ok):
+    if tools is not None and not _parameters_read(tools, schemas_ok):
         return False
-    declared = None if rec.tools is None else {t.function.name for t in rec.tools}
+    declared = None if tools is None else {t.function.name for t in tools}
     seen: set[str] = set()
     open_ids: list[str] | None = None  # the ids of the call block whose results may follow
     answered = 0
@@ -122,7 +135,7 @@ def proved_clean(rec: Record, names_ok: set[str], schemas_ok: set[bytes], loops:
     any_call = False
     seq: list[tuple[str, str]] = []  # every call in order: (tool, arguments)
     answers: list[msgspec.Raw] = []  # the content answering each, in the same order (answered in call order)
-    for m in rec.messages:
+    for m in messages:
         if type(m) is Tool:
             if open_ids is None or answered >= len(open_ids) or m.tool_call_id != open_ids[answered]:
                 return False
@@ -170,6 +183,21 @@ def proved_clean(rec: Record, names_ok: set[str], schemas_ok: set[bytes], loops:
             return False
         prev_tool = False
     return any_call and (open_ids is None or answered == len(open_ids)) and not _loops(seq, answers, loops)
+
+
+def transcript_clean(items: Sequence[Any], extra: Mapping[str, Any], dialect: Dialect, target: str,
+                     model: str | None, loops: LoopOptions = DEFAULT_LOOPS) -> bool:
+    """True when ``check``'s analysis of one transcript (``checking.analyse``) would note no issue
+    and no loop: every door's report of it is then the clean one, made without that analysis.
+
+    Only where everything the analysis depends on is what the proof assumes: ``items`` is a
+    message list read as the typed structs (``openai_typed.TypedItems``: every content a string
+    or null, no repeated key, no other key); nothing stands beside the list (``extra``: no request
+    body, declared tools, harness or model of a container); it is read as openai-chat itself (not
+    another package's dialect, however alike) for ``openai`` (no gateway, no other target's
+    rules); no model is named (no model's rules); and ``messages_clean`` holds."""
+    return (type(items) is TypedItems and not extra and type(dialect) is OpenAIChat and target == TARGET
+            and model is None and messages_clean(items.structs, None, set(), set(), loops))
 
 
 def _loops(seq: list[tuple[str, str]], answers: list[msgspec.Raw], options: LoopOptions) -> bool:

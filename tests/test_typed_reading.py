@@ -18,6 +18,7 @@ import json
 import random
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -287,6 +288,27 @@ OTHER_DOORS = {
 }
 
 
+def _other_door(tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes], door: str,
+                name: str) -> Callable[[], tuple[Any, ...]]:
+    """A run of ``door`` (``OTHER_DOORS`` or the app) on the transcript broken as ``name`` says."""
+    msgs = transcript(random.Random(11))
+    if name != "clean":
+        BREAKS[name](msgs, random.Random(3))
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(msgs, indent=1), encoding="utf-8")
+    other = tmp_path / "other.json"  # diff's second file: the same conversation, one result dropped
+    BREAKS["drop result"](msgs, random.Random(4))
+    other.write_text(json.dumps(msgs), encoding="utf-8")
+    outputs = [tmp_path / "out.json", tmp_path / "report.json", tmp_path / "rows.jsonl", other]
+
+    def run() -> tuple[Any, ...]:
+        if door == "app":
+            return _app(path)
+        return _cli(OTHER_DOORS[door](str(path), [str(p) for p in outputs]), outputs[:3], capsysbinary)
+
+    return run
+
+
 @pytest.mark.parametrize("door", sorted([*OTHER_DOORS, "app"]))
 @pytest.mark.parametrize("name", ["clean", "drop result", "move result", "double result", "empty id", "null id",
                                   "null content", "loop", "bad arguments", "user after tool", "ends on a call"])
@@ -299,20 +321,7 @@ def test_repair_fit_scan_diff_and_the_app_read_typed_and_say_the_same(
     JSON, the app's tables and its worker jobs' results."""
     from inspector import reading
 
-    msgs = transcript(random.Random(11))
-    if name != "clean":
-        BREAKS[name](msgs, random.Random(3))
-    path = tmp_path / "t.json"
-    path.write_text(json.dumps(msgs, indent=1), encoding="utf-8")
-    other = tmp_path / "other.json"  # diff's second file: the same conversation, one result dropped
-    BREAKS["drop result"](msgs, random.Random(4))
-    other.write_text(json.dumps(msgs), encoding="utf-8")
-    outputs = [tmp_path / "out.json", tmp_path / "report.json", tmp_path / "rows.jsonl", other]
-    def run() -> tuple[Any, ...]:
-        if door == "app":
-            return _app(path)
-        return _cli(OTHER_DOORS[door](str(path), [str(p) for p in outputs]), outputs[:3], capsysbinary)
-
+    run = _other_door(tmp_path, capsysbinary, door, name)
     taken = _watch_typed(monkeypatch, "typed_document")
     typed = run()
     assert taken and taken[0], "the door did not read the file typed"
@@ -521,3 +530,219 @@ def test_a_big_body_is_read_typed_by_the_guard_as_it_stands(monkeypatch: pytest.
     monkeypatch.setattr(reading, "typed_request", lambda data, label: None)
     assert typed == _inspection(big)
     assert json.loads(typed[0])["findings"], "the broken body's finding is there"
+
+
+# --- the clean proof at the engine's heart (issue 37) -------------------------------------------------
+# ``check_plain`` builds the report of a typed Chat Completions document that ``clean_proof`` proves
+# clean without reading it into messages, pairing it or running a rule (``checking.ProvedClean``).
+# The report must be the general path's to the byte, and the analysis a door asks for afterwards
+# (repair, a diff, token counts) the general path's too.
+
+def _renamed_call(m: list[dict[str, Any]], r: random.Random, new: str) -> None:
+    c = r.choice(_calls(m))
+    for x in m:
+        if x.get("role") == "tool" and x.get("tool_call_id") == c["id"]:
+            x["tool_call_id"] = new
+    c["id"] = new
+
+
+# Changes that leave a document clean: the proof must still prove it.
+STILL_CLEAN = {
+    "40-character id": lambda m, r: _renamed_call(m, r, "c" * 40),
+    "64-character name": lambda m, r: r.choice(_calls(m))["function"].update(name="n" * 64),
+    "empty arguments": lambda m, r: r.choice(_calls(m))["function"].update(arguments=""),
+    "no type": lambda m, r: r.choice(_calls(m)).pop("type"),
+    "no content beside calls": lambda m, r: [x.pop("content") for x in m if x.get("tool_calls")][:1],
+    "two polls": lambda m, r: [_poll(m, n) for n in range(4)],
+    "a colon everywhere": lambda m, r: [x.update(content=x["content"] + ": x") for x in m if x.get("content")],
+}
+
+# Changes the proof must refuse: each makes the general path note something (a finding of any
+# severity, or a loop), or is a shape the proof does not serve.
+NEAR_CLEAN = {
+    "41-character id": lambda m, r: _renamed_call(m, r, "c" * 41),
+    "65-character name": lambda m, r: r.choice(_calls(m))["function"].update(name="n" * 65),
+    "id null": lambda m, r: _renamed_call(m, r, "null"),
+    "same id twice": lambda m, r: _same_id_twice(m),
+    "results swapped": lambda m, r: _swap_results(m),
+    "no calls at all": lambda m, r: m.__setitem__(slice(None), [x for x in m if x["role"] in ("system", "user")]),
+    "a trailing call": lambda m, r: m.append({"role": "assistant", "content": None, "tool_calls": [
+        {"id": "call_end", "type": "function", "function": {"name": "run_shell", "arguments": "{}"}}]}),
+    "two values as arguments": lambda m, r: r.choice(_calls(m))["function"].update(arguments="1, 2"),
+    "blank arguments": lambda m, r: r.choice(_calls(m))["function"].update(arguments="  "),
+    "null tool content": lambda m, r: m[r.choice(_tools(m))].update(content=None),
+    "empty user content is fine, null is not": lambda m, r: m[1].update(content=None),
+    "tool message first": lambda m, r: m.insert(0, {"role": "tool", "tool_call_id": "call_0", "content": "?"}),
+    **{k: v for k, v in BREAKS.items() if k in ("drop result", "move result", "double result", "empty id",
+                                                "null id", "bad name", "bad arguments", "empty calls",
+                                                "user after tool", "tool after user", "loop", "ends on a call")},
+}
+
+
+def _poll(m: list[dict[str, Any]], n: int) -> None:
+    """A call repeated with a changing answer: a poll, not a loop."""
+    cid = f"call_poll_{n}"
+    m.append({"role": "assistant", "content": None, "tool_calls": [
+        {"id": cid, "type": "function", "function": {"name": "run_shell", "arguments": '{"cmd": "status"}'}}]})
+    m.append({"role": "tool", "tool_call_id": cid, "content": f"{n} of 4 done"})
+
+
+def _same_id_twice(m: list[dict[str, Any]]) -> None:
+    """The last call and its result take the first call's id."""
+    calls = _calls(m)
+    if len(calls) < 2:
+        _loop(m, random.Random(0))
+        return
+    last, first = calls[-1], calls[0]["id"]
+    for x in m:
+        if x.get("role") == "tool" and x.get("tool_call_id") == last["id"]:
+            x["tool_call_id"] = first
+    last["id"] = first
+
+
+def _swap_results(m: list[dict[str, Any]]) -> None:
+    for i in range(len(m) - 1):
+        if m[i]["role"] == "tool" and m[i + 1]["role"] == "tool":
+            m[i], m[i + 1] = m[i + 1], m[i]
+            return
+    _loop(m, random.Random(0))  # (no block of two: a loop, which the proof refuses too)
+
+
+def _proved_and_general(monkeypatch: pytest.MonkeyPatch, read: Any, **kw: Any) -> tuple[bytes, bytes, bool]:
+    """The report (and every message's item and the pairing, asked for afterwards) of ``read()``
+    with the clean proof, then with it turned off, and whether the proof served the check."""
+    from inspector import checking, clean_proof
+
+    def report() -> tuple[bytes, bool]:
+        try:
+            rep, analyses = check_plain(read(), **kw)
+        except Exception as exc:  # noqa: BLE001 - the same error is the same answer
+            return f"{type(exc).__name__}: {exc}".encode(), False
+        proved = any(type(a) is checking.ProvedClean for a in analyses)
+        out = dumps(rep)  # (made before the analyses are asked for: the report is the proof's)
+        pairs = [[(c.msg, c.id, c.name) for c in a.pairing.missing] + [(x.code, x.index) for x in a.issues]
+                 for a in analyses]
+        return out + dumps([[m.raw for m in a.msgs] for a in analyses]) + dumps(pairs), proved
+
+    proved, was_proved = report()
+    with monkeypatch.context() as m:
+        m.setattr(clean_proof, "transcript_clean", lambda *a, **k: False)
+        general, _ = report()
+    return proved, general, was_proved
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("writing", sorted(WRITINGS))
+def test_the_proof_gives_the_general_paths_report_and_serves_every_clean_document(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int, writing: str) -> None:
+    path = tmp_path / "t.json"
+    rng = random.Random(seed)
+    cases = [("clean", None), *STILL_CLEAN.items(), *NEAR_CLEAN.items(), *BREAKS.items(), *SHAPES.items()]
+    for name, fn in cases:
+        msgs = transcript(random.Random(seed * 1000 + len(name)))
+        if fn is not None:
+            fn(msgs, rng)
+        text = WRITINGS[writing](msgs)
+        path.write_text(text, encoding="utf-8")
+        proved, general, was_proved = _proved_and_general(monkeypatch, lambda: read_document(str(path)))
+        assert proved == general, f"{name}, written {writing}: the proved report is not the general path's"
+        assert proved == _proved_and_general(monkeypatch, lambda: load_path(str(path), typed=False))[0]
+        typed = writing in ("compact", "indented", "keys reversed", "ascii escapes")
+        if typed and (name == "clean" or name in STILL_CLEAN):
+            assert was_proved, f"{name}, written {writing}: a clean document the proof did not serve"
+        if name in NEAR_CLEAN or name in SHAPES or any(x in text for x in ('"user", "role"', "\\u003a", "\\ud800")):
+            assert not was_proved, f"{name}, written {writing}: the proof served what it must refuse"
+
+
+@pytest.mark.parametrize("kw", [{"target": "mistral"}, {"target": "deepseek"}, {"target": "anthropic"},
+                                {"dialect": "openai-chat"}, {"target": "openai"}, {"as_request": True},
+                                {"as_request": False}, {"loops": "threshold 2"}])
+def test_the_proof_serves_only_what_it_assumes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                               kw: dict[str, Any]) -> None:
+    """Another target (its own rules, or a gateway's), another loop threshold: the proof steps aside
+    or proves against those settings; the report is the general path's either way."""
+    from inspector.loops import loop_options
+
+    if kw.get("loops"):
+        kw = {"loops": loop_options(2)}
+    msgs = transcript(random.Random(3))
+    for n in range(2):  # the same call answered the same twice: a loop at threshold 2 only
+        cid = f"call_again_{n}"
+        msgs += [{"role": "assistant", "content": None, "tool_calls": [
+            {"id": cid, "type": "function", "function": {"name": "run_shell", "arguments": '{"cmd": "ls"}'}}]},
+                 {"role": "tool", "tool_call_id": cid, "content": "same"}]
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(msgs), encoding="utf-8")
+    proved, general, was_proved = _proved_and_general(monkeypatch, lambda: read_document(str(path)), **kw)
+    assert proved == general
+    serves = kw.get("target", "openai") == "openai" and "loops" not in kw
+    assert was_proved == serves, kw
+
+
+def test_a_dialect_that_reads_the_list_otherwise_is_not_served_by_the_proof(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    from inspector import dialects
+    from inspector.dialects.openai_chat import OpenAIChat
+
+    class Rival(OpenAIChat):
+        name = "rival-chat"
+
+        def detect(self, items: list[Any]) -> int:  # type: ignore[override]
+            return 9 if items and all(type(m) is dict and "role" in m for m in items) else 0
+
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(transcript(random.Random(1))), encoding="utf-8")
+    dialects.register(Rival())
+    try:
+        proved, general, was_proved = _proved_and_general(monkeypatch, lambda: read_document(str(path)))
+    finally:
+        dialects.unregister("rival-chat")
+    assert proved == general and b"rival-chat" in proved and not was_proved
+
+
+def _watch_proof(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
+    """A recorder on ``clean_proof.transcript_clean``: per transcript asked, whether it was proved."""
+    from inspector import clean_proof
+
+    real, said = clean_proof.transcript_clean, []
+
+    def spy(*a: Any, **k: Any) -> bool:
+        said.append(real(*a, **k))
+        return said[-1]
+
+    monkeypatch.setattr(clean_proof, "transcript_clean", spy)
+    return said
+
+
+@pytest.mark.parametrize("door", sorted(DOORS))
+def test_every_door_takes_the_proof_on_a_clean_document_and_says_what_the_general_path_says(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsysbinary: pytest.CaptureFixture[bytes],
+        door: str) -> None:
+    from inspector import clean_proof
+    from inspector.cli.parser import main
+
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(transcript(random.Random(9)), indent=1), encoding="utf-8")
+    said = _watch_proof(monkeypatch)
+    code = main(DOORS[door](str(path)))
+    proved = (code, *capsysbinary.readouterr())
+    serves = door in ("check json", "check text", "check github", "check sarif", "check tokens", "explain")
+    assert (True in said) == serves, f"{door}: the proof {'not ' if serves else ''}taken"
+    monkeypatch.setattr(clean_proof, "transcript_clean", lambda *a, **k: False)
+    code = main(DOORS[door](str(path)))
+    assert proved == (code, *capsysbinary.readouterr())
+
+
+@pytest.mark.parametrize("door", sorted([*OTHER_DOORS, "app"]))
+def test_repair_fit_scan_diff_and_the_app_take_the_proof_and_say_the_same(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsysbinary: pytest.CaptureFixture[bytes],
+        door: str) -> None:
+    from inspector import clean_proof
+
+    run = _other_door(tmp_path, capsysbinary, door, "clean")
+    said = _watch_proof(monkeypatch)
+    proved = run()
+    serves = door != "repair for anthropic"  # (anthropic's rules on a gateway's translation: not the proof's)
+    assert (True in said) == serves, f"{door}: the proof {'not ' if serves else ''}taken on a clean document"
+    monkeypatch.setattr(clean_proof, "transcript_clean", lambda *a, **k: False)
+    assert run() == proved
