@@ -35,7 +35,7 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 from support.dialect_writers import WRITERS, as_text, broken_chats
 from support.transcripts import valid_transcripts
@@ -533,3 +533,97 @@ def test_generated_chat_completions_give_repair_fit_and_scan_the_same_bytes_type
     assert typed == plain
     typed, plain, _ = _typed_and_dict(monkeypatch, path.read_bytes())  # the app's upload: bytes
     assert typed == plain
+
+
+# --- the clean proof (issue 37): the report of a typed document proved clean is the general path's ----
+
+def _proved_and_general(monkeypatch, read) -> tuple[bytes, bytes, bool, dict | None]:
+    """``check_plain`` of ``read()`` with ``clean_proof`` serving it where it can, then with the proof
+    turned off: the report's bytes followed by every message's item and every issue (asked for after
+    the report, so the proved analysis is made then), whether the proof served, and the report."""
+    from inspector import checking, clean_proof
+    from inspector.jsonio import dumps
+
+    def once() -> tuple[bytes, bool, dict | None]:
+        try:
+            report, analyses = check_plain(read())
+        except InputError as exc:
+            return f"refused: {exc}".encode(), False, None
+        proved = any(type(a) is checking.ProvedClean for a in analyses)
+        out = dumps(report)
+        return out + dumps([[[m.raw for m in a.msgs], [(x.code, x.index, x.call_id) for x in a.issues],
+                             [(c.msg, c.id) for c in a.pairing.missing]] for a in analyses]), proved, report
+
+    proved, was_proved, report = once()
+    with monkeypatch.context() as m:
+        m.setattr(clean_proof, "transcript_clean", lambda *a, **k: False)
+        general, _, _ = once()
+    return proved, general, was_proved, report
+
+
+def _clean_with_calls(report: dict | None, text: bytes) -> bool:
+    """True for a report of one clean openai-chat transcript for openai, no model named, at least one
+    call in it (the proof's ground, ``clean_proof.transcript_clean``)."""
+    return (report is not None and report["transcripts"] == 1 and not report["findings"] and not report["loops"]
+            and report["transcript_dialects"] == ["openai-chat"] and report["target"] == "openai"
+            and report["model"] is None and b'"tool_calls"' in text)
+
+
+def test_the_proof_gives_the_general_paths_bytes_over_every_file_and_variant(files, monkeypatch):
+    """Over the corpus, the samples, the fixtures and their variants, each read as every door reads
+    it: the proved report (and the analysis a door asks for afterwards) is the general path's, and
+    the proof served files of its ground."""
+    from inspector.reading import read_document
+
+    served, failures = 0, []
+    for path in files:
+        proved, general, was_proved, _ = _proved_and_general(monkeypatch, lambda: read_document(str(path)))
+        served += was_proved
+        if proved != general:
+            failures.append(path.name)
+    assert not failures, f"the proof changes the report: {failures}"
+    assert served >= 6, f"the proof served only {served} files: this proves little"
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(chat=st.one_of(valid_transcripts(max_rounds=4), broken()), indent=st.sampled_from([None, 1]),
+       change=st.sampled_from(["none", "41-character id", "id null", "a trailing call", "user after tool",
+                               "blank arguments", "65-character name", "null tool content", "a loop"]))
+def test_generated_documents_proved_clean_are_the_general_paths_and_every_clean_one_is_proved(
+        chat, indent, change, monkeypatch):
+    """Generated Chat Completions transcripts, clean and broken (the fuzz suite's corruptions), and
+    near-clean ones (a change the proof must refuse): the proved report is the general path's to
+    the byte, and the proof serves exactly the typed documents the general path finds clean."""
+    from inspector.dialects.openai_typed import TypedItems
+    from inspector.reading import load_bytes
+
+    chat = json.loads(json.dumps(chat))
+    calls = [c for m in chat if type(m) is dict and type(m.get("tool_calls")) is list for c in m["tool_calls"]
+             if type(c) is dict and type(c.get("function")) is dict]
+    tools = [m for m in chat if type(m) is dict and m.get("role") == "tool"]
+    if change == "41-character id" and calls:
+        calls[-1]["id"] = "c" * 41
+    elif change == "id null" and calls:
+        calls[0]["id"] = "null"
+    elif change == "a trailing call":
+        chat.append({"role": "assistant", "content": None, "tool_calls": [
+            {"id": "call_end", "type": "function", "function": {"name": "f", "arguments": "{}"}}]})
+    elif change == "user after tool" and tools:
+        chat.insert(chat.index(tools[0]) + 1, {"role": "user", "content": "and?"})
+    elif change == "blank arguments" and calls:
+        calls[0]["function"]["arguments"] = " "
+    elif change == "65-character name" and calls:
+        calls[0]["function"]["name"] = "n" * 65
+    elif change == "null tool content" and tools:
+        tools[-1]["content"] = None
+    elif change == "a loop":
+        for n in range(5):
+            chat += [{"role": "assistant", "content": None, "tool_calls": [
+                {"id": f"call_again_{n}", "type": "function", "function": {"name": "ls", "arguments": "{}"}}]},
+                     {"role": "tool", "tool_call_id": f"call_again_{n}", "content": "same"}]
+    text = json.dumps(chat, indent=indent).encode()
+    proved, general, was_proved, report = _proved_and_general(monkeypatch, lambda: load_bytes(text, "t.json"))
+    assert proved == general
+    typed = isinstance(load_bytes(text, "t.json").root, TypedItems)
+    assert was_proved == (typed and _clean_with_calls(report, text))
+    event(f"proved: {was_proved}")
