@@ -511,15 +511,22 @@ def _typed_and_dict(monkeypatch, source) -> tuple[tuple, tuple, bool]:
 def test_every_file_the_typed_reading_takes_gives_repair_fit_and_scan_the_same_bytes(files, monkeypatch):
     """Over the corpus, the samples, the fixtures and their variants: every file the typed reading
     takes (a Chat Completions message array) gives repair, fit and scan the very bytes the dict
-    reading gives (output, report, rows); the others are not read typed at all."""
-    taken, failures = 0, []
+    reading gives (output, report, rows); the others are not read typed at all. And each file read
+    as every door reads it gets from the clean proof (issue 37) the general path's report and
+    analysis, the proof serving the files of its ground."""
+    from inspector.reading import read_document
+
+    taken, served, failures = 0, 0, []
     for path in files:
         typed, plain, was_typed = _typed_and_dict(monkeypatch, path)
         taken += was_typed
-        if typed != plain:
+        proved, general, was_proved, _ = _proved_and_general(monkeypatch, lambda p=path: read_document(str(p)))
+        served += was_proved
+        if typed != plain or proved != general:
             failures.append(path.name)
-    assert not failures, f"the typed reading changes a door's output: {failures}"
+    assert not failures, f"the typed reading or the clean proof changes a door's output: {failures}"
     assert taken >= 10, f"only {taken} files read typed: this proves little"
+    assert served >= 6, f"the proof served only {served} files: this proves little"
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
@@ -567,22 +574,6 @@ def _clean_with_calls(report: dict | None, text: bytes) -> bool:
     return (report is not None and report["transcripts"] == 1 and not report["findings"] and not report["loops"]
             and report["transcript_dialects"] == ["openai-chat"] and report["target"] == "openai"
             and report["model"] is None and b'"tool_calls"' in text)
-
-
-def test_the_proof_gives_the_general_paths_bytes_over_every_file_and_variant(files, monkeypatch):
-    """Over the corpus, the samples, the fixtures and their variants, each read as every door reads
-    it: the proved report (and the analysis a door asks for afterwards) is the general path's, and
-    the proof served files of its ground."""
-    from inspector.reading import read_document
-
-    served, failures = 0, []
-    for path in files:
-        proved, general, was_proved, _ = _proved_and_general(monkeypatch, lambda: read_document(str(path)))
-        served += was_proved
-        if proved != general:
-            failures.append(path.name)
-    assert not failures, f"the proof changes the report: {failures}"
-    assert served >= 6, f"the proof served only {served} files: this proves little"
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
