@@ -36,6 +36,7 @@ import orjson
 from .dialects.base import NAME_RE, Dialect
 from .dialects.openai_chat import OpenAIChat
 from .dialects.openai_typed import (
+    _NULL,
     UNSET,
     Assistant,
     Message,
@@ -43,10 +44,10 @@ from .dialects.openai_typed import (
     Tool,
     ToolDef,
     TypedItems,
+    Unset,
     User,
     content_is_text,
     decode_text,
-    text_or_null,
 )
 from .loops import DEFAULT as DEFAULT_LOOPS
 from .loops import LoopOptions, canonical_args, repeat_candidates, runs_within
@@ -119,12 +120,14 @@ def proved_clean(rec: Record, names_ok: set[str], schemas_ok: set[bytes], loops:
 
 
 def messages_clean(messages: Sequence[Message], tools: list[ToolDef] | None, names_ok: set[str],
-                   schemas_ok: set[bytes], loops: LoopOptions = DEFAULT_LOOPS) -> bool:
+                   schemas_ok: set[bytes], loops: LoopOptions = DEFAULT_LOOPS, *, texts: bool = False) -> bool:
     """True when the general path would read the message list ``messages``, with the tools list
     ``tools`` declared beside it (None: no tools list), and note no issue at all (the module doc).
 
     ``names_ok``: tool names already matched against ``NAME_RE``; ``schemas_ok``: tool
-    ``parameters`` orjson already read (both repeat across lines)."""
+    ``parameters`` orjson already read (both repeat across lines). ``texts``: every content is
+    known to be a string, null or missing (``openai_typed.document`` proved it), so a content is
+    text when it is there and not null."""
     if tools is not None and not _parameters_read(tools, schemas_ok):
         return False
     declared = None if tools is None else {t.function.name for t in tools}
@@ -133,35 +136,40 @@ def messages_clean(messages: Sequence[Message], tools: list[ToolDef] | None, nam
     answered = 0
     prev_tool = False
     any_call = False
-    seq: list[tuple[str, str]] = []  # every call in order: (tool, arguments)
+    names: list[str] = []  # every call's tool, in order
+    args: list[str] = []  # and its arguments
     answers: list[msgspec.Raw] = []  # the content answering each, in the same order (answered in call order)
+    tool, assistant, user, unset, null = Tool, Assistant, User, UNSET, _NULL  # (locals: faster)
+    is_text = _there if texts else content_is_text
+    loads, bad_json, limit, pattern = orjson.loads, orjson.JSONDecodeError, ID_LIMIT, ID_PATTERN
     for m in messages:
-        if type(m) is Tool:
-            if open_ids is None or answered >= len(open_ids) or m.tool_call_id != open_ids[answered]:
+        t = type(m)
+        if t is tool:
+            text = m.content
+            if open_ids is None or answered >= len(open_ids) or m.tool_call_id != open_ids[answered] or (  # type: ignore[union-attr]
+                    not is_text(text)):
                 return False
             answered += 1
-            text = m.content
-            if type(text) is not msgspec.Raw or not content_is_text(text):
-                return False
-            answers.append(text)
+            answers.append(text)  # type: ignore[arg-type]
             prev_tool = True
             continue
         if open_ids is not None and answered < len(open_ids):
             return False
         open_ids = None
-        if type(m) is Assistant:
-            calls = m.tool_calls
-            if calls is None or calls is UNSET:
-                if not content_is_text(m.content):
+        if t is assistant:
+            calls = m.tool_calls  # type: ignore[union-attr]
+            if calls is None or calls is unset:
+                if not is_text(m.content):
                     return False
             else:
-                if not calls or not text_or_null(m.content):
+                text = m.content
+                if not calls or not (text is unset or text == null or is_text(text)):
                     return False
                 ids = []
                 for c in calls:
                     cid, fn = c.id, c.function
-                    if not cid or cid == "null" or cid in seen or (ID_LIMIT is not None and len(cid) > ID_LIMIT) or (
-                            ID_PATTERN is not None and not ID_PATTERN.fullmatch(cid)):
+                    if not cid or cid == "null" or cid in seen or (limit is not None and len(cid) > limit) or (
+                            pattern is not None and not pattern.fullmatch(cid)):
                         return False
                     seen.add(cid)
                     name = fn.name
@@ -171,18 +179,20 @@ def messages_clean(messages: Sequence[Message], tools: list[ToolDef] | None, nam
                         names_ok.add(name)
                     if declared is not None and name not in declared:
                         return False
-                    if fn.arguments:
+                    a = fn.arguments
+                    if a:
                         try:
-                            orjson.loads(fn.arguments)
-                        except orjson.JSONDecodeError:
+                            loads(a)
+                        except bad_json:
                             return False
-                    seq.append((name, fn.arguments))
+                    names.append(name)
+                    args.append(a)
                     ids.append(cid)
                 open_ids, answered, any_call = ids, 0, True
-        elif (type(m) is User and prev_tool) or not content_is_text(m.content):
+        elif (t is user and prev_tool) or not is_text(m.content):
             return False
         prev_tool = False
-    return any_call and (open_ids is None or answered == len(open_ids)) and not _loops(seq, answers, loops)
+    return any_call and (open_ids is None or answered == len(open_ids)) and not _loops(names, args, answers, loops)
 
 
 def transcript_clean(items: Sequence[Any], extra: Mapping[str, Any], dialect: Dialect, target: str,
@@ -197,19 +207,24 @@ def transcript_clean(items: Sequence[Any], extra: Mapping[str, Any], dialect: Di
     another package's dialect, however alike) for ``openai`` (no gateway, no other target's
     rules); no model is named (no model's rules); and ``messages_clean`` holds."""
     return (type(items) is TypedItems and not extra and type(dialect) is OpenAIChat and target == TARGET
-            and model is None and messages_clean(items.structs, None, set(), set(), loops))
+            and model is None and messages_clean(items.structs, None, set(), set(), loops, texts=True))
 
 
-def _loops(seq: list[tuple[str, str]], answers: list[msgspec.Raw], options: LoopOptions) -> bool:
+def _there(raw: msgspec.Raw | Unset) -> bool:
+    """True for a content that is there and not null (a string, where every content is a string or null)."""
+    return raw is not UNSET and raw != _NULL
+
+
+def _loops(names: list[str], args: list[str], answers: list[msgspec.Raw], options: LoopOptions) -> bool:
     """True when loop detection (``inspector.loops``) would report a loop here, which only the
     general path words. In this shape every call is answered, in call order, by a tool message
     whose text is its content: a run of repeats is a loop exactly when every answer in it is the
     same (a change is a poll), the same test ``loops`` makes."""
-    if len(seq) < options.lowest:
+    if len(args) < options.lowest:
         return False
     groups: dict[tuple[str, str], list[int]] = {}
-    for k in repeat_candidates([a for _, a in seq], options.window):
-        groups.setdefault((seq[k][0], canonical_args(seq[k][1])), []).append(k)
+    for k in repeat_candidates(args, options.window):
+        groups.setdefault((names[k], canonical_args(args[k])), []).append(k)
     for (name, _), positions in groups.items():
         n = options.threshold_for(name)
         if n is None or len(positions) < n:

@@ -256,12 +256,8 @@ def _fits(structs: list[Message], data: bytes, written: bool = False) -> bool:
              for k in range(0, len(contents), _JOINED)]  # (a JSON text holds no NUL byte)
     if any(_re(_NOT_TEXT).search(joined) for joined in joins):
         return False
-    if written:
+    if written or _written_back(structs, data):  # the text exactly as the structs write it (compact JSON)
         return True
-    if len(data) < _WRITTEN_BACK:  # the text exactly as the structs write it (as compact JSON is written)
-        again = _encode(structs)
-        if data.startswith(again) and not data[len(again):].strip():
-            return True
     colons = 0
     for joined in joins:
         colons += joined.count(b":") if b":" in joined else 0  # (``in`` is memchr: most contents hold none)
@@ -278,9 +274,30 @@ def _fits(structs: list[Message], data: bytes, written: bool = False) -> bool:
     return keys + colons == data.count(b":")
 
 
+def _written_back(structs: list[Message], data: bytes) -> bool:
+    """True when ``data`` is the structs' own write-back (``_encode``: compact, in the SDKs' key
+    order), whitespace after it aside: that text has no repeated key and nothing else the decode
+    dropped, whatever its colons. Compared ``_COMPARED`` messages at a time (no copy of the whole
+    text), stopping at the first slice that differs (an indented file pays for one slice)."""
+    if data[:1] != b"[":
+        return False
+    pos = 1
+    for k in range(0, len(structs), _COMPARED):
+        if k:
+            if data[pos:pos + 1] != b",":
+                return False
+            pos += 1
+        inner = _encode(structs[k:k + _COMPARED])[1:-1]
+        if not data.startswith(inner, pos):
+            return False
+        pos += len(inner)
+    return data[pos:pos + 1] == b"]" and not data[pos + 1:].strip()
+
+
+_COMPARED = 1024  # messages written back at once to compare with the text
 _JOINED = 4096  # contents or strings joined at once to count their colons
-# Below this, the structs are written back and compared with the text first: the same text has no
-# repeated key (and no other difference) whatever its colons; above it, the copy would cost memory.
+# Below this, a request body's message list is found in it as its structs' write-back
+# (``request_parts``); above it, the copy would cost memory.
 _WRITTEN_BACK = 1 << 20
 _encode = msgspec.json.Encoder().encode
 
