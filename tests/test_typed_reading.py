@@ -746,3 +746,32 @@ def test_repair_fit_scan_diff_and_the_app_take_the_proof_and_say_the_same(
     assert (True in said) == serves, f"{door}: the proof {'not ' if serves else ''}taken on a clean document"
     monkeypatch.setattr(clean_proof, "transcript_clean", lambda *a, **k: False)
     assert run() == proved
+
+
+def test_a_compact_file_of_any_size_is_compared_with_its_write_back_and_a_late_repeated_key_declined() -> None:
+    """``_fits`` compares the text with the structs' own write-back a slice of messages at a time,
+    at any size: a compact file in the SDKs' key order passes without its colons counted, and a
+    repeated key (or any other difference) in a late slice fails the comparison and is still caught
+    by the count (the dict reading then reads the file and names the key)."""
+    from inspector.dialects import openai_typed
+
+    msgs: list[dict[str, Any]] = []
+    k = size = 0
+    while len(msgs) < 3 * openai_typed._COMPARED or size < 1.2 * openai_typed._WRITTEN_BACK:
+        more = transcript(random.Random(k))
+        msgs += more
+        size += len(json.dumps(more))
+        k += 1
+    compact = json.dumps(msgs, separators=(",", ":"), ensure_ascii=False).encode()
+    assert len(compact) > openai_typed._WRITTEN_BACK  # (above the old whole-text comparison's limit)
+    structs = openai_typed._decode_list(compact)
+    assert openai_typed._written_back(structs, compact)
+    assert openai_typed._written_back(structs, compact + b"\n")
+    assert not openai_typed._written_back(structs, json.dumps(msgs, indent=1).encode())
+    assert document(compact) is not None and document(json.dumps(msgs, indent=1).encode()) is not None
+    late = compact.rindex(b'"role":"user"')  # in the last slice
+    repeated = compact[:late] + b'"role":"user",' + compact[late:]
+    assert not openai_typed._written_back(openai_typed._decode_list(repeated), repeated)
+    assert document(repeated) is None
+    for bad in (compact[:-1] + b",]", compact + b"x", b" " + compact):
+        assert document(bad) is None
