@@ -44,7 +44,6 @@ from .dialects.openai_typed import (
     Tool,
     ToolDef,
     TypedItems,
-    Unset,
     User,
     content_is_text,
     decode_text,
@@ -140,14 +139,18 @@ def messages_clean(messages: Sequence[Message], tools: list[ToolDef] | None, nam
     args: list[str] = []  # and its arguments
     answers: list[msgspec.Raw] = []  # the content answering each, in the same order (answered in call order)
     tool, assistant, user, unset, null = Tool, Assistant, User, UNSET, _NULL  # (locals: faster)
-    is_text = _there if texts else content_is_text
+    if texts:  # every content a string or null: those that must be text are there and not null (one pass in C)
+        needed = [m.content for m in messages if type(m) is not assistant or m.tool_calls is None or m.tool_calls is unset]
+        if unset in needed or null in needed:
+            return False
+    is_text = content_is_text
     loads, bad_json, limit, pattern = orjson.loads, orjson.JSONDecodeError, ID_LIMIT, ID_PATTERN
     for m in messages:
         t = type(m)
         if t is tool:
             text = m.content
             if open_ids is None or answered >= len(open_ids) or m.tool_call_id != open_ids[answered] or (  # type: ignore[union-attr]
-                    not is_text(text)):
+                    not (texts or is_text(text))):
                 return False
             answered += 1
             answers.append(text)  # type: ignore[arg-type]
@@ -159,11 +162,11 @@ def messages_clean(messages: Sequence[Message], tools: list[ToolDef] | None, nam
         if t is assistant:
             calls = m.tool_calls  # type: ignore[union-attr]
             if calls is None or calls is unset:
-                if not is_text(m.content):
+                if not (texts or is_text(m.content)):
                     return False
             else:
                 text = m.content
-                if not calls or not (text is unset or text == null or is_text(text)):
+                if not calls or not (texts or text is unset or text == null or is_text(text)):
                     return False
                 ids = []
                 for c in calls:
@@ -189,7 +192,7 @@ def messages_clean(messages: Sequence[Message], tools: list[ToolDef] | None, nam
                     args.append(a)
                     ids.append(cid)
                 open_ids, answered, any_call = ids, 0, True
-        elif (t is user and prev_tool) or not is_text(m.content):
+        elif (t is user and prev_tool) or not (texts or is_text(m.content)):
             return False
         prev_tool = False
     return any_call and (open_ids is None or answered == len(open_ids)) and not _loops(names, args, answers, loops)
@@ -208,11 +211,6 @@ def transcript_clean(items: Sequence[Any], extra: Mapping[str, Any], dialect: Di
     rules); no model is named (no model's rules); and ``messages_clean`` holds."""
     return (type(items) is TypedItems and not extra and type(dialect) is OpenAIChat and target == TARGET
             and model is None and messages_clean(items.structs, None, set(), set(), loops, texts=True))
-
-
-def _there(raw: msgspec.Raw | Unset) -> bool:
-    """True for a content that is there and not null (a string, where every content is a string or null)."""
-    return raw is not UNSET and raw != _NULL
 
 
 def _loops(names: list[str], args: list[str], answers: list[msgspec.Raw], options: LoopOptions) -> bool:
