@@ -108,7 +108,7 @@ def analysed(t: Transcript, target: str, dialect: Dialect, judged: Judged, loops
     if isinstance(t.items, Deferred):  # a typed reading (msgspec is loaded): the proof may serve it
         from .clean_proof import transcript_clean
 
-        if transcript_clean(t.items, t.extra, dialect, target, judged.model, loops):
+        if transcript_clean(t.items, t.extra, dialect, target, loops):
             return ProvedClean(t, target, dialect, judged)
     return analyse(t, target, dialect, judged)
 

@@ -27,7 +27,7 @@ catalogue's, with the predicates it shares with the general path named in ``HOLD
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any, Literal
 
 import msgspec
@@ -114,22 +114,24 @@ def _parameters_read(tools: list[ToolDef], known: set[bytes]) -> bool:
 
 def proved_clean(rec: Record, names_ok: set[str], schemas_ok: set[bytes], loops: LoopOptions = DEFAULT_LOOPS) -> bool:
     """True when the general path would read the fine-tuning example ``rec`` and note no issue at
-    all (see the module doc): ``messages_clean`` of its messages and the tools it declares."""
-    return messages_clean(rec.messages, rec.tools, names_ok, schemas_ok, loops)
+    all (see the module doc): its tools' schemas read, and ``messages_clean`` of its messages
+    against the names its tools declare.
 
-
-def messages_clean(messages: Sequence[Message], tools: list[ToolDef] | None, names_ok: set[str],
-                   schemas_ok: set[bytes], loops: LoopOptions = DEFAULT_LOOPS, *, texts: bool = False) -> bool:
-    """True when the general path would read the message list ``messages``, with the tools list
-    ``tools`` declared beside it (None: no tools list), and note no issue at all (the module doc).
-
-    ``names_ok``: tool names already matched against ``NAME_RE``; ``schemas_ok``: tool
-    ``parameters`` orjson already read (both repeat across lines). ``texts``: every content is
-    known to be a string, null or missing (``openai_typed.document`` proved it), so a content is
-    text when it is there and not null."""
-    if tools is not None and not _parameters_read(tools, schemas_ok):
+    ``schemas_ok``: tool ``parameters`` orjson already read (they repeat across lines)."""
+    if rec.tools is not None and not _parameters_read(rec.tools, schemas_ok):
         return False
-    declared = None if tools is None else {t.function.name for t in tools}
+    declared = None if rec.tools is None else {t.function.name for t in rec.tools}
+    return messages_clean(rec.messages, declared, names_ok, loops)
+
+
+def messages_clean(messages: Sequence[Message], declared: Collection[str] | None, names_ok: set[str],
+                   loops: LoopOptions = DEFAULT_LOOPS, *, texts: bool = False) -> bool:
+    """True when the general path would read the message list ``messages``, beside a tools list
+    declaring the names ``declared`` (None: no tools list), and note no issue at all (the module doc).
+
+    ``names_ok``: tool names already matched against ``NAME_RE`` (they repeat across lines).
+    ``texts``: every content is known to be a string, null or missing (``openai_typed.document``
+    proved it), so a content is text when it is there and not null."""
     seen: set[str] = set()
     open_ids: list[str] | None = None  # the ids of the call block whose results may follow
     answered = 0
@@ -199,18 +201,29 @@ def messages_clean(messages: Sequence[Message], tools: list[ToolDef] | None, nam
 
 
 def transcript_clean(items: Sequence[Any], extra: Mapping[str, Any], dialect: Dialect, target: str,
-                     model: str | None, loops: LoopOptions = DEFAULT_LOOPS) -> bool:
+                     loops: LoopOptions = DEFAULT_LOOPS) -> bool:
     """True when ``check``'s analysis of one transcript (``checking.analyse``) would note no issue
     and no loop: every door's report of it is then the clean one, made without that analysis.
 
     Only where everything the analysis depends on is what the proof assumes: ``items`` is a
     message list read as the typed structs (``openai_typed.TypedItems``: every content a string
-    or null, no repeated key, no other key); nothing stands beside the list (``extra``: no request
-    body, declared tools, harness or model of a container); it is read as openai-chat itself (not
-    another package's dialect, however alike) for ``openai`` (no gateway, no other target's
-    rules); no model is named (no model's rules); and ``messages_clean`` holds."""
-    return (type(items) is TypedItems and not extra and type(dialect) is OpenAIChat and target == TARGET
-            and model is None and messages_clean(items.structs, None, set(), set(), loops, texts=True))
+    or null, no repeated key, no other key); nothing stands beside the list but, for a request
+    body (``reading.typed_request``), the body (``request``: openai-chat reads only its
+    ``thinking`` setting, which lifts a finding and adds none) and the names its ``tools`` declare
+    (``declared_tools``, held as ``rules.tools.undeclared_tools`` holds them: TC026); it is read
+    as openai-chat itself (not another package's dialect, however alike) for ``openai`` (no
+    gateway, no other target's rules); and ``messages_clean`` holds. The model a request names
+    changes nothing here: it chose the target, and its rules (``model_rules``) concern only the
+    legacy function role, which does not decode; judged as a request or a log, a clean list
+    is clean (``rules.requests.judge`` only rewords findings)."""
+    if type(items) is not TypedItems or type(dialect) is not OpenAIChat or target != TARGET:
+        return False
+    if extra and (set(extra) - {"request", "declared_tools"} or "request" not in extra):
+        return False
+    declared = extra.get("declared_tools")
+    if declared is not None and type(declared) is not frozenset:
+        return False
+    return messages_clean(items.structs, declared, set(), loops, texts=True)
 
 
 def _loops(names: list[str], args: list[str], answers: list[msgspec.Raw], options: LoopOptions) -> bool:

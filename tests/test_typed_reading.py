@@ -361,6 +361,7 @@ BODIES = {
     "deepseek": lambda m: {"model": "deepseek-chat", "messages": m, "thinking": {"type": "disabled"}},
     "gateway model": lambda m: {"model": "anthropic/claude-sonnet-4-5", "messages": m},
     "undeclared tools": lambda m: {"model": "gpt-4o", "tools": TOOL_DECLS[:1], "messages": m},
+    "reasoning model": lambda m: {"model": "o3", "tools": TOOL_DECLS, "messages": m, "reasoning_effort": "low"},
 }
 
 # Bodies the typed reading must leave to the dict reading (each says something the cut cannot keep).
@@ -775,3 +776,37 @@ def test_a_compact_file_of_any_size_is_compared_with_its_write_back_and_a_late_r
     assert document(repeated) is None
     for bad in (compact[:-1] + b",]", compact + b"x", b" " + compact):
         assert document(bad) is None
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("wrap", sorted(BODIES))
+def test_the_guard_takes_the_proof_on_a_clean_body_and_says_what_the_general_path_says(
+        monkeypatch: pytest.MonkeyPatch, seed: int, wrap: str) -> None:
+    """A request body read typed whose list the proof proves clean, for openai, beside the tools
+    its body declares: the guard's Inspection is the general path's (and the dict reading's), and
+    the proof served exactly the clean bodies for openai (a body for DeepSeek or a gateway, or one
+    calling a tool its tools list does not declare, goes the general way)."""
+    from inspector import clean_proof
+    from inspector.guard import inspect
+
+    monkeypatch.setattr(inspect, "TYPED_BODY_BYTES", 0)
+    rng = random.Random(seed)
+    for name, fn in [("clean", None), *STILL_CLEAN.items(), *NEAR_CLEAN.items()]:
+        msgs = transcript(random.Random(seed * 100 + len(name)))
+        if fn is not None:
+            fn(msgs, rng)
+        body = json.dumps(BODIES[wrap](msgs), separators=(",", ":")).encode()
+        said = _watch_proof(monkeypatch)
+        proved = _inspection(body)
+        with monkeypatch.context() as m:
+            m.setattr(clean_proof, "transcript_clean", lambda *a, **k: False)
+            general = _inspection(body)
+        typed, plain, was_typed = _guard_both(body, monkeypatch)
+        assert proved == general == typed == plain, f"{name} in a {wrap} body: the proof changes the guard's answer"
+        report = json.loads(proved[0])
+        clean = not report["findings"] and not report["loops"] and report["target"] == "openai" and b'"tool_calls":' in body
+        assert was_typed and (True in said) == clean, f"{name} in a {wrap} body: proved {said}, clean {clean}"
+        if name == "clean" and wrap in ("model first", "tools first", "no model", "reasoning model"):
+            assert True in said, f"a clean {wrap} body not proved"
+        if name in NEAR_CLEAN:
+            assert True not in said, f"{name} in a {wrap} body: the proof served what it must refuse"
