@@ -1,8 +1,8 @@
-"""The proof that the general reading would note no issue at all on a typed Chat Completions example.
+"""The proof that the general reading would note no issue at all on a typed Chat Completions list.
 
-``proved_clean`` takes an example read as the engine's typed structs (``dialects.openai_typed``:
-``Record``, the messages and the tools a fine-tuning line declares) and proves in one pass that
-the general path (read into the neutral view, pair, run every rule) would find nothing:
+``messages_clean`` takes a message list read as the engine's typed structs
+(``dialects.openai_typed``), and the names a tools list beside it declares, and proves in one pass
+that the general path (read into the neutral view, pair, run every rule) would find nothing:
 
 - roles system, user, assistant and tool only; each call's id a non-empty string other than
   "null" in OpenAI's format, at most 40 characters (TC008, TC009), unique in the example
@@ -21,8 +21,18 @@ the general path (read into the neutral view, pair, run every rule) would find n
 ``HOLDS`` says, for every rule of the catalogue, how the proof holds it: a rule added to the
 catalogue without an entry there fails tests/scan/test_fast.py, which holds the two paths equal
 over generated examples mutated in the ways the list above names, so "clean" here cannot go
-stale. The dataset scan's fast path (``scan.fast``) is its user; the rules it proves are the
-catalogue's, with the predicates it shares with the general path named in ``HOLDS``.
+stale. The rules it proves are the catalogue's, with the predicates it shares with the general
+path named in ``HOLDS``. Its users:
+
+- the dataset scan's fast path (``scan.fast``): ``proved_clean`` of a fine-tuning line read as a
+  ``Record`` (its messages and the tools it declares);
+- the engine (``checking.analysed``, so every door that goes through ``check_plain``: check,
+  explain, the app, the guard, scan of a whole file, repair's and fit's own checks):
+  ``transcript_clean`` of a document or request body read typed (``reading.typed_document``,
+  ``reading.typed_request``), where everything else the analysis depends on (dialect, target,
+  what stands beside the list) is what this proof assumes; its report is then built without the
+  analysis (``checking.ProvedClean``). tests/test_typed_reading.py and tests/test_differential.py
+  hold that report equal to the general path's, byte for byte, at every door.
 """
 
 from __future__ import annotations

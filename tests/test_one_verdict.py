@@ -450,3 +450,54 @@ def test_a_chat_completions_file_is_read_typed_and_judged_alike_by_check_scan_re
     fitted = inspector.fit(str(path), 10**9)
     assert fitted.report["errors_before"] == len(errors) and fitted.report["removed"] == []
     assert all(taken and taken[0] for _, taken in doors), [name for name, taken in doors if not (taken and taken[0])]
+
+
+# --- a clean Chat Completions file: the clean proof (issue 37) at every door ----------------------
+
+def test_a_clean_chat_completions_file_is_proved_clean_and_judged_alike_by_every_door(tmp_path, monkeypatch,
+                                                                                     capsysbinary):
+    """A clean list read typed is proved clean (``clean_proof.transcript_clean``) at every door that
+    goes through ``check_plain`` (check, explain, the API, scan, the app's check job, the guard),
+    and each says what the general path says with the proof turned off."""
+    from inspector import clean_proof
+    from inspector.cli.parser import main
+    from inspector.guard import inspect, inspect_request
+    from inspector.jsonio import dumps
+    from inspector.scan import sources
+    from inspector.scan.work import ScanOptions, scan_part
+    from inspector.ui import workers
+
+    msgs = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "weather?"}, CALL,
+            {"role": "tool", "tool_call_id": "call_1", "content": "sunny"},
+            {"role": "assistant", "content": "It is sunny."}]
+    path = tmp_path / "chat.json"
+    path.write_text(json.dumps(msgs, indent=2))
+    body = json.dumps({"model": "gpt-4o", "tools": TOOLS, "messages": msgs}).encode()
+    monkeypatch.setattr(inspect, "TYPED_BODY_BYTES", 0)  # the guard reads this small body typed too
+    real = clean_proof.transcript_clean
+
+    def cli(*argv: str) -> tuple:
+        code = main([*argv])
+        return (code, *capsysbinary.readouterr())
+
+    def doors() -> dict:
+        return {
+            "check": cli("check", str(path), "--format", "json"),
+            "explain": cli("explain", str(path), "--error", OPENAI_ORPHAN, "--format", "json"),
+            "the API": inspector.check(path).model_dump(),
+            "scan": scan_part(sources.plan([str(path)])[0], ScanOptions())[0],
+            "the app's check job": workers._check(path.read_bytes(), "chat.json"),
+            "the guard": dumps(inspect_request("http://127.0.0.1:9/v1/chat/completions", body).report),
+        }
+
+    taken: list[bool] = []
+    monkeypatch.setattr(clean_proof, "transcript_clean", lambda *a, **k: taken.append(real(*a, **k)) or taken[-1])
+    proved = doors()
+    assert taken == [True] * 6, taken
+    monkeypatch.setattr(clean_proof, "transcript_clean", lambda *a, **k: False)
+    assert doors() == proved
+    code, out, _ = proved["check"]
+    report = json.loads(out)
+    assert code == 0 and report["findings"] == [] and report["loops"] == [] and report["message_count"] == 5
+    assert json.loads(proved["the guard"])["findings"] == [] and proved["the app's check job"] == 0
+    assert proved["explain"][0] in (0, 1) and proved["explain"][1]
