@@ -459,7 +459,7 @@ def test_a_clean_chat_completions_file_is_proved_clean_and_judged_alike_by_every
     """A clean list read typed is proved clean (``clean_proof.transcript_clean``) at every door that
     goes through ``check_plain`` (check, explain, the API, scan, the app's check job, the guard),
     and each says what the general path says with the proof turned off."""
-    from inspector import clean_proof
+    from inspector import clean_proof, reading
     from inspector.cli.parser import main
     from inspector.guard import inspect, inspect_request
     from inspector.jsonio import dumps
@@ -474,6 +474,7 @@ def test_a_clean_chat_completions_file_is_proved_clean_and_judged_alike_by_every
     path.write_text(json.dumps(msgs, indent=2))
     body = json.dumps({"model": "gpt-4o", "tools": TOOLS, "messages": msgs}).encode()
     monkeypatch.setattr(inspect, "TYPED_BODY_BYTES", 0)  # the guard reads this small body typed too
+    monkeypatch.setattr(reading, "TYPED_FROM_BYTES", 0, raising=False)  # and every door this small file
     real = clean_proof.transcript_clean
 
     def cli(*argv: str) -> tuple:
