@@ -11,7 +11,6 @@ stderr, never a traceback).
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 import sys
 from collections.abc import Callable
@@ -144,31 +143,19 @@ def entry() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command ``argv`` names. Its start-up (its modules imported, its parser built) runs
-    with the cyclic GC paused: those imports allocate tens of thousands of objects and no garbage,
-    and the collections they set off cost a 4-message check about a tenth of its CPU time (issue
-    37). A ``pause_gc`` command keeps it paused to its end (the engine's imports are in its run);
-    any other gets it back, as it was, once its arguments are read."""
+    with the cyclic GC paused (``gc_pause.gc_paused``): those imports allocate tens of thousands of
+    objects and no garbage, and the collections they set off cost a 4-message check about a tenth
+    of its CPU time (issue 37). A ``pause_gc`` command keeps it paused to its end (the engine's
+    imports are in its run); any other gets it back, as it was, once its arguments are read."""
+    from ..gc_pause import gc_paused
+
     argv = sys.argv[1:] if argv is None else argv
-    was = gc.isenabled()
-    gc.disable()
-    try:
+    with gc_paused():
         parser = build_parser(argv)
         args = parser.parse_args(argv)
-        if args.command not in _PAUSED:
-            _resume_gc(was)
-            was = False
-        return _run(args)
-    finally:
-        _resume_gc(was)
-
-
-def _resume_gc(was: bool) -> None:
-    """Turn the cyclic GC back on if it was on, what the pause allocated moved straight into the
-    oldest generation (``gc_pause.gc_paused`` does the same) rather than walked by the next collection."""
-    if was:
-        gc.freeze()
-        gc.unfreeze()
-        gc.enable()
+        if args.command in _PAUSED:
+            return _run(args)
+    return _run(args)
 
 
 def _run(args: argparse.Namespace) -> int:
