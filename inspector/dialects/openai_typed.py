@@ -251,16 +251,18 @@ def _fits(structs: list[Message], data: bytes, written: bool = False) -> bool:
     ``written``: ``data`` is the structs' own write-back (``_encode``), so no key is repeated."""
     if _suspect(data):
         return False
+    exact = written or _written_back(structs, data)  # the text exactly as the structs write it (compact JSON)
     contents = [m.content for m in structs if m.content is not UNSET]
-    joins = [b"\0" + b"\0".join(contents[k:k + _JOINED])  # a slice at a time: no copy of them all at once
-             for k in range(0, len(contents), _JOINED)]  # (a JSON text holds no NUL byte)
-    if any(_re(_NOT_TEXT).search(joined) for joined in joins):
-        return False
-    if written or _written_back(structs, data):  # the text exactly as the structs write it (compact JSON)
-        return True
     colons = 0
-    for joined in joins:
-        colons += joined.count(b":") if b":" in joined else 0  # (``in`` is memchr: most contents hold none)
+    not_text = _re(_NOT_TEXT)
+    for k in range(0, len(contents), _JOINED):  # a slice at a time, let go before the next: no copy of them all
+        joined = b"\0" + b"\0".join(contents[k:k + _JOINED])  # (a JSON text holds no NUL byte)
+        if not_text.search(joined):
+            return False
+        if not exact and b":" in joined:  # (``in`` is memchr: most contents hold none)
+            colons += joined.count(b":")
+    if exact:
+        return True
     tools = [m.tool_call_id for m in structs if type(m) is Tool]
     lists = [m.tool_calls for m in structs if type(m) is Assistant and m.tool_calls is not UNSET]
     calls = [c for tc in lists if tc for c in tc]
