@@ -151,10 +151,6 @@ def messages_clean(messages: Sequence[Message], declared: Collection[str] | None
     args: list[str] = []  # and its arguments
     answers: list[msgspec.Raw] = []  # the content answering each, in the same order (answered in call order)
     tool, assistant, user, unset, null = Tool, Assistant, User, UNSET, _NULL  # (locals: faster)
-    if texts:  # every content a string or null: those that must be text are there and not null (one pass in C)
-        needed = [m.content for m in messages if type(m) is not assistant or m.tool_calls is None or m.tool_calls is unset]
-        if unset in needed or null in needed:
-            return False
     is_text = content_is_text
     loads, bad_json, limit, pattern = orjson.loads, orjson.JSONDecodeError, ID_LIMIT, ID_PATTERN
     for m in messages:
@@ -207,7 +203,13 @@ def messages_clean(messages: Sequence[Message], declared: Collection[str] | None
         elif (t is user and prev_tool) or not (texts or is_text(m.content)):
             return False
         prev_tool = False
-    return any_call and (open_ids is None or answered == len(open_ids)) and not _loops(names, args, answers, loops)
+    if not any_call or (open_ids is not None and answered < len(open_ids)):
+        return False
+    if texts:  # every content a string or null: those that must be text are there and not null (one pass in C)
+        needed = [m.content for m in messages if type(m) is not assistant or m.tool_calls is None or m.tool_calls is unset]
+        if unset in needed or null in needed:
+            return False
+    return not _loops(names, args, answers, loops)
 
 
 def transcript_clean(items: Sequence[Any], extra: Mapping[str, Any], dialect: Dialect, target: str,
