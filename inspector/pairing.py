@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
+from itertools import chain, filterfalse
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -61,6 +63,9 @@ class Pairing(msgspec.Struct):
     turns: Any = None
 
 
+_CALLS = attrgetter("calls")
+_DISORDERED = attrgetter("disordered")
+
 # Roles (of items-mode dialects) that neither answer nor end a call block that has no results yet.
 TRANSPARENT = frozenset({"reasoning", "hosted", "approval", "reference"})
 # Messages no model sees (AG-UI ``activity``: clients leave them out of the next run's input,
@@ -105,7 +110,21 @@ def pair(msgs: list[Msg], block_mode: str = "run", external_calls: bool = False,
             continue
         if m.results:
             if block is not None:
-                _match_block(m, block, answered, links, by_id, orphans, note)
+                # The usual reply, inline (a third of a transcript's messages): one result with an
+                # id, answering the first unanswered call of that id in the block, after the calls
+                # answered so far, with no name of its own. Anything else: ``_match_block``.
+                r = m.results[0]
+                for c in block.calls:
+                    if c.id == r.id and c not in answered:
+                        break
+                else:
+                    c = None
+                if c is not None and r.id is not None and len(m.results) == 1 and r.name is None and c.pos > block.last_pos:
+                    answered[c] = r
+                    links.append(Link(c, r, OK))
+                    block.last_pos = c.pos
+                else:
+                    _match_block(m, block, answered, links, by_id, orphans, note)
                 block.result_msgs.append(m.index)
                 block.ends = m.index
                 if not run_mode or m.has_other:
@@ -128,7 +147,7 @@ def pair(msgs: list[Msg], block_mode: str = "run", external_calls: bool = False,
     # Calls never answered: TC001, or TC022 for the last block when nothing follows it and none
     # of its calls has a result yet. A half-answered block is not pending: the log did not stop
     # while the tools ran, a result was dropped, and every provider rejects it (rules.md TC022).
-    missing = [c for b in blocks for c in b.calls if c not in answered]
+    missing = list(filterfalse(answered.__contains__, chain.from_iterable(map(_CALLS, blocks))))  # (in C)
     pending: list[Call] = []
     if missing and blocks:
         last = blocks[-1]
@@ -145,9 +164,8 @@ def pair(msgs: list[Msg], block_mode: str = "run", external_calls: bool = False,
             note(Issue("TC001", c.msg, c.id, None, name=c.name, pos=c.pos))
 
     # Results all present in their own block but in another order than the calls.
-    for b in blocks:
-        if b.disordered:
-            _order(b, answered, note)
+    for b in filter(_DISORDERED, blocks):
+        _order(b, answered, note)
     external: list[Result] = []
     if orphans and (external_calls or items_mode):
         first_call = blocks[0].index if blocks else len(msgs)
