@@ -573,6 +573,8 @@ class _Run:
             if not plan.recs:  # results that are blocks of the next message: plan on an exploded copy, join back
                 plan = (JoinPlan if a.dialect.block is Block.NEXT else Plan)(a, target, options, ed)
         if plan is not documented:
+            if isinstance(plan, Plan):
+                plan.written = frozenset(self._written())
             items = plan.run()
         unfixed = plan.unfixed if documented is None or plan is documented else [*documented.unfixed, *plan.unfixed]
         # The latest pass knows best what is left; an earlier pass may have said more about the
@@ -646,18 +648,24 @@ class _Run:
         holds nothing of the input: its insertion and its removal both leave the log, and it does
         not go to the quarantine, which holds input data at input indexes. (An added item made from
         input data, a split-off part or a note quoting an orphan, is left to the changes as they are.)"""
-        written: set[int] = set()
-        for k, o in enumerate(prev or ()):
-            if o is not None or k in where:
-                continue  # an input item, or one this pass keeps
-            named = [c for c in self.changes if c.index_after == k]
-            if named and all(c.index_before is None and c.action.startswith("insert") for c in named):
-                written.add(k)
+        written = {k for k in self._written(prev) if k not in where}  # (not one this pass keeps)
         if not written:
             return recs, quarantine
         self.changes = [c for c in self.changes if c.index_after not in written]
         recs = [r for r in recs if not (r.before in written and r.slot is None)]
         return recs, [q for q in quarantine if q[0] not in written]
+
+    def _written(self, origin: list[int | None] | None = None) -> set[int]:
+        """The current items (``origin``: their input indices, default this run's) that repair wrote
+        whole in an earlier pass: no input item, and every change naming it inserted it."""
+        out: set[int] = set()
+        for k, o in enumerate((self.origin if origin is None else origin) or ()):
+            if o is not None:
+                continue
+            named = [c for c in self.changes if c.index_after == k]
+            if named and all(c.index_before is None and c.action.startswith("insert") for c in named):
+                out.add(k)
+        return out
 
     def collect(self, report: RepairReport) -> None:
         report.changes.extend(self.changes)

@@ -192,6 +192,9 @@ class ResultFixes:
                      f"in message #{b.index}: {why}.")
 
     def _keeper(self, links: list[Link]) -> Link:
+        # A placeholder an earlier pass wrote is never kept over a result of the input, however
+        # empty: the input's result is what the tool returned; the placeholder says none was recorded.
+        links = [l for l in links if l.result.msg not in self.state.written] or links
         how = self.state.opt.duplicate
         if len(links) == 1 or how == "first":
             return links[0]

@@ -41,6 +41,9 @@ class PlanState:
         self.keeper_of: dict[int, set[int]] = {}  # input index of a kept result -> id() of the calls it answers
         self.notes_after: dict[int, list[Slot]] = {}  # orphan notes, emitted after a block's results
         self.idless_bad: set[int] = set()  # id() of calls whose id-less pairing is ambiguous
+        # Indices of items an earlier pass of this repair wrote whole (its placeholders): no input
+        # data, so never kept over a result of the input (``ResultFixes._keeper``). Set by the run.
+        self.written: frozenset[int] = frozenset()
         self.by_code: dict[str, list[Issue]] = {}
         for iss in a.issues:
             self.by_code.setdefault(iss.code, []).append(iss)

@@ -54,13 +54,37 @@ class CheckTimedOut(CheckCrashed):
     """The worker checking a body did not answer within its time: killed, no verdict on the body."""
 
 
-def _start_worker(memory_bytes: int) -> None:
+def _start_worker(memory_bytes: int, proxy_pid: int | None = None) -> None:
     """In each worker, once: cap its address space (a body that needs more is a ``MemoryError``,
-    which ``inspect_request`` reports as too large to read)."""
+    which ``inspect_request`` reports as too large to read), and end with the proxy."""
     import resource
 
     if memory_bytes > 0:
         resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
+    if proxy_pid is not None:
+        _end_with(proxy_pid)
+
+
+def _end_with(pid: int) -> None:
+    """End this worker as soon as process ``pid`` (the proxy) ends, however it ends. A worker waits
+    for its next job on a queue whose writing end it holds itself, and the fork server lives while
+    any worker does, so a proxy killed outright (``kill -9``, the OOM killer) left both behind for
+    good, about 65 MB. A pidfd becomes readable when its process ends (never another process that
+    takes the number later)."""
+    import select
+
+    try:
+        fd = os.pidfd_open(pid)
+    except ProcessLookupError:  # already gone
+        os._exit(0)
+    except OSError:  # a kernel without pidfds (before Linux 5.3): the worker lives as before
+        return
+
+    def wait() -> None:
+        select.select([fd], [], [])
+        os._exit(0)
+
+    threading.Thread(target=wait, name="inspector-proxy-watch", daemon=True).start()
 
 
 def _inspect_in_worker(url: str, body: bytes, repair: bool) -> Inspection | None:
@@ -102,7 +126,7 @@ class CheckWorkers:
                 ctx.set_forkserver_preload(["inspector.guard.check_workers", "inspector.checking",
                                             "inspector.reading"])
                 self._pool = ProcessPoolExecutor(self.workers, mp_context=ctx, initializer=_start_worker,
-                                                 initargs=(self.memory_mb * 1_000_000,))
+                                                 initargs=(self.memory_mb * 1_000_000, os.getpid()))
             return self._pool
 
     def _kill(self, pool: ProcessPoolExecutor) -> None:

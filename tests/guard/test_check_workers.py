@@ -257,3 +257,28 @@ def test_a_worker_that_never_answers_is_killed_at_its_time_and_the_client_gets_a
         time.sleep(0.02)
     assert _state(stuck) in ("gone", "Z"), _state(stuck)  # the worker was killed, not left behind
     assert "did not answer in 2 s; killed, no verdict" in timing_out.output()
+
+
+def test_a_proxy_killed_outright_leaves_no_worker_or_fork_server_behind(upstream):
+    """Before, a proxy ended by ``kill -9`` (or the OOM killer) left its worker and the fork server
+    alive for good: the worker waits on a queue whose writing end it holds itself, and the fork
+    server lives while a worker does."""
+    import httpx
+
+    proxy = guardserver.start_proxy(upstream.url, mode="block", extra=("--check-workers", "1", "--worker-above-mb", "0"))
+    try:
+        path, _, body = CASES[0]
+        r = httpx.post(proxy.url + path, content=body, timeout=60,
+                       headers={"content-type": "application/json", "authorization": f"Bearer {KEY}",
+                                "anthropic-version": "2023-06-01"})
+        assert r.status_code in (200, 400), r.text
+        below = _descendants(proxy.proc.pid) - {proxy.proc.pid}
+        assert below  # the fork server and its worker
+        os.kill(proxy.proc.pid, signal.SIGKILL)
+        proxy.proc.wait()
+        deadline = time.monotonic() + 60  # their end is the state waited for
+        while any(_state(p) not in ("gone", "Z") for p in below) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert {p: _state(p) for p in below if _state(p) not in ("gone", "Z")} == {}
+    finally:
+        proxy.stop()

@@ -171,3 +171,19 @@ def test_a_placeholder_a_later_pass_takes_out_again_leaves_the_log():
     # The quarantine holds input data, at input indexes: the fragment, not a placeholder.
     assert [(q.index, q.code, q.content) for q in fixed.report.quarantine] == [
         (0, "TC012", {"name": None, "arguments": "{bad"})]
+
+
+def test_a_placeholder_an_earlier_pass_wrote_is_never_kept_over_the_inputs_own_result():
+    """Default options (``duplicate="real"``): once a later pass frees the input's result for call
+    0, that result, empty as it is, answers the call. Before, repair kept its own placeholder ("No
+    result was recorded", which is untrue) and took the input's result out into the quarantine as
+    "a differing extra result"."""
+    msgs = copy.deepcopy(FRAGMENT_ANSWERED)
+    fixed = inspector.repair(msgs, "openai")
+    assert check_result(load(FRAGMENT_ANSWERED), fixed) == []
+    assert replay(FRAGMENT_ANSWERED, fixed.data, fixed.report.changes) == []
+    call0, call1 = (c["id"] for c in fixed.data[0]["tool_calls"])
+    assert fixed.data[1] == {"role": "tool", "content": "", "tool_call_id": call0}
+    assert [c.tool_call_id for c in fixed.report.changes if c.action == "insert_placeholder"] == [call1]
+    assert not [c for c in fixed.report.changes if c.action == "quarantine_duplicate"]
+    assert [(q.index, q.code) for q in fixed.report.quarantine] == [(0, "TC012")]
