@@ -28,7 +28,6 @@ dialect's ``text`` and ``result_failed``: it works the same for every format.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from itertools import chain, compress, count, islice, pairwise
 from operator import attrgetter, eq
 from typing import TYPE_CHECKING, Any, cast
@@ -50,10 +49,10 @@ LOOP_RULES = {"LP001": "repeated_call", "LP002": "stuck_loop"}
 LOOP_SEVERITY = {"LP001": "info", "LP002": "warning"}
 
 
-@dataclass(frozen=True)
-class LoopOptions:
+class LoopOptions(msgspec.Struct, frozen=True):
     """How loops are found: the default threshold, a threshold per tool, tools never reported,
-    and the window (in calls) within which a repeat still counts."""
+    and the window (in calls) within which a repeat still counts. (A frozen struct, not a frozen
+    dataclass: making a dataclass compiles its methods, a millisecond of every start of the CLI.)"""
 
     threshold: int = DEFAULT_THRESHOLD
     # ``{tool: threshold}``, kept as sorted pairs so that the options hash (the app caches by them)
@@ -63,8 +62,8 @@ class LoopOptions:
 
     def __post_init__(self) -> None:
         pairs = self.per_tool.items() if isinstance(self.per_tool, Mapping) else self.per_tool
-        object.__setattr__(self, "per_tool", tuple(sorted(pairs)))
-        object.__setattr__(self, "allow", frozenset(self.allow))
+        msgspec.structs.force_setattr(self, "per_tool", tuple(sorted(pairs)))
+        msgspec.structs.force_setattr(self, "allow", frozenset(self.allow))
 
     def threshold_for(self, name: Any) -> int | None:
         """The threshold of tool ``name``; None when it is allowed to repeat."""

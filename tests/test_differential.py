@@ -501,6 +501,7 @@ def _typed_and_dict(monkeypatch, source) -> tuple[tuple, tuple, bool]:
 
     with monkeypatch.context() as m:
         m.setattr(reading, "typed_document", spy)
+        m.setattr(reading, "TYPED_FROM_BYTES", 0)  # every size (the doors' own: from 1 MB)
         typed = _door_bytes(source, str(source))
     with monkeypatch.context() as m:
         m.setattr(reading, "typed_document", lambda data, label: None)

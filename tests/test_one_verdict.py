@@ -430,6 +430,7 @@ def test_a_chat_completions_file_is_read_typed_and_judged_alike_by_check_scan_re
         return doc
 
     monkeypatch.setattr(reading, "typed_document", spy)
+    monkeypatch.setattr(reading, "TYPED_FROM_BYTES", 0)  # a small file too (the doors' own: from 1 MB)
 
     def door(name):
         doors.append((name, []))

@@ -32,7 +32,9 @@ STDLIB_NOT_FOR_A_CHECK = ("shutil", "bz2", "lzma", "base64", "string", "threadin
 OWN_NOT_FOR_A_CHECK = tuple(sorted(set(COMMAND_MODULES.values()) - {COMMAND_MODULES["check"]})) + (
     "inspector.scan", "inspector.repairing", "inspector.fixes", "inspector.fitting", "inspector.report",
     "inspector.sharing", "inspector.export", "inspector.render", "inspector.ui", "inspector.guard",
-    "inspector.provider_errors", "inspector.pyrepr")
+    "inspector.provider_errors", "inspector.pyrepr",
+    # the typed reading (and the clean proof on it) for a file of ``reading.TYPED_FROM_BYTES`` or more only
+    "inspector.dialects.openai_typed", "inspector.clean_proof")
 
 
 def _modules_after(code: str) -> tuple[set[str], set[str]]:
@@ -61,6 +63,29 @@ def test_a_plain_check_of_a_small_file_loads_only_what_it_uses():
     assert sorted(m for m in after if m in STDLIB_NOT_FOR_A_CHECK) == []
     own = sorted(m for m in after if m.startswith(OWN_NOT_FOR_A_CHECK))
     assert own == []
+
+
+def test_a_check_runs_without_a_garbage_collection_and_gives_the_gc_back():
+    """Start-up allocates tens of thousands of objects and no garbage: a check runs whole with the
+    cyclic GC paused (``cli.parser.main``), and the caller has it back, as it was, afterwards."""
+    code = ("import contextlib, gc, io\nfrom inspector.cli import main\nruns = []\n"
+            "gc.callbacks.append(lambda phase, info: phase == 'start' and runs.append(info['generation']))\n"
+            f"with contextlib.redirect_stdout(io.StringIO()):\n    assert main(['check', {str(SMALL)!r}]) == 1\n"
+            "assert runs == [], runs\nassert gc.isenabled()\n"
+            "gc.disable()\nwith contextlib.redirect_stdout(io.StringIO()):\n"
+            f"    main(['check', {str(SMALL)!r}])\nassert not gc.isenabled()  # (it was off: it stays off)\n")
+    _modules_after(code)
+
+
+def test_a_command_that_does_not_ask_for_it_runs_with_the_gc_on():
+    """Only the start-up is paused for a command not registered with ``pause_gc`` (a server, a watch,
+    a scan of many files): its run has the cyclic GC as the caller had it."""
+    code = ("import contextlib, gc, io\nfrom inspector.cli import main, parser\nparser.load_commands('explain')\n"
+            "help_, add, run = parser._COMMANDS['explain']\nseen = []\n"
+            "parser._COMMANDS['explain'] = (help_, add, lambda args: seen.append(gc.isenabled()) or run(args))\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n    main(['explain', 'TC001'])\n"
+            "assert seen == [True] and gc.isenabled(), seen\n")
+    _modules_after(code)
 
 
 def test_the_check_paths_modules_compile_no_pattern_and_parse_no_template_on_import():

@@ -23,12 +23,22 @@ from typing import Any
 
 import pytest
 
+from inspector import reading as reading_module
 from inspector.checking import check_plain
 from inspector.dialects.openai_typed import TypedItems, document
 from inspector.jsonio import dumps
 from inspector.reading import load_path, read_document
 
 NAMES = ("read_file", "run_shell", "search_web")
+FILES_READ_TYPED_FROM = reading_module.TYPED_FROM_BYTES  # the doors' own threshold (1 MB), before the fixture
+
+
+@pytest.fixture(autouse=True)
+def _every_file_read_typed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The doors read a file typed from ``reading.TYPED_FROM_BYTES`` on; here every file is, however
+    small, so that each test below holds the typed reading to the dict reading's answer (the test
+    of the threshold itself sets it back)."""
+    monkeypatch.setattr(reading_module, "TYPED_FROM_BYTES", 0)
 
 
 def transcript(rng: random.Random) -> list[dict[str, Any]]:
@@ -172,10 +182,47 @@ def test_the_cli_gives_the_same_bytes(tmp_path: Path, name: str) -> None:
         BREAKS[name](msgs, random.Random(1))
     path = tmp_path / "t.json"
     path.write_text(json.dumps(msgs), encoding="utf-8")
-    out = subprocess.run([sys.executable, "-m", "inspector", "check", str(path), "--format", "json"],
+    out = subprocess.run([sys.executable, "-c", EVERY_FILE_TYPED_CLI, "check", str(path), "--format", "json"],
                          capture_output=True, check=False)
     report, _ = check_plain(load_path(str(path), typed=False))
     assert out.stdout == dumps(report)
+    assert out.stderr == b"typed\n", "the CLI did not read the file typed"
+
+
+# ``inspector`` with every file read typed, saying on stderr when the typed reading took one.
+EVERY_FILE_TYPED_CLI = (
+    "import sys\nfrom inspector import reading\nreading.TYPED_FROM_BYTES = 0\nreal = reading.typed_document\n"
+    "def spy(data, label):\n    doc = real(data, label)\n    if doc is not None:\n        sys.stderr.write('typed\\n')\n"
+    "    return doc\nreading.typed_document = spy\nsys.argv[0] = 'inspector'\nfrom inspector.cli import entry\nentry()\n")
+
+
+@pytest.mark.parametrize("door", ["check", "the API's load"])
+def test_a_file_is_read_typed_from_the_doors_own_threshold_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                             capsysbinary: pytest.CaptureFixture[bytes],
+                                                             door: str) -> None:
+    """At the doors' own threshold (no test setting): a file of ``TYPED_FROM_BYTES`` or more takes
+    the typed reading, a smaller one is read as dicts, and each report is the dict reading's."""
+    from inspector.cli.parser import main
+
+    monkeypatch.setattr(reading_module, "TYPED_FROM_BYTES", FILES_READ_TYPED_FROM)
+    msgs: list[dict[str, Any]] = []
+    k = 0
+    while len(json.dumps(msgs)) < FILES_READ_TYPED_FROM:
+        msgs += transcript(random.Random(k))
+        k += 1
+    BREAKS["drop result"](msgs, random.Random(1))
+    big, small = tmp_path / "big.json", tmp_path / "small.json"
+    big.write_text(json.dumps(msgs), encoding="utf-8")
+    small.write_text(json.dumps(msgs[:40]), encoding="utf-8")
+    taken = _watch_typed(monkeypatch, "typed_document")
+    for path, typed in ((big, [True]), (small, [True])):  # (the small file never asks the typed reading)
+        if door == "check":
+            main(["check", str(path), "--format", "json"])
+            got = capsysbinary.readouterr().out
+        else:
+            got = dumps(check_plain(reading_module.load(str(path), typed=True))[0])
+        assert taken == typed, f"{path.name}: {taken}"
+        assert got == dumps(check_plain(load_path(str(path), typed=False))[0])
 
 
 DOORS = {

@@ -252,4 +252,5 @@ def _summary(checked: list[tuple[str, Report, Locator]], unreadable: list[tuple[
     }
 
 
-command("check", "check transcripts and report every rule break", _add_check_args)(run_check)
+# (a check holds every document it read until the process ends: no garbage for the GC to find)
+command("check", "check transcripts and report every rule break", _add_check_args, pause_gc=True)(run_check)

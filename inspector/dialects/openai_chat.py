@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..containers import path_text
 from ..errors import InputError
-from ..model import Call, Issue, Msg, Note, Result
+from ..model import Call, Deferred, Issue, Msg, Note, Result
 from ..model_families import CAPABILITIES, accepts
 from .base import (
     NAME_RE,
@@ -36,8 +36,6 @@ from .base import bad_id as _bad_id
 from .base import type_name as _type
 from .editing import Editor
 from .gateway import DESTINATION_DIALECT, GATEWAY_TARGETS, gateway_target, translate
-from .openai_typed import TypedItems
-from .openai_typed import read as read_typed
 
 if TYPE_CHECKING:
     from ..pairing import Pairing
@@ -75,8 +73,10 @@ def normalize(items: list[Any], where: tuple[Any, ...], issues: list[Issue]) -> 
     path; everything unusual goes through the careful helpers below. A list read as typed
     structs (``openai_typed``) is read from them, to the same messages and issues.
     """
-    if type(items) is TypedItems:  # type: ignore[comparison-overlap]  # (a list to every other reader)
-        return read_typed(items, where, issues)
+    if isinstance(items, Deferred):  # a list read typed: ``openai_typed.TypedItems`` (imported only then)
+        from .openai_typed import read as read_typed
+
+        return read_typed(items, where, issues)  # type: ignore[arg-type]
     out: list[Msg] = []
     add = out.append
     note = issues.append
@@ -221,7 +221,7 @@ def reasoning(msgs: list[Msg], target: str, note: Note) -> None:
     """``reasoning_content`` sent back (TC021): DeepSeek's thinking mode wants it on every call
     message, other targets ignore it."""
     # (a typed reading has none: its shape has no such field)
-    with_rc = [m for m in msgs if m.role == "assistant" and type(m.source) is not TypedItems
+    with_rc = [m for m in msgs if m.role == "assistant" and not isinstance(m.source, Deferred)
                and "reasoning_content" in m.raw]
     if not with_rc:
         return
