@@ -8,8 +8,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from support.transcripts import asst, call, reply, system, tool, user
 
+from inspector import reading as reading_module
 from inspector.checking import check_plain
 from inspector.dialects.openai_typed import TypedItems
 from inspector.jsonio import dumps
@@ -31,7 +33,9 @@ def _report(doc: Any, target: str) -> bytes:
     return dumps(report) + dumps([[m.raw for m in a.msgs] for a in analyses])
 
 
-def test_a_typed_list_checked_again_says_what_the_dict_reading_says(tmp_path: Path) -> None:
+def test_a_typed_list_checked_again_says_what_the_dict_reading_says(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(reading_module, "TYPED_FROM_BYTES", 0)  # (a small file read typed too)
     path = _broken(tmp_path)
     doc = read_document(str(path))
     items = doc.transcripts[0].items
