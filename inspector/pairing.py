@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from itertools import chain, filterfalse
-from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -62,9 +60,6 @@ class Pairing(msgspec.Struct):
     # How a target that combines consecutive messages of one role sees the list (``pair_turns``).
     turns: Any = None
 
-
-_CALLS = attrgetter("calls")
-_DISORDERED = attrgetter("disordered")
 
 # Roles (of items-mode dialects) that neither answer nor end a call block that has no results yet.
 TRANSPARENT = frozenset({"reasoning", "hosted", "approval", "reference"})
@@ -147,7 +142,7 @@ def pair(msgs: list[Msg], block_mode: str = "run", external_calls: bool = False,
     # Calls never answered: TC001, or TC022 for the last block when nothing follows it and none
     # of its calls has a result yet. A half-answered block is not pending: the log did not stop
     # while the tools ran, a result was dropped, and every provider rejects it (rules.md TC022).
-    missing = list(filterfalse(answered.__contains__, chain.from_iterable(map(_CALLS, blocks))))  # (in C)
+    missing = [c for b in blocks for c in b.calls if c not in answered]
     pending: list[Call] = []
     if missing and blocks:
         last = blocks[-1]
@@ -164,8 +159,9 @@ def pair(msgs: list[Msg], block_mode: str = "run", external_calls: bool = False,
             note(Issue("TC001", c.msg, c.id, None, name=c.name, pos=c.pos))
 
     # Results all present in their own block but in another order than the calls.
-    for b in filter(_DISORDERED, blocks):
-        _order(b, answered, note)
+    for b in blocks:
+        if b.disordered:
+            _order(b, answered, note)
     external: list[Result] = []
     if orphans and (external_calls or items_mode):
         first_call = blocks[0].index if blocks else len(msgs)
