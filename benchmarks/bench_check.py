@@ -30,10 +30,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-import orjson
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from gen import build_transcript, drop_results
+from gen import transcript_files
 
 ROOT = Path(__file__).resolve().parents[1]
 SMALL = ROOT / "sample_logs" / "orphan_tool_reply.json"
@@ -119,11 +117,7 @@ def main() -> None:
     compileall.compile_dir(str(ROOT / "inspector"), quiet=1)
     cli = inspector_cli()
     with tempfile.TemporaryDirectory() as tmp:
-        msgs = build_transcript(n)
-        path, broken = Path(tmp) / "big.json", Path(tmp) / "broken.json"
-        path.write_bytes(orjson.dumps(msgs))
-        broken.write_bytes(orjson.dumps(drop_results(msgs, 0.01)))
-        del msgs
+        path, broken = transcript_files(Path(tmp), n)
         compare(f"transcript: {n:,} messages", path, cli)
         compare("the same with 1% of the tool results removed", broken, cli)
     s = best_cpu({"pass": python("pass"), "import": python("import inspector"), "small": [*cli, "check", str(SMALL)]},

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 WORDS = ["lorem", "ipsum", "dolor", "sit", "amet", "consectetur", "adipiscing", "elit", "sed", "do", "eiusmod", "tempor", "incididunt", "ut", "labore", "et", "dolore", "magna", "aliqua", "ut", "enim", "ad", "minim", "veniam", "quis", "nostrud", "exercitation", "ullamco", "laboris"]
 
@@ -45,3 +46,15 @@ def drop_results(msgs: list[dict], fraction: float, seed: int = 11) -> list[dict
     """A copy with ``fraction`` of the tool results removed (for repair benchmarks)."""
     rng = random.Random(seed)
     return [m for m in msgs if not (m.get("role") == "tool" and rng.random() < fraction)]
+
+
+def transcript_files(folder: Path, n_messages: int = 100_000) -> tuple[Path, Path]:
+    """``big.json`` (``build_transcript``, compact) and ``broken.json`` (the same with 1% of the
+    tool results removed) written in ``folder``."""
+    import orjson
+
+    msgs = build_transcript(n_messages)
+    path, broken = folder / "big.json", folder / "broken.json"
+    path.write_bytes(orjson.dumps(msgs))
+    broken.write_bytes(orjson.dumps(drop_results(msgs, 0.01)))
+    return path, broken

@@ -105,7 +105,21 @@ def pair(msgs: list[Msg], block_mode: str = "run", external_calls: bool = False,
             continue
         if m.results:
             if block is not None:
-                _match_block(m, block, answered, links, by_id, orphans, note)
+                # The usual reply, inline (a third of a transcript's messages): one result with an
+                # id, answering the first unanswered call of that id in the block, after the calls
+                # answered so far, with no name of its own. Anything else: ``_match_block``.
+                r = m.results[0]
+                for c in block.calls:
+                    if c.id == r.id and c not in answered:
+                        break
+                else:
+                    c = None
+                if c is not None and r.id is not None and len(m.results) == 1 and r.name is None and c.pos > block.last_pos:
+                    answered[c] = r
+                    links.append(Link(c, r, OK))
+                    block.last_pos = c.pos
+                else:
+                    _match_block(m, block, answered, links, by_id, orphans, note)
                 block.result_msgs.append(m.index)
                 block.ends = m.index
                 if not run_mode or m.has_other:

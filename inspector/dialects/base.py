@@ -463,6 +463,8 @@ def user_as_result(msgs: list[Msg], pairing: Pairing, note: Note, text: Callable
     missing_by_msg: dict[int, list[Any]] = {}
     for c in pairing.missing:
         missing_by_msg.setdefault(c.msg, []).append(c)
+    if not missing_by_msg:
+        return  # (every call answered: no block to walk)
     for b in pairing.blocks:
         unanswered = missing_by_msg.get(b.index)
         if not unanswered:

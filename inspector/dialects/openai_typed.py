@@ -163,16 +163,36 @@ _MADE_APART = 1000  # items parsed one by one before the rest are parsed in one 
 class TypedItems(Deferred, Sequence[Any]):
     """A message list read as structs, seen as the list of dicts the dict reading has: item ``i``
     is parsed from its own text the first time it is asked for (the same dict every time, with
-    the file's keys in the file's order), and the whole list only when all of it is."""
+    the file's keys in the file's order), and the whole list only when all of it is.
 
-    __slots__ = ("_made", "_spans", "_whole", "data", "structs")
+    The reading (``read``) uses the structs up: it takes them (``take_structs``) and lets each go
+    once its message is read, so that the neutral view replaces them rather than doubles them (the
+    check's peak memory); whatever asks for them after that has them decoded again from the bytes."""
+
+    __slots__ = ("_held", "_len", "_made", "_spans", "_whole", "data")
 
     def __init__(self, structs: list[Message], data: bytes) -> None:
-        self.structs = structs
+        self._held = [structs]  # the structs, until a reading takes them (a list: ``pop`` takes them in one step)
+        self._len = len(structs)
         self.data = data
         self._made: dict[int, Any] = {}
         self._spans: list[msgspec.Raw] | None = None
         self._whole: list[Any] | None = None
+
+    @property
+    def structs(self) -> list[Message]:
+        """Every message as its struct (decoded again from the bytes once a reading took them)."""
+        if not self._held:
+            self._held.append(_decode_list(self.data))
+        return self._held[0]
+
+    def take_structs(self) -> list[Message]:
+        """The structs, for a reading that uses them up: this list no longer holds them (two
+        readings at once never take the same list: ``pop`` is one step)."""
+        try:
+            return self._held.pop()
+        except IndexError:
+            return _decode_list(self.data)
 
     def head(self, n: int) -> list[dict[str, Any]]:
         """The first ``n`` items, equal to the file's (made from the structs, for a look at a list's
@@ -202,7 +222,7 @@ class TypedItems(Deferred, Sequence[Any]):
         return self._whole
 
     def __len__(self) -> int:
-        return len(self.structs)
+        return self._len
 
     @overload
     def __getitem__(self, i: int) -> Any: ...
@@ -212,8 +232,8 @@ class TypedItems(Deferred, Sequence[Any]):
 
     def __getitem__(self, i: int | slice) -> Any:
         if isinstance(i, slice):
-            return [self.item(k) for k in range(*i.indices(len(self.structs)))]
-        n = len(self.structs)
+            return [self.item(k) for k in range(*i.indices(self._len))]
+        n = self._len
         if not -n <= i < n:
             raise IndexError(i)
         return self.item(i % n if i < 0 else i)
@@ -222,7 +242,7 @@ class TypedItems(Deferred, Sequence[Any]):
         return iter(self.whole())
 
     def __bool__(self) -> bool:
-        return bool(self.structs)
+        return self._len > 0
 
 
 # An escaped colon (which the count of colons would miss) or a surrogate escape, of which a lone
@@ -383,7 +403,10 @@ def _once(data: bytes, span: bytes) -> int:
 
 def read(items: TypedItems, where: tuple[Any, ...], issues: list[Issue]) -> list[Msg]:
     """``openai_chat.normalize`` of a typed message list: the same messages and the same issues,
-    from the structs (the dicts are not made)."""
+    from the structs (the dicts are not made), which it uses up: each is let go once read."""
+    structs = items.take_structs()
+    structs.reverse()  # (taken from the end: ``pop`` lets each go)
+    take = structs.pop
     out: list[Msg] = []
     add = out.append
     note = issues.append
@@ -391,7 +414,8 @@ def read(items: TypedItems, where: tuple[Any, ...], issues: list[Issue]) -> list
     prev: str | None = None
     loads, bad_json = orjson.loads, orjson.JSONDecodeError
     msg, result, tool, assistant, unset, null = Msg, Result, Tool, Assistant, UNSET, _NULL  # (locals: faster)
-    for i, m in enumerate(items.structs):
+    for i in range(len(structs)):
+        m = take()
         t = type(m)
         if t is tool:
             cid = m.tool_call_id  # type: ignore[union-attr]

@@ -166,34 +166,40 @@ class Neighbours:
 
     def __init__(self, msgs: list[Msg]):
         self.msgs = msgs
-        self._back: list[int] | None = None
-        self._fwd: list[int] | None = None
+        self._back: dict[int, int] = {}
+        self._fwd: dict[int, int] = {}
         self._pairs: dict[int, tuple[Call, Result] | None] = {}
         self._after: dict[int, int] = {}
 
     def back(self, i: int) -> int:
         """The last message before ``i`` that is not results only (-1: none)."""
-        if self._back is None:
-            back, prev = [], -1
-            for j, m in enumerate(self.msgs):
-                back.append(prev)
-                if not (m.results and not m.calls):
-                    prev = j
-            self._back = back
-        return self._back[i]
+        return self._past_results(i, -1, self._back)
 
     def run_end(self, k: int) -> int:
         """The first message after ``k`` that is not results only (``len(msgs)``: none)."""
-        if self._fwd is None:
-            n = len(self.msgs)
-            fwd, nxt = [n] * n, n
-            for j in range(n - 1, -1, -1):
-                fwd[j] = nxt
-                m = self.msgs[j]
-                if not (m.results and not m.calls):
-                    nxt = j
-            self._fwd = fwd
-        return self._fwd[k]
+        return self._past_results(k, 1, self._fwd)
+
+    def _past_results(self, i: int, step: int, seen: dict[int, int]) -> int:
+        """The first message from ``i`` on in direction ``step`` that is not results only. Each
+        message walked over is remembered with the answer (which is its own too), so that the hints
+        of a long run of results walk it once, not once each: only the few messages a finding is on
+        are walked, not the whole transcript."""
+        found = seen.get(i)
+        if found is not None:
+            return found
+        msgs, walked = self.msgs, [i]
+        j = i + step
+        while 0 <= j < len(msgs) and msgs[j].results and not msgs[j].calls:
+            found = seen.get(j)
+            if found is not None:
+                break
+            walked.append(j)
+            j += step
+        else:
+            found = j
+        for w in walked:
+            seen[w] = found
+        return found
 
     def after_results(self, i: int) -> int:
         """The first message after ``i`` that has no results."""
