@@ -572,9 +572,10 @@ class _Run:
             items = plan.run()
             if not plan.recs:  # results that are blocks of the next message: plan on an exploded copy, join back
                 plan = (JoinPlan if a.dialect.block is Block.NEXT else Plan)(a, target, options, ed)
+        written = self._written()  # (what an earlier pass wrote: the keeper's choice, then the log's)
         if plan is not documented:
             if isinstance(plan, Plan):
-                plan.written = frozenset(self._written())
+                plan.written = written
             items = plan.run()
         unfixed = plan.unfixed if documented is None or plan is documented else [*documented.unfixed, *plan.unfixed]
         # The latest pass knows best what is left; an earlier pass may have said more about the
@@ -598,7 +599,7 @@ class _Run:
             for r in plan.recs:  # a message joined into another: where this pass's change says it went
                 if r.before is not None and r.before not in where and r.slot is not None and r.slot.pos is not None:
                     where[r.before] = r.slot.pos
-            recs, quarantine = self._undo_added(prev, where, plan.recs, plan.quarantine)
+            recs, quarantine = self._undo_added(written, where, plan.recs, plan.quarantine)
             for c in self.changes:
                 c.index_after = where.get(c.index_after) if c.index_after is not None else None
         if not later:  # what check reported on the input, at a severity repair acts on
@@ -637,7 +638,7 @@ class _Run:
         self.items = items
         return True
 
-    def _undo_added(self, prev: list[int | None] | None, where: dict[int, int], recs: list[Any],
+    def _undo_added(self, written: frozenset[int], where: dict[int, int], recs: list[Any],
                     quarantine: list[tuple[int, str, str, Any]]
                     ) -> tuple[list[Any], list[tuple[int, str, str, Any]]]:
         """This pass's changes and quarantine, once the items an earlier pass added and this one
@@ -647,25 +648,25 @@ class _Run:
         An item repair wrote whole (every change naming it inserted it) never reaches the output and
         holds nothing of the input: its insertion and its removal both leave the log, and it does
         not go to the quarantine, which holds input data at input indexes. (An added item made from
-        input data, a split-off part or a note quoting an orphan, is left to the changes as they are.)"""
-        written = {k for k in self._written(prev) if k not in where}  # (not one this pass keeps)
-        if not written:
+        input data, a split-off part or a note quoting an orphan, is left to the changes as they are.)
+        ``written``: ``_written()`` before this pass."""
+        gone = {k for k in written if k not in where}  # (not one this pass keeps)
+        if not gone:
             return recs, quarantine
-        self.changes = [c for c in self.changes if c.index_after not in written]
-        recs = [r for r in recs if not (r.before in written and r.slot is None)]
-        return recs, [q for q in quarantine if q[0] not in written]
+        self.changes = [c for c in self.changes if c.index_after not in gone]
+        recs = [r for r in recs if not (r.before in gone and r.slot is None)]
+        return recs, [q for q in quarantine if q[0] not in gone]
 
-    def _written(self, origin: list[int | None] | None = None) -> set[int]:
-        """The current items (``origin``: their input indices, default this run's) that repair wrote
-        whole in an earlier pass: no input item, and every change naming it inserted it."""
-        out: set[int] = set()
-        for k, o in enumerate((self.origin if origin is None else origin) or ()):
-            if o is not None:
-                continue
-            named = [c for c in self.changes if c.index_after == k]
-            if named and all(c.index_before is None and c.action.startswith("insert") for c in named):
-                out.add(k)
-        return out
+    def _written(self) -> frozenset[int]:
+        """The current items that repair wrote whole in an earlier pass: no input item (``origin``),
+        and every change naming it inserted it."""
+        new = {k for k, o in enumerate(self.origin or ()) if o is None}
+        naming: dict[int, list[Change]] = {}
+        for c in self.changes:
+            if c.index_after in new:
+                naming.setdefault(c.index_after, []).append(c)
+        return frozenset(k for k, named in naming.items()
+                         if all(c.index_before is None and c.action.startswith("insert") for c in named))
 
     def collect(self, report: RepairReport) -> None:
         report.changes.extend(self.changes)
