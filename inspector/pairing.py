@@ -109,12 +109,14 @@ def pair(msgs: list[Msg], block_mode: str = "run", external_calls: bool = False,
                 # id, answering the first unanswered call of that id in the block, after the calls
                 # answered so far, with no name of its own. Anything else: ``_match_block``.
                 r = m.results[0]
-                for c in block.calls:
-                    if c.id == r.id and c not in answered:
-                        break
-                else:
-                    c = None
-                if c is not None and r.id is not None and len(m.results) == 1 and r.name is None and c.pos > block.last_pos:
+                c = None
+                if len(m.results) == 1 and r.id is not None and r.name is None:  # (else no call is looked for twice)
+                    for c in block.calls:
+                        if c.id == r.id and c not in answered:
+                            break
+                    else:
+                        c = None
+                if c is not None and c.pos > block.last_pos:
                     answered[c] = r
                     links.append(Link(c, r, OK))
                     block.last_pos = c.pos
