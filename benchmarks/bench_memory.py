@@ -52,7 +52,7 @@ def measured(owner, name, label, peak=True):
 
 measured(reading, "read_source", "the file's bytes", peak=False)  # (its read asks for the cap: 2 GB)
 measured(typed, "document", "typed reading (structs, exactness proof)")
-measured(openai_chat, "read_typed", "neutral view (read)")
+measured(typed, "read", "neutral view (read)")
 measured(checking, "pair", "pairing")
 gc.disable()
 tracemalloc.start()

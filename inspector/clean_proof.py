@@ -37,10 +37,9 @@ path named in ``HOLDS``. Its users:
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any, Literal
 
-import msgspec
 import orjson
 
 from .dialects.base import NAME_RE, Dialect
@@ -142,74 +141,155 @@ def messages_clean(messages: Sequence[Message], declared: Collection[str] | None
     ``names_ok``: tool names already matched against ``NAME_RE`` (they repeat across lines).
     ``texts``: every content is known to be a string, null or missing (``openai_typed.document``
     proved it), so a content is text when it is there and not null."""
-    seen: set[str] = set()
-    open_ids: list[str] | None = None  # the ids of the call block whose results may follow
-    answered = 0
-    prev_tool = False
-    any_call = False
-    names: list[str] = []  # every call's tool, in order
-    args: list[str] = []  # and its arguments
-    answers: list[msgspec.Raw] = []  # the content answering each, in the same order (answered in call order)
-    tool, assistant, user, unset, null = Tool, Assistant, User, UNSET, _NULL  # (locals: faster)
-    is_text = content_is_text
-    loads, bad_json, limit, pattern = orjson.loads, orjson.JSONDecodeError, ID_LIMIT, ID_PATTERN
-    for m in messages:
-        t = type(m)
-        if t is tool:
-            text = m.content
-            if open_ids is None or answered >= len(open_ids) or m.tool_call_id != open_ids[answered] or (  # type: ignore[union-attr]
-                    not (texts or is_text(text))):
+    proof = Proof(declared, names_ok, loops, texts=texts)
+    return proof.feed(messages) and proof.done(lambda: messages)
+
+
+class Proof:
+    """``messages_clean`` of a message list given a slice at a time (``feed`` each slice in order,
+    then ``done``), so that a reading need not hold every message's struct at once
+    (``openai_typed.document``): it keeps only what spans slices (the open call block, the ids
+    seen, the last calls and the repeated ones that loop detection looks at)."""
+
+    __slots__ = ("_any_call", "_answered", "_calls", "_declared", "_loops", "_names_ok", "_open_ids",
+                 "_prev_tool", "_repeats", "_seen", "_tail", "_texts", "failed")
+
+    def __init__(self, declared: Collection[str] | None, names_ok: set[str], loops: LoopOptions = DEFAULT_LOOPS,
+                 *, texts: bool = False) -> None:
+        self._declared, self._names_ok, self._loops, self._texts = declared, names_ok, loops, texts
+        self._seen: set[str] = set()
+        self._open_ids: list[str] | None = None  # the ids of the call block whose results may follow
+        self._answered = 0
+        self._prev_tool = False
+        self._any_call = False
+        self._calls = 0  # calls fed so far
+        self._tail: list[tuple[str, str]] = []  # the last ``window`` calls' (name, arguments)
+        self._repeats: dict[int, tuple[str, str]] = {}  # calls repeating one at most ``window`` calls away
+        self.failed = False  # a slice held something the general path notes
+
+    def feed(self, messages: Sequence[Message]) -> bool:
+        """False (for good) when the slice ``messages``, after those fed before, holds something the
+        general path notes; True while nothing is seen."""
+        if self.failed or not self._feed(messages):
+            self.failed = True
+            return False
+        return True
+
+    def _feed(self, messages: Sequence[Message]) -> bool:
+        seen, open_ids, answered, prev_tool = self._seen, self._open_ids, self._answered, self._prev_tool
+        declared, names_ok, texts = self._declared, self._names_ok, self._texts
+        names: list[str] = []  # every call's tool, in order
+        args: list[str] = []  # and its arguments
+        tool, assistant, user, unset, null = Tool, Assistant, User, UNSET, _NULL  # (locals: faster)
+        is_text = content_is_text
+        loads, bad_json, limit, pattern = orjson.loads, orjson.JSONDecodeError, ID_LIMIT, ID_PATTERN
+        for m in messages:
+            t = type(m)
+            if t is tool:
+                if open_ids is None or answered >= len(open_ids) or m.tool_call_id != open_ids[answered] or (  # type: ignore[union-attr]
+                        not (texts or is_text(m.content))):
+                    return False
+                answered += 1  # (the j-th tool message answers the j-th call: ``done`` finds it so)
+                prev_tool = True
+                continue
+            if open_ids is not None and answered < len(open_ids):
                 return False
-            answered += 1
-            answers.append(text)  # type: ignore[arg-type]
-            prev_tool = True
-            continue
-        if open_ids is not None and answered < len(open_ids):
-            return False
-        open_ids = None
-        if t is assistant:
-            calls = m.tool_calls  # type: ignore[union-attr]
-            if calls is None or calls is unset:
-                if not (texts or is_text(m.content)):
-                    return False
-            else:
-                text = m.content
-                if not calls or not (texts or text is unset or text == null or is_text(text)):
-                    return False
-                ids = []
-                for c in calls:
-                    cid, fn = c.id, c.function
-                    if not cid or cid == "null" or cid in seen or (limit is not None and len(cid) > limit) or (
-                            pattern is not None and not pattern.fullmatch(cid)):
+            open_ids = None
+            if t is assistant:
+                calls = m.tool_calls  # type: ignore[union-attr]
+                if calls is None or calls is unset:
+                    if not (texts or is_text(m.content)):
                         return False
-                    seen.add(cid)
-                    name = fn.name
-                    if name not in names_ok:
-                        if not NAME_RE.fullmatch(name):
-                            return False
-                        names_ok.add(name)
-                    if declared is not None and name not in declared:
+                else:
+                    text = m.content
+                    if not calls or not (texts or text is unset or text == null or is_text(text)):
                         return False
-                    a = fn.arguments
-                    if a:
-                        try:
-                            loads(a)
-                        except bad_json:
+                    ids = []
+                    for c in calls:
+                        cid, fn = c.id, c.function
+                        if not cid or cid == "null" or cid in seen or (limit is not None and len(cid) > limit) or (
+                                pattern is not None and not pattern.fullmatch(cid)):
                             return False
-                    names.append(name)
-                    args.append(a)
-                    ids.append(cid)
-                open_ids, answered, any_call = ids, 0, True
-        elif (t is user and prev_tool) or not (texts or is_text(m.content)):
+                        seen.add(cid)
+                        name = fn.name
+                        if name not in names_ok:
+                            if not NAME_RE.fullmatch(name):
+                                return False
+                            names_ok.add(name)
+                        if declared is not None and name not in declared:
+                            return False
+                        a = fn.arguments
+                        if a:
+                            try:
+                                loads(a)
+                            except bad_json:
+                                return False
+                        names.append(name)
+                        args.append(a)
+                        ids.append(cid)
+                    open_ids, answered, self._any_call = ids, 0, True
+            elif (t is user and prev_tool) or not (texts or is_text(m.content)):
+                return False
+            prev_tool = False
+        self._open_ids, self._answered, self._prev_tool = open_ids, answered, prev_tool
+        if texts:  # every content a string or null: those that must be text are there and not null (one pass in C)
+            needed = [m.content for m in messages if type(m) is not assistant or m.tool_calls is None or m.tool_calls is unset]
+            if unset in needed or null in needed:
+                return False
+        self._note_repeats(names, args)
+        return True
+
+    def _note_repeats(self, names: list[str], args: list[str]) -> None:
+        """Keep the calls whose arguments, as written, equal those of a call at most ``window``
+        calls away (``loops.repeat_candidates``, over the last slice's tail and this one)."""
+        window = self._loops.window
+        tail = self._tail
+        first = self._calls - len(tail)  # the number of the tail's first call
+        self._calls += len(args)
+        if not args:
+            return
+        every_name = [n for n, _ in tail] + names
+        every_arg = [a for _, a in tail] + args
+        for k in repeat_candidates(every_arg, window):
+            self._repeats[first + k] = (every_name[k], every_arg[k])
+        keep = max(0, len(every_arg) - window)
+        self._tail = list(zip(every_name[keep:], every_arg[keep:]))
+
+    def done(self, messages: Callable[[], Sequence[Message]]) -> bool:
+        """True when the whole list fed is clean: every call answered, one call at least, no loop.
+        ``messages``: the whole list, asked for only when repeated calls may loop."""
+        if self.failed or not self._any_call or (self._open_ids is not None and self._answered < len(self._open_ids)):
+            self.failed = True
             return False
-        prev_tool = False
-    if not any_call or (open_ids is not None and answered < len(open_ids)):
+        if self._looped(messages):
+            self.failed = True
+            return False
+        return True
+
+    def _looped(self, messages: Callable[[], Sequence[Message]]) -> bool:
+        """True when loop detection (``inspector.loops``) would report a loop here, which only the
+        general path words. In this shape every call is answered, in call order, by a tool message
+        whose text is its content: a run of repeats is a loop exactly when every answer in it is the
+        same (a change is a poll), the same test ``loops`` makes."""
+        options = self._loops
+        if self._calls < options.lowest or not self._repeats:
+            return False
+        groups: dict[tuple[str, str], list[int]] = {}
+        for k in sorted(self._repeats):
+            name, a = self._repeats[k]
+            groups.setdefault((name, canonical_args(a)), []).append(k)
+        answers: list[Message] | None = None
+        for (name, _), positions in groups.items():
+            n = options.threshold_for(name)
+            if n is None or len(positions) < n:
+                continue
+            for run in runs_within(positions, options.window):
+                if len(run) >= n:
+                    if answers is None:  # the j-th tool message answers the j-th call
+                        answers = [m for m in messages() if type(m) is Tool]
+                    if len({decode_text(answers[k].content) for k in run}) == 1:  # type: ignore[arg-type]
+                        return True
         return False
-    if texts:  # every content a string or null: those that must be text are there and not null (one pass in C)
-        needed = [m.content for m in messages if type(m) is not assistant or m.tool_calls is None or m.tool_calls is unset]
-        if unset in needed or null in needed:
-            return False
-    return not _loops(names, args, answers, loops)
 
 
 def transcript_clean(items: Sequence[Any], extra: Mapping[str, Any], dialect: Dialect, target: str,
@@ -235,24 +315,6 @@ def transcript_clean(items: Sequence[Any], extra: Mapping[str, Any], dialect: Di
     declared = extra.get("declared_tools")
     if declared is not None and type(declared) is not frozenset:
         return False
+    if declared is None and loops == DEFAULT_LOOPS and items.clean is not None:  # proved as it was read
+        return items.clean
     return messages_clean(items.structs, declared, set(), loops, texts=True)
-
-
-def _loops(names: list[str], args: list[str], answers: list[msgspec.Raw], options: LoopOptions) -> bool:
-    """True when loop detection (``inspector.loops``) would report a loop here, which only the
-    general path words. In this shape every call is answered, in call order, by a tool message
-    whose text is its content: a run of repeats is a loop exactly when every answer in it is the
-    same (a change is a poll), the same test ``loops`` makes."""
-    if len(args) < options.lowest:
-        return False
-    groups: dict[tuple[str, str], list[int]] = {}
-    for k in repeat_candidates(args, options.window):
-        groups.setdefault((names[k], canonical_args(args[k])), []).append(k)
-    for (name, _), positions in groups.items():
-        n = options.threshold_for(name)
-        if n is None or len(positions) < n:
-            continue
-        for run in runs_within(positions, options.window):
-            if len(run) >= n and len({decode_text(answers[k]) for k in run}) == 1:
-                return True
-    return False

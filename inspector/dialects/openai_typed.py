@@ -22,7 +22,7 @@ one fine-tuning line, ``{"messages": [...], "tools": [...]}``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Literal, overload
 
 import msgspec
@@ -169,15 +169,22 @@ class TypedItems(Deferred, Sequence[Any]):
     once its message is read, so that the neutral view replaces them rather than doubles them (the
     check's peak memory); whatever asks for them after that has them decoded again from the bytes."""
 
-    __slots__ = ("_held", "_len", "_made", "_spans", "_whole", "data")
+    __slots__ = ("_first", "_held", "_len", "_made", "_spans", "_whole", "clean", "data")
 
-    def __init__(self, structs: list[Message], data: bytes) -> None:
-        self._held = [structs]  # the structs, until a reading takes them (a list: ``pop`` takes them in one step)
-        self._len = len(structs)
+    def __init__(self, structs: list[Message] | None, data: bytes, *, length: int = 0,
+                 first: list[Message] | None = None) -> None:
+        # the structs, until a reading takes them (a list: ``pop`` takes them in one step); none for
+        # a list read in pieces (``document``), whose structs were let go slice by slice
+        self._held = [] if structs is None else [structs]
+        self._len = length if structs is None else len(structs)
+        self._first = first or []  # the first structs (up to ``_FIRST_KEPT``) of a list read in pieces
         self.data = data
         self._made: dict[int, Any] = {}
         self._spans: list[msgspec.Raw] | None = None
         self._whole: list[Any] | None = None
+        # ``clean_proof.messages_clean`` of the list (no tools list, the default loop options), when
+        # the reading proved it (``document``'s ``watch``); None when not known
+        self.clean: bool | None = None
 
     @property
     def structs(self) -> list[Message]:
@@ -185,6 +192,11 @@ class TypedItems(Deferred, Sequence[Any]):
         if not self._held:
             self._held.append(_decode_list(self.data))
         return self._held[0]
+
+    @property
+    def structs_held(self) -> bool:
+        """True while the structs are held (not yet taken, nor read in pieces and let go)."""
+        return bool(self._held)
 
     def take_structs(self) -> list[Message]:
         """The structs, for a reading that uses them up: this list no longer holds them (two
@@ -197,7 +209,8 @@ class TypedItems(Deferred, Sequence[Any]):
     def head(self, n: int) -> list[dict[str, Any]]:
         """The first ``n`` items, equal to the file's (made from the structs, for a look at a list's
         head, such as recognising its container)."""
-        return [as_dict(m) for m in self.structs[:n]]
+        first = self._first if not self._held and (n <= len(self._first) or len(self._first) == self._len) else self.structs
+        return [as_dict(m) for m in first[:n]]
 
     def item(self, i: int) -> Any:
         if self._whole is not None:
@@ -269,8 +282,11 @@ def _fits(structs: list[Message], data: bytes, written: bool = False) -> bool:
     inside their strings): a repeated key, which the decode keeps only the last of, adds one
     (the dict reading names it). A few passes in C over lists, not a loop per message.
     ``written``: ``data`` is the structs' own write-back (``_encode``), so no key is repeated."""
-    if _suspect(data):
-        return False
+    return not _suspect(data) and _exact(structs, data, written)
+
+
+def _exact(structs: list[Message], data: bytes, written: bool = False) -> bool:
+    """``_fits`` but for the escapes ``_suspect`` looks for (looked for once in a whole file)."""
     exact = written or _written_back(structs, data)  # the text exactly as the structs write it (compact JSON)
     contents = [m.content for m in structs if m.content is not UNSET]
     colons = 0
@@ -324,12 +340,22 @@ _WRITTEN_BACK = 1 << 20
 _encode = msgspec.json.Encoder().encode
 
 
-def document(data: bytes) -> TypedItems | None:
+def document(data: bytes, watch: Callable[[list[Message]], bool] | None = None) -> TypedItems | None:
     """The message list ``data`` holds, read as structs, when it is a top-level array of the typed
     shape that the dict reading would read to the same values with nothing lost; else None (the
-    dict reading then reads it, and says what it says)."""
+    dict reading then reads it, and says what it says).
+
+    ``watch`` (the clean proof, ``clean_proof.Proof.feed``) is given the structs a slice at a
+    time, in order: while it says True, a file of more than ``_FIRST_PIECE`` bytes is read in
+    pieces (``_in_pieces``) and each slice of structs let go once watched, so that only one slice
+    lives beside the bytes (the check's peak memory); once it says False, the whole list is read
+    and held, for the general reading."""
     if data[:1] != b"[":
         return None
+    if watch is not None and len(data) > _FIRST_PIECE:
+        items = _in_pieces(data, watch)
+        if items is not None:
+            return items
     try:
         structs = _decode_list(data)
     except NOT_DECODED:
@@ -337,6 +363,49 @@ def document(data: bytes) -> TypedItems | None:
     if not _fits(structs, data):
         return None  # content parts, a number, a repeated key: the dict reading's
     return TypedItems(structs, data)
+
+
+# Where one message ends and the next begins, ``}, {"role":``: outside any string (in a string a
+# quote is escaped), and so between two messages of a message list of the typed shape (only a
+# message has a "role" key). The pieces are only decoded as the file's own: were a cut anywhere
+# else, its piece would not decode, and the whole file is read as one.
+_CUT = rb'\}(\s*,\s*)\{\s*"role"\s*:'
+_FIRST_PIECE = 1 << 16  # bytes of the first piece (a broken file is most often seen so in its first)
+_PIECE = 1 << 20  # bytes of the biggest piece (each twice the one before)
+_FIRST_KEPT = 1000  # structs kept from the first pieces, for a look at the list's head (``head``)
+
+
+def _in_pieces(data: bytes, watch: Callable[[list[Message]], bool]) -> TypedItems | None:
+    """``document`` of ``data`` read a piece of about ``_PIECE`` bytes at a time, cut between two
+    messages: each piece (``[`` its messages ``]``) decoded into structs, proved to read the file
+    exactly (``_exact``) and watched, then let go. ``[p1,p2,...]`` is the whole text, so when every
+    ``[pk]`` decodes, the whole decodes to their messages in turn: the structs are those of the
+    whole. None when a piece does not decode or fit or ``watch`` says False: the whole is then read
+    as one (which says the same of a piece that does not fit)."""
+    if _suspect(data):
+        return None
+    cut = _re(_CUT)
+    view = memoryview(data)
+    first: list[Message] = []
+    start, size, count, end = 0, _FIRST_PIECE, 0, len(data)
+    while start < end:
+        m = cut.search(data, start + size) if start + size < end else None
+        stop, after = (m.start(1), m.end(1)) if m is not None else (end, end)
+        if m is None and not start:
+            return None  # no cut: the whole is one piece
+        piece = b"".join((b"[" if start else b"", view[start:stop], b"]" if m is not None else b""))
+        try:
+            structs = _decode_list(piece)
+        except NOT_DECODED:
+            return None
+        if not _exact(structs, piece) or not watch(structs):
+            return None
+        count += len(structs)
+        if len(first) < _FIRST_KEPT:
+            first += structs[:_FIRST_KEPT - len(first)]
+        del structs, piece
+        start, size = after, min(2 * size, _PIECE)
+    return TypedItems(None, data, length=count, first=first)
 
 
 class _Body(msgspec.Struct, gc=False):
