@@ -583,42 +583,49 @@ def _clean_with_calls(report: dict | None, text: bytes) -> bool:
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(chat=st.one_of(valid_transcripts(max_rounds=4), broken()), indent=st.sampled_from([None, 1]),
        change=st.sampled_from(["none", "41-character id", "id null", "a trailing call", "user after tool",
-                               "blank arguments", "65-character name", "null tool content", "a loop"]))
+                               "blank arguments", "65-character name", "null tool content", "a loop"]),
+       pieces=st.booleans())
 def test_generated_documents_proved_clean_are_the_general_paths_and_every_clean_one_is_proved(
-        chat, indent, change, monkeypatch):
+        chat, indent, change, pieces, monkeypatch):
     """Generated Chat Completions transcripts, clean and broken (the fuzz suite's corruptions), and
     near-clean ones (a change the proof must refuse): the proved report is the general path's to
-    the byte, and the proof serves exactly the typed documents the general path finds clean."""
+    the byte, and the proof serves exactly the typed documents the general path finds clean. With
+    ``pieces``, the list is read (and proved clean) in pieces of a message and up, as a big file is."""
+    from inspector.dialects import openai_typed
     from inspector.dialects.openai_typed import TypedItems
     from inspector.reading import load_bytes
 
-    chat = json.loads(json.dumps(chat))
-    calls = [c for m in chat if type(m) is dict and type(m.get("tool_calls")) is list for c in m["tool_calls"]
-             if type(c) is dict and type(c.get("function")) is dict]
-    tools = [m for m in chat if type(m) is dict and m.get("role") == "tool"]
-    if change == "41-character id" and calls:
-        calls[-1]["id"] = "c" * 41
-    elif change == "id null" and calls:
-        calls[0]["id"] = "null"
-    elif change == "a trailing call":
-        chat.append({"role": "assistant", "content": None, "tool_calls": [
-            {"id": "call_end", "type": "function", "function": {"name": "f", "arguments": "{}"}}]})
-    elif change == "user after tool" and tools:
-        chat.insert(chat.index(tools[0]) + 1, {"role": "user", "content": "and?"})
-    elif change == "blank arguments" and calls:
-        calls[0]["function"]["arguments"] = " "
-    elif change == "65-character name" and calls:
-        calls[0]["function"]["name"] = "n" * 65
-    elif change == "null tool content" and tools:
-        tools[-1]["content"] = None
-    elif change == "a loop":
-        for n in range(5):
-            chat += [{"role": "assistant", "content": None, "tool_calls": [
-                {"id": f"call_again_{n}", "type": "function", "function": {"name": "ls", "arguments": "{}"}}]},
-                     {"role": "tool", "tool_call_id": f"call_again_{n}", "content": "same"}]
-    text = json.dumps(chat, indent=indent).encode()
-    proved, general, was_proved, report = _proved_and_general(monkeypatch, lambda: load_bytes(text, "t.json"))
-    assert proved == general
-    typed = isinstance(load_bytes(text, "t.json").root, TypedItems)
-    assert was_proved == (typed and _clean_with_calls(report, text))
-    event(f"proved: {was_proved}")
+    with monkeypatch.context() as patch:  # (undone after each example: ``monkeypatch`` lives as long as the test)
+        if pieces:
+            patch.setattr(openai_typed, "_FIRST_PIECE", 1)
+            patch.setattr(openai_typed, "_PIECE", 256)
+        chat = json.loads(json.dumps(chat))
+        calls = [c for m in chat if type(m) is dict and type(m.get("tool_calls")) is list for c in m["tool_calls"]
+                 if type(c) is dict and type(c.get("function")) is dict]
+        tools = [m for m in chat if type(m) is dict and m.get("role") == "tool"]
+        if change == "41-character id" and calls:
+            calls[-1]["id"] = "c" * 41
+        elif change == "id null" and calls:
+            calls[0]["id"] = "null"
+        elif change == "a trailing call":
+            chat.append({"role": "assistant", "content": None, "tool_calls": [
+                {"id": "call_end", "type": "function", "function": {"name": "f", "arguments": "{}"}}]})
+        elif change == "user after tool" and tools:
+            chat.insert(chat.index(tools[0]) + 1, {"role": "user", "content": "and?"})
+        elif change == "blank arguments" and calls:
+            calls[0]["function"]["arguments"] = " "
+        elif change == "65-character name" and calls:
+            calls[0]["function"]["name"] = "n" * 65
+        elif change == "null tool content" and tools:
+            tools[-1]["content"] = None
+        elif change == "a loop":
+            for n in range(5):
+                chat += [{"role": "assistant", "content": None, "tool_calls": [
+                    {"id": f"call_again_{n}", "type": "function", "function": {"name": "ls", "arguments": "{}"}}]},
+                         {"role": "tool", "tool_call_id": f"call_again_{n}", "content": "same"}]
+        text = json.dumps(chat, indent=indent).encode()
+        proved, general, was_proved, report = _proved_and_general(monkeypatch, lambda: load_bytes(text, "t.json"))
+        assert proved == general
+        typed = isinstance(load_bytes(text, "t.json").root, TypedItems)
+        assert was_proved == (typed and _clean_with_calls(report, text))
+        event(f"proved: {was_proved}")

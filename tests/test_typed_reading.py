@@ -26,6 +26,7 @@ import pytest
 
 from inspector import reading as reading_module
 from inspector.checking import check_plain
+from inspector.dialects import openai_typed
 from inspector.dialects.openai_typed import TypedItems, document
 from inspector.jsonio import dumps
 from inspector.reading import load_path, read_document
@@ -34,12 +35,17 @@ NAMES = ("read_file", "run_shell", "search_web")
 FILES_READ_TYPED_FROM = reading_module.TYPED_FROM_BYTES  # the doors' own threshold (1 MB), before the fixture
 
 
-@pytest.fixture(autouse=True)
-def _every_file_read_typed(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.fixture(autouse=True, params=["whole", "in pieces"])
+def _every_file_read_typed(monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest) -> None:
     """The doors read a file typed from ``reading.TYPED_FROM_BYTES`` on; here every file is, however
     small, so that each test below holds the typed reading to the dict reading's answer (the test
-    of the threshold itself sets it back)."""
+    of the threshold itself sets it back). Each test runs twice: with a small file read whole, as
+    below ``openai_typed._FIRST_PIECE``, and read in pieces of one message and up, as a big file is
+    (``openai_typed._in_pieces``: its structs decoded, proved exact and proved clean a slice at a time)."""
     monkeypatch.setattr(reading_module, "TYPED_FROM_BYTES", 0)
+    if request.param == "in pieces":
+        monkeypatch.setattr(openai_typed, "_FIRST_PIECE", 1)
+        monkeypatch.setattr(openai_typed, "_PIECE", 256)
 
 
 def transcript(rng: random.Random) -> list[dict[str, Any]]:
@@ -173,6 +179,40 @@ def test_the_typed_reading_declines_what_it_cannot_read_exactly() -> None:
     assert document(b'[{"role":"user","content":"a: \\"b\\": c"}]') is not None
     assert document(b'[{"role":"user","content":"\\ud83d\\ude00 \\u00e9"}]') is not None  # a pair is read
     assert document(b'[{"role":"user","content":"\\ude00\\ud83d"}]') is None  # two lone halves
+
+
+@pytest.mark.parametrize("writing", sorted(WRITINGS))
+def test_a_list_read_in_pieces_is_the_whole_lists_reading_and_its_proof_the_whole_lists(
+        monkeypatch: pytest.MonkeyPatch, writing: str) -> None:
+    """A list read in pieces (``openai_typed._in_pieces``, here of one message and up) has the
+    structs, items and head of the list read whole, or is read whole; the clean proof fed its slices
+    (``clean_proof.Proof``) says what ``messages_clean`` says of the whole list; and a clean
+    compact or indented list is read in pieces, its structs let go."""
+    from inspector.clean_proof import Proof, messages_clean
+
+    monkeypatch.setattr(openai_typed, "_FIRST_PIECE", 1)
+    monkeypatch.setattr(openai_typed, "_PIECE", 256)
+    for name, fn in [("clean", None), *BREAKS.items()]:
+        msgs = transcript(random.Random(len(name)))
+        if fn is not None:
+            fn(msgs, random.Random(3))
+        data = WRITINGS[writing](msgs).encode()
+        whole = document(data)
+        proof = Proof(None, set(), texts=True)
+        pieces = document(data, proof.feed)
+        assert (whole is None) == (pieces is None), name
+        if whole is None or pieces is None:
+            continue
+        expected = messages_clean(whole.structs, None, set(), texts=True)
+        if pieces.structs_held:  # read whole: the proof stopped (or no cut was found)
+            assert not proof.failed or not expected, name
+        else:
+            assert proof.done(lambda: pieces.structs) == expected, name
+        if name == "clean" and writing in ("compact", "indented"):
+            assert not pieces.structs_held and expected, f"a clean list written {writing} is not read in pieces"
+        assert len(pieces) == len(whole) and pieces.head(50) == whole.head(50), name
+        assert pieces.structs == whole.structs, name
+        assert list(pieces) == json.loads(data), name
 
 
 @pytest.mark.parametrize("name", ["clean", "drop result", "loop", "bad arguments"])

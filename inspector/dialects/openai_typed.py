@@ -350,7 +350,7 @@ def document(data: bytes, watch: Callable[[list[Message]], bool] | None = None) 
     pieces (``_in_pieces``) and each slice of structs let go once watched, so that only one slice
     lives beside the bytes (the check's peak memory); once it says False, the whole list is read
     and held, for the general reading."""
-    if data[:1] != b"[":
+    if data[:1] != b"[" or _suspect(data):
         return None
     if watch is not None and len(data) > _FIRST_PIECE:
         items = _in_pieces(data, watch)
@@ -360,7 +360,7 @@ def document(data: bytes, watch: Callable[[list[Message]], bool] | None = None) 
         structs = _decode_list(data)
     except NOT_DECODED:
         return None
-    if not _fits(structs, data):
+    if not _exact(structs, data):
         return None  # content parts, a number, a repeated key: the dict reading's
     return TypedItems(structs, data)
 
@@ -381,9 +381,7 @@ def _in_pieces(data: bytes, watch: Callable[[list[Message]], bool]) -> TypedItem
     exactly (``_exact``) and watched, then let go. ``[p1,p2,...]`` is the whole text, so when every
     ``[pk]`` decodes, the whole decodes to their messages in turn: the structs are those of the
     whole. None when a piece does not decode or fit or ``watch`` says False: the whole is then read
-    as one (which says the same of a piece that does not fit)."""
-    if _suspect(data):
-        return None
+    as one (which says the same of a piece that does not fit). ``data`` is not ``_suspect``."""
     cut = _re(_CUT)
     view = memoryview(data)
     first: list[Message] = []
