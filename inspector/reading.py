@@ -274,10 +274,11 @@ def typed_document(data: bytes, label: str) -> Document | None:
     # The clean proof of the list as the check asks it (no tools list, the default loop options),
     # made while the list is read, a slice at a time (so that its structs need not all be held).
     proof = Proof(None, set(), texts=True)
-    items = document(data, proof.feed)
-    if items is None:
-        return None
-    items.clean = False if proof.failed else proof.done(lambda: items.structs) if not items.structs_held else None
+    with gc_paused():  # (structs, lists and the arguments' values: no cycle)
+        items = document(data, proof.feed)
+        if items is None:
+            return None
+        items.clean = False if proof.failed else proof.done(lambda: items.structs) if not items.structs_held else None
     # the container the dict reading finds for the list (its recognisers look at its head)
     found = find_transcripts(items.head(50), "json")
     if len(found) != 1 or found[0].path != () or found[0].dialect or found[0].extra or found[0].name:

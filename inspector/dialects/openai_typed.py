@@ -282,12 +282,18 @@ def _fits(structs: list[Message], data: bytes, written: bool = False) -> bool:
     inside their strings): a repeated key, which the decode keeps only the last of, adds one
     (the dict reading names it). A few passes in C over lists, not a loop per message.
     ``written``: ``data`` is the structs' own write-back (``_encode``), so no key is repeated."""
-    return not _suspect(data) and _exact(structs, data, written)
+    return _fits_as(structs, data, written or _written_back(structs, data))
 
 
-def _exact(structs: list[Message], data: bytes, written: bool = False) -> bool:
-    """``_fits`` but for the escapes ``_suspect`` looks for (looked for once in a whole file)."""
-    exact = written or _written_back(structs, data)  # the text exactly as the structs write it (compact JSON)
+def _fits_as(structs: list[Message], data: bytes, exact: bool) -> bool:
+    """``_fits``, ``exact`` saying whether ``data`` is the structs' own write-back (compact JSON).
+
+    The escapes ``_suspect`` looks for: in a write-back, every string but a content is msgspec's
+    own writing (which escapes neither a colon nor a surrogate; msgspec refuses a lone surrogate
+    escape in a string it decodes), so only the contents, copied as they are, are looked at, and
+    only when they hold a backslash at all; else the whole text is."""
+    if not exact and _suspect(data):
+        return False
     contents = [m.content for m in structs if m.content is not UNSET]
     colons = 0
     not_text = _re(_NOT_TEXT)
@@ -295,7 +301,10 @@ def _exact(structs: list[Message], data: bytes, written: bool = False) -> bool:
         joined = b"\0" + b"\0".join(contents[k:k + _JOINED])  # (a JSON text holds no NUL byte)
         if not_text.search(joined):
             return False
-        if not exact and b":" in joined:  # (``in`` is memchr: most contents hold none)
+        if exact:
+            if b"\\" in joined and _suspect(joined):  # (``in`` is memchr)
+                return False
+        elif b":" in joined:  # (``in`` is memchr: most contents hold none)
             colons += joined.count(b":")
     if exact:
         return True
@@ -350,7 +359,7 @@ def document(data: bytes, watch: Callable[[list[Message]], bool] | None = None) 
     pieces (``_in_pieces``) and each slice of structs let go once watched, so that only one slice
     lives beside the bytes (the check's peak memory); once it says False, the whole list is read
     and held, for the general reading."""
-    if data[:1] != b"[" or _suspect(data):
+    if data[:1] != b"[":
         return None
     if watch is not None and len(data) > _FIRST_PIECE:
         items = _in_pieces(data, watch)
@@ -360,7 +369,7 @@ def document(data: bytes, watch: Callable[[list[Message]], bool] | None = None) 
         structs = _decode_list(data)
     except NOT_DECODED:
         return None
-    if not _exact(structs, data):
+    if not _fits(structs, data):
         return None  # content parts, a number, a repeated key: the dict reading's
     return TypedItems(structs, data)
 
@@ -378,14 +387,16 @@ _FIRST_KEPT = 1000  # structs kept from the first pieces, for a look at the list
 def _in_pieces(data: bytes, watch: Callable[[list[Message]], bool]) -> TypedItems | None:
     """``document`` of ``data`` read a piece of about ``_PIECE`` bytes at a time, cut between two
     messages: each piece (``[`` its messages ``]``) decoded into structs, proved to read the file
-    exactly (``_exact``) and watched, then let go. ``[p1,p2,...]`` is the whole text, so when every
+    exactly (``_fits_as``) and watched, then let go. ``[p1,p2,...]`` is the whole text, so when every
     ``[pk]`` decodes, the whole decodes to their messages in turn: the structs are those of the
     whole. None when a piece does not decode or fit or ``watch`` says False: the whole is then read
-    as one (which says the same of a piece that does not fit). ``data`` is not ``_suspect``."""
+    as one (which says the same of a piece that does not fit). Once a piece is not the structs'
+    own write-back (an indented file), the next ones are not compared with theirs (``_fits_as``)."""
     cut = _re(_CUT)
     view = memoryview(data)
     first: list[Message] = []
     start, size, count, end = 0, _FIRST_PIECE, 0, len(data)
+    compact = True
     while start < end:
         m = cut.search(data, start + size) if start + size < end else None
         stop, after = (m.start(1), m.end(1)) if m is not None else (end, end)
@@ -396,7 +407,8 @@ def _in_pieces(data: bytes, watch: Callable[[list[Message]], bool]) -> TypedItem
             structs = _decode_list(piece)
         except NOT_DECODED:
             return None
-        if not _exact(structs, piece) or not watch(structs):
+        compact = compact and _written_back(structs, piece)
+        if not _fits_as(structs, piece, compact) or not watch(structs):
             return None
         count += len(structs)
         if len(first) < _FIRST_KEPT:
