@@ -7,9 +7,11 @@ this prints what it is made of, for the 100,000-message transcript (35 MB) and i
 1. the resident set of the interpreter with the check's modules imported;
 2. each step of the check as the memory it keeps (Python allocations, ``tracemalloc``) and the
    most it held at once while it ran: the file's bytes, the typed reading (``document``: msgspec
-   structs over the bytes, and the proof that they read the file exactly), the neutral view
-   (``read``: a ``Msg`` per message, a ``Call`` per call, a ``Result`` per result), the pairing
-   and the rest of the check (rules, findings, loops, the report);
+   structs over the bytes, the proof that they read the file exactly and the clean proof, a piece
+   of the file at a time, each piece's structs let go once proved, so that a clean file's are never
+   all held; a file the proof refuses is read whole), the neutral view (``read``: a ``Msg`` per
+   message, a ``Call`` per call, a ``Result`` per result), the pairing and the rest of the check
+   (rules, findings, loops, the report);
 3. the process's peak resident set (``ru_maxrss``), against the file's size.
 
 Run: ``.venv/bin/python benchmarks/bench_memory.py [N_MESSAGES]``.
@@ -51,7 +53,7 @@ def measured(owner, name, label, peak=True):
     setattr(owner, name, run)
 
 measured(reading, "read_source", "the file's bytes", peak=False)  # (its read asks for the cap: 2 GB)
-measured(typed, "document", "typed reading (structs, exactness proof)")
+measured(typed, "document", "typed reading (structs and proofs)")
 measured(typed, "read", "neutral view (read)")
 measured(checking, "pair", "pairing")
 gc.disable()

@@ -37,7 +37,6 @@ path named in ``HOLDS``. Its users:
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any, Literal
 
@@ -52,7 +51,6 @@ from .dialects.openai_typed import (
     Message,
     Record,
     Tool,
-    ToolCall,
     ToolDef,
     TypedItems,
     User,
@@ -178,11 +176,13 @@ class Proof:
         return True
 
     def _feed(self, messages: Sequence[Message]) -> bool:
-        open_ids, answered, prev_tool, texts = self._open_ids, self._answered, self._prev_tool, self._texts
-        calls: list[ToolCall] = []  # every call of the slice, in order (their ids, names and arguments tested below)
-        add_calls = calls.extend
+        seen, open_ids, answered, prev_tool = self._seen, self._open_ids, self._answered, self._prev_tool
+        declared, names_ok, texts = self._declared, self._names_ok, self._texts
+        names: list[str] = []  # every call's tool, in order
+        args: list[str] = []  # and its arguments
         tool, assistant, user, unset, null = Tool, Assistant, User, UNSET, _NULL  # (locals: faster)
         is_text = content_is_text
+        loads, bad_json, limit, pattern = orjson.loads, orjson.JSONDecodeError, ID_LIMIT, ID_PATTERN
         for m in messages:
             t = type(m)
             if t is tool:
@@ -196,16 +196,38 @@ class Proof:
                 return False
             open_ids = None
             if t is assistant:
-                block = m.tool_calls  # type: ignore[union-attr]
-                if block is None or block is unset:
+                calls = m.tool_calls  # type: ignore[union-attr]
+                if calls is None or calls is unset:
                     if not (texts or is_text(m.content)):
                         return False
                 else:
                     text = m.content
-                    if not block or not (texts or text is unset or text == null or is_text(text)):
+                    if not calls or not (texts or text is unset or text == null or is_text(text)):
                         return False
-                    open_ids, answered, self._any_call = [c.id for c in block], 0, True
-                    add_calls(block)
+                    ids = []
+                    for c in calls:
+                        cid, fn = c.id, c.function
+                        if not cid or cid == "null" or cid in seen or (limit is not None and len(cid) > limit) or (
+                                pattern is not None and not pattern.fullmatch(cid)):
+                            return False
+                        seen.add(cid)
+                        name = fn.name
+                        if name not in names_ok:
+                            if not NAME_RE.fullmatch(name):
+                                return False
+                            names_ok.add(name)
+                        if declared is not None and name not in declared:
+                            return False
+                        a = fn.arguments
+                        if a:
+                            try:
+                                loads(a)
+                            except bad_json:
+                                return False
+                        names.append(name)
+                        args.append(a)
+                        ids.append(cid)
+                    open_ids, answered, self._any_call = ids, 0, True
             elif (t is user and prev_tool) or not (texts or is_text(m.content)):
                 return False
             prev_tool = False
@@ -214,36 +236,8 @@ class Proof:
             needed = [m.content for m in messages if type(m) is not assistant or m.tool_calls is None or m.tool_calls is unset]
             if unset in needed or null in needed:
                 return False
-        return not calls or self._calls_clean(calls)
-
-    def _calls_clean(self, calls: list[ToolCall]) -> bool:
-        """The slice's calls, tested together (passes in C over lists rather than a test per call):
-        each id a non-empty string other than "null", in the target's format, never seen before
-        in the list; each name valid and declared; each arguments empty or JSON (orjson)."""
-        ids = [c.id for c in calls]
-        fns = [c.function for c in calls]
-        names = [f.name for f in fns]
-        args = [f.arguments for f in fns]
-        if "" in ids or "null" in ids or (ID_LIMIT is not None and max(map(len, ids)) > ID_LIMIT) or (
-                ID_PATTERN is not None and not all(map(ID_PATTERN.fullmatch, ids))):
-            return False
-        seen = self._seen
-        before = len(seen)
-        seen.update(ids)
-        if len(seen) != before + len(ids):  # an id twice in the slice, or seen in one before
-            return False
-        names_ok, declared = self._names_ok, self._declared
-        for name in set(names).difference(names_ok):
-            if not NAME_RE.fullmatch(name):
-                return False
-            names_ok.add(name)
-        if declared is not None and not all(map(declared.__contains__, set(names))):
-            return False
-        try:
-            deque(map(orjson.loads, filter(None, args)), 0)
-        except orjson.JSONDecodeError:
-            return False
-        self._note_repeats(names, args)
+        if args:
+            self._note_repeats(names, args)
         return True
 
     def _note_repeats(self, names: list[str], args: list[str]) -> None:
