@@ -455,12 +455,16 @@ def test_a_chat_completions_file_is_read_typed_and_judged_alike_by_check_scan_re
 
 # --- a clean Chat Completions file: the clean proof (issue 37) at every door ----------------------
 
+@pytest.mark.parametrize("pieces", [False, True], ids=["read whole", "read in pieces"])
 def test_a_clean_chat_completions_file_is_proved_clean_and_judged_alike_by_every_door(tmp_path, monkeypatch,
-                                                                                     capsysbinary):
+                                                                                     capsysbinary, pieces):
     """A clean list read typed is proved clean (``clean_proof.transcript_clean``) at every door that
     goes through ``check_plain`` (check, explain, the API, scan, the app's check job, the guard),
-    and each says what the general path says with the proof turned off."""
+    and each says what the general path says with the proof turned off; read whole (a small file)
+    and in pieces of a message and up, proved clean as it is read (a big file,
+    ``openai_typed._in_pieces``)."""
     from inspector import clean_proof, reading
+    from inspector.dialects import openai_typed
     from inspector.cli.parser import main
     from inspector.guard import inspect, inspect_request
     from inspector.jsonio import dumps
@@ -476,6 +480,11 @@ def test_a_clean_chat_completions_file_is_proved_clean_and_judged_alike_by_every
     body = json.dumps({"model": "gpt-4o", "tools": TOOLS, "messages": msgs}).encode()
     monkeypatch.setattr(inspect, "TYPED_BODY_BYTES", 0)  # the guard reads this small body typed too
     monkeypatch.setattr(reading, "TYPED_FROM_BYTES", 0, raising=False)  # and every door this small file
+    if pieces:
+        monkeypatch.setattr(openai_typed, "_FIRST_PIECE", 1)
+        monkeypatch.setattr(openai_typed, "_PIECE", 256)
+    read = reading.load_bytes(path.read_bytes(), "chat.json").root
+    assert read.structs_held is not pieces and read.clean is (True if pieces else None)
     real = clean_proof.transcript_clean
 
     def cli(*argv: str) -> tuple:
