@@ -151,7 +151,7 @@ class Proof:
     (``openai_typed.document``): it keeps only what spans slices (the open call block, the ids
     seen, the last calls and the repeated ones that loop detection looks at)."""
 
-    __slots__ = ("_any_call", "_answered", "_calls", "_declared", "_loops", "_names_ok", "_open_ids",
+    __slots__ = ("_answered", "_any_call", "_calls", "_declared", "_loops", "_names_ok", "_open_ids",
                  "_prev_tool", "_repeats", "_seen", "_tail", "_texts", "failed")
 
     def __init__(self, declared: Collection[str] | None, names_ok: set[str], loops: LoopOptions = DEFAULT_LOOPS,

@@ -464,8 +464,8 @@ def test_a_clean_chat_completions_file_is_proved_clean_and_judged_alike_by_every
     and in pieces of a message and up, proved clean as it is read (a big file,
     ``openai_typed._in_pieces``)."""
     from inspector import clean_proof, reading
-    from inspector.dialects import openai_typed
     from inspector.cli.parser import main
+    from inspector.dialects import openai_typed
     from inspector.guard import inspect, inspect_request
     from inspector.jsonio import dumps
     from inspector.scan import sources

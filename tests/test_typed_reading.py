@@ -207,7 +207,7 @@ def test_a_list_read_in_pieces_is_the_whole_lists_reading_and_its_proof_the_whol
         if pieces.structs_held:  # read whole: the proof stopped (or no cut was found)
             assert not proof.failed or not expected, name
         else:
-            assert proof.done(lambda: pieces.structs) == expected, name
+            assert proof.done(pieces.take_structs) == expected, name
         if name == "clean" and writing in ("compact", "indented"):
             assert not pieces.structs_held and expected, f"a clean list written {writing} is not read in pieces"
         assert len(pieces) == len(whole) and pieces.head(50) == whole.head(50), name
