@@ -528,8 +528,8 @@ KIND_EVIDENCE: Mapping[tuple[str, str], tuple[str, str]] = {
     ("TC024", "function_model_unknown"): (FUNCTION_ROLE + "; model_families.py", "2025-08-08"),
     ("TC024", "developer_role"): ("decolua/9router#773; num-scope/pix#34", "2026-08-17"),
     ("TC024", "harness_record"): ("rules.md, Changes of 2026-11-27 (a finished run's log)", "2026-11-27"),
-    ("TC022", "request_end"): ("live probe of La Plateforme (rules.md); 0xPlaygrounds/rig#708; DeepSeek: "
-                               "modelscope/ms-agent#909, #910", "2026-10-04"),
+    ("TC022", "request_end"): (("live probe of La Plateforme (rules.md); 0xPlaygrounds/rig#708; DeepSeek: "
+                                "modelscope/ms-agent#909, #910"), "2026-10-04"),
     ("TC022", "run_ended"): ("rules.md, Changes of 2026-11-27 (a finished run's log)", "2026-11-27"),
     ("TC025", "text_after"): ("gotgenes/pi-anthropic-auth#66 (five Claude models accepted)", "2026-09-20"),
     ("TC008", "local_shell"): (seen("openai/openai-agents-python#1855; nothing newer found"), "2025-10-04"),
