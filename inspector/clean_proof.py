@@ -186,8 +186,9 @@ class Proof:
         for m in messages:
             t = type(m)
             if t is tool:
+                body = m.content
                 if open_ids is None or answered >= len(open_ids) or m.tool_call_id != open_ids[answered] or (  # type: ignore[union-attr]
-                        not (texts or is_text(m.content))):
+                        (body is unset or body == null) if texts else not is_text(body)):
                     return False
                 answered += 1  # (the j-th tool message answers the j-th call: ``done`` finds it so)
                 prev_tool = True
@@ -198,7 +199,8 @@ class Proof:
             if t is assistant:
                 calls = m.tool_calls  # type: ignore[union-attr]
                 if calls is None or calls is unset:
-                    if not (texts or is_text(m.content)):
+                    body = m.content
+                    if (body is unset or body == null) if texts else not is_text(body):
                         return False
                 else:
                     text = m.content
@@ -228,14 +230,12 @@ class Proof:
                         args.append(a)
                         ids.append(cid)
                     open_ids, answered, self._any_call = ids, 0, True
-            elif (t is user and prev_tool) or not (texts or is_text(m.content)):
-                return False
+            else:
+                body = m.content
+                if (t is user and prev_tool) or ((body is unset or body == null) if texts else not is_text(body)):
+                    return False
             prev_tool = False
         self._open_ids, self._answered, self._prev_tool = open_ids, answered, prev_tool
-        if texts:  # every content a string or null: those that must be text are there and not null (one pass in C)
-            needed = [m.content for m in messages if type(m) is not assistant or m.tool_calls is None or m.tool_calls is unset]
-            if unset in needed or null in needed:
-                return False
         if args:
             self._note_repeats(names, args)
         return True
