@@ -29,7 +29,7 @@ import msgspec
 import orjson
 
 from ..lazy_patterns import compiled
-from ..model import Call, Deferred, Issue, Msg, Result
+from ..model import Call, Deferred, Issue, Msg, Result, TypedMsgs
 from .base import NAME_RE
 
 UNSET = msgspec.UNSET
@@ -401,15 +401,16 @@ def _once(data: bytes, span: bytes) -> int:
     return at if at >= 0 and data.find(head, at + 1) < 0 and data.startswith(span, at) else -1
 
 
-def read(items: TypedItems, where: tuple[Any, ...], issues: list[Issue]) -> list[Msg]:
+def read(items: TypedItems, where: tuple[Any, ...], issues: list[Issue]) -> TypedMsgs:
     """``openai_chat.normalize`` of a typed message list: the same messages and the same issues,
-    from the structs (the dicts are not made), which it uses up: each is let go once read.
+    from the structs (the dicts are not made), which it uses up: each is let go once read. The
+    list is a ``TypedMsgs``: the rules that look for a role or key this shape has not skip it.
 
     (On Python 3.11 ``out.append(x)`` is a specialised instruction and a method bound to a local,
     ``add = out.append``, is not: the lists are called by their methods here.)"""
     structs = items.take_structs()
     structs.reverse()  # (taken from the end: ``pop`` lets each go)
-    out: list[Msg] = []
+    out = TypedMsgs()
     names_ok: set[str] = set()
     prev: str | None = None
     loads, bad_json = orjson.loads, orjson.JSONDecodeError
@@ -464,7 +465,7 @@ def read(items: TypedItems, where: tuple[Any, ...], issues: list[Issue]) -> list
                             loads(args)
                         except bad_json:
                             issues.append(Issue("TC011", i, call_id, pos=j, name=name))
-                    j += 1
+                    j += 1  # noqa: SIM113  (a counter: 1.7% fewer instructions in the reading than enumerate's tuples)
                 out.append(msg(i, "assistant", calls, (), items))
             prev = "assistant"
         else:
