@@ -367,7 +367,9 @@ class DocumentedPlan:
         pending = self.by_code.get("TC022", ())
         if not pending or self.opt.pending in ("close", "placeholder"):
             return
-        refused = self.target == "mistral" or any(self._error("TC022", iss.data.get("kind")) for iss in pending)
+        # A target that refuses a request ending on calls (Mistral, DeepSeek): a repaired history is
+        # about to be sent, even when it was read as a log.
+        refused = self._error("TC022", "request_end") or any(self._error("TC022", iss.data.get("kind")) for iss in pending)
         if not (refused or self.opt.pending == "quarantine"):
             return
         last = max(iss.index for iss in pending)

@@ -119,6 +119,10 @@ THINKING_BINDING_SEEN = ("rules.md, Changes of 2026-11-27 (the thinking-binding 
 MOVED = 'docs/provider-evidence.md, "Rules that moved"'
 DRIFT = 'docs/provider-evidence.md, "Provider drift of 2026"'
 PROBE = 'docs/provider-evidence.md, "Provider drift of 2026" (live probe of La Plateforme, 2026-10-04)'
+# DeepSeek refusing a request that ends on an assistant message with unanswered calls: ms-agent's
+# continuation appended the truncated answer (its calls not run) and sent the history again.
+PENDING_REFUSED = ('docs/provider-evidence.md, "Provider drift of 2026" (modelscope/ms-agent#909, #910: '
+                   "deepseek-v4-pro)")
 RECORDED = ('docs/provider-evidence.md, "Recorded rejections held as tests" (corpus: '
             "broken/pydantic-ai_openai_responses_reasoning_without_following_item)")
 
@@ -397,11 +401,15 @@ _RULES = (
                    "dialects/openai_chat.py", "dialects/responses.py")),
     Rule("TC022", "pending_trailing_call", everywhere(W), s.sentence_tc022, s.hint_tc022, said_by_kind={
         "request_end": {"mistral": Said("Expected last role User or Tool (or Assistant with prefix True) for serving "
-                                        "but got assistant", PROBE)},
+                                        "but got assistant", PROBE),
+                        "deepseek": Said("An assistant message with 'tool_calls' must be followed by tool messages "
+                                         "responding to each 'tool_call_id'. (insufficient tool messages following "
+                                         "tool_calls message)", PENDING_REFUSED, date="2026-05-03")},
     }, by_kind={
         # A request about to be sent that ends on unanswered calls: Mistral refuses it (live probe
-        # 2026-10-04); the others' answer is not recorded (rules/requests.py).
-        "request_end": {"mistral": E},
+        # 2026-10-04), DeepSeek too (modelscope/ms-agent#909, 2026-05-03); the others' answer is not
+        # recorded (rules/requests.py).
+        "request_end": {"mistral": E, "deepseek": E},
         # A call left open at the end of a part of a log that is never sent again (a Claude Code branch
         # abandoned by a rewind, the conversation before a compaction): a note, not a pending call.
         "never_sent": dict.fromkeys(TARGETS, I),
@@ -520,7 +528,8 @@ KIND_EVIDENCE: Mapping[tuple[str, str], tuple[str, str]] = {
     ("TC024", "function_model_unknown"): (FUNCTION_ROLE + "; model_families.py", "2025-08-08"),
     ("TC024", "developer_role"): ("decolua/9router#773; num-scope/pix#34", "2026-08-17"),
     ("TC024", "harness_record"): ("rules.md, Changes of 2026-11-27 (a finished run's log)", "2026-11-27"),
-    ("TC022", "request_end"): ("live probe of La Plateforme (rules.md); 0xPlaygrounds/rig#708", "2026-10-04"),
+    ("TC022", "request_end"): (("live probe of La Plateforme (rules.md); 0xPlaygrounds/rig#708; DeepSeek: "
+                                "modelscope/ms-agent#909, #910"), "2026-10-04"),
     ("TC022", "run_ended"): ("rules.md, Changes of 2026-11-27 (a finished run's log)", "2026-11-27"),
     ("TC025", "text_after"): ("gotgenes/pi-anthropic-auth#66 (five Claude models accepted)", "2026-09-20"),
     ("TC008", "local_shell"): (seen("openai/openai-agents-python#1855; nothing newer found"), "2025-10-04"),

@@ -2,8 +2,8 @@
 it is a request about to be sent (it names a model, came through the guard, was captured as an HTTP
 request, or the user said ``--as-request``) and when it is a log that simply ended.
 
-- A request that ends on unanswered calls is refused by Mistral (TC022 ``request_end``: an error
-  there, a warning elsewhere).
+- A request that ends on unanswered calls is refused by Mistral and DeepSeek (TC022 ``request_end``:
+  an error there, a warning elsewhere).
 - A log's records that an agent harness writes after the run ends (mini-swe-agent's ``exit``) are
   notes (TC024 ``harness_record``), and the call the run ended on is TC022 naming the exit status,
   not TC001: the run ended as it should.
@@ -41,7 +41,7 @@ def judge(issues: list[Issue], msgs: list[Msg], judged: Judged) -> None:
                 iss.data["kind"] = "request_end"
                 iss.say = (f"calls tool {_tool(iss.data.get('name'))} (id {iss.call_id or '(no id)'}) and this "
                            "request ends before its result: a request about to be sent must answer every call first "
-                           "(Mistral refuses one that ends on an assistant message).")
+                           "(Mistral and DeepSeek refuse one that ends on an assistant message with calls).")
         return
     if type(msgs) is TypedMsgs:
         return  # (a typed reading has no such role: no walk)

@@ -71,5 +71,5 @@ def test_check_says_request_or_log_and_as_request_turns_a_log_into_a_request(tmp
     out = json.loads(run("check", path, "--target", "mistral", "--as-request", "--format", "json").stdout)
     assert out["judged_as"] == "request"
     (f,) = out["findings"]
-    assert f["evidence"] == {"source": "live probe of La Plateforme (rules.md); 0xPlaygrounds/rig#708",
-                             "date": "2026-10-04"}
+    assert f["evidence"] == {"source": ("live probe of La Plateforme (rules.md); 0xPlaygrounds/rig#708; DeepSeek: "
+                                        "modelscope/ms-agent#909, #910"), "date": "2026-10-04"}

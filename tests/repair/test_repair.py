@@ -102,6 +102,21 @@ def test_pending_call_left_for_mistral_goes_to_the_quarantine_by_default():
     assert rep.ok  # leave: where the target refuses it, the default takes the call out all the same
 
 
+def test_pending_call_left_for_deepseek_goes_to_the_quarantine_as_for_mistral():
+    """DeepSeek refuses a request ending on unanswered calls too (modelscope/ms-agent#909): the
+    repaired history, about to be sent, loses the trailing call message to the quarantine."""
+    msgs = [user("q"), asst(call("call_1"))]
+    out, rep = fixed(msgs, "deepseek")
+    assert rep.ok and roles(out) == ["user"]
+    [q] = rep.quarantine
+    assert (q.index, q.code, q.content) == (1, "TC022", msgs[1])
+    assert inspector.check(out, target="deepseek").ok
+    out, rep = fixed(msgs, "deepseek", pending="placeholder")
+    assert rep.ok and roles(out) == ["user", "assistant", "tool"] and rep.quarantine == []
+    out, rep = fixed(msgs, "openai")  # not recorded as refused there: left, as before
+    assert out == msgs and rep.quarantine == []
+
+
 def test_identical_duplicate_is_removed_and_logged():
     msgs = base()
     msgs.insert(4, dict(msgs[3]))

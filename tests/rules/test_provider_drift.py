@@ -127,6 +127,21 @@ def test_mistral_refuses_a_request_that_ends_on_a_call_in_its_words():
                                 "got assistant")
 
 
+def test_deepseek_refuses_a_request_that_ends_on_a_call_and_openai_is_only_warned():
+    """DeepSeek refused the history ms-agent sent after appending a truncated answer whose calls it
+    had not run (modelscope/ms-agent#909, deepseek-v4-pro, 2026-05-03). OpenAI's refusal of a request
+    ending on calls is not recorded: a warning there, and the request is not said to be refused."""
+    report = inspector.check({"model": "deepseek-v4-pro", "messages": ENDS_ON_CALL})
+    assert report.judged_as == "request" and not report.ok
+    (f,) = _errors(report)
+    assert (f.code, f.message_index) == ("TC022", 1)
+    assert f.provider_error == ("An assistant message with 'tool_calls' must be followed by tool messages responding "
+                                "to each 'tool_call_id'. (insufficient tool messages following tool_calls message)")
+    report = inspector.check({"model": "gpt-4o", "messages": ENDS_ON_CALL})
+    assert report.judged_as == "request" and _errors(report) == []
+    assert [(f.code, f.severity) for f in report.findings] == [("TC022", "warning")]
+
+
 def test_the_same_list_as_a_log_is_a_pending_call():
     report = inspector.check(ENDS_ON_CALL, "mistral")
     assert report.judged_as == "log"

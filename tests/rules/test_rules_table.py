@@ -57,6 +57,7 @@ def test_the_changes_of_2026_11_27_hold_by_kind():
     assert severity("TC025", "anthropic") == "error"  # server-tool blocks after a client tool_use
     assert severity("TC022", "mistral", "request_end") == "error"  # a request that ends on calls
     assert severity("TC022", "openai", "request_end") == "warning"
+    assert severity("TC022", "deepseek", "request_end") == "error"  # modelscope/ms-agent#909 (2026-05-03)
     assert severity("TC024", "anthropic", "system_model_unknown") == "warning"  # no model named
     assert severity("TC019", "anthropic", "system_misplaced") == "error"
     assert {severity("TC024", t, "harness_record") for t in ("openai", "mistral", "anthropic")} == {"info"}
