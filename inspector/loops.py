@@ -28,8 +28,8 @@ dialect's ``text`` and ``result_failed``: it works the same for every format.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from itertools import chain, compress, count, islice, pairwise
-from operator import attrgetter, eq
+from itertools import compress, count, islice, pairwise
+from operator import eq
 from typing import TYPE_CHECKING, Any, cast
 
 import msgspec
@@ -43,7 +43,6 @@ DEFAULT_THRESHOLD = 3
 DEFAULT_WINDOW = 2  # a repeat counts when it comes within this many calls of the one before (one other call between)
 MIN_THRESHOLD = 2
 
-_CALLS = attrgetter("calls")
 
 LOOP_RULES = {"LP001": "repeated_call", "LP002": "stuck_loop"}
 LOOP_SEVERITY = {"LP001": "info", "LP002": "warning"}
@@ -267,17 +266,16 @@ def repeat_candidates(args: list[Any], window: int) -> list[int]:
 
 def find_loops(a: Analysis, options: LoopOptions = DEFAULT) -> list[dict[str, Any]]:
     """The loops of one analysed transcript, without token counts (``count_tokens`` adds them)."""
-    # Every call in order: each message with calls starts a call block (``pairing.pair``), and
-    # the blocks are fewer than the messages. Only the arguments as the file holds them: the
-    # calls, their names and canonical JSON are read for the candidates alone.
-    blocks = a.pairing.blocks
-    args = [c.args for b in blocks for c in b.calls]
+    # Every call in order (``pairing.pair`` keeps them flat: ``Pairing.calls``). Only the
+    # arguments as the file holds them: the calls, their names and canonical JSON are read for
+    # the candidates alone.
+    calls = a.pairing.calls
+    args = [c.args for c in calls]
     if len(args) < options.lowest:
         return []
     found = repeat_candidates(args, options.window)
     if not found:
         return []
-    calls = list(chain.from_iterable(map(_CALLS, blocks)))
     by_key: dict[tuple[str, str], list[int]] = {}
     canonical: dict[str, str] = {}  # arguments as written -> canonical JSON: a repeat is read once
     for k in found:

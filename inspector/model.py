@@ -84,6 +84,14 @@ class Msg(msgspec.Struct, eq=False, gc=False):
         return s
 
 
+class TypedMsgs(list[Msg]):
+    """The messages of a typed reading (``dialects.openai_typed``): roles system, user, assistant
+    and tool only, and no key beyond that shape's, so a rule that looks for another role
+    (``function``, a harness's ``exit``) or key (``reasoning_content``) has none to walk past."""
+
+    __slots__ = ()
+
+
 class _Usual:
     """The type of ``USUAL``: an issue with the target's usual provider text."""
 

@@ -59,6 +59,8 @@ class Pairing(msgspec.Struct):
     external: list[Result] = msgspec.field(default_factory=list)
     # How a target that combines consecutive messages of one role sees the list (``pair_turns``).
     turns: Any = None
+    # Every call of the blocks, in their order (the rules that look at each call walk it flat).
+    calls: list[Call] = msgspec.field(default_factory=list)
 
 
 # Roles (of items-mode dialects) that neither answer nor end a call block that has no results yet.
@@ -144,7 +146,8 @@ def pair(msgs: list[Msg], block_mode: str = "run", external_calls: bool = False,
     # Calls never answered: TC001, or TC022 for the last block when nothing follows it and none
     # of its calls has a result yet. A half-answered block is not pending: the log did not stop
     # while the tools ran, a result was dropped, and every provider rejects it (rules.md TC022).
-    missing = [c for b in blocks for c in b.calls if c not in answered]
+    calls = [c for b in blocks for c in b.calls]
+    missing = [c for c in calls if c not in answered]
     pending: list[Call] = []
     if missing and blocks:
         last = blocks[-1]
@@ -173,7 +176,7 @@ def pair(msgs: list[Msg], block_mode: str = "run", external_calls: bool = False,
             held = {(r.msg, r.pos) for r in external}
             orphans = [r for r in orphans if (r.msg, r.pos) not in held]
             issues = [i for i in issues if not (i.code == "TC002" and (i.index, i.data.get("pos", 0)) in held)]
-    return Pairing(links, blocks, missing, pending, orphans, issues, external)
+    return Pairing(links, blocks, missing, pending, orphans, issues, external, calls=calls)
 
 
 def pair_turns(msgs: list[Msg], turns: Turns) -> Pairing:

@@ -29,6 +29,7 @@ from inspector.checking import check_plain
 from inspector.dialects import openai_typed
 from inspector.dialects.openai_typed import TypedItems, document
 from inspector.jsonio import dumps
+from inspector.model import TypedMsgs
 from inspector.reading import load_path, read_document
 
 NAMES = ("read_file", "run_shell", "search_web")
@@ -168,6 +169,26 @@ def test_clean_and_broken_documents_read_alike(tmp_path: Path, seed: int, writin
             assert was_typed, "an emoji's surrogate pair is read typed"
         if name in SHAPES or any(mark in text for mark in ('"user", "role"', "\\u003a", "\\ud800")):
             assert not was_typed, f"{name}, written {writing}: the typed reading should have declined it"
+
+
+@pytest.mark.parametrize("name", ["clean", *BREAKS])
+def test_a_typed_readings_messages_hold_only_the_roles_and_keys_of_its_shape(tmp_path: Path, name: str) -> None:
+    """The rules that look for a role or key the typed shape has not (``function``, a harness's
+    ``exit``, ``reasoning_content``) skip a ``TypedMsgs`` without walking it: it must hold none."""
+    msgs = transcript(random.Random(len(name)))
+    fn = BREAKS.get(name)
+    if fn is not None:
+        fn(msgs, random.Random(3))
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(msgs), encoding="utf-8")
+    doc = read_document(str(path))
+    assert isinstance(doc.transcripts[0].items, TypedItems)
+    _, analyses = check_plain(doc)
+    read = analyses[0].msgs
+    assert type(read) is TypedMsgs
+    assert {m.role for m in read} <= {"system", "user", "assistant", "tool"}
+    assert all(set(m.raw) <= {"role", "content", "tool_calls", "tool_call_id"} for m in read)
+    assert [type(m.raw) for m in read] == [dict] * len(msgs)
 
 
 def test_the_typed_reading_declines_what_it_cannot_read_exactly() -> None:

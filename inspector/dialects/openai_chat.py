@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..containers import path_text
 from ..errors import InputError
-from ..model import Call, Deferred, Issue, Msg, Note, Result
+from ..model import Call, Deferred, Issue, Msg, Note, Result, TypedMsgs
 from ..model_families import CAPABILITIES, accepts
 from .base import (
     NAME_RE,
@@ -220,7 +220,8 @@ def text(raw: Any) -> str:
 def reasoning(msgs: list[Msg], target: str, note: Note) -> None:
     """``reasoning_content`` sent back (TC021): DeepSeek's thinking mode wants it on every call
     message, other targets ignore it."""
-    # (a typed reading has none: its shape has no such field)
+    if type(msgs) is TypedMsgs:
+        return  # a typed reading has none: its shape has no such field (no walk)
     with_rc = [m for m in msgs if m.role == "assistant" and not isinstance(m.source, Deferred)
                and "reasoning_content" in m.raw]
     if not with_rc:
@@ -461,7 +462,7 @@ def function_role(msgs: list[Msg], issues: list[Issue], model: str | None) -> No
     its words), and for a request that names no model (or one not placed): a warning naming both
     sides. A model that takes the role leaves the message to the pairing rules (TC017)."""
     ok = accepts("function_role", model)
-    if ok is True:
+    if ok is True or type(msgs) is TypedMsgs:  # (a typed reading has no such role: no walk)
         return
     cap = CAPABILITIES["function_role"]
     for m in msgs:

@@ -31,7 +31,7 @@ import msgspec
 import orjson
 
 from ..lazy_patterns import compiled
-from ..model import Call, Deferred, Issue, Msg, Result
+from ..model import Call, Deferred, Issue, Msg, Result, TypedMsgs
 from .base import NAME_RE
 
 UNSET = msgspec.UNSET
@@ -489,74 +489,80 @@ def _once(data: bytes, span: bytes) -> int:
     return at if at >= 0 and data.find(head, at + 1) < 0 and data.startswith(span, at) else -1
 
 
-def read(items: TypedItems, where: tuple[Any, ...], issues: list[Issue]) -> list[Msg]:
+def read(items: TypedItems, where: tuple[Any, ...], issues: list[Issue]) -> TypedMsgs:
     """``openai_chat.normalize`` of a typed message list: the same messages and the same issues,
-    from the structs (the dicts are not made), which it uses up: each is let go once read."""
+    from the structs (the dicts are not made), which it uses up: each is let go once read. The
+    list is a ``TypedMsgs``: the rules that look for a role or key this shape has not skip it.
+
+    (On Python 3.11 ``out.append(x)`` is a specialised instruction and a method bound to a local,
+    ``add = out.append``, is not: the lists are called by their methods here.)"""
     structs = items.take_structs()
     structs.reverse()  # (taken from the end: ``pop`` lets each go)
-    take = structs.pop
-    out: list[Msg] = []
-    add = out.append
-    note = issues.append
+    out = TypedMsgs()
     names_ok: set[str] = set()
     prev: str | None = None
     loads, bad_json = orjson.loads, orjson.JSONDecodeError
-    msg, result, tool, assistant, unset, null = Msg, Result, Tool, Assistant, UNSET, _NULL  # (locals: faster)
+    msg, result, call, tool, assistant, unset, null = Msg, Result, Call, Tool, Assistant, UNSET, _NULL  # (locals: faster)
     for i in range(len(structs)):
-        m = take()
+        m = structs.pop()
         t = type(m)
         if t is tool:
             cid = m.tool_call_id  # type: ignore[union-attr]
             if cid and cid != "null":
                 res = (result(cid, None, 0, i),)
             else:
-                note(Issue("TC008", i, None, side="result", value=cid))
+                issues.append(Issue("TC008", i, None, side="result", value=cid))
                 res = (result(None, None, 0, i),)
-            if m.content is unset or m.content == null:
-                note(Issue("TC018", i, cid or None, field="content", role="tool"))
-            add(msg(i, "tool", (), res, items, False))
+            content = m.content
+            if content is unset or content == null:
+                issues.append(Issue("TC018", i, cid or None, field="content", role="tool"))
+            out.append(msg(i, "tool", (), res, items, False))
             if prev == "user":
-                note(Issue("TC019", i, None, i - 1, role="tool", prev="user"))
+                issues.append(Issue("TC019", i, None, i - 1, role="tool", prev="user"))
             prev = "tool"
         elif t is assistant:
             tc = m.tool_calls  # type: ignore[union-attr]
-            empty = m.content is unset or m.content == null
-            calls: Sequence[Call] = ()
             if tc is None or tc is unset:
-                if empty:
-                    note(Issue("TC018", i, None, field="content", role="assistant"))
+                content = m.content
+                if content is unset or content == null:
+                    issues.append(Issue("TC018", i, None, field="content", role="assistant"))
+                out.append(msg(i, "assistant", (), (), items))
             else:
                 if not tc:
-                    note(Issue("TC007", i))
-                    if empty:
-                        note(Issue("TC018", i, None, field="content", role="assistant"))
-                calls = []
-                for j, c in enumerate(tc):
+                    issues.append(Issue("TC007", i))
+                    content = m.content
+                    if content is unset or content == null:
+                        issues.append(Issue("TC018", i, None, field="content", role="assistant"))
+                calls: list[Call] = []
+                j = 0
+                for c in tc:
+                    fn = c.function
                     call_id: str | None = c.id
-                    name, args = c.function.name, c.function.arguments
+                    name, args = fn.name, fn.arguments
                     if not call_id or call_id == "null":
-                        note(Issue("TC008", i, None, side="call", pos=j, value=call_id, name=name))
+                        issues.append(Issue("TC008", i, None, side="call", pos=j, value=call_id, name=name))
                         call_id = None
                     if name not in names_ok:
                         if NAME_RE.fullmatch(name):
                             names_ok.add(name)
                         else:
-                            note(Issue("TC012", i, call_id, pos=j, name=name))
-                    calls.append(Call(call_id, name, args, j, i))
+                            issues.append(Issue("TC012", i, call_id, pos=j, name=name))
+                    calls.append(call(call_id, name, args, j, i))
                     if args:
                         try:
                             loads(args)
                         except bad_json:
-                            note(Issue("TC011", i, call_id, pos=j, name=name))
-            add(msg(i, "assistant", calls, (), items))
+                            issues.append(Issue("TC011", i, call_id, pos=j, name=name))
+                    j += 1  # noqa: SIM113  (a counter: 1.7% fewer instructions in the reading than enumerate's tuples)
+                out.append(msg(i, "assistant", calls, (), items))
             prev = "assistant"
         else:
             role = "system" if t is System else "user"
-            if m.content is unset or m.content == null:
-                note(Issue("TC018", i, None, field="content", role=role))
-            add(msg(i, role, (), (), items))
+            content = m.content
+            if content is unset or content == null:
+                issues.append(Issue("TC018", i, None, field="content", role=role))
+            out.append(msg(i, role, (), (), items))
             if prev == "tool" and role == "user":
-                note(Issue("TC019", i, None, i - 1, role="user", prev="tool"))
+                issues.append(Issue("TC019", i, None, i - 1, role="user", prev="tool"))
             prev = role
     return out
-

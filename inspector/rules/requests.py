@@ -11,7 +11,7 @@ request, or the user said ``--as-request``) and when it is a log that simply end
 
 from __future__ import annotations
 
-from ..model import Issue, Judged, Msg
+from ..model import Issue, Judged, Msg, TypedMsgs
 
 # Roles agent harnesses give records of their own, which no provider has (mini-swe-agent's ``exit``).
 HARNESS_ROLES = frozenset({"exit"})
@@ -43,6 +43,8 @@ def judge(issues: list[Issue], msgs: list[Msg], judged: Judged) -> None:
                            "request ends before its result: a request about to be sent must answer every call first "
                            "(Mistral and DeepSeek refuse one that ends on an assistant message with calls).")
         return
+    if type(msgs) is TypedMsgs:
+        return  # (a typed reading has no such role: no walk)
     harness = [m for m in msgs if m.role in HARNESS_ROLES]
     if not harness:
         return
