@@ -30,6 +30,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..errors import InputError
+from ..gc_pause import without_settling
 from ..model import Deferred
 from ..targets import PROVIDER_NAME, target_from_url
 
@@ -148,8 +149,6 @@ def inspect_request(url: str, body: bytes, *, repair: bool = False, endpoint: En
     ep = endpoint or endpoint_of(url)
     if ep is None:
         return None
-    from ..gc_pause import without_settling
-
     with without_settling():  # the caller's process lives on: its young objects stay young
         return _inspect(ep, url, body, repair)
 
@@ -159,7 +158,6 @@ def inspect_messages(messages: list[Any], endpoint: Endpoint = CHAT, *, model: s
     """``inspect_request`` for a message list a framework hook holds (no URL): the body is
     ``{"model": model, KEY: messages}`` as the endpoint's API would send it, so ``inspector
     check`` on that body says the same thing; ``where`` labels it (``litellm:acompletion``)."""
-    from ..gc_pause import without_settling
     from ..jsonio import dumps
 
     body: dict[str, Any] = {"model": model} if model else {}
@@ -189,14 +187,19 @@ def _warnings(report: dict[str, Any]) -> bool:
     return any(f["severity"] == "warning" for f in report["findings"])
 
 
-def _check(out: Inspection, ep: Endpoint, url: str, body: bytes) -> None:
-    from ..checking import check_plain
-    from ..reading import load_bytes, typed_request
+_ENGINE: list[Any] = []  # (checking, reading): imported on the first check, then held (an import a call cost time)
 
+
+def _check(out: Inspection, ep: Endpoint, url: str, body: bytes) -> None:
+    if not _ENGINE:  # (``import inspector.guard`` stays light)
+        from .. import checking, reading
+
+        _ENGINE[:] = [checking, reading]
+    checking, reading = _ENGINE
     label = url if "://" in url else public_url(url)  # (``_inspect`` made a URL public)
     # A Chat Completions body's messages read as typed structs (the same reading, no dict per message)
     typed = ep is CHAT and reads_typed(body)
-    doc = (typed_request(body, label) if typed else None) or load_bytes(body, label)
+    doc = (reading.typed_request(body, label) if typed else None) or reading.load_bytes(body, label)
     root = doc.root
     if type(root) is not dict:
         raise InputError(f"the body is not a JSON object (a {ep.api} request is one)")
@@ -213,8 +216,8 @@ def _check(out: Inspection, ep: Endpoint, url: str, body: bytes) -> None:
     out.streaming = is_streaming(ep, url, root)
     dialect = ep.dialect
     target = guard_target(url, ep, dialect)
-    out.report, _ = check_plain(doc, target, dialect, as_request=True)  # about to be sent (rules.md 2026-11-27)
-    out.culprits = sorted({f["message_index"] for f in out.errors})
+    out.report, _ = checking.check_plain(doc, target, dialect, as_request=True)  # about to be sent (rules.md 2026-11-27)
+    out.culprits = sorted({f["message_index"] for f in out.report["findings"] if f["severity"] == "error"})
 
 
 # A Chat Completions body at least this big has its messages read typed (``reading.typed_request``).
