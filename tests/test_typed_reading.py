@@ -567,6 +567,51 @@ def test_a_broken_body_gets_the_same_answer_either_way(monkeypatch: pytest.Monke
     assert typed == plain, f"{shape}: the guard says something else when it reads typed"
 
 
+@pytest.mark.parametrize("writing", ["compact", "spaced"])
+def test_the_guard_reads_a_body_typed_unless_it_ends_on_calls(monkeypatch: pytest.MonkeyPatch, writing: str) -> None:
+    """At the guard's own thresholds (no test setting): a body between ``TYPED_CLEAN_BYTES`` and
+    ``TYPED_BODY_BYTES`` is read typed unless its text ends on a call block (the proof cannot serve
+    it), which the dict reading reads; a smaller one is read as dicts. Every one says what the dict
+    reading says, and the guess from the text agrees with the parsed list."""
+    from inspector import reading
+    from inspector.guard import inspect
+
+    spaced = writing == "spaced"
+    calls = {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "call_end1", "type": "function", "function": {"name": "read_file", "arguments": '{"path": "a"}'}}]}
+    msgs: list[dict[str, Any]] = []
+    k = 0
+    while len(json.dumps(msgs)) < inspect.TYPED_CLEAN_BYTES:
+        msgs += transcript(random.Random(100 + k))[1:]
+        k += 1
+    cases = {  # name: (messages, read typed)
+        "clean": (msgs, True),
+        "a user message last": (msgs + [{"role": "user", "content": "go on"}], True),
+        "ends on calls": (msgs + [calls], False),
+        "ends on calls, content first": (msgs + [{"content": None, "role": "assistant",
+                                                  "tool_calls": calls["tool_calls"]}], False),
+        "ends on calls, calls first": (msgs + [{"tool_calls": calls["tool_calls"], "role": "assistant",
+                                                "content": None}], True),  # (the guess misses it: only slower)
+        "ends on an answer": (msgs + [calls, {"role": "tool", "tool_call_id": "call_end1", "content": "ok"}], True),
+        "small": (msgs[:4], False),
+    }
+    real = reading.typed_request
+    for name, (m, typed_expected) in cases.items():
+        body = json.dumps({"model": "gpt-4o", "messages": m, "tools": TOOL_DECLS},
+                          separators=None if spaced else (",", ":")).encode()
+        assert (len(body) < inspect.TYPED_BODY_BYTES) and (name == "small") == (len(body) < inspect.TYPED_CLEAN_BYTES)
+        last = m[-1]
+        assert inspect.ends_on_calls(body) == (name.startswith("ends on calls") and "calls first" not in name), name
+        assert inspect.ends_on_calls(body) <= (last["role"] == "assistant" and bool(last.get("tool_calls"))), name
+        taken: list[bool] = []
+        monkeypatch.setattr(reading, "typed_request", lambda d, l, t=taken: t.append(True) or real(d, l))
+        typed = _inspection(body)
+        assert bool(taken) == typed_expected, f"{name}: read typed {bool(taken)}"
+        monkeypatch.setattr(reading, "typed_request", lambda data, label: None)
+        assert typed == _inspection(body), f"{name}: the guard's readings differ"
+        monkeypatch.setattr(reading, "typed_request", real)
+
+
 @pytest.mark.parametrize("name", ["clean", "drop result", "move result", "bad name", "loop", "null content",
                                   "user after tool", "empty calls"])
 @pytest.mark.parametrize("wrap", ["model first", "tools first", "undeclared tools", "deepseek", "gateway model"])

@@ -227,7 +227,7 @@ def build_app(*, mode: str = "observe", upstreams: dict[str, str] | None = None,
         client = holder["client"]
         out = client.build_request(request.method, target, headers=headers, content=body)
         try:
-            resp = await client.send(out, stream=True)
+            resp = await client.send(out, stream=True) if out.url.userinfo else await _sent(guard, out)
         except RejectedRequest as refused:
             log.warning("inspector proxy: refused %s: %s", public_url(target), refused)
             return JSONResponse(error_body(refused.inspection), status_code=400)
@@ -254,6 +254,21 @@ def build_app(*, mode: str = "observe", upstreams: dict[str, str] | None = None,
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.recorder = rec
     return ProxyApp(app)
+
+
+async def _sent(transport: httpx.AsyncBaseTransport, request: httpx.Request) -> httpx.Response:
+    """``client.send(request, stream=True)`` for the proxy's client, straight through its transport:
+    that client follows no redirect, has no auth (an upstream URL with user info goes through
+    ``client.send``, which makes it Basic auth), keeps no cookie (its jar takes none) and mounts no
+    other transport (it was given one), so what its layers add is time only: 0.06-0.15 ms of CPU a
+    request, measured in-process (issue 37)."""
+    try:
+        resp = await transport.handle_async_request(request)
+    except httpx.RequestError as exc:
+        exc.request = request  # (as the client's ``request_context`` sets it)
+        raise
+    resp.request = request
+    return resp
 
 
 async def _read_body(request: Request, limit: int, idle: float = BODY_IDLE_SECONDS,

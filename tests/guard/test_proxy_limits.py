@@ -230,6 +230,50 @@ def test_a_cookie_one_client_got_from_the_upstream_never_goes_out_with_another_c
     assert sent == [None, None, "own=mine"], sent
 
 
+def test_what_goes_upstream_is_what_the_proxys_client_would_send():
+    """The proxy hands its request straight to its transport (``proxy._sent``, issue 37): what reaches
+    the upstream (method, URL, headers in order, body) is what ``client.send`` sent, and an upstream
+    URL with user info still goes through the client, which makes it Basic auth."""
+    import base64
+
+    from starlette.testclient import TestClient
+
+    from inspector.guard import proxy as proxy_module
+    from inspector.guard.proxy import build_app
+
+    def run(upstream: str, through_client: bool) -> list[tuple[str, str, list[tuple[bytes, bytes]], bytes]]:
+        sent: list[tuple[str, str, list[tuple[bytes, bytes]], bytes]] = []
+
+        def provider(request: httpx.Request) -> httpx.Response:
+            sent.append((request.method, str(request.url), list(request.headers.raw), request.read()))
+            return httpx.Response(200, headers=[("content-type", "application/json")], content=b'{"id": "x"}')
+
+        real = proxy_module._sent
+        if through_client:  # what the client's own send made of the same request
+            async def via_client(transport: httpx.AsyncBaseTransport, request: httpx.Request) -> httpx.Response:
+                async with httpx.AsyncClient(transport=transport) as c:
+                    return await c.send(request, stream=True)
+            proxy_module._sent = via_client  # type: ignore[assignment]
+        try:
+            app = build_app(mode="observe", transport=httpx.MockTransport(provider), record=False,
+                            upstreams={"openai": upstream})
+            with TestClient(app) as client:
+                for headers in ({"content-type": "application/json", "authorization": "Bearer k", "x-a": "1"},
+                                {"content-type": "application/json", "accept-encoding": "identity"}):
+                    r = client.post("/v1/chat/completions?x=1", content=BODY, headers=headers)
+                    assert r.status_code == 200 and r.json() == {"id": "x"}
+        finally:
+            proxy_module._sent = real  # type: ignore[assignment]
+        return sent
+
+    direct = run("https://upstream.example.com/v1", through_client=False)
+    assert direct == run("https://upstream.example.com/v1", through_client=True)
+    assert len(direct) == 2 and direct[0][1] == "https://upstream.example.com/v1/chat/completions?x=1"
+    assert (b"authorization", b"Bearer k") in direct[0][2] and direct[0][3] == BODY
+    with_user = run("https://team:secret@upstream.example.com/v1", through_client=False)
+    assert (b"Authorization", b"Basic " + base64.b64encode(b"team:secret")) in with_user[1][2], with_user[1][2]
+
+
 def test_the_default_body_limit_takes_what_gemini_takes_and_refuses_early_what_anthropic_refuses():
     """Defaults from the providers' documented limits (docs/provider-evidence.md): Gemini takes up
     to 100 MB of inline data, so the default limit is above it; api.anthropic.com refuses a request
