@@ -375,9 +375,18 @@ class DocumentedPlan:
         last = max(iss.index for iss in pending)
         if last != len(self.items) - 1 or last in self.skip:
             return
-        calls = [c for c in self.msgs[last].calls]
-        names = ", ".join(f"{c.id or '(no id)'} ({tool_label(c.name)})" for c in calls)
-        self.take_out(last, "TC022", "the request ends on calls without results, which the target refuses",
-                      f"Took message #{last}, which ends the request on unanswered call(s) {names}, out into the "
-                      "quarantine: the target refuses a request that ends on them (or use --set TC022=placeholder to "
-                      "answer them with placeholder results).", calls[0].id if len(calls) == 1 else None)
+        # The assistant messages with calls just before it would end the request on calls in turn
+        # once it is out (nothing after them answers their calls): they go in the same pass, so that
+        # repair settles and repairing its output changes nothing.
+        first = last
+        while first > 0 and first - 1 not in self.skip and self.msgs[first - 1].role == "assistant" and self.msgs[first - 1].calls:
+            first -= 1
+        for i in range(last, first - 1, -1):
+            calls = list(self.msgs[i].calls)
+            names = ", ".join(f"{c.id or '(no id)'} ({tool_label(c.name)})" for c in calls)
+            then = "" if i == last else " once the messages after it are taken out"
+            self.take_out(i, "TC022", "the request ends on calls without results, which the target refuses",
+                          f"Took message #{i}, which ends the request on unanswered call(s) {names}{then}, out into the "
+                          "quarantine: the target refuses a request "
+                          "that ends on them (or use --set TC022=placeholder to answer them with placeholder results).",
+                          calls[0].id if len(calls) == 1 else None)

@@ -117,6 +117,21 @@ def test_pending_call_left_for_deepseek_goes_to_the_quarantine_as_for_mistral():
     assert out == msgs and rep.quarantine == []
 
 
+@pytest.mark.parametrize("target", ["mistral", "deepseek"])
+def test_a_run_of_trailing_call_messages_goes_to_the_quarantine_in_one_pass(target):
+    """Found by test_repair_fuzz: each message of a run of assistant messages with calls at the end
+    ends the request on calls once the ones after it are out. Taken out one per pass, the run
+    outlasted repair's passes ("did not settle") and repairing the output changed it again."""
+    msgs = [user("q"), asst(call("abcdefgh1")), asst(call("abcdefgh2")), asst(call("abcdefgh3"))]
+    out, rep = fixed(msgs, target)
+    assert rep.ok and roles(out) == ["user"], rep.unfixed
+    assert [(q.index, q.code) for q in rep.quarantine] == [(3, "TC022"), (2, "TC022"), (1, "TC022")]
+    assert [q.content for q in rep.quarantine] == msgs[:0:-1]  # nothing lost
+    assert "once the messages after it are taken out" in rep.changes[1].text
+    again, rep2 = fixed(out, target)
+    assert again == out and rep2.changes == []
+
+
 def test_identical_duplicate_is_removed_and_logged():
     msgs = base()
     msgs.insert(4, dict(msgs[3]))
