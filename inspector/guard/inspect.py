@@ -217,7 +217,7 @@ def _check(out: Inspection, ep: Endpoint, url: str, body: bytes) -> None:
     dialect = ep.dialect
     target = guard_target(url, ep, dialect)
     out.report, _ = checking.check_plain(doc, target, dialect, as_request=True)  # about to be sent (rules.md 2026-11-27)
-    out.culprits = sorted({f["message_index"] for f in out.report["findings"] if f["severity"] == "error"})
+    out.culprits = sorted({f["message_index"] for f in out.errors})
 
 
 # A Chat Completions body at least this big has its messages read typed (``reading.typed_request``).
