@@ -278,7 +278,10 @@ def typed_document(data: bytes, label: str) -> Document | None:
         items = document(data, proof.feed)
         if items is None:
             return None
-        items.clean = False if proof.failed else proof.done(items.take_structs) if not items.structs_held else None
+        if proof.failed:
+            items.clean = False
+        elif not items.structs_held:  # read in pieces, every one fed to the proof
+            items.clean = proof.done(items.take_structs)
     # the container the dict reading finds for the list (its recognisers look at its head)
     found = find_transcripts(items.head(50), "json")
     if len(found) != 1 or found[0].path != () or found[0].dialect or found[0].extra or found[0].name:

@@ -387,6 +387,6 @@ class DocumentedPlan:
             then = "" if i == last else " once the messages after it are taken out"
             self.take_out(i, "TC022", "the request ends on calls without results, which the target refuses",
                           f"Took message #{i}, which ends the request on unanswered call(s) {names}{then}, out into the "
-                          "quarantine: the target refuses a request "
-                          "that ends on them (or use --set TC022=placeholder to answer them with placeholder results).",
+                          "quarantine: the target refuses a request that ends on them (or use --set TC022=placeholder "
+                          "to answer them with placeholder results).",
                           calls[0].id if len(calls) == 1 else None)
